@@ -1,0 +1,68 @@
+/**
+ * Builds the HTTP app from the route modules. `app.request()` serves a
+ * Request with no socket (tests); `serve()` in main.ts binds a port.
+ */
+import { KnownError } from "@latchkey/shared";
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { randomUUID } from "node:crypto";
+import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
+import { StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
+import { routeHandler } from "./http/pipeline.ts";
+import type { RouteDefinition } from "./http/route.ts";
+import { allRoutes } from "./routes/index.ts";
+import type { Services } from "./services.ts";
+
+export const API_PREFIXES = ["/api/v1", "/api/latest"];
+
+export function createApp(services: Services, routes: RouteDefinition[] = allRoutes) {
+  const app = new Hono();
+
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("x-stack-request-id", randomUUID());
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");
+  });
+  app.use(
+    "*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
+      allowHeaders: [
+        "content-type",
+        "authorization",
+        ...STACK_REQUEST_HEADERS.flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
+      ],
+      exposeHeaders: ["x-stack-known-error", "x-stack-request-id"],
+      maxAge: 86_400,
+    }),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof KnownError) return knownErrorResponse(error);
+    if (error instanceof StatusError) return plainResponse(error.status, error.message);
+    // Never echo internals to the caller; the log has the stack.
+    services.logger.error({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
+    return plainResponse(500, "Internal server error. The error was logged; please try again or report it.");
+  });
+  app.notFound(() => plainResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."));
+
+  // Static segments before parameters, so /users/me wins over /users/:user_id.
+  const ordered = [...routes].sort((a, b) => specificity(b.path) - specificity(a.path));
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of ordered) {
+    const handler = routeHandler(route, services);
+    for (const prefix of API_PREFIXES) app.on(route.method, prefix + route.path, handler);
+    methodsByPath.set(route.path, (methodsByPath.get(route.path) ?? new Set()).add(route.method));
+  }
+  for (const path of methodsByPath.keys()) {
+    for (const prefix of API_PREFIXES) app.all(prefix + path, () => plainResponse(405, "Method not allowed"));
+  }
+  return app;
+}
+
+function specificity(path: string): number {
+  const segments = path.split("/").filter(Boolean);
+  // Weight earlier static segments more: compare as a base-4 number.
+  return segments.reduce((score, s) => score * 4 + (s.startsWith(":") ? 1 : 3), 0) * 16 - segments.length;
+}

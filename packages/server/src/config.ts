@@ -1,0 +1,56 @@
+/**
+ * The operating contract (DESIGN.md): everything the server reads from the
+ * environment, read once at start.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS } from "@latchkey/shared";
+import { parseDuration } from "./lib/duration.ts";
+import { randomCode } from "./lib/secrets.ts";
+
+export interface ServerConfig {
+  port: number;
+  /** Public base URL of this server (without /api/v1); used in token issuers. */
+  apiUrl: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  serverSecret: string;
+  accessTokenExpirationMillis: number;
+  seedInternalKeys: {
+    publishableClientKey: string | null;
+    secretServerKey: string | null;
+    superSecretAdminKey: string | null;
+  };
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 8102);
+  const dataDir = resolve(env.LATCHKEY_DATA_DIR ?? ".latchkey/data");
+  return {
+    port,
+    apiUrl: (env.LATCHKEY_API_URL ?? env.STACK_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir,
+    serverSecret: env.STACK_SERVER_SECRET || devServerSecret(join(dirname(dataDir), "server-secret")),
+    accessTokenExpirationMillis: env.STACK_ACCESS_TOKEN_EXPIRATION_TIME
+      ? parseDuration(env.STACK_ACCESS_TOKEN_EXPIRATION_TIME)
+      : ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS,
+    seedInternalKeys: {
+      publishableClientKey: env.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY || null,
+      secretServerKey: env.STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY || null,
+      superSecretAdminKey: env.STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY || null,
+    },
+  };
+}
+
+/**
+ * Without STACK_SERVER_SECRET (development), a secret is generated once and
+ * kept beside the data so restarts can still decrypt the signing keys.
+ */
+function devServerSecret(file: string): string {
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomCode(64);
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

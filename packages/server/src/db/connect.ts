@@ -1,0 +1,68 @@
+/**
+ * One database handle for both engines: embedded PGlite (zero set-up) or a
+ * PostgreSQL server through postgres.js. Drizzle gives both the same API.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { mkdirSync } from "node:fs";
+import postgres from "postgres";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle has the same query API as the database. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /**
+   * Runs `fn` in one transaction on one connection, with a runner for raw SQL
+   * text (several statements allowed, no parameters). Used by migrations.
+   */
+  rawTransaction<T>(fn: (run: RawRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type RawRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
+
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string; max?: number }
+  | { kind: "pglite"; dataDir?: string; pglite?: PGlite };
+
+export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === "postgres") {
+    const client = postgres(target.url, {
+      max: target.max ?? 20,
+      onnotice: () => {},
+      // Timestamps come back as Date; bigint counts as numbers are enough here.
+      types: { bigint: postgres.BigInt },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: "postgres",
+      rawTransaction: (fn) =>
+        client.begin(async (tx) => fn(async (text) => [...(await tx.unsafe(text))] as Record<string, unknown>[])) as never,
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  const client = target.pglite ?? (await PGlite.create(target.dataDir));
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    rawTransaction: (fn) =>
+      client.transaction(async (tx) =>
+        fn(async (text) => {
+          const results = await tx.exec(text);
+          return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+        }),
+      ),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,5 @@
+export * from "./projects.ts";
+export * from "./users.ts";
+export * from "./teams.ts";
+export * from "./sessions.ts";
+export * from "./signing-keys.ts";

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { projects } from "./projects.ts";
+
+const tenancy = {
+  projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+  branchId: text("branch_id").notNull().default("main"),
+};
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    ...tenancy,
+    displayName: text("display_name"),
+    profileImageUrl: text("profile_image_url"),
+    clientMetadata: jsonb("client_metadata"),
+    clientReadOnlyMetadata: jsonb("client_read_only_metadata"),
+    serverMetadata: jsonb("server_metadata"),
+    signedUpAt: timestamp("signed_up_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    isAnonymous: boolean("is_anonymous").notNull().default(false),
+    passwordHash: text("password_hash"),
+    totpSecretBase64: text("totp_secret_base64"),
+    otpAuthEnabled: boolean("otp_auth_enabled").notNull().default(false),
+    passkeyAuthEnabled: boolean("passkey_auth_enabled").notNull().default(false),
+    selectedTeamId: uuid("selected_team_id"),
+    restrictedByAdmin: boolean("restricted_by_admin").notNull().default(false),
+    restrictedByAdminReason: text("restricted_by_admin_reason"),
+    restrictedByAdminPrivateDetails: text("restricted_by_admin_private_details"),
+    countryCode: text("country_code"),
+  },
+  (t) => [index("users_listing_idx").on(t.projectId, t.branchId, t.signedUpAt, t.id)],
+);
+
+export const contactChannels = pgTable(
+  "contact_channels",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    ...tenancy,
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull().$type<"email">(),
+    value: text("value").notNull(),
+    isVerified: boolean("is_verified").notNull().default(false),
+    isPrimary: boolean("is_primary").notNull().default(false),
+    usedForAuth: boolean("used_for_auth").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One account per sign-in address, case-insensitively: the database, not a
+    // racy read-then-write, decides who gets an e-mail under concurrency.
+    uniqueIndex("contact_channels_auth_unique")
+      .on(t.projectId, t.branchId, t.type, sql`lower(${t.value})`)
+      .where(sql`${t.usedForAuth}`),
+    uniqueIndex("contact_channels_user_value_unique").on(t.userId, t.type, sql`lower(${t.value})`),
+    uniqueIndex("contact_channels_one_primary").on(t.userId, t.type).where(sql`${t.isPrimary}`),
+    index("contact_channels_lookup_idx").on(t.projectId, t.branchId, sql`lower(${t.value})`),
+  ],
+);

@@ -1,0 +1,103 @@
+/**
+ * Internal API keys (WIRE §2.5): sets of up to three project keys. Only
+ * digests are stored; the full values are returned once, at creation.
+ */
+import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { projectApiKeys } from "../../db/schema/index.ts";
+import { randomCode, sha256Hex } from "../../lib/secrets.ts";
+
+export type ProjectKeyKind = "publishable_client_key" | "secret_server_key" | "super_secret_admin_key";
+export type ProjectKeyRow = typeof projectApiKeys.$inferSelect;
+
+const PREFIX: Record<ProjectKeyKind, string> = {
+  publishable_client_key: "pck_",
+  secret_server_key: "ssk_",
+  super_secret_admin_key: "sak_",
+};
+
+const HASH_COLUMN = {
+  publishable_client_key: projectApiKeys.publishableClientKeyHash,
+  secret_server_key: projectApiKeys.secretServerKeyHash,
+  super_secret_admin_key: projectApiKeys.superSecretAdminKeyHash,
+} as const;
+
+export function newProjectKey(kind: ProjectKeyKind): string {
+  return PREFIX[kind] + randomCode(45);
+}
+
+export interface CreateKeySetInput {
+  projectId: string;
+  description: string;
+  expiresAt: Date | null;
+  /** Explicit values (seeded keys); otherwise fresh random keys. */
+  values: Partial<Record<ProjectKeyKind, string>>;
+}
+
+export async function createKeySet(db: DbOrTx, input: CreateKeySetInput) {
+  const { publishable_client_key: pck, secret_server_key: ssk, super_secret_admin_key: sak } = input.values;
+  const [row] = await db
+    .insert(projectApiKeys)
+    .values({
+      projectId: input.projectId,
+      description: input.description,
+      expiresAt: input.expiresAt,
+      publishableClientKeyHash: pck ? sha256Hex(pck) : null,
+      publishableClientKeyLastFour: pck ? pck.slice(-4) : null,
+      secretServerKeyHash: ssk ? sha256Hex(ssk) : null,
+      secretServerKeyLastFour: ssk ? ssk.slice(-4) : null,
+      superSecretAdminKeyHash: sak ? sha256Hex(sak) : null,
+      superSecretAdminKeyLastFour: sak ? sak.slice(-4) : null,
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Whether `key` is a live key of this kind for the project. The lookup is by
+ * digest, so timing reveals nothing about how much of a key was right.
+ */
+export async function isValidProjectKey(
+  db: DbOrTx,
+  projectId: string,
+  kind: ProjectKeyKind,
+  key: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ expiresAt: projectApiKeys.expiresAt, revokedAt: projectApiKeys.manuallyRevokedAt })
+    .from(projectApiKeys)
+    .where(and(eq(projectApiKeys.projectId, projectId), eq(HASH_COLUMN[kind], sha256Hex(key))))
+    .limit(1);
+  const row = rows[0];
+  if (!row || row.revokedAt) return false;
+  return row.expiresAt === null || row.expiresAt.getTime() > Date.now();
+}
+
+export async function listKeySets(db: DbOrTx, projectId: string, extra?: SQL) {
+  return db
+    .select()
+    .from(projectApiKeys)
+    .where(and(eq(projectApiKeys.projectId, projectId), extra))
+    .orderBy(desc(projectApiKeys.createdAt), desc(projectApiKeys.id));
+}
+
+export async function revokeKeySet(db: DbOrTx, projectId: string, id: string) {
+  await db
+    .update(projectApiKeys)
+    .set({ manuallyRevokedAt: new Date() })
+    .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id), isNull(projectApiKeys.manuallyRevokedAt)));
+}
+
+/** The read shape: each key only as its last four characters. */
+export function keySetView(row: ProjectKeyRow) {
+  return {
+    created_at_millis: row.createdAt.getTime(),
+    description: row.description,
+    ...(row.expiresAt ? { expires_at_millis: row.expiresAt.getTime() } : {}),
+    id: row.id,
+    ...(row.manuallyRevokedAt ? { manually_revoked_at_millis: row.manuallyRevokedAt.getTime() } : {}),
+    ...(row.publishableClientKeyLastFour ? { publishable_client_key: { last_four: row.publishableClientKeyLastFour } } : {}),
+    ...(row.secretServerKeyLastFour ? { secret_server_key: { last_four: row.secretServerKeyLastFour } } : {}),
+    ...(row.superSecretAdminKeyLastFour ? { super_secret_admin_key: { last_four: row.superSecretAdminKeyLastFour } } : {}),
+  };
+}

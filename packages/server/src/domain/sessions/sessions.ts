@@ -1,0 +1,113 @@
+/**
+ * Sessions are refresh tokens. The token itself is handed out once; the
+ * database keeps its SHA-256 digest, so a leaked table holds no usable token.
+ * Deleting the row revokes the session: its refresh token fails at once.
+ */
+import { DEFAULT_SESSION_EXPIRATION_MILLIS } from "@latchkey/shared";
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { sessions } from "../../db/schema/index.ts";
+import { randomCode, sha256Hex } from "../../lib/secrets.ts";
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export async function createSession(
+  db: DbOrTx,
+  input: {
+    projectId: string;
+    branchId: string;
+    userId: string;
+    expiresInMillis?: number;
+    isImpersonation?: boolean;
+  },
+): Promise<{ session: SessionRow; refreshToken: string }> {
+  const refreshToken = randomCode(45);
+  const [session] = await db
+    .insert(sessions)
+    .values({
+      projectId: input.projectId,
+      branchId: input.branchId,
+      userId: input.userId,
+      refreshTokenHash: sha256Hex(refreshToken),
+      expiresAt: new Date(Date.now() + (input.expiresInMillis ?? DEFAULT_SESSION_EXPIRATION_MILLIS)),
+      isImpersonation: input.isImpersonation ?? false,
+    })
+    .returning();
+  return { session: session!, refreshToken };
+}
+
+/** The live session behind a refresh token of this project, or null. */
+export async function findSessionByRefreshToken(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  refreshToken: string,
+): Promise<SessionRow | null> {
+  if (refreshToken.length > 200) return null;
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.refreshTokenHash, sha256Hex(refreshToken)),
+        eq(sessions.projectId, projectId),
+        eq(sessions.branchId, branchId),
+        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, new Date())),
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function touchSession(db: DbOrTx, sessionId: string, ip: string | null): Promise<void> {
+  await db.update(sessions).set({ lastUsedAt: new Date(), lastUsedIp: ip }).where(eq(sessions.id, sessionId));
+}
+
+export async function listSessions(db: DbOrTx, projectId: string, branchId: string, userId: string) {
+  return db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.projectId, projectId),
+        eq(sessions.branchId, branchId),
+        eq(sessions.userId, userId),
+        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, new Date())),
+      ),
+    )
+    .orderBy(desc(sessions.createdAt), desc(sessions.id));
+}
+
+/** Deletes one session of a user; returns whether it existed. */
+export async function deleteSession(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  userId: string | null,
+  sessionId: string,
+): Promise<boolean> {
+  const rows = await db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.projectId, projectId),
+        eq(sessions.branchId, branchId),
+        eq(sessions.id, sessionId),
+        userId ? eq(sessions.userId, userId) : undefined,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+export function sessionView(session: SessionRow, currentSessionId: string | null) {
+  return {
+    id: session.id,
+    user_id: session.userId,
+    created_at: session.createdAt.getTime(),
+    last_used_at: session.lastUsedAt.getTime(),
+    is_impersonation: session.isImpersonation,
+    is_current_session: session.id === currentSessionId,
+    ...(session.lastUsedIp ? { last_used_at_end_user_ip_info: { ip: session.lastUsedIp } } : {}),
+  };
+}

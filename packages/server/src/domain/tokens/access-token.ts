@@ -1,0 +1,144 @@
+/**
+ * Access tokens: short-lived ES256 JWTs with the claims of WIRE §3. The
+ * issuer and audience name the project and the kind of user (regular,
+ * restricted, anonymous), each kind signed by its own keys.
+ */
+import { KnownErrors } from "@latchkey/shared";
+import { SignJWT, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import type { AudienceKind, KeyStore } from "./signing-keys.ts";
+
+export interface AccessTokenClaims extends JWTPayload {
+  sub: string;
+  iat: number;
+  exp: number;
+  iss: string;
+  aud: string;
+  project_id: string;
+  branch_id: string;
+  refresh_token_id: string;
+  role: "authenticated";
+  name: string | null;
+  email: string | null;
+  email_verified: boolean;
+  selected_team_id: string | null;
+  signed_up_at: number;
+  is_anonymous: boolean;
+  is_restricted: boolean;
+  restricted_reason: { type: string } | null;
+  requires_totp_mfa: boolean;
+}
+
+export interface TokenSubject {
+  userId: string;
+  projectId: string;
+  branchId: string;
+  sessionId: string;
+  displayName: string | null;
+  primaryEmail: string | null;
+  primaryEmailVerified: boolean;
+  selectedTeamId: string | null;
+  signedUpAt: Date;
+  isAnonymous: boolean;
+  restrictedReason: { type: string } | null;
+  requiresTotpMfa: boolean;
+}
+
+export function audienceKindOf(subject: Pick<TokenSubject, "isAnonymous" | "restrictedReason">): AudienceKind {
+  if (subject.isAnonymous) return "anonymous";
+  return subject.restrictedReason ? "restricted" : "regular";
+}
+
+const ISSUER_PATH: Record<AudienceKind, string> = {
+  regular: "projects",
+  restricted: "projects-restricted-users",
+  anonymous: "projects-anonymous-users",
+};
+const AUDIENCE_SUFFIX: Record<AudienceKind, string> = { regular: "", restricted: ":restricted", anonymous: ":anon" };
+
+export class AccessTokens {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly apiUrl: string,
+    readonly lifetimeMillis: number,
+  ) {}
+
+  async issue(subject: TokenSubject): Promise<string> {
+    const kind = audienceKindOf(subject);
+    const { kid, key } = this.keys.signingKey(kind);
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const claims: Omit<AccessTokenClaims, "iat" | "exp" | "iss" | "aud" | "sub"> = {
+      project_id: subject.projectId,
+      branch_id: subject.branchId,
+      refresh_token_id: subject.sessionId,
+      role: "authenticated",
+      name: subject.displayName,
+      email: subject.primaryEmail,
+      email_verified: subject.primaryEmailVerified,
+      selected_team_id: subject.selectedTeamId,
+      signed_up_at: Math.floor(subject.signedUpAt.getTime() / 1000),
+      is_anonymous: subject.isAnonymous,
+      is_restricted: kind !== "regular",
+      restricted_reason: subject.restrictedReason,
+      requires_totp_mfa: subject.requiresTotpMfa,
+    };
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", kid })
+      .setSubject(subject.userId)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + Math.max(1, Math.round(this.lifetimeMillis / 1000)))
+      .setIssuer(`${this.apiUrl}/api/v1/${ISSUER_PATH[kind]}/${subject.projectId}`)
+      .setAudience(`${subject.projectId}${AUDIENCE_SUFFIX[kind]}`)
+      .sign(key);
+  }
+
+  /**
+   * Verifies signature, expiry and that issuer/audience match the key's kind.
+   * Throws UNPARSABLE_ACCESS_TOKEN or ACCESS_TOKEN_EXPIRED (with the details
+   * the client uses to tell which session expired).
+   */
+  async verify(token: string): Promise<AccessTokenClaims> {
+    let header: { kid?: string };
+    try {
+      header = JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")) as { kid?: string };
+    } catch {
+      throw new KnownErrors.UnparsableAccessToken();
+    }
+    const entry = header.kid ? this.keys.verificationKey(header.kid) : undefined;
+    if (!entry || token.split(".").length !== 3) throw new KnownErrors.UnparsableAccessToken();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, entry.key, { algorithms: ["ES256"], clockTolerance: 0 }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) {
+        const p = error.payload as Partial<AccessTokenClaims>;
+        throw new KnownErrors.AccessTokenExpired(
+          typeof p.exp === "number" ? new Date(p.exp * 1000) : null,
+          p.project_id ?? null,
+          p.sub ?? null,
+          p.refresh_token_id ?? null,
+        );
+      }
+      throw new KnownErrors.UnparsableAccessToken();
+    }
+    const claims = payload as AccessTokenClaims;
+    const projectId = claims.project_id;
+    if (
+      typeof projectId !== "string" ||
+      typeof claims.sub !== "string" ||
+      claims.aud !== `${projectId}${AUDIENCE_SUFFIX[entry.kind]}` ||
+      claims.iss !== `${this.apiUrl}/api/v1/${ISSUER_PATH[entry.kind]}/${projectId}`
+    ) {
+      throw new KnownErrors.UnparsableAccessToken();
+    }
+    return claims;
+  }
+
+  /** Reads claims without verifying (only for error details). */
+  static peek(token: string): Partial<AccessTokenClaims> | null {
+    try {
+      return decodeJwt(token) as Partial<AccessTokenClaims>;
+    } catch {
+      return null;
+    }
+  }
+}

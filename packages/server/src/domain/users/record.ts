@@ -1,0 +1,94 @@
+/**
+ * A user as the rest of the server sees it: the row plus its primary e-mail
+ * and selected team, loaded in one query.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { contactChannels, teams, users } from "../../db/schema/index.ts";
+
+export type UserRow = typeof users.$inferSelect;
+export type TeamRow = typeof teams.$inferSelect;
+
+export interface UserRecord extends UserRow {
+  primaryEmail: string | null;
+  primaryEmailVerified: boolean;
+  primaryEmailAuthEnabled: boolean;
+  selectedTeam: TeamRow | null;
+}
+
+export const userRecordColumns = {
+  user: users,
+  primaryEmail: contactChannels.value,
+  primaryEmailVerified: contactChannels.isVerified,
+  primaryEmailAuthEnabled: contactChannels.usedForAuth,
+  selectedTeam: teams,
+};
+
+export function userRecordQuery(db: DbOrTx) {
+  return db
+    .select(userRecordColumns)
+    .from(users)
+    .leftJoin(
+      contactChannels,
+      and(eq(contactChannels.userId, users.id), eq(contactChannels.isPrimary, true), eq(contactChannels.type, "email")),
+    )
+    .leftJoin(teams, eq(teams.id, users.selectedTeamId));
+}
+
+export type UserRecordRow = Awaited<ReturnType<ReturnType<typeof userRecordQuery>["execute"]>>[number];
+
+export function toUserRecord(row: UserRecordRow): UserRecord {
+  return {
+    ...row.user,
+    primaryEmail: row.primaryEmail ?? null,
+    primaryEmailVerified: row.primaryEmailVerified ?? false,
+    primaryEmailAuthEnabled: row.primaryEmailAuthEnabled ?? false,
+    selectedTeam: row.selectedTeam ?? null,
+  };
+}
+
+export async function findUser(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  userId: string,
+): Promise<UserRecord | null> {
+  const rows = await userRecordQuery(db).where(
+    and(eq(users.projectId, projectId), eq(users.branchId, branchId), eq(users.id, userId)),
+  );
+  return rows[0] ? toUserRecord(rows[0]) : null;
+}
+
+/** Finds the user who signs in with this e-mail (case-insensitive). */
+export async function findUserIdByAuthEmail(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  email: string,
+): Promise<{ userId: string; passwordHash: string | null } | null> {
+  const rows = await db
+    .select({ userId: users.id, passwordHash: users.passwordHash })
+    .from(contactChannels)
+    .innerJoin(users, eq(users.id, contactChannels.userId))
+    .where(
+      and(
+        eq(contactChannels.projectId, projectId),
+        eq(contactChannels.branchId, branchId),
+        eq(contactChannels.type, "email"),
+        eq(contactChannels.usedForAuth, true),
+        sql`lower(${contactChannels.value}) = lower(${email})`,
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export function restrictedReason(
+  user: Pick<UserRecord, "isAnonymous" | "primaryEmailVerified" | "restrictedByAdmin">,
+  requireEmailVerification: boolean,
+): { type: string } | null {
+  if (user.isAnonymous) return { type: "anonymous" };
+  if (requireEmailVerification && !user.primaryEmailVerified) return { type: "email_not_verified" };
+  if (user.restrictedByAdmin) return { type: "restricted_by_administrator" };
+  return null;
+}

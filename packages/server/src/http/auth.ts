@@ -1,0 +1,115 @@
+/**
+ * Who is calling: access type, project, branch and user, established in the
+ * order of WIRE §1.6 so the first failing check is the one reported.
+ */
+import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
+import { isValidProjectKey } from "../domain/api-keys/project-keys.ts";
+import type { ProjectRow } from "../domain/projects/projects.ts";
+import { isTeamMember } from "../domain/teams/teams.ts";
+import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
+import { findUser, type UserRecord } from "../domain/users/record.ts";
+import type { Services } from "../services.ts";
+import { stackHeader } from "./headers.ts";
+
+export interface RequestAuth {
+  type: AccessType;
+  project: ProjectRow;
+  branchId: string;
+  /** The signed-in user, or null (no token, or the user was deleted). */
+  user: UserRecord | null;
+  /** The session (refresh token id) the access token belongs to. */
+  sessionId: string | null;
+}
+
+/** Returns null for an unauthenticated request (no access type). */
+export async function authenticate(services: Services, headers: Headers): Promise<RequestAuth | null> {
+  const h = (name: string) => stackHeader(headers, name);
+  const accessType = h("access-type");
+  const publishableKey = h("publishable-client-key");
+  const secretKey = h("secret-server-key");
+  const adminKey = h("super-secret-admin-key");
+  const adminToken = h("admin-access-token");
+
+  // 1–4: access type and project id.
+  if (!accessType) {
+    if (publishableKey || secretKey || adminKey || adminToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
+    return null;
+  }
+  if (!(ACCESS_TYPES as readonly string[]).includes(accessType)) throw new KnownErrors.InvalidAccessType(accessType);
+  const type = accessType as AccessType;
+  const projectId = h("project-id");
+  if (!projectId) throw new KnownErrors.AccessTypeWithoutProjectId(type);
+
+  // 5: the user's access token.
+  const allowAnonymous = h("allow-anonymous-user") === "true";
+  const allowRestricted = allowAnonymous || h("allow-restricted-user") === "true";
+  const accessToken = h("access-token");
+  let claims: AccessTokenClaims | null = null;
+  if (accessToken) {
+    claims = await services.tokens.verify(accessToken);
+    if (claims.project_id !== projectId) {
+      throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
+    }
+    if (claims.is_anonymous && !allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
+    if (claims.is_restricted && claims.restricted_reason && !allowRestricted) {
+      throw new KnownErrors.RestrictedUserNotAllowed(claims.restricted_reason);
+    }
+  }
+
+  // 6: the project.
+  const project = await services.projects.get(projectId);
+  if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
+
+  // 7: keys, or a project owner's admin token (which makes keys irrelevant).
+  if (adminToken) {
+    await checkAdminToken(services, adminToken, project);
+  } else if (type === "client") {
+    if (publishableKey !== null) {
+      if (!(await isValidProjectKey(services.db, project.id, "publishable_client_key", publishableKey))) {
+        throw new KnownErrors.InvalidPublishableClientKey(project.id);
+      }
+    } else if (project.config.require_publishable_client_key) {
+      throw new KnownErrors.PublishableClientKeyRequiredForProject(project.id);
+    }
+  } else if (type === "server") {
+    if (!secretKey) throw new KnownErrors.ServerAuthenticationRequired();
+    if (!(await isValidProjectKey(services.db, project.id, "secret_server_key", secretKey))) {
+      throw new KnownErrors.InvalidSecretServerKey(project.id);
+    }
+  } else {
+    if (!adminKey) throw new KnownErrors.AdminAuthenticationRequired();
+    if (!(await isValidProjectKey(services.db, project.id, "super_secret_admin_key", adminKey))) {
+      throw new KnownErrors.InvalidSuperSecretAdminKey(project.id);
+    }
+  }
+
+  // 8: the branch. Every project has exactly one branch today.
+  const branchId = h("branch-id") ?? DEFAULT_BRANCH_ID;
+  if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
+
+  const user = claims ? await findUser(services.db, project.id, branchId, claims.sub) : null;
+  return { type, project, branchId, user, sessionId: user ? claims!.refresh_token_id : null };
+}
+
+/**
+ * An admin token is an internal-project access token of a member of the team
+ * that owns the target project.
+ */
+async function checkAdminToken(services: Services, token: string, project: ProjectRow): Promise<void> {
+  let claims: AccessTokenClaims;
+  try {
+    claims = await services.tokens.verify(token);
+  } catch (error) {
+    if (error instanceof KnownErrors.AccessTokenExpired) {
+      const at = (error.details?.expired_at_millis as number | null) ?? null;
+      throw new KnownErrors.AdminAccessTokenExpired(at === null ? null : new Date(at));
+    }
+    throw new KnownErrors.UnparsableAdminAccessToken();
+  }
+  if (claims.project_id !== INTERNAL_PROJECT_ID || claims.is_anonymous || !project.ownerTeamId) {
+    throw new KnownErrors.AdminAccessTokenIsNotAdmin();
+  }
+  if (!(await isTeamMember(services.db, INTERNAL_PROJECT_ID, project.ownerTeamId, claims.sub))) {
+    throw new KnownErrors.AdminAccessTokenIsNotAdmin();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Reads the request body by content type (WIRE §1.1). Runs before
+ * authentication, so a malformed body is reported as BODY_PARSING_ERROR first.
+ */
+import { KnownErrors } from "@latchkey/shared";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export async function parseBody(request: Request): Promise<unknown> {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length === 0) return undefined;
+  const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (contentType === "application/octet-stream") return bytes;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new KnownErrors.BodyParsingError("The request body is not valid UTF-8.");
+  }
+  switch (contentType) {
+    case "application/json":
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new KnownErrors.BodyParsingError("The request body is not valid JSON.");
+      }
+    case "application/x-www-form-urlencoded":
+      try {
+        return Object.fromEntries(new URLSearchParams(text));
+      } catch {
+        throw new KnownErrors.BodyParsingError("The request body is not valid form data.");
+      }
+    case "text/plain":
+      return text;
+    case "":
+      throw new KnownErrors.BodyParsingError(
+        "The request has a body but no Content-Type header. Send JSON with Content-Type: application/json.",
+      );
+    default:
+      throw new KnownErrors.BodyParsingError(
+        `Unsupported Content-Type ${JSON.stringify(contentType)}: send application/json, application/x-www-form-urlencoded, text/plain or application/octet-stream.`,
+      );
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Runs one route: body → authentication → access → input validation →
+ * handler → response. Failures are thrown and mapped by the app's error
+ * handler, so every route reports errors the same way.
+ */
+import { KnownErrors } from "@latchkey/shared";
+import type { Context } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { z } from "zod";
+import type { Services } from "../services.ts";
+import { authenticate } from "./auth.ts";
+import { parseBody } from "./body.ts";
+import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
+import type { RouteDefinition } from "./route.ts";
+
+export function routeHandler(route: RouteDefinition, services: Services) {
+  return async (c: Context): Promise<Response> => {
+    const request = c.req.raw;
+    const rawBody = await parseBody(request);
+    const auth = await authenticate(services, request.headers);
+    const url = new URL(request.url);
+
+    if (route.access !== "public") {
+      if (!auth) throw new KnownErrors.AccessTypeRequired();
+      if (!route.access.includes(auth.type)) throw new KnownErrors.InsufficientAccessType(auth.type, [...route.access]);
+      if (route.user === "required" && !auth.user) {
+        throw schemaError(request.method, url.pathname, ["auth.user must be defined"]);
+      }
+    }
+
+    const messages: string[] = [];
+    const parse = (part: Part, schema: z.ZodType | undefined, value: unknown) => {
+      if (!schema) return undefined;
+      const result = schema.safeParse(value, { reportInput: true });
+      if (result.success) return result.data;
+      for (const issue of result.error.issues) messages.push(issueMessage(part, issue));
+      return undefined;
+    };
+    const params = parse("params", route.params, c.req.param());
+    const query = parse("query", route.query, Object.fromEntries(url.searchParams));
+    const body = parse("body", route.body, rawBody);
+    if (messages.length > 0) throw schemaError(request.method, url.pathname, messages);
+
+    const result = await route.handler({
+      body,
+      query,
+      params,
+      auth: auth as never,
+      services,
+      request,
+      ip: clientIp(c),
+    });
+    if (result instanceof Response) return result;
+    return new Response(JSON.stringify(result.body), {
+      status: result.status ?? route.status ?? 200,
+      headers: { "content-type": "application/json; charset=utf-8", ...result.headers },
+    });
+  };
+}
+
+function clientIp(c: Context): string | null {
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Random tokens, digests and constant-time comparison. Every code, refresh
+ * token and key is 45 characters of lowercase Crockford base32 (WIRE §5):
+ * 225 bits of entropy, so an unsalted SHA-256 digest is a safe way to store it.
+ */
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+export function randomCode(length = 45): string {
+  // 32 symbols = 5 bits; one random byte per symbol, masked, keeps it unbiased.
+  const bytes = randomBytes(length);
+  let out = "";
+  for (let i = 0; i < length; i++) out += CROCKFORD[bytes[i]! & 31];
+  return out;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** AES-256-GCM with a key derived from the server secret; output is base64url `iv.tag.data`. */
+export function encryptWithSecret(serverSecret: string, purpose: string, plaintext: string): string {
+  const key = deriveKey(serverSecret, purpose);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return [iv, cipher.getAuthTag(), data].map((b) => b.toString("base64url")).join(".");
+}
+
+export function decryptWithSecret(serverSecret: string, purpose: string, sealed: string): string {
+  const [iv, tag, data] = sealed.split(".").map((p) => Buffer.from(p, "base64url"));
+  if (!iv || !tag || !data) throw new Error("Malformed encrypted value");
+  const decipher = createDecipheriv("aes-256-gcm", deriveKey(serverSecret, purpose), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
+}
+
+function deriveKey(serverSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", serverSecret, "latchkey", purpose, 32));
+}

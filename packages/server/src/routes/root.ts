@@ -1,0 +1,24 @@
+import { defineRoute } from "../http/route.ts";
+
+/** GET /api/v1: a welcome, and who the server thinks is calling. */
+export default [
+  defineRoute({
+    method: "GET",
+    path: "/",
+    summary: "Welcome and authentication check",
+    tags: ["Meta"],
+    access: "public",
+    handler: ({ auth }) => {
+      const lines = [
+        "Welcome to the Latchkey API endpoint! Please refer to the documentation at /api/v1/openapi.json.",
+        "",
+        `Authentication: ${auth ? auth.type[0]!.toUpperCase() + auth.type.slice(1) : "None"}`,
+      ];
+      if (auth) {
+        lines.push(`Project: ${auth.project.id}`);
+        lines.push(`User: ${auth.user ? (auth.user.primaryEmail ?? auth.user.id) : "None"}`);
+      }
+      return new Response(lines.join("\n"), { headers: { "content-type": "text/plain; charset=utf-8" } });
+    },
+  }),
+];

@@ -1,0 +1,70 @@
+/**
+ * Starting an instance: connect, migrate, seed the internal project and its
+ * keys, load signing keys. Shared by `npm start` and the tests.
+ */
+import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
+import { pino, type Logger } from "pino";
+import { createApp } from "./app.ts";
+import type { ServerConfig } from "./config.ts";
+import { connectDatabase, type Database, type DatabaseTarget } from "./db/connect.ts";
+import { migrate } from "./db/migrate.ts";
+import { createKeySet, isValidProjectKey, type ProjectKeyKind } from "./domain/api-keys/project-keys.ts";
+import { ProjectStore, ensureInternalProject } from "./domain/projects/projects.ts";
+import { AccessTokens } from "./domain/tokens/access-token.ts";
+import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
+import type { Services } from "./services.ts";
+
+export interface Instance {
+  services: Services;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+export async function startInstance(
+  config: ServerConfig,
+  options: { database?: Database; target?: DatabaseTarget; logger?: Logger } = {},
+): Promise<Instance> {
+  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? "info" });
+  const database =
+    options.database ??
+    (await connectDatabase(
+      options.target ??
+        (config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir }),
+    ));
+  const applied = await migrate(database);
+  if (applied.length > 0) logger.info({ applied }, "applied migrations");
+  const { db } = database;
+  await ensureInternalProject(db);
+  await seedInternalKeys(db, config);
+  const keys = await loadKeyStore(db, config.serverSecret);
+  const services: Services = {
+    config,
+    database,
+    db,
+    keys,
+    tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis),
+    projects: new ProjectStore(db),
+    logger,
+  };
+  return { services, app: createApp(services), close: () => database.close() };
+}
+
+/** Operators and tests can fix the internal project's keys through the environment. */
+async function seedInternalKeys(db: Database["db"], config: ServerConfig): Promise<void> {
+  const wanted: Partial<Record<ProjectKeyKind, string>> = {};
+  const seeds = config.seedInternalKeys;
+  if (seeds.publishableClientKey) wanted.publishable_client_key = seeds.publishableClientKey;
+  if (seeds.secretServerKey) wanted.secret_server_key = seeds.secretServerKey;
+  if (seeds.superSecretAdminKey) wanted.super_secret_admin_key = seeds.superSecretAdminKey;
+  const missing: Partial<Record<ProjectKeyKind, string>> = {};
+  for (const [kind, value] of Object.entries(wanted) as [ProjectKeyKind, string][]) {
+    if (!(await isValidProjectKey(db, INTERNAL_PROJECT_ID, kind, value))) missing[kind] = value;
+  }
+  if (Object.keys(missing).length === 0) return;
+  await createKeySet(db, {
+    projectId: INTERNAL_PROJECT_ID,
+    description: "Seeded from STACK_SEED_INTERNAL_PROJECT_* environment variables",
+    expiresAt: null,
+    values: missing,
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * Everything a request handler may use, built once per server instance.
+ * Tests build one per test file against their own database.
+ */
+import type { Logger } from "pino";
+import type { ServerConfig } from "./config.ts";
+import type { Database, Db } from "./db/connect.ts";
+import type { ProjectStore } from "./domain/projects/projects.ts";
+import type { AccessTokens } from "./domain/tokens/access-token.ts";
+import type { KeyStore } from "./domain/tokens/signing-keys.ts";
+
+export interface Services {
+  config: ServerConfig;
+  database: Database;
+  db: Db;
+  keys: KeyStore;
+  tokens: AccessTokens;
+  projects: ProjectStore;
+  logger: Logger;
+}

@@ -1,0 +1,176 @@
+/**
+ * A real Latchkey instance for one test file: the same startup as
+ * `npm start`, on a fresh database (in-memory PGlite, or a new database on
+ * the PostgreSQL server of TEST_DATABASE_URL), served through app.request()
+ * or, with listen(), on a real loopback port.
+ */
+import { serve } from "@hono/node-server";
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import postgres from "postgres";
+import type { ServerConfig } from "../src/config.ts";
+import { connectDatabase, type Database } from "../src/db/connect.ts";
+import { startInstance, type Instance } from "../src/server.ts";
+
+export const SEED_KEYS = {
+  publishableClientKey: "pck_test_internal_publishable_key_000000000000000000",
+  secretServerKey: "ssk_test_internal_secret_server_key_00000000000000000",
+  superSecretAdminKey: "sak_test_internal_super_secret_admin_key_000000000000",
+};
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the response is JSON, else the text. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Sets x-stack-access-type / project / keys for you. */
+  as?: Auth;
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+}
+
+export type Auth = {
+  type: "client" | "server" | "admin";
+  projectId: string;
+  publishableClientKey?: string;
+  secretServerKey?: string;
+  superSecretAdminKey?: string;
+  adminAccessToken?: string;
+  accessToken?: string;
+  allowAnonymous?: boolean;
+};
+
+export interface TestServer {
+  instance: Instance;
+  config: ServerConfig;
+  /** Log lines the server wrote (JSON objects). */
+  logs: Record<string, unknown>[];
+  request(path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** Binds a loopback port; returns the base URL (without /api/v1). */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+  internal: { client: Auth; server: Auth; admin: Auth };
+}
+
+export async function createTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const { database, drop } = await testDatabase();
+  const logs: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: "info" },
+    new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) logs.push(JSON.parse(line));
+        done();
+      },
+    }),
+  );
+  const config: ServerConfig = {
+    port: 0,
+    apiUrl: "http://localhost:8102",
+    databaseUrl: null,
+    dataDir: "",
+    serverSecret: randomBytes(32).toString("hex"),
+    accessTokenExpirationMillis: 10 * 60 * 1000,
+    seedInternalKeys: SEED_KEYS,
+    ...overrides,
+  };
+  const instance = await startInstance(config, { database, logger });
+  let httpServer: ReturnType<typeof serve> | null = null;
+
+  const request = async (path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers = new Headers(options.headers);
+    if (options.as) for (const [k, v] of Object.entries(authHeaders(options.as))) headers.set(k, v);
+    let body: BodyInit | undefined;
+    if (options.body !== undefined) {
+      if (typeof options.body === "string") body = options.body;
+      else {
+        body = JSON.stringify(options.body);
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+      }
+    }
+    const qs = options.query
+      ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}`
+      : "";
+    const url = `http://localhost/api/v1${path}${qs}`;
+    const res = await instance.app.request(url, { method: options.method ?? "GET", headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get("content-type") ?? "").includes("json")) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    instance,
+    config,
+    logs,
+    request,
+    async listen() {
+      httpServer = serve({ fetch: instance.app.fetch, port: 0, hostname: "127.0.0.1" });
+      await new Promise<void>((resolve) => httpServer!.once("listening", () => resolve()));
+      return `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+    },
+    async close() {
+      if (httpServer) await new Promise((resolve) => httpServer!.close(resolve));
+      await instance.close();
+      await drop();
+    },
+    internal: {
+      client: { type: "client", projectId: "internal", publishableClientKey: SEED_KEYS.publishableClientKey },
+      server: { type: "server", projectId: "internal", secretServerKey: SEED_KEYS.secretServerKey },
+      admin: { type: "admin", projectId: "internal", superSecretAdminKey: SEED_KEYS.superSecretAdminKey },
+    },
+  };
+}
+
+export function authHeaders(auth: Auth): Record<string, string> {
+  const h: Record<string, string> = { "x-stack-access-type": auth.type, "x-stack-project-id": auth.projectId };
+  if (auth.publishableClientKey) h["x-stack-publishable-client-key"] = auth.publishableClientKey;
+  if (auth.secretServerKey) h["x-stack-secret-server-key"] = auth.secretServerKey;
+  if (auth.superSecretAdminKey) h["x-stack-super-secret-admin-key"] = auth.superSecretAdminKey;
+  if (auth.adminAccessToken) h["x-stack-admin-access-token"] = auth.adminAccessToken;
+  if (auth.accessToken) h["x-stack-access-token"] = auth.accessToken;
+  if (auth.allowAnonymous) h["x-stack-allow-anonymous-user"] = "true";
+  return h;
+}
+
+async function testDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (process.env.LATCHKEY_TEST_DB !== "postgres") {
+    return { database: await connectDatabase({ kind: "pglite" }), drop: async () => {} };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error("LATCHKEY_TEST_DB=postgres needs TEST_DATABASE_URL");
+  const name = `latchkey_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await connectDatabase({ kind: "postgres", url: url.toString(), max: 10 });
+  return {
+    database,
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Asserts a coded error: status, code, header, and (optionally) details. */
+export function expectKnownError(res: TestResponse, code: string, status?: number): void {
+  const problems: string[] = [];
+  if (res.headers.get("x-stack-known-error") !== code) {
+    problems.push(`x-stack-known-error was ${res.headers.get("x-stack-known-error")}`);
+  }
+  if (typeof res.body !== "object" || res.body?.code !== code) problems.push(`body.code was ${res.body?.code}`);
+  if (status !== undefined && res.status !== status) problems.push(`status was ${res.status}`);
+  if (problems.length > 0) {
+    throw new Error(`Expected ${code}${status ? ` (${status})` : ""}: ${problems.join("; ")}\n${res.text}`);
+  }
+}

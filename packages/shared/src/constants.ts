@@ -1,0 +1,59 @@
+/** SPEC §9 and WIRE §3–§5: the numbers both sides agree on. */
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 70;
+export const EMAIL_MAX_LENGTH = 256;
+export const DISPLAY_NAME_MAX_LENGTH = 256;
+export const URL_MAX_LENGTH = 1_000_000;
+export const ID_NAME_MAX_LENGTH = 63;
+export const BRANCH_ID_MAX_LENGTH = 255;
+/** Profile images (usually data URLs) must stay under 100 KB. */
+export const PROFILE_IMAGE_MAX_BYTES = 100 * 1024;
+
+export const ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS = 10 * 60 * 1000;
+export const REFRESH_TOKEN_LENGTH = 45;
+export const DEFAULT_SESSION_EXPIRATION_MILLIS = 31_536_000_000;
+export const MAX_SESSION_EXPIRATION_MILLIS = 31_708_800_000;
+
+/** The SDK reuses an access token with at least this much life left. */
+export const ACCESS_TOKEN_FRESHNESS_MILLIS = 20_000;
+export const MAX_ACCESS_TOKEN_FRESHNESS_REQUIREMENT_MILLIS = 60_000;
+
+export const REFRESH_COOKIE_MAX_AGE_SECONDS = 31_536_000;
+export const ACCESS_COOKIE_MAX_AGE_SECONDS = 86_400;
+export const OAUTH_STATE_COOKIE_MAX_AGE_SECONDS = 3_600;
+
+export const NETWORK_RETRY_MAX_ATTEMPTS = 5;
+export const NETWORK_RETRY_BASE_DELAY_MILLIS = 1000;
+export const MAX_TIMEOUT_MILLIS = 2_147_483_647;
+
+export const INTERNAL_PROJECT_ID = "internal";
+export const DEFAULT_BRANCH_ID = "main";
+export const INTERNAL_PROJECT_DISPLAY_NAME = "Latchkey Dashboard";
+export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
+/** `client_secret` accepted by the token endpoint when a project needs no publishable key. */
+export const PUBLIC_CLIENT_SECRET_SENTINEL = "__stack_public_client__";
+
+export const CURRENCIES = { USD: 2, EUR: 2, GBP: 2, INR: 2, AUD: 2, CAD: 2, JPY: 0 } as const;
+export type Currency = keyof typeof CURRENCIES;
+
+export const OAUTH_PROVIDER_IDS = [
+  "google",
+  "github",
+  "microsoft",
+  "spotify",
+  "facebook",
+  "discord",
+  "gitlab",
+  "bitbucket",
+  "linkedin",
+  "apple",
+  "x",
+  "twitch",
+] as const;
+export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
+
+export const ACCESS_TYPES = ["client", "server", "admin"] as const;
+export type AccessType = (typeof ACCESS_TYPES)[number];
+
+export const OAUTH_ACCOUNT_MERGE_STRATEGIES = ["link_method", "raise_error", "allow_duplicates"] as const;

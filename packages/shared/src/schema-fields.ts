@@ -1,0 +1,119 @@
+/**
+ * Validators of SPEC §5, shared by the server (request schemas) and the SDK.
+ * Messages here are the ones a caller sees after the field path, e.g.
+ * `body.email must be a valid email`.
+ */
+import { z } from "zod";
+import {
+  BRANCH_ID_MAX_LENGTH,
+  DISPLAY_NAME_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  PROFILE_IMAGE_MAX_BYTES,
+  URL_MAX_LENGTH,
+} from "./constants.ts";
+
+/**
+ * Stricter than RFC 5322 on purpose: no leading dot or '..' in the local part,
+ * and the domain must end in a suffix of at least two letters.
+ */
+const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+
+export function isValidEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value) && !value.split("@")[0]!.endsWith(".");
+}
+
+export const emailSchema = z
+  .string()
+  .max(EMAIL_MAX_LENGTH)
+  .refine(isValidEmail, { message: "must be a valid email" });
+
+export function isValidUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const urlSchema = z
+  .string()
+  .max(URL_MAX_LENGTH)
+  .refine((v) => !/\s/.test(v), { message: "contains spaces" })
+  .refine(isValidUrl, { message: "is not a valid URL", abort: true });
+
+export const uuidSchema = z.string().refine((v) => UUID_PATTERN.test(v), { message: "must be a valid UUID" });
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** "user id or me": a UUID, or `me` for the signed-in user. */
+export const userIdOrMeSchema = z.string().refine((v) => v === "me" || UUID_PATTERN.test(v), {
+  message: "must be a valid UUID",
+});
+
+export const projectIdSchema = z
+  .string()
+  .refine((v) => v === "internal" || UUID_PATTERN.test(v), { message: "must be a valid UUID" });
+
+export const branchIdSchema = z.string().min(1).max(BRANCH_ID_MAX_LENGTH);
+
+/** Empty string means "no name", stored as null. */
+export const displayNameSchema = z
+  .string()
+  .max(DISPLAY_NAME_MAX_LENGTH)
+  .nullable()
+  .transform((v) => (v === "" ? null : v));
+
+export function byteLength(value: string): number {
+  return new TextEncoder().encode(value).length;
+}
+
+export const profileImageUrlSchema = z
+  .string()
+  .refine((v) => byteLength(v) < PROFILE_IMAGE_MAX_BYTES, {
+    message: `must be smaller than ${PROFILE_IMAGE_MAX_BYTES / 1024}KB`,
+    abort: true,
+  })
+  .refine((v) => !/\s/.test(v), { message: "contains spaces", abort: true })
+  .refine(isValidUrl, { message: "is not a valid URL" })
+  .nullable();
+
+/** Any JSON value; metadata objects must survive a JSON round trip. */
+export const jsonValueSchema: z.ZodType<unknown> = z.unknown().refine(
+  (v) => {
+    try {
+      return v === undefined || JSON.stringify(v) !== undefined;
+    } catch {
+      return false;
+    }
+  },
+  { message: "must be JSON-serializable" },
+);
+
+export const metadataSchema = jsonValueSchema;
+
+export function isValidBase64(value: string): boolean {
+  return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);
+}
+export const base64Schema = z.string().refine(isValidBase64, { message: "is not valid base64" });
+
+/**
+ * Trusted-domain patterns: http(s) only, '*' allowed in the host alone, no
+ * leading/trailing dot or '..' in the host.
+ */
+export function isValidDomainPattern(pattern: string): boolean {
+  const match = /^(https?):\/\/([^/?#]*)(.*)$/.exec(pattern);
+  if (!match) return false;
+  const [, , authority, rest] = match as unknown as [string, string, string, string];
+  if (authority.includes("@")) return false;
+  if (rest.includes("*")) return false;
+  const host = authority.replace(/:\d+$/, "");
+  if (!host || host.startsWith(".") || host.endsWith(".") || host.includes("..")) return false;
+  const probe = authority.replaceAll("*", "wildcard");
+  return isValidUrl(`${match[1]}://${probe}${rest}`);
+}
+
+export const domainPatternSchema = z.string().refine(isValidDomainPattern, {
+  message: "is not a valid trusted domain: use http(s)://host, with '*' wildcards only in the host",
+});
