@@ -7,16 +7,18 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { randomUUID } from "node:crypto";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
-import { StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
+import { RateLimitedError, StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
 import { routeHandler } from "./http/pipeline.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { allRoutes } from "./routes/index.ts";
+import { openApiRoutes } from "./routes/openapi.json.ts";
 import type { Services } from "./services.ts";
 
 export const API_PREFIXES = ["/api/v1", "/api/latest"];
 
-export function createApp(services: Services, routes: RouteDefinition[] = allRoutes) {
+export function createApp(services: Services, apiRoutes: RouteDefinition[] = allRoutes) {
   const app = new Hono();
+  const routes = [...apiRoutes, ...openApiRoutes(apiRoutes)];
 
   app.use("*", async (c, next) => {
     await next();
@@ -40,6 +42,11 @@ export function createApp(services: Services, routes: RouteDefinition[] = allRou
 
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error);
+    if (error instanceof RateLimitedError) {
+      const res = plainResponse(429, error.message);
+      res.headers.set("retry-after", String(error.retryAfterSeconds));
+      return res;
+    }
     if (error instanceof StatusError) return plainResponse(error.status, error.message);
     // Never echo internals to the caller; the log has the stack.
     services.logger.error({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");

@@ -12,6 +12,7 @@ import { createKeySet, isValidProjectKey, type ProjectKeyKind } from "./domain/a
 import { ProjectStore, ensureInternalProject } from "./domain/projects/projects.ts";
 import { AccessTokens } from "./domain/tokens/access-token.ts";
 import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
+import { SignInRateLimit } from "./domain/users/rate-limit.ts";
 import type { Services } from "./services.ts";
 
 export interface Instance {
@@ -45,6 +46,7 @@ export async function startInstance(
     tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis),
     projects: new ProjectStore(db),
     logger,
+    signInRateLimit: new SignInRateLimit(),
   };
   return { services, app: createApp(services), close: () => database.close() };
 }

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { ServerConfig } from "./config.ts";
 import type { Database, Db } from "./db/connect.ts";
 import type { ProjectStore } from "./domain/projects/projects.ts";
+import type { SignInRateLimit } from "./domain/users/rate-limit.ts";
 import type { AccessTokens } from "./domain/tokens/access-token.ts";
 import type { KeyStore } from "./domain/tokens/signing-keys.ts";
 
@@ -17,4 +18,5 @@ export interface Services {
   tokens: AccessTokens;
   projects: ProjectStore;
   logger: Logger;
+  signInRateLimit: SignInRateLimit;
 }

@@ -29,3 +29,13 @@ export function knownErrorResponse(error: KnownError): Response {
 export function plainResponse(status: number, message: string): Response {
   return new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
+
+/** 429 with Retry-After, which the SDK waits out before retrying. */
+export class RateLimitedError extends StatusError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(429, message);
+  }
+}

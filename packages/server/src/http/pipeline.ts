@@ -38,7 +38,8 @@ export function routeHandler(route: RouteDefinition, services: Services) {
     };
     const params = parse("params", route.params, c.req.param());
     const query = parse("query", route.query, Object.fromEntries(url.searchParams));
-    const body = parse("body", route.body, rawBody);
+    const bodySchema = auth?.type === "client" && route.clientBody ? route.clientBody : route.body;
+    const body = parse("body", bodySchema, rawBody);
     if (messages.length > 0) throw schemaError(request.method, url.pathname, messages);
 
     const result = await route.handler({

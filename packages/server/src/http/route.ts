@@ -48,6 +48,8 @@ export interface RouteDefinition<
   access: Access;
   user?: "required";
   body?: B;
+  /** When the caller has client access, validate the body with this narrower shape instead. */
+  clientBody?: z.ZodType;
   query?: Q;
   params?: P;
   /** Documented success status (default 200). */

@@ -3,6 +3,48 @@
  * routes/auth/password/sign-in.ts serves POST /api/v1/auth/password/sign-in.
  */
 import type { RouteDefinition } from "../http/route.ts";
+import anonymousSignUp from "./auth/anonymous/sign-up.ts";
+import oauthToken from "./auth/oauth/token.ts";
+import passwordSet from "./auth/password/set.ts";
+import passwordSignIn from "./auth/password/sign-in.ts";
+import passwordSignUp from "./auth/password/sign-up.ts";
+import passwordUpdate from "./auth/password/update.ts";
+import sessionById from "./auth/sessions/[session_id].ts";
+import sessionCurrent from "./auth/sessions/current.ts";
+import sessionRefresh from "./auth/sessions/current/refresh.ts";
+import sessions from "./auth/sessions/index.ts";
+import internalApiKeyById from "./internal/api-keys/[api_key_id].ts";
+import internalApiKeys from "./internal/api-keys/index.ts";
+import internalProjectCurrent from "./internal/projects/current.ts";
+import internalProjects from "./internal/projects/index.ts";
+import internalProjectTransfer from "./internal/projects/transfer.ts";
+import jwks from "./projects/[project_id]/.well-known/jwks.json.ts";
+import projectCurrent from "./projects/current.ts";
 import root from "./root.ts";
+import userById from "./users/[user_id].ts";
+import users from "./users/index.ts";
+import userMe from "./users/me.ts";
 
-export const allRoutes: RouteDefinition[] = [...root];
+export const allRoutes: RouteDefinition[] = [
+  ...root,
+  ...passwordSignUp,
+  ...passwordSignIn,
+  ...passwordUpdate,
+  ...passwordSet,
+  ...anonymousSignUp,
+  ...oauthToken,
+  ...sessions,
+  ...sessionCurrent,
+  ...sessionRefresh,
+  ...sessionById,
+  ...users,
+  ...userMe,
+  ...userById,
+  ...projectCurrent,
+  ...jwks,
+  ...internalProjects,
+  ...internalProjectCurrent,
+  ...internalProjectTransfer,
+  ...internalApiKeys,
+  ...internalApiKeyById,
+];

@@ -3,6 +3,7 @@
  * libuv's thread pool, so hashing never blocks the event loop.
  */
 import { hash, verify } from "@node-rs/argon2";
+import bcrypt from "bcryptjs";
 import { KnownErrors, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@latchkey/shared";
 
 const OPTIONS = { algorithm: 2 /* Argon2id */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -30,8 +31,16 @@ export async function verifyPassword(storedHash: string | null, password: string
     return false;
   }
   try {
+    // Hashes imported from other systems may be bcrypt.
+    if (/^\$2[aby]\$/.test(storedHash)) return await bcrypt.compare(password, storedHash);
     return await verify(storedHash, password);
   } catch {
     return false;
   }
+}
+
+/** Hashes accepted as `password_hash` on import: argon2 (any variant) or bcrypt. */
+export function isSupportedPasswordHash(value: string): boolean {
+  return /^\$argon2(id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/.test(value) ||
+    /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(value);
 }

@@ -1,0 +1,89 @@
+/** Creating, updating, transferring and deleting projects. */
+import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { projects, teamMembers } from "../../db/schema/index.ts";
+import { defaultProjectConfig } from "./config.ts";
+import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
+import type { ProjectRow } from "./projects.ts";
+import { applyConfigPatch, type ConfigPatch } from "./schemas.ts";
+
+export interface ProjectFields {
+  display_name?: string | undefined;
+  description?: string | null | undefined;
+  is_production_mode?: boolean | undefined;
+  logo_url?: string | null | undefined;
+  logo_full_url?: string | null | undefined;
+  logo_dark_mode_url?: string | null | undefined;
+  logo_full_dark_mode_url?: string | null | undefined;
+  config?: ConfigPatch | undefined;
+}
+
+export class ProductionModeRefused extends Error {
+  constructor(readonly errors: ProductionModeError[]) {
+    super(
+      `Production mode cannot be turned on until these are fixed:\n${errors.map((e) => `  - ${e.message} (fix it at ${e.relative_fix_url})`).join("\n")}`,
+    );
+  }
+}
+
+function columns(fields: ProjectFields) {
+  const out: Partial<typeof projects.$inferInsert> = {};
+  if (fields.display_name !== undefined) out.displayName = fields.display_name;
+  if (fields.description !== undefined) out.description = fields.description ?? "";
+  if (fields.is_production_mode !== undefined) out.isProductionMode = fields.is_production_mode;
+  if (fields.logo_url !== undefined) out.logoUrl = fields.logo_url;
+  if (fields.logo_full_url !== undefined) out.logoFullUrl = fields.logo_full_url;
+  if (fields.logo_dark_mode_url !== undefined) out.logoDarkModeUrl = fields.logo_dark_mode_url;
+  if (fields.logo_full_dark_mode_url !== undefined) out.logoFullDarkModeUrl = fields.logo_full_dark_mode_url;
+  return out;
+}
+
+export async function createProject(
+  db: DbOrTx,
+  input: ProjectFields & { display_name: string; owner_team_id: string },
+): Promise<ProjectRow> {
+  const config = applyConfigPatch(defaultProjectConfig(), input.config);
+  const id = crypto.randomUUID();
+  if (input.is_production_mode) {
+    const errors = productionModeErrors(id, config);
+    if (errors.length > 0) throw new ProductionModeRefused(errors);
+  }
+  const [row] = await db
+    .insert(projects)
+    .values({ ...columns(input), id, displayName: input.display_name, ownerTeamId: input.owner_team_id, config })
+    .returning();
+  return row!;
+}
+
+export async function updateProject(db: DbOrTx, project: ProjectRow, fields: ProjectFields): Promise<ProjectRow> {
+  const config = applyConfigPatch(project.config, fields.config);
+  const productionMode = fields.is_production_mode ?? project.isProductionMode;
+  if (productionMode) {
+    const errors = productionModeErrors(project.id, config);
+    if (errors.length > 0) throw new ProductionModeRefused(errors);
+  }
+  const [row] = await db
+    .update(projects)
+    .set({ ...columns(fields), config })
+    .where(eq(projects.id, project.id))
+    .returning();
+  return row!;
+}
+
+/** Projects owned by teams the internal-project user belongs to, oldest first. */
+export async function listOwnedProjects(db: DbOrTx, internalUserId: string): Promise<ProjectRow[]> {
+  const teamIds = db
+    .select({ id: teamMembers.teamId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.projectId, INTERNAL_PROJECT_ID), eq(teamMembers.userId, internalUserId)));
+  return db.select().from(projects).where(inArray(projects.ownerTeamId, teamIds)).orderBy(asc(projects.createdAt));
+}
+
+export async function setProjectOwner(db: DbOrTx, projectId: string, teamId: string): Promise<void> {
+  await db.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+}
+
+export async function deleteProject(db: DbOrTx, projectId: string): Promise<void> {
+  await db.delete(projects).where(eq(projects.id, projectId));
+}

@@ -1,0 +1,43 @@
+/**
+ * What stands between a project and production mode (SPEC §5): each problem
+ * with the exact message and a link to where it is fixed.
+ */
+import type { ProjectConfig } from "./config.ts";
+
+export interface ProductionModeError {
+  message: string;
+  relative_fix_url: string;
+}
+
+function isLocalhost(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d+){3}$/.test(host);
+}
+
+export function productionModeErrors(projectId: string, config: ProjectConfig): ProductionModeError[] {
+  const fix = `/projects/${encodeURIComponent(projectId)}/domains`;
+  const errors: ProductionModeError[] = [];
+  if (config.allow_localhost) {
+    errors.push({
+      message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+      relative_fix_url: fix,
+    });
+  }
+  for (const { domain } of config.domains) {
+    let url: URL;
+    try {
+      url = new URL(domain.replaceAll("*", "wildcard"));
+    } catch {
+      errors.push({ message: `Trusted domain is not a valid URL: ${domain}`, relative_fix_url: fix });
+      continue;
+    }
+    if (isLocalhost(url)) {
+      errors.push({ message: `Localhost domains are not allowed to be trusted in production mode: ${domain}`, relative_fix_url: fix });
+    } else if (/^\d+(\.\d+)*$/.test(url.hostname) || url.hostname.startsWith("[")) {
+      errors.push({ message: `Direct IPs are not valid for trusted domains in production mode: ${domain}`, relative_fix_url: fix });
+    } else if (url.protocol !== "https:") {
+      errors.push({ message: `Trusted domains should be HTTPS: ${domain}`, relative_fix_url: fix });
+    }
+  }
+  return errors;
+}

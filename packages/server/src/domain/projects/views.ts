@@ -1,0 +1,70 @@
+/** The project objects of WIRE §2.4: client view and admin view. */
+import type { ProjectConfig } from "./config.ts";
+import type { ProjectRow } from "./projects.ts";
+
+function enabledOAuthProviders(config: ProjectConfig) {
+  return config.oauth_providers.map((p) => ({ id: p.id })).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export function clientProjectView(project: ProjectRow) {
+  const c = project.config;
+  return {
+    config: {
+      allow_team_api_keys: c.allow_team_api_keys,
+      allow_user_api_keys: c.allow_user_api_keys,
+      client_team_creation_enabled: c.client_team_creation_enabled,
+      client_user_deletion_enabled: c.client_user_deletion_enabled,
+      credential_enabled: c.credential_enabled,
+      domains: c.domains,
+      enabled_oauth_providers: enabledOAuthProviders(c),
+      magic_link_enabled: c.magic_link_enabled,
+      passkey_enabled: c.passkey_enabled,
+      sign_up_enabled: c.sign_up_enabled,
+    },
+    display_name: project.displayName,
+    id: project.id,
+  };
+}
+
+export function adminConfigView(c: ProjectConfig) {
+  return {
+    allow_localhost: c.allow_localhost,
+    allow_team_api_keys: c.allow_team_api_keys,
+    allow_user_api_keys: c.allow_user_api_keys,
+    client_team_creation_enabled: c.client_team_creation_enabled,
+    client_user_deletion_enabled: c.client_user_deletion_enabled,
+    create_team_on_sign_up: c.create_team_on_sign_up,
+    credential_enabled: c.credential_enabled,
+    domains: c.domains,
+    email_config: c.email_config,
+    email_theme: c.email_theme,
+    enabled_oauth_providers: enabledOAuthProviders(c),
+    magic_link_enabled: c.magic_link_enabled,
+    oauth_account_merge_strategy: c.oauth_account_merge_strategy,
+    oauth_providers: [...c.oauth_providers]
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((p) => ({ ...p, provider_config_id: p.id })),
+    passkey_enabled: c.passkey_enabled,
+    sign_up_enabled: c.sign_up_enabled,
+    team_creator_default_permissions: c.team_creator_default_permissions,
+    team_member_default_permissions: c.team_member_default_permissions,
+    user_default_permissions: c.user_default_permissions,
+  };
+}
+
+export function adminProjectView(project: ProjectRow) {
+  return {
+    config: adminConfigView(project.config),
+    created_at_millis: project.createdAt.getTime(),
+    description: project.description,
+    display_name: project.displayName,
+    id: project.id,
+    is_production_mode: project.isProductionMode,
+    logo_dark_mode_url: project.logoDarkModeUrl,
+    logo_full_dark_mode_url: project.logoFullDarkModeUrl,
+    logo_full_url: project.logoFullUrl,
+    logo_url: project.logoUrl,
+    onboarding_status: "completed",
+    owner_team_id: project.ownerTeamId,
+  };
+}

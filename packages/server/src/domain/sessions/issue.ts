@@ -1,0 +1,41 @@
+/** Signing a user in: a new session (refresh token) and its first access token. */
+import type { DbOrTx } from "../../db/connect.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import type { TokenSubject } from "../tokens/access-token.ts";
+import { restrictedReason, type UserRecord } from "../users/record.ts";
+import { createSession } from "./sessions.ts";
+
+export function tokenSubject(user: UserRecord, project: ProjectRow, sessionId: string): TokenSubject {
+  return {
+    userId: user.id,
+    projectId: project.id,
+    branchId: user.branchId,
+    sessionId,
+    displayName: user.displayName,
+    primaryEmail: user.primaryEmail,
+    primaryEmailVerified: user.primaryEmailVerified,
+    selectedTeamId: user.selectedTeamId,
+    signedUpAt: user.signedUpAt,
+    isAnonymous: user.isAnonymous,
+    restrictedReason: restrictedReason(user, project.config.require_email_verification),
+    requiresTotpMfa: user.totpSecretBase64 !== null,
+  };
+}
+
+export async function signIn(
+  services: Services,
+  db: DbOrTx,
+  project: ProjectRow,
+  user: UserRecord,
+  options: { expiresInMillis?: number; isImpersonation?: boolean } = {},
+): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
+  const { session, refreshToken } = await createSession(db, {
+    projectId: project.id,
+    branchId: user.branchId,
+    userId: user.id,
+    ...options,
+  });
+  const accessToken = await services.tokens.issue(tokenSubject(user, project, session.id));
+  return { accessToken, refreshToken, sessionId: session.id, userId: user.id };
+}

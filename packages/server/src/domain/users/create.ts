@@ -1,0 +1,105 @@
+/**
+ * Creating a user, with their primary e-mail and (when the project asks for
+ * it) a personal team, in one transaction. The unique index on sign-in
+ * e-mails decides races: the loser gets USER_EMAIL_ALREADY_EXISTS.
+ */
+import { KnownErrors } from "@latchkey/shared";
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { contactChannels, users } from "../../db/schema/index.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
+import { findUser, type UserRecord } from "./record.ts";
+
+export interface NewUser {
+  primaryEmail?: string | null;
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  passwordHash?: string | null;
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+  clientMetadata?: unknown;
+  clientReadOnlyMetadata?: unknown;
+  serverMetadata?: unknown;
+  isAnonymous?: boolean;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  totpSecretBase64?: string | null;
+  restrictedByAdmin?: boolean;
+  restrictedByAdminReason?: string | null;
+  restrictedByAdminPrivateDetails?: string | null;
+  countryCode?: string | null;
+}
+
+export async function createUser(
+  tx: DbOrTx,
+  project: ProjectRow,
+  branchId: string,
+  input: NewUser,
+): Promise<UserRecord> {
+  const [row] = await tx
+    .insert(users)
+    .values({
+      projectId: project.id,
+      branchId,
+      displayName: input.displayName ?? null,
+      profileImageUrl: input.profileImageUrl ?? null,
+      clientMetadata: input.clientMetadata ?? null,
+      clientReadOnlyMetadata: input.clientReadOnlyMetadata ?? null,
+      serverMetadata: input.serverMetadata ?? null,
+      isAnonymous: input.isAnonymous ?? false,
+      passwordHash: input.passwordHash ?? null,
+      otpAuthEnabled: input.otpAuthEnabled ?? false,
+      passkeyAuthEnabled: input.passkeyAuthEnabled ?? false,
+      totpSecretBase64: input.totpSecretBase64 ?? null,
+      restrictedByAdmin: input.restrictedByAdmin ?? false,
+      restrictedByAdminReason: input.restrictedByAdminReason ?? null,
+      restrictedByAdminPrivateDetails: input.restrictedByAdminPrivateDetails ?? null,
+      countryCode: input.countryCode ?? null,
+    })
+    .returning();
+  const user = row!;
+  if (input.primaryEmail) {
+    await insertPrimaryEmail(tx, project, branchId, user.id, input.primaryEmail, {
+      isVerified: input.primaryEmailVerified ?? false,
+      usedForAuth: input.primaryEmailAuthEnabled ?? false,
+    });
+  }
+  if (project.config.create_team_on_sign_up) {
+    const team = await createTeamWithCreator(tx, {
+      projectId: project.id,
+      branchId,
+      displayName: personalTeamName(input.displayName ?? null, input.primaryEmail ?? null),
+      creatorUserId: user.id,
+      creatorDisplayName: input.displayName ?? null,
+    });
+    await tx.update(users).set({ selectedTeamId: team.id }).where(eq(users.id, user.id));
+  }
+  return (await findUser(tx, project.id, branchId, user.id))!;
+}
+
+export async function insertPrimaryEmail(
+  tx: DbOrTx,
+  project: ProjectRow,
+  branchId: string,
+  userId: string,
+  email: string,
+  flags: { isVerified: boolean; usedForAuth: boolean },
+): Promise<void> {
+  try {
+    await tx.insert(contactChannels).values({
+      projectId: project.id,
+      branchId,
+      userId,
+      type: "email",
+      value: email,
+      isPrimary: true,
+      isVerified: flags.isVerified,
+      usedForAuth: flags.usedForAuth,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new KnownErrors.UserWithEmailAlreadyExists(email, false);
+    throw error;
+  }
+}

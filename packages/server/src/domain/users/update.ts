@@ -1,0 +1,120 @@
+/**
+ * Applying a user PATCH. Fields absent from the patch stay as they are;
+ * changing the primary e-mail makes it unverified again.
+ */
+import { KnownErrors } from "@latchkey/shared";
+import { and, eq } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { contactChannels, teams, users } from "../../db/schema/index.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import { isTeamMember } from "../teams/teams.ts";
+import { insertPrimaryEmail } from "./create.ts";
+import { findUser, type UserRecord } from "./record.ts";
+
+export interface UserPatch {
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+  clientMetadata?: unknown;
+  clientReadOnlyMetadata?: unknown;
+  serverMetadata?: unknown;
+  selectedTeamId?: string | null;
+  totpSecretBase64?: string | null;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  primaryEmail?: string | null;
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  /** Already hashed. null removes the password. */
+  passwordHash?: string | null;
+  isAnonymous?: boolean;
+  restrictedByAdmin?: boolean;
+  restrictedByAdminReason?: string | null;
+  restrictedByAdminPrivateDetails?: string | null;
+  countryCode?: string | null;
+}
+
+export async function updateUser(
+  tx: DbOrTx,
+  project: ProjectRow,
+  branchId: string,
+  user: UserRecord,
+  patch: UserPatch,
+): Promise<UserRecord> {
+  if (patch.selectedTeamId) {
+    const team = await tx
+      .select({ id: teams.id })
+      .from(teams)
+      .where(and(eq(teams.projectId, project.id), eq(teams.branchId, branchId), eq(teams.id, patch.selectedTeamId)));
+    if (team.length === 0) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);
+    if (!(await isTeamMember(tx, project.id, patch.selectedTeamId, user.id))) {
+      throw new KnownErrors.TeamMembershipNotFound(patch.selectedTeamId, user.id);
+    }
+  }
+  const columns: Partial<typeof users.$inferInsert> = {};
+  const copy = <K extends keyof UserPatch & keyof typeof users.$inferInsert>(key: K) => {
+    if (patch[key] !== undefined) (columns as Record<string, unknown>)[key] = patch[key];
+  };
+  for (const key of [
+    "displayName",
+    "profileImageUrl",
+    "clientMetadata",
+    "clientReadOnlyMetadata",
+    "serverMetadata",
+    "selectedTeamId",
+    "totpSecretBase64",
+    "otpAuthEnabled",
+    "passkeyAuthEnabled",
+    "passwordHash",
+    "isAnonymous",
+    "restrictedByAdmin",
+    "restrictedByAdminReason",
+    "restrictedByAdminPrivateDetails",
+    "countryCode",
+  ] as const) {
+    copy(key);
+  }
+  if (Object.keys(columns).length > 0) {
+    await tx.update(users).set(columns).where(and(eq(users.projectId, project.id), eq(users.id, user.id)));
+  }
+  await applyPrimaryEmailPatch(tx, project, branchId, user, patch);
+  return (await findUser(tx, project.id, branchId, user.id))!;
+}
+
+async function applyPrimaryEmailPatch(
+  tx: DbOrTx,
+  project: ProjectRow,
+  branchId: string,
+  user: UserRecord,
+  patch: UserPatch,
+): Promise<void> {
+  const primary = and(eq(contactChannels.userId, user.id), eq(contactChannels.isPrimary, true));
+  if (patch.primaryEmail === null) {
+    await tx.delete(contactChannels).where(primary);
+    return;
+  }
+  const emailChanged = patch.primaryEmail !== undefined && patch.primaryEmail !== user.primaryEmail;
+  if (emailChanged && user.primaryEmail === null) {
+    await insertPrimaryEmail(tx, project, branchId, user.id, patch.primaryEmail!, {
+      isVerified: patch.primaryEmailVerified ?? false,
+      usedForAuth: patch.primaryEmailAuthEnabled ?? true,
+    });
+    return;
+  }
+  const set: Partial<typeof contactChannels.$inferInsert> = {};
+  if (emailChanged) {
+    set.value = patch.primaryEmail!;
+    set.isVerified = false;
+  }
+  if (patch.primaryEmailVerified !== undefined) set.isVerified = patch.primaryEmailVerified;
+  if (patch.primaryEmailAuthEnabled !== undefined) set.usedForAuth = patch.primaryEmailAuthEnabled;
+  if (Object.keys(set).length === 0 || user.primaryEmail === null) return;
+  try {
+    await tx.update(contactChannels).set(set).where(primary);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new KnownErrors.UserWithEmailAlreadyExists(patch.primaryEmail ?? user.primaryEmail, false);
+    }
+    throw error;
+  }
+}

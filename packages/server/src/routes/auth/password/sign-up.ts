@@ -1,0 +1,42 @@
+import { KnownErrors, emailSchema, urlSchema } from "@latchkey/shared";
+import { z } from "zod";
+import { signIn } from "../../../domain/sessions/issue.ts";
+import { createUser } from "../../../domain/users/create.ts";
+import { checkPasswordRules, hashPassword } from "../../../domain/users/passwords.ts";
+import { defineRoute } from "../../../http/route.ts";
+
+export default [
+  defineRoute({
+    method: "POST",
+    path: "/auth/password/sign-up",
+    summary: "Sign up with e-mail and password",
+    tags: ["Password"],
+    access: ["client", "server", "admin"],
+    body: z
+      .object({
+        email: emailSchema,
+        password: z.string(),
+        verification_callback_url: urlSchema.optional(),
+      })
+      .strict(),
+    handler: async ({ auth, body, services }) => {
+      const { config } = auth.project;
+      if (!config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();
+      if (!config.sign_up_enabled && auth.type === "client") throw new KnownErrors.SignUpNotEnabled();
+      checkPasswordRules(body.password);
+      // Hash outside the transaction: it is the slow part and needs no lock.
+      const passwordHash = await hashPassword(body.password);
+      const result = await services.db.transaction(async (tx) => {
+        const user = await createUser(tx, auth.project, auth.branchId, {
+          primaryEmail: body.email,
+          primaryEmailAuthEnabled: true,
+          passwordHash,
+        });
+        return signIn(services, tx, auth.project, user);
+      });
+      return {
+        body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId },
+      };
+    },
+  }),
+];

@@ -1,0 +1,26 @@
+import { KnownErrors } from "@latchkey/shared";
+import { deleteSession, findSessionByRefreshToken } from "../../../domain/sessions/sessions.ts";
+import { stackHeader } from "../../../http/headers.ts";
+import { defineRoute } from "../../../http/route.ts";
+
+/** Sign-out: ends the session of the access token (or of x-stack-refresh-token). */
+export default [
+  defineRoute({
+    method: "DELETE",
+    path: "/auth/sessions/current",
+    summary: "Sign out of the current session",
+    tags: ["Sessions"],
+    access: ["client", "server", "admin"],
+    handler: async ({ auth, request, services }) => {
+      let sessionId = auth.sessionId;
+      const refreshToken = stackHeader(request.headers, "refresh-token");
+      if (!sessionId && refreshToken) {
+        sessionId = (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken))?.id ?? null;
+      }
+      if (!sessionId || !(await deleteSession(services.db, auth.project.id, auth.branchId, null, sessionId))) {
+        throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+      }
+      return { body: { success: true } };
+    },
+  }),
+];
