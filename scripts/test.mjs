@@ -1,12 +1,39 @@
 #!/usr/bin/env node
-// `npm test`: type-check, then run every test (PGlite always; PostgreSQL too
-// when TEST_DATABASE_URL is set).
+// `npm test`: type-check every package, then run every test — on embedded
+// PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
+// Extra arguments go to vitest (e.g. `npm test -- users`).
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  return result.status ?? 1;
 }
 
-run("npx", ["tsc", "-b", "packages/shared", "packages/server"]);
-run("npx", ["vitest", "run", ...process.argv.slice(2)]);
+for (const pkg of ["packages/shared", "packages/server"]) {
+  if (run("npx", ["tsc", "-p", pkg]) !== 0) {
+    console.error(`Type errors in ${pkg}.`);
+    process.exit(1);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "latchkey-test-"));
+const report = join(dir, "report.json");
+const status = run("npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${report}`,
+  ...process.argv.slice(2),
+]);
+try {
+  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, "utf8"));
+  console.log(`\n${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
+} catch {
+  // No report: vitest failed before running; its own output says why.
+}
+rmSync(dir, { recursive: true, force: true });
+process.exit(status);
