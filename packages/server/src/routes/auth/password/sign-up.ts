@@ -2,6 +2,7 @@ import { KnownErrors, emailSchema, urlSchema } from "@latchkey/shared";
 import { z } from "zod";
 import { signIn } from "../../../domain/sessions/issue.ts";
 import { createUser } from "../../../domain/users/create.ts";
+import { upgradeAnonymousUser } from "../../../domain/users/upgrade-anonymous.ts";
 import { checkPasswordRules, hashPassword } from "../../../domain/users/passwords.ts";
 import { defineRoute } from "../../../http/route.ts";
 
@@ -27,11 +28,14 @@ export default [
       // Hash outside the transaction: it is the slow part and needs no lock.
       const passwordHash = await hashPassword(body.password);
       const result = await services.db.transaction(async (tx) => {
-        const user = await createUser(tx, auth.project, auth.branchId, {
-          primaryEmail: body.email,
-          primaryEmailAuthEnabled: true,
-          passwordHash,
-        });
+        // Signed in anonymously? Then this sign-up upgrades that user in place.
+        const user = auth.user?.isAnonymous
+          ? await upgradeAnonymousUser(tx, auth.project, auth.user, { primaryEmail: body.email, passwordHash })
+          : await createUser(tx, auth.project, auth.branchId, {
+              primaryEmail: body.email,
+              primaryEmailAuthEnabled: true,
+              passwordHash,
+            });
         return signIn(services, tx, auth.project, user);
       });
       return {

@@ -1,0 +1,39 @@
+/**
+ * An anonymous user who signs up keeps their id and everything attached to
+ * it: the row gains an e-mail and stops being anonymous, and a personal team
+ * still carrying the placeholder name takes the new name.
+ */
+import { and, eq } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { teams } from "../../db/schema/index.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import { personalTeamName } from "../teams/teams.ts";
+import type { UserRecord } from "./record.ts";
+import { updateUser } from "./update.ts";
+
+export async function upgradeAnonymousUser(
+  tx: DbOrTx,
+  project: ProjectRow,
+  user: UserRecord,
+  credentials: { primaryEmail: string; passwordHash: string | null },
+): Promise<UserRecord> {
+  const upgraded = await updateUser(tx, project, user.branchId, user, {
+    isAnonymous: false,
+    primaryEmail: credentials.primaryEmail,
+    primaryEmailAuthEnabled: true,
+    ...(credentials.passwordHash ? { passwordHash: credentials.passwordHash } : {}),
+  });
+  if (upgraded.selectedTeamId) {
+    await tx
+      .update(teams)
+      .set({ displayName: personalTeamName(upgraded.displayName, upgraded.primaryEmail) })
+      .where(
+        and(
+          eq(teams.projectId, project.id),
+          eq(teams.id, upgraded.selectedTeamId),
+          eq(teams.displayName, personalTeamName(null, null)),
+        ),
+      );
+  }
+  return upgraded;
+}
