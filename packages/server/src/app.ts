@@ -3,9 +3,10 @@
  * Request with no socket (tests); `serve()` in main.ts binds a port.
  */
 import { KnownError } from "@latchkey/shared";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { randomUUID } from "node:crypto";
+import { inspect } from "node:util";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
 import { RateLimitedError, StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
 import { routeHandler } from "./http/pipeline.ts";
@@ -33,6 +34,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
       allowHeaders: [
         "content-type",
         "authorization",
+        // The official SDK sends it on every request; without it a browser's preflight fails.
+        "ngrok-skip-browser-warning",
         ...STACK_REQUEST_HEADERS.flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
       ],
       exposeHeaders: ["x-stack-known-error", "x-stack-request-id"],
@@ -59,13 +62,26 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
   const methodsByPath = new Map<string, Set<string>>();
   for (const route of ordered) {
     const handler = routeHandler(route, services);
-    for (const prefix of API_PREFIXES) app.on(route.method, prefix + route.path, handler);
+    // Hono only hands Error instances to onError; anything else thrown would escape as an unlogged failure.
+    const guarded = async (c: Context) => {
+      try {
+        return await handler(c);
+      } catch (error) {
+        throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${inspect(error)}`, { cause: error });
+      }
+    };
+    for (const full of fullPaths(route.path)) app.on(route.method, full, guarded);
     methodsByPath.set(route.path, (methodsByPath.get(route.path) ?? new Set()).add(route.method));
   }
   for (const path of methodsByPath.keys()) {
-    for (const prefix of API_PREFIXES) app.all(prefix + path, () => plainResponse(405, "Method not allowed"));
+    for (const full of fullPaths(path)) app.all(full, () => plainResponse(405, "Method not allowed"));
   }
   return app;
+}
+
+/** The route under each API prefix; the root is served both as `/api/v1` and `/api/v1/`. */
+function fullPaths(path: string): string[] {
+  return API_PREFIXES.flatMap((prefix) => (path === "/" ? [prefix, `${prefix}/`] : [prefix + path]));
 }
 
 function specificity(path: string): number {

@@ -19,6 +19,7 @@ import internalProjectCurrent from "./internal/projects/current.ts";
 import internalProjects from "./internal/projects/index.ts";
 import internalProjectTransfer from "./internal/projects/transfer.ts";
 import jwks from "./projects/[project_id]/.well-known/jwks.json.ts";
+import anonymousJwks from "./projects-anonymous-users/[project_id]/.well-known/jwks.json.ts";
 import projectCurrent from "./projects/current.ts";
 import root from "./root.ts";
 import userById from "./users/[user_id].ts";
@@ -42,6 +43,7 @@ export const allRoutes: RouteDefinition[] = [
   ...userById,
   ...projectCurrent,
   ...jwks,
+  ...anonymousJwks,
   ...internalProjects,
   ...internalProjectCurrent,
   ...internalProjectTransfer,

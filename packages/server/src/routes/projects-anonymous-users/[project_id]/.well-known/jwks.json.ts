@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineRoute } from "../../../../http/route.ts";
+
+/**
+ * Anonymous users' tokens name `…/projects-anonymous-users/<id>` as issuer,
+ * and an issuer URL cannot carry a query string, so OIDC-style discovery
+ * lands here: redirect to the project's JWKS with the anonymous keys.
+ */
+export default [
+  defineRoute({
+    method: "GET",
+    path: "/projects-anonymous-users/:project_id/.well-known/jwks.json",
+    summary: "Redirects to the project's JWKS with include_anonymous=true",
+    tags: ["Tokens"],
+    access: "public",
+    params: z.object({ project_id: z.string() }),
+    status: 307,
+    handler: ({ request }) => {
+      // Relative, so it stays right behind a proxy that rewrites the host.
+      const path = new URL(request.url).pathname.replace("/projects-anonymous-users/", "/projects/");
+      return new Response(null, { status: 307, headers: { location: `${path}?include_anonymous=true` } });
+    },
+  }),
+];
