@@ -52,12 +52,11 @@ export async function listUsers(
   }
   if (options.cursor) {
     // Rows at or after the cursor row, in the listing's direction.
-    const cursorRow = db
-      .select({ at: users.signedUpAt, id: users.id })
-      .from(users)
-      .where(and(eq(users.projectId, projectId), eq(users.id, options.cursor)));
+    // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
     const op = options.desc ? sql.raw("<=") : sql.raw(">=");
-    filters.push(sql`(${users.signedUpAt}, ${users.id}) ${op} (select at, id from (${cursorRow}) as c)`);
+    filters.push(
+      sql`(${users.signedUpAt}, ${users.id}) ${op} (select c.signed_up_at, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${options.cursor})`,
+    );
   }
   const order = options.desc
     ? [descending(users.signedUpAt), descending(users.id)]
