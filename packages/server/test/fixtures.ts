@@ -3,7 +3,7 @@
  * own with fresh keys, and end users of that project.
  */
 import { expect } from "vitest";
-import type { Auth, TestServer } from "./harness.ts";
+import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 
 let counter = 0;
 export function uniqueEmail(prefix = "user"): string {
@@ -108,3 +108,64 @@ export async function signUpUser(server: TestServer, project: Pick<Project, "cli
     as: { ...project.client, accessToken: res.body.access_token },
   };
 }
+
+// ---------------------------------------------------------------------------
+// Helpers for the endpoint suites (users, password, sessions, projects, …).
+
+/** The payload of a JWT, without verifying it. */
+export function jwtPayload(token: string): Record<string, any> {
+  const part = token.split(".")[1];
+  if (!part) throw new Error(`Not a JWT: ${token}`);
+  return JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+}
+
+/** The session (refresh token id) an access token belongs to. */
+export function sessionIdOf(accessToken: string): string {
+  return jwtPayload(accessToken).refresh_token_id as string;
+}
+
+/** Asserts a SCHEMA_ERROR whose message lists exactly `messages` (in order). */
+export function expectSchemaError(res: TestResponse, method: string, path: string, messages: string[]): void {
+  expectKnownError(res, "SCHEMA_ERROR", 400);
+  const text = `Request validation failed on ${method} /api/v1${path}:\n${messages.map((m) => `  - ${m}`).join("\n")}`;
+  expect(res.body).toEqual({ code: "SCHEMA_ERROR", details: { message: text }, error: text });
+}
+
+/** Asserts a SCHEMA_ERROR that mentions `message` among its lines. */
+export function expectSchemaErrorIncluding(res: TestResponse, message: string): void {
+  expectKnownError(res, "SCHEMA_ERROR", 400);
+  const lines = String(res.body.error).split("\n").slice(1).map((l) => l.replace(/^ {2}- /, ""));
+  expect(lines, res.text).toContain(message);
+}
+
+/** Asserts a plain-text (non-coded) error with this status. */
+export function expectPlainError(res: TestResponse, status: number, matcher?: RegExp): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+  expect(res.headers.get("x-stack-known-error")).toBeNull();
+  expect(res.text.length).toBeGreaterThan(0);
+  if (matcher) expect(res.text).toMatch(matcher);
+}
+
+/** PATCH /internal/projects/current as the project's owner. */
+export async function patchProjectConfig(server: TestServer, project: Pick<Project, "ownerAdmin">, config: Record<string, unknown>) {
+  const res = await server.request("/internal/projects/current", { method: "PATCH", as: project.ownerAdmin, body: { config } });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+/** Signs in with e-mail and password; returns the raw response. */
+export function passwordSignIn(server: TestServer, project: Pick<Project, "client">, email: string, password = PASSWORD) {
+  return server.request("/auth/password/sign-in", { method: "POST", as: project.client, body: { email, password } });
+}
+
+/** POST /auth/sessions/current/refresh with this refresh token. */
+export function refreshWith(server: TestServer, project: Pick<Project, "client">, refreshToken: string) {
+  return server.request("/auth/sessions/current/refresh", {
+    method: "POST",
+    as: project.client,
+    headers: { "x-stack-refresh-token": refreshToken },
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,686 @@
+/**
+ * Users: server POST/GET/PATCH/DELETE /users(/{id}) and client /users/me
+ * (WIRE §1.2, §1.4, §2.1; SPEC §5 validation).
+ */
+import { hash as argon2Hash } from "@node-rs/argon2";
+import bcrypt from "bcryptjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createProject,
+  expectPlainError,
+  expectSchemaError,
+  expectSchemaErrorIncluding,
+  PASSWORD,
+  passwordSignIn,
+  patchProjectConfig,
+  signUpUser,
+  uniqueEmail,
+  type Project,
+} from "./fixtures.ts";
+import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+
+const SERVER_VIEW_KEYS = [
+  "auth_with_email",
+  "client_metadata",
+  "client_read_only_metadata",
+  "country_code",
+  "display_name",
+  "has_password",
+  "id",
+  "is_anonymous",
+  "is_restricted",
+  "last_active_at_millis",
+  "oauth_providers",
+  "otp_auth_enabled",
+  "passkey_auth_enabled",
+  "primary_email",
+  "primary_email_auth_enabled",
+  "primary_email_verified",
+  "profile_image_url",
+  "requires_totp_mfa",
+  "restricted_by_admin",
+  "restricted_by_admin_private_details",
+  "restricted_by_admin_reason",
+  "restricted_reason",
+  "risk_scores",
+  "selected_team",
+  "selected_team_id",
+  "server_metadata",
+  "signed_up_at_millis",
+];
+
+const CLIENT_VIEW_KEYS = [
+  "auth_with_email",
+  "client_metadata",
+  "client_read_only_metadata",
+  "display_name",
+  "has_password",
+  "id",
+  "is_anonymous",
+  "is_restricted",
+  "oauth_providers",
+  "otp_auth_enabled",
+  "passkey_auth_enabled",
+  "primary_email",
+  "primary_email_verified",
+  "profile_image_url",
+  "requires_totp_mfa",
+  "restricted_by_admin",
+  "restricted_by_admin_reason",
+  "restricted_reason",
+  "selected_team",
+  "selected_team_id",
+  "signed_up_at_millis",
+];
+
+const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
+
+let server: TestServer;
+let project: Project;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  project = await createProject(server);
+});
+afterAll(() => server.close());
+
+async function createUser(body: Record<string, unknown> = {}, p: Project = project) {
+  const res = await server.request("/users", { method: "POST", as: p.server, body });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+async function getUser(id: string, p: Project = project) {
+  const res = await server.request(`/users/${id}`, { as: p.server });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+
+describe("POST /users (server)", () => {
+  it("creates a user with the exact server view and its defaults (201)", async () => {
+    const before = Date.now();
+    const res = await server.request("/users", { method: "POST", as: project.server, body: {} });
+    expect(res.status, res.text).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(SERVER_VIEW_KEYS);
+    expect(res.body).toMatchObject({
+      auth_with_email: false,
+      client_metadata: null,
+      client_read_only_metadata: null,
+      country_code: null,
+      display_name: null,
+      has_password: false,
+      is_anonymous: false,
+      is_restricted: false,
+      oauth_providers: [],
+      otp_auth_enabled: false,
+      passkey_auth_enabled: false,
+      primary_email: null,
+      primary_email_auth_enabled: false,
+      primary_email_verified: false,
+      profile_image_url: null,
+      requires_totp_mfa: false,
+      restricted_by_admin: false,
+      restricted_by_admin_private_details: null,
+      restricted_by_admin_reason: null,
+      restricted_reason: null,
+      selected_team: null,
+      selected_team_id: null,
+      server_metadata: null,
+    });
+    expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(res.body.signed_up_at_millis).toBeGreaterThanOrEqual(before - 5000);
+    expect(res.body.signed_up_at_millis).toBeLessThanOrEqual(Date.now() + 5000);
+    expect(typeof res.body.last_active_at_millis).toBe("number");
+    // And it reads back the same.
+    expect(await getUser(res.body.id)).toEqual(res.body);
+  });
+
+  it("sets the given fields; metadata keeps nested JSON", async () => {
+    const email = uniqueEmail("created");
+    const metadata = { a: [1, { b: null, c: "x" }], d: { e: { f: true } } };
+    const body = await createUser({
+      display_name: "Ada Lovelace",
+      primary_email: email,
+      primary_email_verified: true,
+      client_metadata: metadata,
+      client_read_only_metadata: [1, 2, 3],
+      server_metadata: { secret: "s" },
+      country_code: "GB",
+    });
+    expect(body).toMatchObject({
+      display_name: "Ada Lovelace",
+      primary_email: email,
+      primary_email_verified: true,
+      primary_email_auth_enabled: false,
+      has_password: false,
+      client_metadata: metadata,
+      client_read_only_metadata: [1, 2, 3],
+      server_metadata: { secret: "s" },
+      country_code: "GB",
+    });
+  });
+
+  it("with a password: the user can sign in", async () => {
+    const email = uniqueEmail("withpw");
+    const body = await createUser({ primary_email: email, password: PASSWORD });
+    expect(body).toMatchObject({ has_password: true, auth_with_email: true, primary_email_auth_enabled: true });
+    const signIn = await passwordSignIn(server, project, email);
+    expect(signIn.status, signIn.text).toBe(200);
+    expect(signIn.body.user_id).toBe(body.id);
+    const wrong = await passwordSignIn(server, project, email, `${PASSWORD}!`);
+    expectKnownError(wrong, "EMAIL_PASSWORD_MISMATCH", 400);
+  });
+
+  it("imports an argon2 password_hash; the user signs in with the password", async () => {
+    const email = uniqueEmail("argon");
+    const password = "imported argon2 password";
+    const passwordHash = await argon2Hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const body = await createUser({ primary_email: email, password_hash: passwordHash });
+    expect(body.has_password).toBe(true);
+    const ok = await passwordSignIn(server, project, email, password);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.user_id).toBe(body.id);
+    expectKnownError(await passwordSignIn(server, project, email, PASSWORD), "EMAIL_PASSWORD_MISMATCH", 400);
+  });
+
+  it("imports a bcrypt password_hash; the user signs in with the password", async () => {
+    const email = uniqueEmail("bcrypt");
+    const password = "imported bcrypt password";
+    const passwordHash = bcrypt.hashSync(password, 4);
+    expect(passwordHash).toMatch(/^\$2[aby]\$04\$/);
+    const body = await createUser({ primary_email: email, password_hash: passwordHash });
+    expect(body.has_password).toBe(true);
+    const ok = await passwordSignIn(server, project, email, password);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.user_id).toBe(body.id);
+    expectKnownError(await passwordSignIn(server, project, email, PASSWORD), "EMAIL_PASSWORD_MISMATCH", 400);
+  });
+
+  it("refuses a malformed password_hash, and creates nothing", async () => {
+    const email = uniqueEmail("badhash");
+    const res = await server.request("/users", {
+      method: "POST",
+      as: project.server,
+      body: { primary_email: email, password_hash: "plaintext-not-a-hash" },
+    });
+    expectPlainError(res, 400);
+    const list = await server.request("/users", { as: project.server, query: { query: email } });
+    expect(list.body.items).toEqual([]);
+  });
+
+  it("refuses a duplicate sign-in e-mail (case-insensitive) with USER_EMAIL_ALREADY_EXISTS", async () => {
+    const email = uniqueEmail("dupe");
+    await createUser({ primary_email: email, password: PASSWORD });
+    const res = await server.request("/users", {
+      method: "POST",
+      as: project.server,
+      body: { primary_email: email.toUpperCase(), password: PASSWORD },
+    });
+    expectKnownError(res, "USER_EMAIL_ALREADY_EXISTS", 409);
+    expect(res.body.details).toEqual({ email: email.toUpperCase(), would_work_if_email_was_verified: false });
+    const list = await server.request("/users", { as: project.server, query: { query: email } });
+    expect(list.body.items).toHaveLength(1);
+  });
+
+  it("refuses unknown properties and bad field values", async () => {
+    expectSchemaError(
+      await server.request("/users", { method: "POST", as: project.server, body: { nickname: "x" } }),
+      "POST",
+      "/users",
+      ["body contains unknown properties: nickname"],
+    );
+    expectSchemaError(
+      await server.request("/users", { method: "POST", as: project.server, body: { password: "a".repeat(71), primary_email: uniqueEmail() } }),
+      "POST",
+      "/users",
+      ["body.password must be at most 70 characters"],
+    );
+  });
+
+  it("is for server and admin only: client → INSUFFICIENT_ACCESS_TYPE", async () => {
+    const res = await server.request("/users", { method: "POST", as: project.client, body: {} });
+    expectKnownError(res, "INSUFFICIENT_ACCESS_TYPE", 401);
+    expect(res.body.details).toEqual({ actual_access_type: "client", allowed_access_types: ["server", "admin"] });
+    const admin = await server.request("/users", { method: "POST", as: project.admin, body: {} });
+    expect(admin.status, admin.text).toBe(201);
+  });
+});
+
+describe("e-mail rules (SPEC §5)", () => {
+  const bad = [
+    [".leading@example.com", "leading dot"],
+    ["double..dot@example.com", "double dot"],
+    ["trailing.@example.com", "trailing dot"],
+    ["one@example.c", "one-letter TLD"],
+    ["no-at-sign.example.com", "no @"],
+    ["spaces in@example.com", "spaces"],
+  ];
+  for (const [email, why] of bad) {
+    it(`rejects ${why}: ${email}`, async () => {
+      const res = await server.request("/users", { method: "POST", as: project.server, body: { primary_email: email } });
+      expectSchemaError(res, "POST", "/users", ["body.primary_email must be a valid email"]);
+      const signUp = await server.request("/auth/password/sign-up", {
+        method: "POST",
+        as: project.client,
+        body: { email, password: PASSWORD },
+      });
+      expectSchemaError(signUp, "POST", "/auth/password/sign-up", ["body.email must be a valid email"]);
+    });
+  }
+
+  it("accepts 256 characters and rejects 257", async () => {
+    const domain = "@example.com";
+    const ok = `${"a".repeat(256 - domain.length)}${domain}`;
+    expect(ok).toHaveLength(256);
+    const created = await createUser({ primary_email: ok });
+    expect(created.primary_email).toBe(ok);
+    const tooLong = `b${ok}`;
+    const res = await server.request("/users", { method: "POST", as: project.server, body: { primary_email: tooLong } });
+    expectSchemaErrorIncluding(res, "body.primary_email must be at most 256 characters");
+  });
+
+  it("accepts plus addressing, subdomains and long TLDs", async () => {
+    for (const email of [`x+tag-${Date.now()}@mail.example.co.uk`, `first.last-${Date.now()}@example.museum`]) {
+      const created = await createUser({ primary_email: email });
+      expect(created.primary_email).toBe(email);
+    }
+  });
+});
+
+describe("GET /users (server list)", () => {
+  let p: Project;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    p = await createProject(server, undefined, { create_team_on_sign_up: true });
+    const names = ["Alpha Anders", "Bravo Berg", "Charlie Chen", "Delta Dunn", "Echo Evans"];
+    for (const name of names) {
+      const u = await createUser({ display_name: name, primary_email: uniqueEmail(name.split(" ")[0]!.toLowerCase()) }, p);
+      ids.push(u.id);
+    }
+    const anon = await server.request("/auth/anonymous/sign-up", { method: "POST", as: p.client });
+    expect(anon.status, anon.text).toBe(200);
+    ids.push(anon.body.user_id); // last: anonymous
+  });
+  const regular = () => ids.slice(0, 5);
+  const list = (query: Record<string, string | number | boolean> = {}, as = p.server) => server.request("/users", { as, query });
+
+  it("lists ascending by sign-up time, unpaged: next_cursor null", async () => {
+    const res = await list();
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(["is_paginated", "items", "pagination"]);
+    expect(res.body.is_paginated).toBe(true);
+    expect(res.body.pagination).toEqual({ next_cursor: null });
+    expect(res.body.items.map((u: { id: string }) => u.id)).toEqual(regular());
+    for (const item of res.body.items) expect(Object.keys(item).sort()).toEqual(SERVER_VIEW_KEYS);
+  });
+
+  it("pages with limit and cursor (cursor = id of the first item of the page)", async () => {
+    const page1 = await list({ limit: 2 });
+    expect(page1.body.items.map((u: { id: string }) => u.id)).toEqual(regular().slice(0, 2));
+    expect(page1.body.pagination.next_cursor).toBe(regular()[2]);
+    const page2 = await list({ limit: 2, cursor: page1.body.pagination.next_cursor });
+    expect(page2.status, page2.text).toBe(200);
+    expect(page2.body.items.map((u: { id: string }) => u.id)).toEqual(regular().slice(2, 4));
+    expect(page2.body.pagination.next_cursor).toBe(regular()[4]);
+    const page3 = await list({ limit: 2, cursor: page2.body.pagination.next_cursor });
+    expect(page3.body.items.map((u: { id: string }) => u.id)).toEqual(regular().slice(4));
+    expect(page3.body.pagination.next_cursor).toBeNull();
+    // Exactly a full last page: no next cursor.
+    const exact = await list({ limit: 5 });
+    expect(exact.body.items).toHaveLength(5);
+    expect(exact.body.pagination.next_cursor).toBeNull();
+    // A cursor without a limit: from the cursor to the end.
+    const fromCursor = await list({ cursor: regular()[3]! });
+    expect(fromCursor.body.items.map((u: { id: string }) => u.id)).toEqual(regular().slice(3));
+    expect(fromCursor.body.pagination.next_cursor).toBeNull();
+  });
+
+  it("desc=true reverses the order, also when paging", async () => {
+    const all = await list({ desc: true });
+    expect(all.body.items.map((u: { id: string }) => u.id)).toEqual([...regular()].reverse());
+    const page1 = await list({ desc: true, limit: 3 });
+    expect(page1.body.items.map((u: { id: string }) => u.id)).toEqual([...regular()].reverse().slice(0, 3));
+    expect(page1.body.pagination.next_cursor).toBe(regular()[1]);
+    const page2 = await list({ desc: true, limit: 3, cursor: page1.body.pagination.next_cursor });
+    expect(page2.body.items.map((u: { id: string }) => u.id)).toEqual([regular()[1], regular()[0]]);
+    expect(page2.body.pagination.next_cursor).toBeNull();
+  });
+
+  it("searches by e-mail and display name, case-insensitively", async () => {
+    const byName = await list({ query: "charlie" });
+    expect(byName.body.items.map((u: { id: string }) => u.id)).toEqual([regular()[2]]);
+    const delta = await getUser(regular()[3]!, p);
+    const byEmail = await list({ query: delta.primary_email.toUpperCase() });
+    expect(byEmail.body.items.map((u: { id: string }) => u.id)).toEqual([regular()[3]]);
+    const partial = await list({ query: "vans" });
+    expect(partial.body.items.map((u: { id: string }) => u.id)).toEqual([regular()[4]]);
+    const none = await list({ query: "zz-nobody-zz" });
+    expect(none.body.items).toEqual([]);
+    // LIKE wildcards are literal.
+    const percent = await list({ query: "%" });
+    expect(percent.body.items).toEqual([]);
+  });
+
+  it("include_anonymous=true adds anonymous users", async () => {
+    const res = await list({ include_anonymous: true });
+    expect(res.body.items.map((u: { id: string }) => u.id)).toEqual(ids);
+    expect(res.body.items.at(-1).is_anonymous).toBe(true);
+    const without = await list({ include_anonymous: false });
+    expect(without.body.items.map((u: { id: string }) => u.id)).toEqual(regular());
+  });
+
+  it("team_id keeps the team's members", async () => {
+    const bravo = await getUser(regular()[1]!, p);
+    expect(bravo.selected_team_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bravo.selected_team.display_name).toBe("Bravo Berg's Team");
+    const res = await list({ team_id: bravo.selected_team_id });
+    expect(res.body.items.map((u: { id: string }) => u.id)).toEqual([bravo.id]);
+    const unknown = await list({ team_id: UNKNOWN_UUID });
+    expect(unknown.body.items).toEqual([]);
+  });
+
+  it("rejects bad query parameters", async () => {
+    expectSchemaError(await list({ limit: 0 }), "GET", "/users", ["query.limit must be greater than or equal to 1"]);
+    expectSchemaError(await list({ cursor: "nope" }), "GET", "/users", ["query.cursor must be a valid UUID"]);
+    expectSchemaError(await list({ team_id: "nope" }), "GET", "/users", ["query.team_id must be a valid UUID"]);
+    expectSchemaError(await list({ color: "red" }), "GET", "/users", ["query contains unknown properties: color"]);
+    expectSchemaErrorIncluding(await list({ desc: "sideways" }), "query.desc must be one of the following values: true, false");
+  });
+
+  it("client → INSUFFICIENT_ACCESS_TYPE; admin allowed", async () => {
+    const res = await list({}, p.client);
+    expectKnownError(res, "INSUFFICIENT_ACCESS_TYPE", 401);
+    expect(res.body.details).toEqual({ actual_access_type: "client", allowed_access_types: ["server", "admin"] });
+    const user = await signUpUser(server, project);
+    expectKnownError(await server.request("/users", { as: user.as }), "INSUFFICIENT_ACCESS_TYPE", 401);
+    const admin = await list({}, p.admin);
+    expect(admin.status).toBe(200);
+    expect(admin.body.items).toHaveLength(5);
+  });
+});
+
+describe("GET/PATCH/DELETE /users/{id} (server)", () => {
+  it("GET: unknown id → USER_NOT_FOUND; not a UUID → SCHEMA_ERROR", async () => {
+    expectKnownError(await server.request(`/users/${UNKNOWN_UUID}`, { as: project.server }), "USER_NOT_FOUND", 404);
+    expectSchemaError(await server.request("/users/not-a-uuid", { as: project.server }), "GET", "/users/not-a-uuid", [
+      "params.user_id must be a valid UUID",
+    ]);
+    expectKnownError(await server.request(`/users/${UNKNOWN_UUID}`, { as: project.client }), "INSUFFICIENT_ACCESS_TYPE", 401);
+  });
+
+  it("PATCH updates server fields; absent fields stay", async () => {
+    const created = await createUser({ display_name: "Before", client_metadata: { keep: true } });
+    const res = await server.request(`/users/${created.id}`, {
+      method: "PATCH",
+      as: project.server,
+      body: {
+        server_metadata: { tier: "gold", nested: { list: [1, 2] } },
+        client_read_only_metadata: { plan: "pro" },
+        display_name: "After",
+        restricted_by_admin: true,
+        restricted_by_admin_reason: "spam",
+        restricted_by_admin_private_details: "flagged by rule 7",
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(SERVER_VIEW_KEYS);
+    expect(res.body).toMatchObject({
+      display_name: "After",
+      client_metadata: { keep: true },
+      server_metadata: { tier: "gold", nested: { list: [1, 2] } },
+      client_read_only_metadata: { plan: "pro" },
+      restricted_by_admin: true,
+      restricted_by_admin_reason: "spam",
+      restricted_by_admin_private_details: "flagged by rule 7",
+      is_restricted: true,
+      restricted_reason: { type: "restricted_by_administrator" },
+    });
+    expect(await getUser(created.id)).toEqual(res.body);
+  });
+
+  it("PATCH with a password lets the user sign in; null removes it", async () => {
+    const email = uniqueEmail("patchpw");
+    const created = await createUser({ primary_email: email, primary_email_auth_enabled: true });
+    expect(created.has_password).toBe(false);
+    const res = await server.request(`/users/${created.id}`, { method: "PATCH", as: project.server, body: { password: PASSWORD } });
+    expect(res.body.has_password).toBe(true);
+    expect((await passwordSignIn(server, project, email)).status).toBe(200);
+    const removed = await server.request(`/users/${created.id}`, { method: "PATCH", as: project.server, body: { password: null } });
+    expect(removed.body.has_password).toBe(false);
+    expectKnownError(await passwordSignIn(server, project, email), "EMAIL_PASSWORD_MISMATCH", 400);
+  });
+
+  it("rejected PATCHes change nothing", async () => {
+    const created = await createUser({ display_name: "Stable", server_metadata: { v: 1 } });
+    const before = await getUser(created.id);
+    const attempts = [
+      { display_name: "x".repeat(257) },
+      { display_name: "ok", unknown_field: 1 },
+      { display_name: "ok", password: "short" },
+      { display_name: "ok", selected_team_id: UNKNOWN_UUID },
+      { display_name: "ok", profile_image_url: "not a url" },
+      { display_name: "ok", country_code: "GBR" },
+    ];
+    for (const body of attempts) {
+      const res = await server.request(`/users/${created.id}`, { method: "PATCH", as: project.server, body });
+      expect(res.status, `${JSON.stringify(body)} → ${res.text}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+    expect(await getUser(created.id)).toEqual(before);
+    expectKnownError(
+      await server.request(`/users/${UNKNOWN_UUID}`, { method: "PATCH", as: project.server, body: { display_name: "x" } }),
+      "USER_NOT_FOUND",
+      404,
+    );
+    expectSchemaError(
+      await server.request("/users/123", { method: "PATCH", as: project.server, body: {} }),
+      "PATCH",
+      "/users/123",
+      ["params.user_id must be a valid UUID"],
+    );
+  });
+
+  it("DELETE removes the user; a second DELETE → USER_NOT_FOUND", async () => {
+    const user = await signUpUser(server, project);
+    const res = await server.request(`/users/${user.userId}`, { method: "DELETE", as: project.server });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expectKnownError(await server.request(`/users/${user.userId}`, { as: project.server }), "USER_NOT_FOUND", 404);
+    expectKnownError(await server.request(`/users/${user.userId}`, { method: "DELETE", as: project.server }), "USER_NOT_FOUND", 404);
+    expectKnownError(await passwordSignIn(server, project, user.email), "EMAIL_PASSWORD_MISMATCH", 400);
+    expectKnownError(await server.request("/users/me", { as: user.as }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    expectSchemaError(await server.request("/users/me-not", { method: "DELETE", as: project.server }), "DELETE", "/users/me-not", [
+      "params.user_id must be a valid UUID",
+    ]);
+    // The e-mail is free again.
+    await signUpUser(server, project, user.email);
+  });
+});
+
+describe("/users/me (client)", () => {
+  it("GET returns exactly the client view", async () => {
+    const user = await signUpUser(server, project);
+    const res = await server.request("/users/me", { as: user.as });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(CLIENT_VIEW_KEYS);
+    expect(res.body).toMatchObject({
+      id: user.userId,
+      primary_email: user.email,
+      primary_email_verified: false,
+      has_password: true,
+      auth_with_email: true,
+      display_name: null,
+      client_metadata: null,
+      client_read_only_metadata: null,
+      is_anonymous: false,
+      selected_team: null,
+      selected_team_id: null,
+    });
+    expect(res.body).not.toHaveProperty("server_metadata");
+    // Server and admin access get the server view of the same user.
+    const asServer = await server.request("/users/me", { as: { ...project.server, accessToken: user.accessToken } });
+    expect(Object.keys(asServer.body).sort()).toEqual(SERVER_VIEW_KEYS);
+    expect(asServer.body.id).toBe(user.userId);
+  });
+
+  it("GET without a user → CANNOT_GET_OWN_USER_WITHOUT_USER", async () => {
+    expectKnownError(await server.request("/users/me", { as: project.client }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    expectKnownError(await server.request("/users/me", { as: project.server }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    expectKnownError(
+      await server.request("/users/me", { method: "PATCH", as: project.client, body: { display_name: "x" } }),
+      "CANNOT_GET_OWN_USER_WITHOUT_USER",
+      400,
+    );
+    expectKnownError(await server.request("/users/me", { method: "DELETE", as: project.client }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+  });
+
+  it("PATCH: display name, '' → null, metadata round-trips nested JSON", async () => {
+    const user = await signUpUser(server, project);
+    const metadata = { theme: { colors: ["red", "blue"], dark: true }, n: 1.5, s: "ü✓", nil: null };
+    const res = await server.request("/users/me", {
+      method: "PATCH",
+      as: user.as,
+      body: { display_name: "Grace", client_metadata: metadata },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(CLIENT_VIEW_KEYS);
+    expect(res.body.display_name).toBe("Grace");
+    expect(res.body.client_metadata).toEqual(metadata);
+    expect((await getUser(user.userId)).client_metadata).toEqual(metadata);
+    const cleared = await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "" } });
+    expect(cleared.body.display_name).toBeNull();
+    expect(cleared.body.client_metadata).toEqual(metadata);
+    const arrayMeta = await server.request("/users/me", { method: "PATCH", as: user.as, body: { client_metadata: [1, "two", [3]] } });
+    expect(arrayMeta.body.client_metadata).toEqual([1, "two", [3]]);
+  });
+
+  it("PATCH refuses server-only fields, long names and big images, changing nothing", async () => {
+    const user = await signUpUser(server, project);
+    await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "Kept", client_metadata: { k: 1 } } });
+    const before = await getUser(user.userId);
+
+    expectSchemaError(
+      await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "Changed", server_metadata: { admin: true } } }),
+      "PATCH",
+      "/users/me",
+      ["body contains unknown properties: server_metadata"],
+    );
+    expectSchemaError(
+      await server.request("/users/me", {
+        method: "PATCH",
+        as: user.as,
+        body: { client_read_only_metadata: { plan: "free-upgrade" }, primary_email_verified: true },
+      }),
+      "PATCH",
+      "/users/me",
+      ["body contains unknown properties: client_read_only_metadata, primary_email_verified"],
+    );
+    expectSchemaError(
+      await server.request("/users/me", { method: "PATCH", as: user.as, body: { password: "new password 123" } }),
+      "PATCH",
+      "/users/me",
+      ["body contains unknown properties: password"],
+    );
+    expectSchemaError(
+      await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "n".repeat(257) } }),
+      "PATCH",
+      "/users/me",
+      ["body.display_name must be at most 256 characters"],
+    );
+    const prefix = "data:image/png;base64,";
+    const big = prefix + "A".repeat(100 * 1024 - prefix.length);
+    expect(big.length).toBe(100 * 1024);
+    expectSchemaError(
+      await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "Changed", profile_image_url: big } }),
+      "PATCH",
+      "/users/me",
+      ["body.profile_image_url must be smaller than 100KB"],
+    );
+    expect(await getUser(user.userId)).toEqual(before);
+
+    // Just under the limit is fine; exactly 256 characters of name too.
+    const small = prefix + "A".repeat(100 * 1024 - 1 - prefix.length);
+    const ok = await server.request("/users/me", {
+      method: "PATCH",
+      as: user.as,
+      body: { profile_image_url: small, display_name: "n".repeat(256) },
+    });
+    expect(ok.status, ok.text.slice(0, 300)).toBe(200);
+    expect(ok.body.profile_image_url).toBe(small);
+    expect(ok.body.display_name).toHaveLength(256);
+  });
+
+  it("PATCH primary_email: a new address is unverified", async () => {
+    const user = await signUpUser(server, project);
+    await server.request(`/users/${user.userId}`, { method: "PATCH", as: project.server, body: { primary_email_verified: true } });
+    expect((await getUser(user.userId)).primary_email_verified).toBe(true);
+    const newEmail = uniqueEmail("moved");
+    const res = await server.request("/users/me", { method: "PATCH", as: user.as, body: { primary_email: newEmail } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.primary_email).toBe(newEmail);
+    expect(res.body.primary_email_verified).toBe(false);
+    // The new address signs in; the old one no longer does.
+    expect((await passwordSignIn(server, project, newEmail)).status).toBe(200);
+    expectKnownError(await passwordSignIn(server, project, user.email), "EMAIL_PASSWORD_MISMATCH", 400);
+  });
+
+  it("PATCH primary_email to another user's → USER_EMAIL_ALREADY_EXISTS, nothing changes", async () => {
+    const taken = await signUpUser(server, project);
+    const user = await signUpUser(server, project);
+    const before = await getUser(user.userId);
+    for (const email of [taken.email, taken.email.toUpperCase()]) {
+      const res = await server.request("/users/me", {
+        method: "PATCH",
+        as: user.as,
+        body: { display_name: "Should not stick", primary_email: email },
+      });
+      expectKnownError(res, "USER_EMAIL_ALREADY_EXISTS", 409);
+      expect(res.body.details).toEqual({ email, would_work_if_email_was_verified: false });
+    }
+    expect(await getUser(user.userId)).toEqual(before);
+    // Same through the server endpoint, for a user without any e-mail yet.
+    const bare = await createUser();
+    const res = await server.request(`/users/${bare.id}`, { method: "PATCH", as: project.server, body: { primary_email: taken.email } });
+    expectKnownError(res, "USER_EMAIL_ALREADY_EXISTS", 409);
+    expect(await getUser(bare.id)).toEqual(bare);
+  });
+
+  it("PATCH primary_email with a bad address → SCHEMA_ERROR", async () => {
+    const user = await signUpUser(server, project);
+    expectSchemaError(
+      await server.request("/users/me", { method: "PATCH", as: user.as, body: { primary_email: "a..b@example.com" } }),
+      "PATCH",
+      "/users/me",
+      ["body.primary_email must be a valid email"],
+    );
+    expect((await getUser(user.userId)).primary_email).toBe(user.email);
+  });
+
+  it("DELETE needs client_user_deletion_enabled; then the token no longer yields a user", async () => {
+    const p = await createProject(server);
+    const user = await signUpUser(server, p);
+    const refused = await server.request("/users/me", { method: "DELETE", as: user.as });
+    expectPlainError(refused, 400);
+    expect((await getUser(user.userId, p)).id).toBe(user.userId);
+
+    await patchProjectConfig(server, p, { client_user_deletion_enabled: true });
+    const res = await server.request("/users/me", { method: "DELETE", as: user.as });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expectKnownError(await server.request(`/users/${user.userId}`, { as: p.server }), "USER_NOT_FOUND", 404);
+    expectKnownError(await server.request("/users/me", { as: user.as }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    const refresh = await server.request("/auth/sessions/current/refresh", {
+      method: "POST",
+      as: p.client,
+      headers: { "x-stack-refresh-token": user.refreshToken },
+    });
+    expectKnownError(refresh, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+  });
+
+  it("server DELETE /users/me deletes regardless of client_user_deletion_enabled", async () => {
+    const user = await signUpUser(server, project);
+    const res = await server.request("/users/me", { method: "DELETE", as: { ...project.server, accessToken: user.accessToken } });
+    expect(res.status, res.text).toBe(200);
+    expectKnownError(await server.request(`/users/${user.userId}`, { as: project.server }), "USER_NOT_FOUND", 404);
+  });
+});
