@@ -288,6 +288,15 @@ describe("POST /auth/password/set", () => {
     expect(signIn.body.user_id).toBe(user.id);
   });
 
+  it("enables the primary e-mail for sign-in when it was not, so the new password works", async () => {
+    const email = uniqueEmail("setpw-enable");
+    const user = await passwordlessUser({ primary_email: email });
+    expect((await set(user.as, "my first password")).status).toBe(200);
+    const signIn = await passwordSignIn(server, project, email, "my first password");
+    expect(signIn.status, signIn.text).toBe(200);
+    expect(signIn.body.user_id).toBe(user.id);
+  });
+
   it("a user who already has a password → 400, password unchanged", async () => {
     const user = await signUpUser(server, project);
     expectPlainError(await set(user.as, "another password"), 400);

@@ -684,3 +684,34 @@ describe("/users/me (client)", () => {
     expectKnownError(await server.request(`/users/${user.userId}`, { as: project.server }), "USER_NOT_FOUND", 404);
   });
 });
+
+describe("unknown keys on routes that declare none", () => {
+  it("GET /users/me?foo=1 → SCHEMA_ERROR naming the property", async () => {
+    const user = await signUpUser(server, project);
+    const res = await server.request("/users/me", { as: user.as, query: { foo: 1 } });
+    expectSchemaError(res, "GET", "/users/me", ["query contains unknown properties: foo"]);
+  });
+
+  it("a body on DELETE /users/me with unknown keys → SCHEMA_ERROR, user kept", async () => {
+    const user = await signUpUser(server, project);
+    const res = await server.request("/users/me", { method: "DELETE", as: user.as, body: { confirm: true } });
+    expectSchemaError(res, "DELETE", "/users/me", ["body contains unknown properties: confirm"]);
+    expect((await server.request("/users/me", { as: user.as })).status).toBe(200);
+  });
+});
+
+describe("last_active_at_millis", () => {
+  it("moves forward when the user signs in again", async () => {
+    const email = uniqueEmail("active");
+    const created = await server.request("/users", {
+      method: "POST",
+      as: project.server,
+      body: { primary_email: email, password: PASSWORD },
+    });
+    const initial = created.body.last_active_at_millis as number;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await passwordSignIn(server, project, email)).status).toBe(200);
+    const after = (await server.request(`/users/${created.body.id}`, { as: project.server })).body.last_active_at_millis;
+    expect(after).toBeGreaterThan(initial);
+  });
+});

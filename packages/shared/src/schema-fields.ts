@@ -41,8 +41,8 @@ export function isValidUrl(value: string): boolean {
 export const urlSchema = z
   .string()
   .max(URL_MAX_LENGTH)
-  .refine((v) => !/\s/.test(v), { message: "contains spaces" })
-  .refine(isValidUrl, { message: "is not a valid URL", abort: true });
+  .refine((v) => !/\s/.test(v), { message: "contains spaces", abort: true })
+  .refine(isValidUrl, { message: "is not a valid URL" });
 
 export const uuidSchema = z.string().refine((v) => UUID_PATTERN.test(v), { message: "must be a valid UUID" });
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -6,12 +6,15 @@
 import { KnownErrors } from "@latchkey/shared";
 import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Services } from "../services.ts";
 import { authenticate } from "./auth.ts";
 import { parseBody } from "./body.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
 import type { RouteDefinition } from "./route.ts";
+
+const NO_KEYS = z.object({}).strict();
+const NO_BODY = NO_KEYS.optional();
 
 export function routeHandler(route: RouteDefinition, services: Services) {
   return async (c: Context): Promise<Response> => {
@@ -37,8 +40,9 @@ export function routeHandler(route: RouteDefinition, services: Services) {
       return undefined;
     };
     const params = parse("params", route.params, c.req.param());
-    const query = parse("query", route.query, Object.fromEntries(url.searchParams));
-    const bodySchema = auth?.type === "client" && route.clientBody ? route.clientBody : route.body;
+    // A route that declares no query or body still refuses unknown keys (WIRE §1.1).
+    const query = parse("query", route.query ?? NO_KEYS, Object.fromEntries(url.searchParams));
+    const bodySchema = (auth?.type === "client" && route.clientBody) || route.body || NO_BODY;
     const body = parse("body", bodySchema, rawBody);
     if (messages.length > 0) throw schemaError(request.method, url.pathname, messages);
 

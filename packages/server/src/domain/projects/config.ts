@@ -2,7 +2,7 @@
  * Project configuration, stored as one JSONB document in the admin wire shape
  * (WIRE §2.4) so reading it back needs no mapping.
  */
-import { DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "@latchkey/shared";
+import { DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS, emailSchema } from "@latchkey/shared";
 import { z } from "zod";
 
 export const oauthProviderConfigSchema = z.object({
@@ -25,7 +25,7 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
       username: z.string(),
       password: z.string(),
       sender_name: z.string().min(1),
-      sender_email: z.string(),
+      sender_email: emailSchema,
     })
     .strict(),
 ]);

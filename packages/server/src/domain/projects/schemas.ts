@@ -20,7 +20,13 @@ export const configPatchSchema = z
     require_email_verification: z.boolean(),
     oauth_account_merge_strategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES),
     oauth_providers: z
-      .array(oauthProviderConfigSchema.strict())
+      .array(
+        oauthProviderConfigSchema
+          .strict()
+          .refine((p) => p.type === "shared" || (Boolean(p.client_id) && Boolean(p.client_secret)), {
+            message: "needs client_id and client_secret when type is standard",
+          }),
+      )
       .refine((list) => new Set(list.map((p) => p.id)).size === list.length, { message: "must not list a provider twice" }),
     email_config: emailConfigSchema,
     email_theme: uuidSchema,

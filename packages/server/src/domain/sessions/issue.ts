@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/connect.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import type { TokenSubject } from "../tokens/access-token.ts";
+import { markUserActive } from "../users/activity.ts";
 import { restrictedReason, type UserRecord } from "../users/record.ts";
 import { createSession } from "./sessions.ts";
 
@@ -36,6 +37,7 @@ export async function signIn(
     userId: user.id,
     ...options,
   });
+  await markUserActive(db, user.id);
   const accessToken = await services.tokens.issue(tokenSubject(user, project, session.id));
   return { accessToken, refreshToken, sessionId: session.id, userId: user.id };
 }

@@ -10,6 +10,7 @@ import { sessions } from "../../db/schema/index.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
+import { markUserActive } from "../users/activity.ts";
 import { findUser } from "../users/record.ts";
 import { tokenSubject } from "./issue.ts";
 
@@ -35,7 +36,10 @@ export async function refreshAccessToken(
     )
     .returning({ id: sessions.id, userId: sessions.userId });
   if (!session) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  const user = await findUser(services.db, project.id, branchId, session.userId);
+  const [user] = await Promise.all([
+    findUser(services.db, project.id, branchId, session.userId),
+    markUserActive(services.db, session.userId, now),
+  ]);
   if (!user) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   return services.tokens.issue(tokenSubject(user, project, session.id));
 }

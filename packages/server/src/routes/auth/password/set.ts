@@ -22,7 +22,14 @@ export default [
         throw new StatusError(400, "This user already has a password. Change it with /auth/password/update.");
       }
       checkPasswordRules(body.password);
-      await updateUser(services.db, auth.project, auth.branchId, user, { passwordHash: await hashPassword(body.password) });
+      const passwordHash = await hashPassword(body.password);
+      // A password signs in with the primary e-mail, so that e-mail must be enabled for sign-in.
+      await services.db.transaction((tx) =>
+        updateUser(tx, auth.project, auth.branchId, user, {
+          passwordHash,
+          ...(user.primaryEmail && !user.primaryEmailAuthEnabled ? { primaryEmailAuthEnabled: true } : {}),
+        }),
+      );
       return { body: { success: true } };
     },
   }),

@@ -1,0 +1,22 @@
+/**
+ * `last_active_at`: moved forward on sign-in and refresh. At most one write
+ * per user per minute from each process, so a busy client refreshing often
+ * does not turn every refresh into a user-row write.
+ */
+import { and, eq, lt } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { users } from "../../db/schema/index.ts";
+
+const MIN_INTERVAL_MILLIS = 60_000;
+const lastWrite = new Map<string, number>();
+
+export async function markUserActive(db: DbOrTx, userId: string, now = new Date()): Promise<void> {
+  const previous = lastWrite.get(userId);
+  if (previous !== undefined && now.getTime() - previous < MIN_INTERVAL_MILLIS) return;
+  if (lastWrite.size > 100_000) lastWrite.clear();
+  lastWrite.set(userId, now.getTime());
+  await db
+    .update(users)
+    .set({ lastActiveAt: now })
+    .where(and(eq(users.id, userId), lt(users.lastActiveAt, new Date(now.getTime() - 1000))));
+}
