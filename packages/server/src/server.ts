@@ -12,6 +12,9 @@ import { createKeySet, isValidProjectKey, type ProjectKeyKind } from "./domain/a
 import { ProjectStore, ensureInternalProject } from "./domain/projects/projects.ts";
 import { AccessTokens } from "./domain/tokens/access-token.ts";
 import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
+import { CacheBus } from "./cache/bus.ts";
+import { Caches } from "./cache/caches.ts";
+import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/users/rate-limit.ts";
 import type { Services } from "./services.ts";
 
@@ -38,17 +41,31 @@ export async function startInstance(
   await ensureInternalProject(db);
   await seedInternalKeys(db, config);
   const keys = await loadKeyStore(db, config.serverSecret);
+  const bus = new CacheBus();
+  const caches = new Caches(bus);
+  await bus.connect(database);
+  const sessionActivity = new SessionActivity(db);
   const services: Services = {
     config,
     database,
     db,
     keys,
     tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis),
-    projects: new ProjectStore(db),
+    projects: new ProjectStore(db, caches, bus),
     logger,
     signInRateLimit: new SignInRateLimit(),
+    bus,
+    caches,
+    sessionActivity,
   };
-  return { services, app: createApp(services), close: () => database.close() };
+  return {
+    services,
+    app: createApp(services),
+    close: async () => {
+      await sessionActivity.close();
+      await database.close();
+    },
+  };
 }
 
 /** Operators and tests can fix the internal project's keys through the environment. */

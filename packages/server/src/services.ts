@@ -3,6 +3,9 @@
  * Tests build one per test file against their own database.
  */
 import type { Logger } from "pino";
+import type { CacheBus } from "./cache/bus.ts";
+import type { Caches } from "./cache/caches.ts";
+import type { SessionActivity } from "./domain/sessions/activity.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Database, Db } from "./db/connect.ts";
 import type { ProjectStore } from "./domain/projects/projects.ts";
@@ -19,4 +22,7 @@ export interface Services {
   projects: ProjectStore;
   logger: Logger;
   signInRateLimit: SignInRateLimit;
+  bus: CacheBus;
+  caches: Caches;
+  sessionActivity: SessionActivity;
 }

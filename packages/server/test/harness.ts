@@ -58,10 +58,21 @@ export interface TestServer {
   listen(): Promise<string>;
   close(): Promise<void>;
   internal: { client: Auth; server: Auth; admin: Auth };
+  /** The PostgreSQL URL of this server's database (null on PGlite). */
+  databaseUrl: string | null;
 }
 
-export async function createTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
-  const { database, drop } = await testDatabase();
+/**
+ * `replicaOf`: start a second instance on the same PostgreSQL database as
+ * another test server (a replica behind the same load balancer).
+ */
+export async function createTestServer(
+  overrides: Partial<ServerConfig> = {},
+  options: { replicaOf?: TestServer } = {},
+): Promise<TestServer> {
+  const { database, drop, url } = options.replicaOf
+    ? await replicaDatabase(options.replicaOf)
+    : await testDatabase();
   const logs: Record<string, unknown>[] = [];
   const logger = pino(
     { level: "info" },
@@ -77,7 +88,7 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
     apiUrl: "http://localhost:8102",
     databaseUrl: null,
     dataDir: "",
-    serverSecret: randomBytes(32).toString("hex"),
+    serverSecret: options.replicaOf?.config.serverSecret ?? randomBytes(32).toString("hex"),
     accessTokenExpirationMillis: 10 * 60 * 1000,
     seedInternalKeys: SEED_KEYS,
     ...overrides,
@@ -122,6 +133,7 @@ export async function createTestServer(overrides: Partial<ServerConfig> = {}): P
       await instance.close();
       await drop();
     },
+    databaseUrl: url,
     internal: {
       client: { type: "client", projectId: "internal", publishableClientKey: SEED_KEYS.publishableClientKey },
       server: { type: "server", projectId: "internal", secretServerKey: SEED_KEYS.secretServerKey },
@@ -141,9 +153,20 @@ export function authHeaders(auth: Auth): Record<string, string> {
   return h;
 }
 
-async function testDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+type TestDatabase = { database: Database; drop: () => Promise<void>; url: string | null };
+
+async function replicaDatabase(primary: TestServer): Promise<TestDatabase> {
+  if (!primary.databaseUrl) throw new Error("Replicas need PostgreSQL (LATCHKEY_TEST_DB=postgres)");
+  return {
+    database: await connectDatabase({ kind: "postgres", url: primary.databaseUrl, max: 10 }),
+    drop: async () => {},
+    url: primary.databaseUrl,
+  };
+}
+
+async function testDatabase(): Promise<TestDatabase> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") {
-    return { database: await connectDatabase({ kind: "pglite" }), drop: async () => {} };
+    return { database: await connectDatabase({ kind: "pglite" }), drop: async () => {}, url: null };
   }
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("LATCHKEY_TEST_DB=postgres needs TEST_DATABASE_URL");
@@ -155,6 +178,7 @@ async function testDatabase(): Promise<{ database: Database; drop: () => Promise
   const database = await connectDatabase({ kind: "postgres", url: url.toString(), max: 10 });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();

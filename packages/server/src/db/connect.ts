@@ -24,6 +24,12 @@ export interface Database {
    * text (several statements allowed, no parameters). Used by migrations.
    */
   rawTransaction<T>(fn: (run: RawRunner) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to a NOTIFY channel. `onConnect` runs on every (re)connection
+   * of the listener: notifications sent while it was down are lost, so the
+   * subscriber must assume anything may have changed.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onConnect: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +53,9 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
       kind: "postgres",
       rawTransaction: (fn) =>
         client.begin(async (tx) => fn(async (text) => [...(await tx.unsafe(text))] as Record<string, unknown>[])) as never,
+      listen: async (channel, onMessage, onConnect) => {
+        await client.listen(channel, onMessage, onConnect);
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -63,6 +72,11 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
           return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
         }),
       ),
+    listen: async (channel, onMessage, onConnect) => {
+      // One process owns an embedded database, so the listener never drops.
+      await client.listen(channel, onMessage);
+      onConnect();
+    },
     close: () => client.close(),
   };
 }

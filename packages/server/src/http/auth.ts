@@ -3,11 +3,12 @@
  * order of WIRE §1.6 so the first failing check is the one reported.
  */
 import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
-import { isValidProjectKey } from "../domain/api-keys/project-keys.ts";
+import { checkProjectKey } from "../domain/api-keys/key-check.ts";
 import type { ProjectRow } from "../domain/projects/projects.ts";
 import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
-import { findUser, type UserRecord } from "../domain/users/record.ts";
+import { findUserCached } from "../domain/users/cached.ts";
+import type { UserRecord } from "../domain/users/record.ts";
 import type { Services } from "../services.ts";
 import { stackHeader } from "./headers.ts";
 
@@ -65,7 +66,7 @@ export async function authenticate(services: Services, headers: Headers): Promis
     await checkAdminToken(services, adminToken, project);
   } else if (type === "client") {
     if (publishableKey !== null) {
-      if (!(await isValidProjectKey(services.db, project.id, "publishable_client_key", publishableKey))) {
+      if (!(await checkProjectKey(services, project.id, "publishable_client_key", publishableKey))) {
         throw new KnownErrors.InvalidPublishableClientKey(project.id);
       }
     } else if (project.config.require_publishable_client_key) {
@@ -73,12 +74,12 @@ export async function authenticate(services: Services, headers: Headers): Promis
     }
   } else if (type === "server") {
     if (!secretKey) throw new KnownErrors.ServerAuthenticationRequired();
-    if (!(await isValidProjectKey(services.db, project.id, "secret_server_key", secretKey))) {
+    if (!(await checkProjectKey(services, project.id, "secret_server_key", secretKey))) {
       throw new KnownErrors.InvalidSecretServerKey(project.id);
     }
   } else {
     if (!adminKey) throw new KnownErrors.AdminAuthenticationRequired();
-    if (!(await isValidProjectKey(services.db, project.id, "super_secret_admin_key", adminKey))) {
+    if (!(await checkProjectKey(services, project.id, "super_secret_admin_key", adminKey))) {
       throw new KnownErrors.InvalidSuperSecretAdminKey(project.id);
     }
   }
@@ -87,7 +88,7 @@ export async function authenticate(services: Services, headers: Headers): Promis
   const branchId = h("branch-id") ?? DEFAULT_BRANCH_ID;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
-  const user = claims ? await findUser(services.db, project.id, branchId, claims.sub) : null;
+  const user = claims ? await findUserCached(services, project.id, branchId, claims.sub) : null;
   return { type, project, branchId, user, sessionId: user ? claims!.refresh_token_id : null };
 }
 
@@ -109,7 +110,9 @@ async function checkAdminToken(services: Services, token: string, project: Proje
   if (claims.project_id !== INTERNAL_PROJECT_ID || claims.is_anonymous || !project.ownerTeamId) {
     throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   }
-  if (!(await isTeamMember(services.db, INTERNAL_PROJECT_ID, project.ownerTeamId, claims.sub))) {
-    throw new KnownErrors.AdminAccessTokenIsNotAdmin();
-  }
+  const teamId = project.ownerTeamId;
+  const member = await services.caches.load(services.caches.memberships, `${teamId}:${claims.sub}`, async () =>
+    (await isTeamMember(services.db, INTERNAL_PROJECT_ID, teamId, claims.sub)) ? { teamId } : null,
+  );
+  if (!member) throw new KnownErrors.AdminAccessTokenIsNotAdmin();
 }

@@ -1,35 +1,39 @@
 /**
- * Reading and writing projects. Reads go through a per-process cache with a
- * short life (DESIGN: caches are per-process and short-lived), invalidated
- * at once on local writes; other replicas see a change within the TTL.
+ * Reading projects through the shared cache; writes announce themselves on
+ * the cache bus so every replica drops its copy when the write commits.
  */
 import { INTERNAL_PROJECT_DISPLAY_NAME, INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
+import type { CacheBus } from "../../cache/bus.ts";
+import type { Caches } from "../../cache/caches.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects } from "../../db/schema/index.ts";
 import { internalProjectConfig } from "./config.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
-const CACHE_TTL_MILLIS = 2000;
-
 export class ProjectStore {
-  private readonly cache = new Map<string, { row: ProjectRow | null; at: number }>();
+  constructor(
+    private readonly db: Db,
+    private readonly caches: Caches,
+    private readonly bus: CacheBus,
+  ) {}
 
-  constructor(private readonly db: Db) {}
-
-  async get(id: string): Promise<ProjectRow | null> {
-    const hit = this.cache.get(id);
-    if (hit && Date.now() - hit.at < CACHE_TTL_MILLIS) return hit.row;
-    const rows = await this.db.select().from(projects).where(eq(projects.id, id)).limit(1);
-    const row = rows[0] ?? null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(id, { row, at: Date.now() });
-    return row;
+  get(id: string): Promise<ProjectRow | null> {
+    return this.caches.load(this.caches.projects, id, async () => {
+      const rows = await this.db.select().from(projects).where(eq(projects.id, id)).limit(1);
+      return rows[0] ?? null;
+    });
   }
 
+  /** After writing a project (or what hangs off it): drop it everywhere. */
+  changed(db: DbOrTx, id: string): Promise<void> {
+    return this.bus.publish(db, { t: "project", id });
+  }
+
+  /** Drops this process's copy only (for writes made outside the API, e.g. in tests). */
   invalidate(id: string): void {
-    this.cache.delete(id);
+    this.bus.apply({ t: "project", id });
   }
 }
 

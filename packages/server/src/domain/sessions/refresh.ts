@@ -1,8 +1,9 @@
 /**
- * Exchanging a refresh token for a fresh access token. One statement finds
- * the live session and marks it used, so concurrent refreshes of one token
- * all succeed (refresh tokens are not rotated) and a deleted session fails at
- * once.
+ * Exchanging a refresh token for a fresh access token. The session is found
+ * by the token's digest (cached; a revoked session is dropped from every
+ * replica's cache when the revocation commits), the user is read through the
+ * user cache, and the last-used time is written behind. Refresh tokens are
+ * not rotated, so concurrent refreshes of one token all succeed.
  */
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq, gt, isNull, or } from "drizzle-orm";
@@ -11,7 +12,7 @@ import { sha256Hex } from "../../lib/secrets.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { markUserActive } from "../users/activity.ts";
-import { findUser } from "../users/record.ts";
+import { findUserCached } from "../users/cached.ts";
 import { tokenSubject } from "./issue.ts";
 
 export async function refreshAccessToken(
@@ -23,23 +24,26 @@ export async function refreshAccessToken(
 ): Promise<string> {
   if (refreshToken.length === 0 || refreshToken.length > 200) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   const now = new Date();
-  const [session] = await services.db
-    .update(sessions)
-    .set({ lastUsedAt: now, ...(ip ? { lastUsedIp: ip } : {}) })
-    .where(
-      and(
-        eq(sessions.refreshTokenHash, sha256Hex(refreshToken)),
-        eq(sessions.projectId, project.id),
-        eq(sessions.branchId, branchId),
-        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, now)),
-      ),
-    )
-    .returning({ id: sessions.id, userId: sessions.userId });
-  if (!session) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  const [user] = await Promise.all([
-    findUser(services.db, project.id, branchId, session.userId),
-    markUserActive(services.db, session.userId, now),
-  ]);
+  const digest = sha256Hex(refreshToken);
+  const session = await services.caches.load(services.caches.sessions, digest, async () => {
+    const [row] = await services.db
+      .select({ id: sessions.id, userId: sessions.userId, projectId: sessions.projectId, branchId: sessions.branchId, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .where(and(eq(sessions.refreshTokenHash, digest), or(isNull(sessions.expiresAt), gt(sessions.expiresAt, now))))
+      .limit(1);
+    return row ?? null;
+  });
+  if (
+    !session ||
+    session.projectId !== project.id ||
+    session.branchId !== branchId ||
+    (session.expiresAt !== null && session.expiresAt.getTime() <= now.getTime())
+  ) {
+    throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+  }
+  const user = await findUserCached(services, project.id, branchId, session.userId);
   if (!user) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+  services.sessionActivity.touch(session.id, ip, now);
+  await markUserActive(services.db, user.id, now);
   return services.tokens.issue(tokenSubject(user, project, session.id));
 }

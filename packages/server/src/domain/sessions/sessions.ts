@@ -5,6 +5,7 @@
  */
 import { DEFAULT_SESSION_EXPIRATION_MILLIS } from "@latchkey/shared";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
 import { sessions } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
@@ -81,6 +82,7 @@ export async function listSessions(db: DbOrTx, projectId: string, branchId: stri
 /** Deletes one session of a user; returns whether it existed. */
 export async function deleteSession(
   db: DbOrTx,
+  bus: CacheBus,
   projectId: string,
   branchId: string,
   userId: string | null,
@@ -97,6 +99,7 @@ export async function deleteSession(
       ),
     )
     .returning({ id: sessions.id });
+  if (rows.length > 0) await bus.publish(db, { t: "session", id: sessionId });
   return rows.length > 0;
 }
 

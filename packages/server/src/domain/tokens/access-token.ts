@@ -4,6 +4,7 @@
  * restricted, anonymous), each kind signed by its own keys.
  */
 import { KnownErrors } from "@latchkey/shared";
+import { LRUCache } from "lru-cache";
 import { SignJWT, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import type { AudienceKind, KeyStore } from "./signing-keys.ts";
 
@@ -96,7 +97,24 @@ export class AccessTokens {
    * Throws UNPARSABLE_ACCESS_TOKEN or ACCESS_TOKEN_EXPIRED (with the details
    * the client uses to tell which session expired).
    */
+  /**
+   * Verified tokens, by their full text. A token cannot change, so its
+   * signature need only be checked once; expiry is still checked every time.
+   */
+  private readonly verified = new LRUCache<string, AccessTokenClaims>({ max: 50_000 });
+
   async verify(token: string): Promise<AccessTokenClaims> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return known;
+      this.verified.delete(token);
+    }
+    const claims = await this.verifyUncached(token);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifyUncached(token: string): Promise<AccessTokenClaims> {
     let header: { kid?: string };
     try {
       header = JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")) as { kid?: string };

@@ -4,6 +4,7 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
+import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teams, users } from "../../db/schema/index.ts";
@@ -36,6 +37,7 @@ export interface UserPatch {
 
 export async function updateUser(
   tx: DbOrTx,
+  bus: CacheBus,
   project: ProjectRow,
   branchId: string,
   user: UserRecord,
@@ -78,6 +80,7 @@ export async function updateUser(
     await tx.update(users).set(columns).where(and(eq(users.projectId, project.id), eq(users.id, user.id)));
   }
   await applyPrimaryEmailPatch(tx, project, branchId, user, patch);
+  await bus.publish(tx, { t: "user", id: user.id });
   return (await findUser(tx, project.id, branchId, user.id))!;
 }
 

@@ -4,6 +4,7 @@
  * still carrying the placeholder name takes the new name.
  */
 import { and, eq } from "drizzle-orm";
+import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
 import { teams } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -13,11 +14,12 @@ import { updateUser } from "./update.ts";
 
 export async function upgradeAnonymousUser(
   tx: DbOrTx,
+  bus: CacheBus,
   project: ProjectRow,
   user: UserRecord,
   credentials: { primaryEmail: string; passwordHash: string | null },
 ): Promise<UserRecord> {
-  const upgraded = await updateUser(tx, project, user.branchId, user, {
+  const upgraded = await updateUser(tx, bus, project, user.branchId, user, {
     isAnonymous: false,
     primaryEmail: credentials.primaryEmail,
     primaryEmailAuthEnabled: true,
@@ -34,6 +36,7 @@ export async function upgradeAnonymousUser(
           eq(teams.displayName, personalTeamName(null, null)),
         ),
       );
+    await bus.publish(tx, { t: "team", id: upgraded.selectedTeamId });
   }
   return upgraded;
 }

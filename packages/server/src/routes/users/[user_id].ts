@@ -44,7 +44,7 @@ export default [
       const passwordHash = await passwordHashFromBody(body);
       const patch = toUserPatch(body);
       if (passwordHash !== undefined) patch.passwordHash = passwordHash;
-      const updated = await services.db.transaction((tx) => updateUser(tx, auth.project, auth.branchId, user, patch));
+      const updated = await services.db.transaction((tx) => updateUser(tx, services.bus, auth.project, auth.branchId, user, patch));
       return { body: serverUserView(updated, auth.project.config) };
     },
   }),
@@ -56,10 +56,14 @@ export default [
     access: ["server", "admin"],
     params,
     handler: async ({ auth, params, services }) => {
-      const deleted = await services.db
-        .delete(users)
-        .where(and(eq(users.projectId, auth.project.id), eq(users.branchId, auth.branchId), eq(users.id, params.user_id)))
-        .returning({ id: users.id });
+      const deleted = await services.db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(users)
+          .where(and(eq(users.projectId, auth.project.id), eq(users.branchId, auth.branchId), eq(users.id, params.user_id)))
+          .returning({ id: users.id });
+        if (rows.length > 0) await services.bus.publish(tx, { t: "user", id: params.user_id });
+        return rows;
+      });
       if (deleted.length === 0) throw new KnownErrors.UserNotFound();
       return { body: { success: true } };
     },

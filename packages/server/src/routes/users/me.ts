@@ -40,7 +40,7 @@ export default [
       const passwordHash = await passwordHashFromBody(body);
       const patch = toUserPatch(body);
       if (passwordHash !== undefined) patch.passwordHash = passwordHash;
-      const updated = await services.db.transaction((tx) => updateUser(tx, auth.project, auth.branchId, user, patch));
+      const updated = await services.db.transaction((tx) => updateUser(tx, services.bus, auth.project, auth.branchId, user, patch));
       return { body: view(auth, updated) };
     },
   }),
@@ -55,7 +55,10 @@ export default [
       if (auth.type === "client" && !auth.project.config.client_user_deletion_enabled) {
         throw new StatusError(400, "Client user deletion is not enabled for this project.");
       }
-      await services.db.delete(users).where(and(eq(users.projectId, auth.project.id), eq(users.id, user.id)));
+      await services.db.transaction(async (tx) => {
+        await tx.delete(users).where(and(eq(users.projectId, auth.project.id), eq(users.id, user.id)));
+        await services.bus.publish(tx, { t: "user", id: user.id });
+      });
       return { body: { success: true } };
     },
   }),

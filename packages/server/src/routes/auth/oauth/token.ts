@@ -5,7 +5,7 @@
  */
 import { DEFAULT_BRANCH_ID, KnownErrors, PUBLIC_CLIENT_SECRET_SENTINEL } from "@latchkey/shared";
 import { z } from "zod";
-import { isValidProjectKey } from "../../../domain/api-keys/project-keys.ts";
+import { checkProjectKey } from "../../../domain/api-keys/key-check.ts";
 import { refreshAccessToken } from "../../../domain/sessions/refresh.ts";
 import { StatusError } from "../../../http/errors.ts";
 import { defineRoute } from "../../../http/route.ts";
@@ -84,7 +84,7 @@ async function authenticateClient(services: Services, clientId: string, clientSe
     if (project.config.require_publishable_client_key) {
       throw new KnownErrors.PublishableClientKeyRequiredForProject(project.id);
     }
-  } else if (!(await isValidProjectKey(services.db, project.id, "publishable_client_key", clientSecret))) {
+  } else if (!(await checkProjectKey(services, project.id, "publishable_client_key", clientSecret))) {
     throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   }
   return { project, branchId };

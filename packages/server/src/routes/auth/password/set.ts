@@ -25,7 +25,7 @@ export default [
       const passwordHash = await hashPassword(body.password);
       // A password signs in with the primary e-mail, so that e-mail must be enabled for sign-in.
       await services.db.transaction((tx) =>
-        updateUser(tx, auth.project, auth.branchId, user, {
+        updateUser(tx, services.bus, auth.project, auth.branchId, user, {
           passwordHash,
           ...(user.primaryEmail && !user.primaryEmailAuthEnabled ? { primaryEmailAuthEnabled: true } : {}),
         }),

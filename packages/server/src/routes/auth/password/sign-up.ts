@@ -30,7 +30,7 @@ export default [
       const result = await services.db.transaction(async (tx) => {
         // Signed in anonymously? Then this sign-up upgrades that user in place.
         const user = auth.user?.isAnonymous
-          ? await upgradeAnonymousUser(tx, auth.project, auth.user, { primaryEmail: body.email, passwordHash })
+          ? await upgradeAnonymousUser(tx, services.bus, auth.project, auth.user, { primaryEmail: body.email, passwordHash })
           : await createUser(tx, auth.project, auth.branchId, {
               primaryEmail: body.email,
               primaryEmailAuthEnabled: true,

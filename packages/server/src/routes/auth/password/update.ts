@@ -20,7 +20,7 @@ export default [
       if (!(await verifyPassword(user.passwordHash, body.old_password))) throw new KnownErrors.PasswordConfirmationMismatch();
       checkPasswordRules(body.new_password);
       const passwordHash = await hashPassword(body.new_password);
-      await updateUser(services.db, auth.project, auth.branchId, user, { passwordHash });
+      await updateUser(services.db, services.bus, auth.project, auth.branchId, user, { passwordHash });
       return { body: { success: true } };
     },
   }),

@@ -16,6 +16,7 @@ export default [
     query: z.object({ user_id: userIdOrMeSchema }).strict(),
     handler: async ({ auth, query, services }) => {
       const userId = resolveUserId(auth, query.user_id);
+      await services.sessionActivity.flush();
       const rows = await listSessions(services.db, auth.project.id, auth.branchId, userId);
       // Impersonation sessions are an administrator's business only.
       const visible = auth.type === "admin" ? rows : rows.filter((s) => !s.isImpersonation);

@@ -2,6 +2,7 @@ import { KnownErrors, uuidSchema } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { projectApiKeys } from "../../../db/schema/index.ts";
+import { projectKeysChanged } from "../../../domain/api-keys/key-check.ts";
 import { keySetView, listKeySets, revokeKeySet } from "../../../domain/api-keys/project-keys.ts";
 import type { RequestAuth } from "../../../http/auth.ts";
 import { StatusError } from "../../../http/errors.ts";
@@ -44,7 +45,10 @@ export default [
       if (body.description !== undefined) {
         await services.db.update(projectApiKeys).set({ description: body.description }).where(eq(projectApiKeys.id, row.id));
       }
-      if (body.revoked) await revokeKeySet(services.db, auth.project.id, row.id);
+      if (body.revoked) {
+        await revokeKeySet(services.db, auth.project.id, row.id);
+        await projectKeysChanged(services, auth.project.id);
+      }
       return { body: keySetView(await findKeySet(services, auth, row.id)) };
     },
   }),

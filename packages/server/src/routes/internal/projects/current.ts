@@ -24,7 +24,7 @@ export default [
     body: projectPatchSchema,
     handler: async ({ auth, body, services }) => {
       const updated = await withProductionModeCheck(() => updateProject(services.db, auth.project, body));
-      services.projects.invalidate(updated.id);
+      await services.projects.changed(services.db, updated.id);
       return { body: adminProjectView(updated) };
     },
   }),
@@ -37,7 +37,7 @@ export default [
     handler: async ({ auth, services }) => {
       if (auth.project.id === INTERNAL_PROJECT_ID) throw new StatusError(400, "The internal project cannot be deleted.");
       await deleteProject(services.db, auth.project.id);
-      services.projects.invalidate(auth.project.id);
+      await services.projects.changed(services.db, auth.project.id);
       return { body: { success: true } };
     },
   }),

@@ -24,7 +24,7 @@ export default [
         throw new KnownErrors.TeamMembershipNotFound(body.new_team_id, owner.id);
       }
       await setProjectOwner(services.db, project.id, body.new_team_id);
-      services.projects.invalidate(project.id);
+      await services.projects.changed(services.db, project.id);
       return { body: { success: true } };
     },
   }),

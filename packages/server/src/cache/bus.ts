@@ -1,0 +1,57 @@
+/**
+ * Keeps every replica's caches coherent through PostgreSQL itself: a write
+ * calls `publish(tx, event)`, which applies the event to this process at once
+ * and sends it with pg_notify inside the same transaction — so other
+ * replicas hear of it exactly when (and only if) the write commits.
+ *
+ * A read that began before a write must not put what it read into a cache
+ * after the write's event was applied; `generation` lets loaders detect that
+ * (see Caches.load).
+ */
+import { sql } from "drizzle-orm";
+import type { Database, DbOrTx } from "../db/connect.ts";
+
+export type CacheEvent =
+  | { t: "project"; id: string }
+  | { t: "project-keys"; id: string }
+  | { t: "user"; id: string }
+  | { t: "team"; id: string }
+  | { t: "session"; id: string }
+  | { t: "all" };
+
+export const CACHE_CHANNEL = "latchkey_cache";
+
+export class CacheBus {
+  /** Bumped on every event; a loader compares it before and after reading. */
+  generation = 0;
+  private readonly handlers: ((event: CacheEvent) => void)[] = [];
+
+  onEvent(handler: (event: CacheEvent) => void): void {
+    this.handlers.push(handler);
+  }
+
+  apply(event: CacheEvent): void {
+    this.generation++;
+    for (const handler of this.handlers) handler(event);
+  }
+
+  /** Apply locally now, and to every replica when `db`'s transaction commits. */
+  async publish(db: DbOrTx, event: CacheEvent): Promise<void> {
+    this.apply(event);
+    await db.execute(sql`select pg_notify(${CACHE_CHANNEL}, ${JSON.stringify(event)})`);
+  }
+
+  async connect(database: Database): Promise<void> {
+    await database.listen(
+      CACHE_CHANNEL,
+      (payload) => {
+        try {
+          this.apply(JSON.parse(payload) as CacheEvent);
+        } catch {
+          this.apply({ t: "all" });
+        }
+      },
+      () => this.apply({ t: "all" }),
+    );
+  }
+}

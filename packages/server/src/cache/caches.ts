@@ -1,0 +1,94 @@
+/**
+ * The per-process caches of hot reads: projects, valid project keys, users,
+ * owner-team memberships and live sessions. Only positive results are kept
+ * (a miss always asks the database), entries are bounded in number, and a
+ * TTL bounds staleness should an invalidation ever be missed.
+ */
+import { LRUCache } from "lru-cache";
+import type { ProjectRow } from "../domain/projects/projects.ts";
+import type { UserRecord } from "../domain/users/record.ts";
+import type { CacheBus, CacheEvent } from "./bus.ts";
+
+const TTL_MILLIS = 60_000;
+
+export interface CachedSession {
+  id: string;
+  userId: string;
+  projectId: string;
+  branchId: string;
+  expiresAt: Date | null;
+}
+
+export interface CachedKey {
+  projectId: string;
+  expiresAt: Date | null;
+}
+
+function lru<V extends {}>(max: number) {
+  return new LRUCache<string, V>({ max, ttl: TTL_MILLIS, updateAgeOnGet: false });
+}
+
+export class Caches {
+  readonly projects = lru<ProjectRow>(10_000);
+  /** `${projectId}:${kind}:${sha256}` → the key's expiry. */
+  readonly projectKeys = lru<CachedKey>(20_000);
+  readonly users = lru<UserRecord>(100_000);
+  /** `${teamId}:${userId}` → member. */
+  readonly memberships = lru<{ teamId: string }>(20_000);
+  /** refresh-token digest → session. */
+  readonly sessions = lru<CachedSession>(100_000);
+
+  constructor(private readonly bus: CacheBus) {
+    bus.onEvent((event) => this.invalidate(event));
+  }
+
+  /**
+   * Returns the cached value, or loads it; the result is cached only when no
+   * invalidation happened while loading (else it may predate a write).
+   */
+  async load<V extends {}>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const generation = this.bus.generation;
+    const value = await loader();
+    if (value !== null && this.bus.generation === generation) cache.set(key, value);
+    return value;
+  }
+
+  private invalidate(event: CacheEvent): void {
+    switch (event.t) {
+      case "project":
+        this.projects.delete(event.id);
+        dropWhere(this.projectKeys, (v) => v.projectId === event.id);
+        dropWhere(this.users, (v) => v.projectId === event.id);
+        dropWhere(this.sessions, (v) => v.projectId === event.id);
+        break;
+      case "project-keys":
+        dropWhere(this.projectKeys, (v) => v.projectId === event.id);
+        break;
+      case "user":
+        this.users.delete(event.id);
+        dropWhere(this.sessions, (v) => v.userId === event.id);
+        dropWhere(this.memberships, (_, key) => key.endsWith(`:${event.id}`));
+        break;
+      case "team":
+        dropWhere(this.users, (v) => v.selectedTeamId === event.id);
+        dropWhere(this.memberships, (v) => v.teamId === event.id);
+        break;
+      case "session":
+        dropWhere(this.sessions, (v) => v.id === event.id);
+        break;
+      case "all":
+        this.projects.clear();
+        this.projectKeys.clear();
+        this.users.clear();
+        this.memberships.clear();
+        this.sessions.clear();
+        break;
+    }
+  }
+}
+
+function dropWhere<V extends {}>(cache: LRUCache<string, V>, predicate: (value: V, key: string) => boolean): void {
+  for (const [key, value] of cache.entries()) if (predicate(value, key)) cache.delete(key);
+}

@@ -1,0 +1,52 @@
+/**
+ * Session `last_used_at`, written behind: refreshes record the time in
+ * memory and a timer writes all of them in one statement every few seconds,
+ * so a refresh costs no database write. Listing sessions flushes first.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/connect.ts";
+
+const FLUSH_INTERVAL_MILLIS = 5000;
+
+export class SessionActivity {
+  private pending = new Map<string, { at: Date; ip: string | null }>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  touch(sessionId: string, ip: string | null, at = new Date()): void {
+    this.pending.set(sessionId, { at, ip });
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush().catch(() => {});
+    }, FLUSH_INTERVAL_MILLIS).unref();
+  }
+
+  /** Writes everything pending; resolves when it is in the database. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending];
+    this.pending = new Map();
+    const rows = sql.join(
+      batch.map(([id, { at, ip }]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz, ${ip}::text)`),
+      sql`, `,
+    );
+    // A session deleted meanwhile simply matches no row.
+    await this.db.execute(sql`
+      update sessions set last_used_at = greatest(sessions.last_used_at, v.at), last_used_ip = coalesce(v.ip, sessions.last_used_ip)
+      from (values ${rows}) as v(id, at, ip)
+      where sessions.id = v.id`);
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}
