@@ -4,12 +4,11 @@
  */
 import { KnownError } from "@latchkey/shared";
 import { Hono, type Context } from "hono";
-import { cors } from "hono/cors";
-import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
 import { RateLimitedError, StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
 import { routeHandler } from "./http/pipeline.ts";
+import { emptyResponse } from "./http/response.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { allRoutes } from "./routes/index.ts";
 import { openApiRoutes } from "./routes/openapi.json.ts";
@@ -17,38 +16,32 @@ import type { Services } from "./services.ts";
 
 export const API_PREFIXES = ["/api/v1", "/api/latest"];
 
+const CORS_ALLOWED_HEADERS = [
+  "content-type",
+  "authorization",
+  // The official SDK sends it on every request; without it a browser's preflight fails.
+  "ngrok-skip-browser-warning",
+  ...STACK_REQUEST_HEADERS.flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
+].join(", ");
+
 export function createApp(services: Services, apiRoutes: RouteDefinition[] = allRoutes) {
   const app = new Hono();
   const routes = [...apiRoutes, ...openApiRoutes(apiRoutes)];
 
-  app.use("*", async (c, next) => {
-    await next();
-    c.res.headers.set("x-stack-request-id", randomUUID());
-    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");
-  });
-  app.use(
-    "*",
-    cors({
-      origin: "*",
-      allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
-      allowHeaders: [
-        "content-type",
-        "authorization",
-        // The official SDK sends it on every request; without it a browser's preflight fails.
-        "ngrok-skip-browser-warning",
-        ...STACK_REQUEST_HEADERS.flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
-      ],
-      exposeHeaders: ["x-stack-known-error", "x-stack-request-id"],
-      maxAge: 86_400,
+  // CORS: every response carries allow-origin and expose-headers (see
+  // http/response.ts); preflights are answered here, before routing.
+  app.options("*", () =>
+    emptyResponse(204, {
+      "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
+      "access-control-allow-headers": CORS_ALLOWED_HEADERS,
+      "access-control-max-age": "86400",
     }),
   );
 
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error);
     if (error instanceof RateLimitedError) {
-      const res = plainResponse(429, error.message);
-      res.headers.set("retry-after", String(error.retryAfterSeconds));
-      return res;
+      return plainResponse(429, error.message, { "retry-after": String(error.retryAfterSeconds) });
     }
     if (error instanceof StatusError) return plainResponse(error.status, error.message);
     // Never echo internals to the caller; the log has the stack.

@@ -5,6 +5,7 @@
  * nothing (the details go to the log).
  */
 import { KnownError } from "@latchkey/shared";
+import { responseHeaders, textResponse } from "./response.ts";
 
 /** A non-coded failure answered as `text/plain` with this status. */
 export class StatusError extends Error {
@@ -19,15 +20,12 @@ export class StatusError extends Error {
 export function knownErrorResponse(error: KnownError): Response {
   return new Response(JSON.stringify(error.toJSON(), null, 2), {
     status: error.statusCode,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "x-stack-known-error": error.code,
-    },
+    headers: responseHeaders("application/json; charset=utf-8", { "x-stack-known-error": error.code }),
   });
 }
 
-export function plainResponse(status: number, message: string): Response {
-  return new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+export function plainResponse(status: number, message: string, extra?: Record<string, string>): Response {
+  return textResponse(status, message, extra);
 }
 
 /** 429 with Retry-After, which the SDK waits out before retrying. */

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Services } from "../services.ts";
 import { authenticate } from "./auth.ts";
 import { parseBody } from "./body.ts";
+import { jsonResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
 import type { RouteDefinition } from "./route.ts";
 
@@ -21,13 +22,13 @@ export function routeHandler(route: RouteDefinition, services: Services) {
     const request = c.req.raw;
     const rawBody = await parseBody(request);
     const auth = await authenticate(services, request.headers);
-    const url = new URL(request.url);
+    const pathname = c.req.path;
 
     if (route.access !== "public") {
       if (!auth) throw new KnownErrors.AccessTypeRequired();
       if (!route.access.includes(auth.type)) throw new KnownErrors.InsufficientAccessType(auth.type, [...route.access]);
       if (route.user === "required" && !auth.user) {
-        throw schemaError(request.method, url.pathname, ["auth.user must be defined"]);
+        throw schemaError(request.method, pathname, ["auth.user must be defined"]);
       }
     }
 
@@ -40,11 +41,14 @@ export function routeHandler(route: RouteDefinition, services: Services) {
       return undefined;
     };
     const params = parse("params", route.params, c.req.param());
-    // A route that declares no query or body still refuses unknown keys (WIRE §1.1).
-    const query = parse("query", route.query ?? NO_KEYS, Object.fromEntries(url.searchParams));
-    const bodySchema = (auth?.type === "client" && route.clientBody) || route.body || NO_BODY;
-    const body = parse("body", bodySchema, rawBody);
-    if (messages.length > 0) throw schemaError(request.method, url.pathname, messages);
+    // A route that declares no query or body still refuses unknown keys
+    // (WIRE §1.1); with nothing sent there is nothing to check.
+    const search = request.url.indexOf("?");
+    const rawQuery = search < 0 ? {} : Object.fromEntries(new URLSearchParams(request.url.slice(search + 1)));
+    const query = route.query || search >= 0 ? parse("query", route.query ?? NO_KEYS, rawQuery) : undefined;
+    const bodySchema = (auth?.type === "client" && route.clientBody) || route.body;
+    const body = bodySchema || rawBody !== undefined ? parse("body", bodySchema ?? NO_BODY, rawBody) : undefined;
+    if (messages.length > 0) throw schemaError(request.method, pathname, messages);
 
     const result = await route.handler({
       body,
@@ -53,13 +57,13 @@ export function routeHandler(route: RouteDefinition, services: Services) {
       auth: auth as never,
       services,
       request,
-      ip: clientIp(c),
+      // Looked up only by the routes that record it.
+      get ip() {
+        return clientIp(c);
+      },
     });
     if (result instanceof Response) return result;
-    return new Response(JSON.stringify(result.body), {
-      status: result.status ?? route.status ?? 200,
-      headers: { "content-type": "application/json; charset=utf-8", ...result.headers },
-    });
+    return jsonResponse(result.status ?? route.status ?? 200, result.body, result.headers);
   };
 }
 

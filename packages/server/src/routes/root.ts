@@ -1,3 +1,4 @@
+import { textResponse } from "../http/response.ts";
 import { defineRoute } from "../http/route.ts";
 
 /** GET /api/v1: a welcome, and who the server thinks is calling. */
@@ -18,7 +19,7 @@ export default [
         lines.push(`Project: ${auth.project.id}`);
         lines.push(`User: ${auth.user ? (auth.user.primaryEmail ?? auth.user.id) : "None"}`);
       }
-      return new Response(lines.join("\n"), { headers: { "content-type": "text/plain; charset=utf-8" } });
+      return textResponse(200, lines.join("\n"));
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emptyResponse } from "../../../../http/response.ts";
 import { defineRoute } from "../../../../http/route.ts";
 
 /**
@@ -18,7 +19,7 @@ export default [
     handler: ({ request }) => {
       // Relative, so it stays right behind a proxy that rewrites the host.
       const path = new URL(request.url).pathname.replace("/projects-anonymous-users/", "/projects/");
-      return new Response(null, { status: 307, headers: { location: `${path}?include_anonymous=true` } });
+      return emptyResponse(307, { location: `${path}?include_anonymous=true` });
     },
   }),
 ];
