@@ -10,7 +10,7 @@ import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
 import { findUserCached } from "../domain/users/cached.ts";
 import type { UserRecord } from "../domain/users/record.ts";
 import type { Services } from "../services.ts";
-import { stackHeader } from "./headers.ts";
+import { stackHeader, type HeaderReader } from "./headers.ts";
 
 export interface RequestAuth {
   type: AccessType;
@@ -23,7 +23,7 @@ export interface RequestAuth {
 }
 
 /** Returns null for an unauthenticated request (no access type). */
-export async function authenticate(services: Services, headers: Headers): Promise<RequestAuth | null> {
+export async function authenticate(services: Services, headers: HeaderReader): Promise<RequestAuth | null> {
   const h = (name: string) => stackHeader(headers, name);
   const accessType = h("access-type");
   const publishableKey = h("publishable-client-key");

@@ -3,14 +3,15 @@
  * authentication, so a malformed body is reported as BODY_PARSING_ERROR first.
  */
 import { KnownErrors } from "@latchkey/shared";
+import type { HeaderReader } from "./headers.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export async function parseBody(request: Request): Promise<unknown> {
+export async function parseBody(request: Request, headers: HeaderReader): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.length === 0) return undefined;
-  const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const contentType = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType === "application/octet-stream") return bytes;
   let text: string;
   try {

@@ -9,7 +9,9 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import { authenticate } from "./auth.ts";
+import type { IncomingMessage } from "node:http";
 import { parseBody } from "./body.ts";
+import { nodeHeaderReader, type HeaderReader } from "./headers.ts";
 import { jsonResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
 import type { RouteDefinition } from "./route.ts";
@@ -20,8 +22,10 @@ const NO_BODY = NO_KEYS.optional();
 export function routeHandler(route: RouteDefinition, services: Services) {
   return async (c: Context): Promise<Response> => {
     const request = c.req.raw;
-    const rawBody = await parseBody(request);
-    const auth = await authenticate(services, request.headers);
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const headers: HeaderReader = incoming ? nodeHeaderReader(incoming.headers) : request.headers;
+    const rawBody = await parseBody(request, headers);
+    const auth = await authenticate(services, headers);
     const pathname = c.req.path;
 
     if (route.access !== "public") {
@@ -57,6 +61,7 @@ export function routeHandler(route: RouteDefinition, services: Services) {
       auth: auth as never,
       services,
       request,
+      headers,
       // Looked up only by the routes that record it.
       get ip() {
         return clientIp(c);

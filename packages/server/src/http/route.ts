@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import type { RequestAuth } from "./auth.ts";
+import type { HeaderReader } from "./headers.ts";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -21,6 +22,8 @@ export interface HandlerInput<B, Q, P, A> {
   auth: A;
   services: Services;
   request: Request;
+  /** Request headers (read these rather than request.headers: cheaper under Node). */
+  headers: HeaderReader;
   /** The caller's address as the socket saw it (for session records). */
   ip: string | null;
 }

@@ -30,8 +30,8 @@ export default [
     tags: ["OAuth"],
     access: "public",
     body: tokenRequest,
-    handler: async ({ body, request, services, ip }) => {
-      const credentials = clientCredentials(request.headers.get("authorization"), body);
+    handler: async ({ body, headers: requestHeaders, services, ip }) => {
+      const credentials = clientCredentials(requestHeaders.get("authorization"), body);
       const { project, branchId } = await authenticateClient(services, credentials.clientId, credentials.clientSecret);
       const headers = { pragma: "no-cache" };
       if (body.grant_type === "authorization_code") {

@@ -11,9 +11,9 @@ export default [
     summary: "Sign out of the current session",
     tags: ["Sessions"],
     access: ["client", "server", "admin"],
-    handler: async ({ auth, request, services }) => {
+    handler: async ({ auth, headers, services }) => {
       let sessionId = auth.sessionId;
-      const refreshToken = stackHeader(request.headers, "refresh-token");
+      const refreshToken = stackHeader(headers, "refresh-token");
       if (!sessionId && refreshToken) {
         sessionId = (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken))?.id ?? null;
       }

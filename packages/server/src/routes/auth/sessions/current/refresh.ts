@@ -10,8 +10,8 @@ export default [
     summary: "Get a new access token with the refresh token in x-stack-refresh-token",
     tags: ["Sessions"],
     access: ["client", "server", "admin"],
-    handler: async ({ auth, request, services, ip }) => {
-      const refreshToken = stackHeader(request.headers, "refresh-token");
+    handler: async ({ auth, headers, services, ip }) => {
+      const refreshToken = stackHeader(headers, "refresh-token");
       if (!refreshToken) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
       const accessToken = await refreshAccessToken(services, auth.project, auth.branchId, refreshToken, ip);
       return { body: { access_token: accessToken } };
