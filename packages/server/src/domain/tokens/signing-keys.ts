@@ -6,6 +6,7 @@
  */
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import { and, eq } from "drizzle-orm";
+import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import type { Db } from "../../db/connect.ts";
 import { signingKeys } from "../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret, randomCode } from "../../lib/secrets.ts";
@@ -25,7 +26,7 @@ export interface PublicJwk {
 }
 
 export interface KeyStore {
-  signingKey(kind: AudienceKind): { kid: string; key: CryptoKey };
+  signingKey(kind: AudienceKind): { kid: string; key: KeyObject };
   /** The verification key for a kid, with the audience kind it belongs to. */
   verificationKey(kid: string): { kind: AudienceKind; key: CryptoKey } | undefined;
   publicJwks(kind: AudienceKind): PublicJwk[];
@@ -52,7 +53,7 @@ export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeySto
     }
   }
   const rows = await db.select().from(signingKeys);
-  const signers = new Map<AudienceKind, { kid: string; key: CryptoKey }>();
+  const signers = new Map<AudienceKind, { kid: string; key: KeyObject }>();
   const verifiers = new Map<string, { kind: AudienceKind; key: CryptoKey }>();
   const published = new Map<AudienceKind, PublicJwk[]>();
   for (const row of rows.sort((a, b) => a.slot - b.slot)) {
@@ -70,7 +71,7 @@ export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeySto
           "Cannot decrypt the token signing keys: STACK_SERVER_SECRET differs from the one they were created with.",
         );
       }
-      signers.set(kind, { kid, key: (await importJWK(privateJwk, "ES256")) as CryptoKey });
+      signers.set(kind, { kid, key: createPrivateKey({ key: privateJwk as JsonWebKey, format: "jwk" }) });
     }
   }
   return {

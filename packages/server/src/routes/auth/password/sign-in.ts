@@ -2,7 +2,8 @@ import { KnownErrors, emailSchema } from "@latchkey/shared";
 import { z } from "zod";
 import { signIn } from "../../../domain/sessions/issue.ts";
 import { verifyPassword } from "../../../domain/users/passwords.ts";
-import { findUser, findUserIdByAuthEmail } from "../../../domain/users/record.ts";
+import { findUserCached } from "../../../domain/users/cached.ts";
+import { findUserIdByAuthEmail } from "../../../domain/users/record.ts";
 import { defineRoute } from "../../../http/route.ts";
 
 export default [
@@ -24,7 +25,7 @@ export default [
         services.signInRateLimit.recordFailure(accountKey, ip);
         throw new KnownErrors.EmailPasswordMismatch();
       }
-      const user = await findUser(services.db, auth.project.id, auth.branchId, found.userId);
+      const user = await findUserCached(services, auth.project.id, auth.branchId, found.userId);
       if (!user) throw new KnownErrors.EmailPasswordMismatch();
       const result = await signIn(services, services.db, auth.project, user);
       return {
