@@ -3,13 +3,11 @@
  * errors, unexpected exceptions, 405/404, the headers on every response,
  * CORS, and the /api/latest alias.
  */
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { defineRoute } from "../src/http/route.ts";
 import { createProject, uniqueEmail, PASSWORD, type Project } from "./fixtures.ts";
-import { authHeaders, createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import { authHeaders, capturingLogger, createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
@@ -192,16 +190,7 @@ describe("SCHEMA_ERROR", () => {
 
 describe("unexpected exceptions", () => {
   function appWith(handler: () => unknown) {
-    const logs: Record<string, any>[] = [];
-    const logger = pino(
-      { level: "info" },
-      new Writable({
-        write(chunk, _enc, done) {
-          for (const line of String(chunk).split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-          done();
-        },
-      }),
-    );
+    const { logger, logs } = capturingLogger();
     const route = defineRoute({
       method: "GET",
       path: "/boom",

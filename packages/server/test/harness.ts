@@ -8,7 +8,7 @@ import { serve } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import postgres from "postgres";
 import type { ServerConfig } from "../src/config.ts";
 import { connectDatabase, type Database } from "../src/db/connect.ts";
@@ -73,16 +73,7 @@ export async function createTestServer(
   const { database, drop, url } = options.replicaOf
     ? await replicaDatabase(options.replicaOf)
     : await testDatabase();
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: "info" },
-    new Writable({
-      write(chunk, _enc, done) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-        done();
-      },
-    }),
-  );
+  const { logger, logs } = capturingLogger();
   const config: ServerConfig = {
     port: 0,
     apiUrl: "http://localhost:8102",
@@ -140,6 +131,21 @@ export async function createTestServer(
       admin: { type: "admin", projectId: "internal", superSecretAdminKey: SEED_KEYS.superSecretAdminKey },
     },
   };
+}
+
+/** A pino logger whose lines are kept, parsed, in `logs`. */
+export function capturingLogger(): { logger: Logger; logs: Record<string, any>[] } {
+  const logs: Record<string, any>[] = [];
+  const logger = pino(
+    { level: "info" },
+    new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) logs.push(JSON.parse(line));
+        done();
+      },
+    }),
+  );
+  return { logger, logs };
 }
 
 export function authHeaders(auth: Auth): Record<string, string> {
