@@ -4,6 +4,7 @@
  */
 import { KnownError } from "@latchkey/shared";
 import { Hono, type Context } from "hono";
+import { getPath } from "hono/utils/url";
 import { inspect } from "node:util";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
 import { RateLimitedError, StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
@@ -14,7 +15,9 @@ import { allRoutes } from "./routes/index.ts";
 import { openApiRoutes } from "./routes/openapi.json.ts";
 import type { Services } from "./services.ts";
 
-export const API_PREFIXES = ["/api/v1", "/api/latest"];
+export const API_PREFIX = "/api/v1";
+/** `/api/latest` is served by rewriting it to `/api/v1`, so each route is registered once. */
+const LATEST_PREFIX = "/api/latest";
 
 const CORS_ALLOWED_HEADERS = [
   "content-type",
@@ -25,7 +28,12 @@ const CORS_ALLOWED_HEADERS = [
 ].join(", ");
 
 export function createApp(services: Services, apiRoutes: RouteDefinition[] = allRoutes) {
-  const app = new Hono();
+  const app = new Hono({
+    getPath: (request) => {
+      const path = getPath(request);
+      return path === LATEST_PREFIX || path.startsWith(`${LATEST_PREFIX}/`) ? API_PREFIX + path.slice(LATEST_PREFIX.length) : path;
+    },
+  });
   const routes = [...apiRoutes, ...openApiRoutes(apiRoutes)];
 
   // CORS: every response carries allow-origin and expose-headers (see
@@ -72,9 +80,9 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
   return app;
 }
 
-/** The route under each API prefix; the root is served both as `/api/v1` and `/api/v1/`. */
+/** The route's full path; the root is served both as `/api/v1` and `/api/v1/`. */
 function fullPaths(path: string): string[] {
-  return API_PREFIXES.flatMap((prefix) => (path === "/" ? [prefix, `${prefix}/`] : [prefix + path]));
+  return path === "/" ? [API_PREFIX, `${API_PREFIX}/`] : [API_PREFIX + path];
 }
 
 function specificity(path: string): number {

@@ -3,6 +3,7 @@
  * that verifies them, refresh-token storage, and the OAuth token endpoint.
  */
 import { eq } from "drizzle-orm";
+import { createHmac, sign } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projects } from "../src/db/schema/index.ts";
@@ -454,5 +455,51 @@ describe("POST /auth/oauth/token", () => {
     const res = await tokenEndpoint(refreshGrant({ grant_type: "password" }));
     expectKnownError(res, "SCHEMA_ERROR", 400);
     expect(res.body.error).toContain("body.grant_type must be one of the following values: refresh_token, authorization_code");
+  });
+});
+
+describe("verification rejects crafted tokens", () => {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const meWith = (token: string) => server.request("/users/me", { as: { ...project.client, accessToken: token } });
+
+  function signWithServerKey(header: Record<string, unknown>, payload: Record<string, unknown>, dsaEncoding: "ieee-p1363" | "der" = "ieee-p1363") {
+    const { key } = server.instance.services.keys.signingKey("regular");
+    const input = `${b64(header)}.${b64(payload)}`;
+    return `${input}.${sign("sha256", Buffer.from(input), { key, dsaEncoding }).toString("base64url")}`;
+  }
+
+  it("HS256 with the public key as the HMAC secret (algorithm confusion) → UNPARSABLE_ACCESS_TOKEN", async () => {
+    const [headerPart, payloadPart] = user.accessToken.split(".") as [string, string];
+    const header = JSON.parse(Buffer.from(headerPart, "base64url").toString());
+    const jwk = server.instance.services.keys.publicJwks("regular").find((k) => k.kid === header.kid);
+    const forgedHeader = b64({ alg: "HS256", kid: header.kid });
+    const mac = createHmac("sha256", JSON.stringify(jwk)).update(`${forgedHeader}.${payloadPart}`).digest("base64url");
+    expectKnownError(await meWith(`${forgedHeader}.${payloadPart}.${mac}`), "UNPARSABLE_ACCESS_TOKEN", 401);
+  });
+
+  it("a valid signature in DER form instead of the JWS form → UNPARSABLE_ACCESS_TOKEN", async () => {
+    const claims = decodeJwt(user.accessToken);
+    const { kid } = server.instance.services.keys.signingKey("regular");
+    expectKnownError(await meWith(signWithServerKey({ alg: "ES256", kid }, claims, "der")), "UNPARSABLE_ACCESS_TOKEN", 401);
+  });
+
+  it("correctly signed but without exp → UNPARSABLE_ACCESS_TOKEN", async () => {
+    const { exp: _exp, ...claims } = decodeJwt(user.accessToken);
+    const { kid } = server.instance.services.keys.signingKey("regular");
+    expectKnownError(await meWith(signWithServerKey({ alg: "ES256", kid }, claims)), "UNPARSABLE_ACCESS_TOKEN", 401);
+  });
+
+  it("correctly signed with the regular key but claiming the anonymous audience → UNPARSABLE_ACCESS_TOKEN", async () => {
+    const claims = { ...decodeJwt(user.accessToken), aud: `${project.id}:anon` };
+    const { kid } = server.instance.services.keys.signingKey("regular");
+    expectKnownError(await meWith(signWithServerKey({ alg: "ES256", kid }, claims)), "UNPARSABLE_ACCESS_TOKEN", 401);
+  });
+
+  it("the same crafted claims signed properly are accepted (the checks above are what reject them)", async () => {
+    const claims = decodeJwt(user.accessToken);
+    const { kid } = server.instance.services.keys.signingKey("regular");
+    const res = await meWith(signWithServerKey({ alg: "ES256", kid }, claims));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.id).toBe(user.userId);
   });
 });

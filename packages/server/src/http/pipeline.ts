@@ -26,13 +26,14 @@ export function routeHandler(route: RouteDefinition, services: Services) {
     const headers: HeaderReader = incoming ? nodeHeaderReader(incoming.headers) : request.headers;
     const rawBody = await parseBody(request, headers);
     const auth = await authenticate(services, headers);
-    const pathname = c.req.path;
+    // Error messages name the path as called (c.req.path may be the /api/latest rewrite).
+    const pathname = () => new URL(request.url).pathname;
 
     if (route.access !== "public") {
       if (!auth) throw new KnownErrors.AccessTypeRequired();
       if (!route.access.includes(auth.type)) throw new KnownErrors.InsufficientAccessType(auth.type, [...route.access]);
       if (route.user === "required" && !auth.user) {
-        throw schemaError(request.method, pathname, ["auth.user must be defined"]);
+        throw schemaError(request.method, pathname(), ["auth.user must be defined"]);
       }
     }
 
@@ -52,7 +53,7 @@ export function routeHandler(route: RouteDefinition, services: Services) {
     const query = route.query || search >= 0 ? parse("query", route.query ?? NO_KEYS, rawQuery) : undefined;
     const bodySchema = (auth?.type === "client" && route.clientBody) || route.body;
     const body = bodySchema || rawBody !== undefined ? parse("body", bodySchema ?? NO_BODY, rawBody) : undefined;
-    if (messages.length > 0) throw schemaError(request.method, pathname, messages);
+    if (messages.length > 0) throw schemaError(request.method, pathname(), messages);
 
     const result = await route.handler({
       body,

@@ -4,9 +4,9 @@
  * has two published keys, of which slot 0 signs, so a later rotation can
  * promote slot 1 without invalidating live tokens.
  */
-import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { and, eq } from "drizzle-orm";
-import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import type { Db } from "../../db/connect.ts";
 import { signingKeys } from "../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret, randomCode } from "../../lib/secrets.ts";
@@ -28,7 +28,7 @@ export interface PublicJwk {
 export interface KeyStore {
   signingKey(kind: AudienceKind): { kid: string; key: KeyObject };
   /** The verification key for a kid, with the audience kind it belongs to. */
-  verificationKey(kid: string): { kind: AudienceKind; key: CryptoKey } | undefined;
+  verificationKey(kid: string): { kind: AudienceKind; key: KeyObject } | undefined;
   publicJwks(kind: AudienceKind): PublicJwk[];
 }
 
@@ -54,11 +54,11 @@ export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeySto
   }
   const rows = await db.select().from(signingKeys);
   const signers = new Map<AudienceKind, { kid: string; key: KeyObject }>();
-  const verifiers = new Map<string, { kind: AudienceKind; key: CryptoKey }>();
+  const verifiers = new Map<string, { kind: AudienceKind; key: KeyObject }>();
   const published = new Map<AudienceKind, PublicJwk[]>();
   for (const row of rows.sort((a, b) => a.slot - b.slot)) {
     const { kid, audienceKind: kind } = row;
-    const publicKey = (await importJWK(row.publicJwk as JWK, "ES256")) as CryptoKey;
+    const publicKey = createPublicKey({ key: row.publicJwk as JsonWebKey, format: "jwk" });
     verifiers.set(kid, { kind, key: publicKey });
     const { x, y } = row.publicJwk;
     published.set(kind, [...(published.get(kind) ?? []), { alg: "ES256", crv: "P-256", kid, kty: "EC", x: x!, y: y! }]);
