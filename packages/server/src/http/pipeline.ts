@@ -24,7 +24,10 @@ export function routeHandler(route: RouteDefinition, services: Services) {
     const request = c.req.raw;
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const headers: HeaderReader = incoming ? nodeHeaderReader(incoming.headers) : request.headers;
-    const rawBody = await parseBody(request, headers);
+    // On a socket, HTTP/1.1 announces any body with content-length or
+    // transfer-encoding; without them, skip building a body stream.
+    const noBody = incoming && !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0);
+    const rawBody = noBody ? undefined : await parseBody(request, headers);
     const auth = await authenticate(services, headers);
     // Error messages name the path as called (c.req.path may be the /api/latest rewrite).
     const pathname = () => new URL(request.url).pathname;
