@@ -4,6 +4,7 @@
  */
 import { KnownError } from "@latchkey/shared";
 import { Hono, type Context } from "hono";
+import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { inspect } from "node:util";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
@@ -56,11 +57,18 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
     services.logger.error({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return plainResponse(500, "Internal server error. The error was logged; please try again or report it.");
   });
-  app.notFound(() => plainResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."));
+  // A known path with another method is 405. Decided here rather than by a
+  // catch-all route per path: Hono runs a lone matching handler directly,
+  // but composes a chain (slower) whenever two handlers match.
+  const knownPaths = new TrieRouter<true>();
+  app.notFound((c) =>
+    knownPaths.match("ALL", c.req.path)[0].length > 0
+      ? plainResponse(405, "Method not allowed")
+      : plainResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."),
+  );
 
   // Static segments before parameters, so /users/me wins over /users/:user_id.
   const ordered = [...routes].sort((a, b) => specificity(b.path) - specificity(a.path));
-  const methodsByPath = new Map<string, Set<string>>();
   for (const route of ordered) {
     const handler = routeHandler(route, services);
     // Hono only hands Error instances to onError; anything else thrown would escape as an unlogged failure.
@@ -71,11 +79,10 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
         throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${inspect(error)}`, { cause: error });
       }
     };
-    for (const full of fullPaths(route.path)) app.on(route.method, full, guarded);
-    methodsByPath.set(route.path, (methodsByPath.get(route.path) ?? new Set()).add(route.method));
-  }
-  for (const path of methodsByPath.keys()) {
-    for (const full of fullPaths(path)) app.all(full, () => plainResponse(405, "Method not allowed"));
+    for (const full of fullPaths(route.path)) {
+      app.on(route.method, full, guarded);
+      knownPaths.add("ALL", full, true);
+    }
   }
   return app;
 }
