@@ -788,3 +788,23 @@ describe("x-hexclave-* aliases", () => {
     expect(branch.status, branch.text).toBe(200);
   });
 });
+
+describe("restricted project owners", () => {
+  it("an owner restricted by an administrator loses admin access at once, even with a token issued before", async () => {
+    const project = await createProject(server);
+    expect((await call("/internal/projects/current", authHeaders(project.ownerAdmin))).status).toBe(200);
+    const restrict = await server.request(`/users/${project.owner.userId}`, {
+      method: "PATCH",
+      as: server.internal.server,
+      body: { restricted_by_admin: true, restricted_by_admin_reason: "test" },
+    });
+    expect(restrict.status, restrict.text).toBe(200);
+    expectError(await call("/internal/projects/current", authHeaders(project.ownerAdmin)), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", 401, null);
+    await server.request(`/users/${project.owner.userId}`, {
+      method: "PATCH",
+      as: server.internal.server,
+      body: { restricted_by_admin: false },
+    });
+    expect((await call("/internal/projects/current", authHeaders(project.ownerAdmin))).status).toBe(200);
+  });
+});

@@ -692,3 +692,17 @@ describe("POST /internal/projects/transfer", () => {
     );
   });
 });
+
+describe("concurrent admin updates", () => {
+  it("two PATCHes of different settings at once both take effect", async () => {
+    const p = await createProject(server);
+    const patch = (config: Record<string, unknown>) =>
+      server.request("/internal/projects/current", { method: "PATCH", as: p.admin, body: { config } });
+    const [a, b] = await Promise.all([patch({ sign_up_enabled: false }), patch({ client_user_deletion_enabled: true })]);
+    expect(a.status, a.text).toBe(200);
+    expect(b.status, b.text).toBe(200);
+    const now = await server.request("/internal/projects/current", { as: p.admin });
+    expect(now.body.config.sign_up_enabled).toBe(false);
+    expect(now.body.config.client_user_deletion_enabled).toBe(true);
+  });
+});

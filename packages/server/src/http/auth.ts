@@ -8,7 +8,7 @@ import type { ProjectRow } from "../domain/projects/projects.ts";
 import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
 import { findUserCached } from "../domain/users/cached.ts";
-import type { UserRecord } from "../domain/users/record.ts";
+import { restrictedReason, type UserRecord } from "../domain/users/record.ts";
 import type { Services } from "../services.ts";
 import { stackHeader, type HeaderReader } from "./headers.ts";
 
@@ -107,7 +107,8 @@ async function checkAdminToken(services: Services, token: string, project: Proje
     }
     throw new KnownErrors.UnparsableAdminAccessToken();
   }
-  if (claims.project_id !== INTERNAL_PROJECT_ID || claims.is_anonymous || !project.ownerTeamId) {
+  // Anonymous or restricted owners (e.g. blocked by an administrator) administer nothing.
+  if (claims.project_id !== INTERNAL_PROJECT_ID || claims.is_anonymous || claims.is_restricted || !project.ownerTeamId) {
     throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   }
   const teamId = project.ownerTeamId;
@@ -115,4 +116,11 @@ async function checkAdminToken(services: Services, token: string, project: Proje
     (await isTeamMember(services.db, INTERNAL_PROJECT_ID, teamId, claims.sub)) ? { teamId } : null,
   );
   if (!member) throw new KnownErrors.AdminAccessTokenIsNotAdmin();
+  // The owner as they are now, not as the token says: restricting or deleting
+  // an owner ends their admin access at once, not when the token expires.
+  const internalProject = await services.projects.get(INTERNAL_PROJECT_ID);
+  const owner = await findUserCached(services, INTERNAL_PROJECT_ID, DEFAULT_BRANCH_ID, claims.sub);
+  if (!owner || !internalProject || restrictedReason(owner, internalProject.config.require_email_verification)) {
+    throw new KnownErrors.AdminAccessTokenIsNotAdmin();
+  }
 }

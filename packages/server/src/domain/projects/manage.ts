@@ -1,5 +1,5 @@
 /** Creating, updating, transferring and deleting projects. */
-import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
+import { INTERNAL_PROJECT_ID, KnownErrors } from "@latchkey/shared";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
@@ -56,7 +56,14 @@ export async function createProject(
   return row!;
 }
 
-export async function updateProject(db: DbOrTx, project: ProjectRow, fields: ProjectFields): Promise<ProjectRow> {
+/**
+ * Merges the patch into the row as it is in the database, locked, not into a
+ * cached copy: two admins changing different settings at once must both win.
+ * Call inside a transaction.
+ */
+export async function updateProject(db: DbOrTx, projectId: string, fields: ProjectFields): Promise<ProjectRow> {
+  const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).for("update");
+  if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
   const config = applyConfigPatch(project.config, fields.config);
   const productionMode = fields.is_production_mode ?? project.isProductionMode;
   if (productionMode) {

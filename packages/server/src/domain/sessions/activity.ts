@@ -6,6 +6,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/connect.ts";
 
+type Executor = Pick<Db, "execute">;
+
 const FLUSH_INTERVAL_MILLIS = 5000;
 
 export class SessionActivity {
@@ -13,7 +15,7 @@ export class SessionActivity {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Executor) {}
 
   touch(sessionId: string, ip: string | null, at = new Date()): void {
     this.pending.set(sessionId, { at, ip });
@@ -23,16 +25,31 @@ export class SessionActivity {
     }, FLUSH_INTERVAL_MILLIS).unref();
   }
 
-  /** Writes everything pending; resolves when it is in the database. */
+  /**
+   * Writes everything pending; resolves when it is in the database. A failed
+   * write rejects this call only: its batch goes back into the queue and the
+   * next flush tries again.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    const next = this.flushing.catch(() => {}).then(() => this.write());
+    this.flushing = next;
+    return next;
   }
 
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
     this.pending = new Map();
+    try {
+      await this.writeBatch(batch);
+    } catch (error) {
+      // Keep the newer time where the session was used again meanwhile.
+      for (const [id, entry] of batch) if (!this.pending.has(id)) this.pending.set(id, entry);
+      throw error;
+    }
+  }
+
+  private async writeBatch(batch: [string, { at: Date; ip: string | null }][]): Promise<void> {
     const rows = sql.join(
       batch.map(([id, { at, ip }]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz, ${ip}::text)`),
       sql`, `,

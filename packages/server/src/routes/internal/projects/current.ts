@@ -23,8 +23,13 @@ export default [
     access: ["admin"],
     body: projectPatchSchema,
     handler: async ({ auth, body, services }) => {
-      const updated = await withProductionModeCheck(() => updateProject(services.db, auth.project, body));
-      await services.projects.changed(services.db, updated.id);
+      const updated = await withProductionModeCheck(() =>
+        services.db.transaction(async (tx) => {
+          const row = await updateProject(tx, auth.project.id, body);
+          await services.projects.changed(tx, row.id);
+          return row;
+        }),
+      );
       return { body: adminProjectView(updated) };
     },
   }),
