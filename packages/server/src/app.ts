@@ -8,9 +8,9 @@ import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { inspect } from "node:util";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
-import { RateLimitedError, StatusError, knownErrorResponse, plainResponse } from "./http/errors.ts";
+import { RateLimitedError, StatusError, knownErrorResponse } from "./http/errors.ts";
 import { routeHandler } from "./http/pipeline.ts";
-import { emptyResponse } from "./http/response.ts";
+import { emptyResponse, textResponse } from "./http/response.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { allRoutes } from "./routes/index.ts";
 import { openApiRoutes } from "./routes/openapi.json.ts";
@@ -50,21 +50,20 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error);
     if (error instanceof RateLimitedError) {
-      return plainResponse(429, error.message, { "retry-after": String(error.retryAfterSeconds) });
+      return textResponse(429, error.message, { "retry-after": String(error.retryAfterSeconds) });
     }
-    if (error instanceof StatusError) return plainResponse(error.status, error.message);
+    if (error instanceof StatusError) return textResponse(error.status, error.message);
     // Never echo internals to the caller; the log has the stack.
     services.logger.error({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
-    return plainResponse(500, "Internal server error. The error was logged; please try again or report it.");
+    return textResponse(500, "Internal server error. The error was logged; please try again or report it.");
   });
-  // A known path with another method is 405. Decided here rather than by a
-  // catch-all route per path: Hono runs a lone matching handler directly,
-  // but composes a chain (slower) whenever two handlers match.
+  // A known path asked with another method is 405, not 404: the not-found
+  // handler looks the path up among the registered ones.
   const knownPaths = new TrieRouter<true>();
   app.notFound((c) =>
     knownPaths.match("ALL", c.req.path)[0].length > 0
-      ? plainResponse(405, "Method not allowed")
-      : plainResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."),
+      ? textResponse(405, "Method not allowed")
+      : textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."),
   );
 
   // Static segments before parameters, so /users/me wins over /users/:user_id.

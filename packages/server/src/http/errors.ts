@@ -5,9 +5,9 @@
  * nothing (the details go to the log).
  */
 import { KnownError } from "@latchkey/shared";
-import { responseHeaders, textResponse } from "./response.ts";
+import { responseHeaders } from "./response.ts";
 
-/** A non-coded failure answered as `text/plain` with this status. */
+/** A non-coded failure, answered as `text/plain` with this status (WIRE §1.5). */
 export class StatusError extends Error {
   constructor(
     readonly status: number,
@@ -22,10 +22,6 @@ export function knownErrorResponse(error: KnownError): Response {
     status: error.statusCode,
     headers: responseHeaders("application/json; charset=utf-8", { "x-stack-known-error": error.code }),
   });
-}
-
-export function plainResponse(status: number, message: string, extra?: Record<string, string>): Response {
-  return textResponse(status, message, extra);
 }
 
 /** 429 with Retry-After, which the SDK waits out before retrying. */

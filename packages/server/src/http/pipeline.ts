@@ -3,13 +3,13 @@
  * handler → response. Failures are thrown and mapped by the app's error
  * handler, so every route reports errors the same way.
  */
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { KnownErrors } from "@latchkey/shared";
 import type { Context } from "hono";
-import { getConnInfo } from "@hono/node-server/conninfo";
+import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import { authenticate } from "./auth.ts";
-import type { IncomingMessage } from "node:http";
 import { parseBody } from "./body.ts";
 import { nodeHeaderReader, type HeaderReader } from "./headers.ts";
 import { jsonResponse } from "./response.ts";

@@ -5,7 +5,6 @@
  * OpenAPI document.
  */
 import type { AccessType } from "@latchkey/shared";
-import type { Context } from "hono";
 import { z } from "zod";
 import type { Services } from "../services.ts";
 import type { RequestAuth } from "./auth.ts";
@@ -72,4 +71,3 @@ export function defineRoute<
   return route as unknown as RouteDefinition;
 }
 
-export type HonoContext = Context;

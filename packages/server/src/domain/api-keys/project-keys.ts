@@ -54,23 +54,33 @@ export async function createKeySet(db: DbOrTx, input: CreateKeySetInput) {
 }
 
 /**
- * Whether `key` is a live key of this kind for the project. The lookup is by
- * digest, so timing reveals nothing about how much of a key was right.
+ * The unrevoked key of this kind whose digest is `digest`, with its expiry.
+ * The lookup is by digest, so timing reveals nothing about how much of a key
+ * was right.
  */
-export async function isValidProjectKey(
+export async function findLiveKey(
   db: DbOrTx,
   projectId: string,
   kind: ProjectKeyKind,
-  key: string,
-): Promise<boolean> {
-  const rows = await db
-    .select({ expiresAt: projectApiKeys.expiresAt, revokedAt: projectApiKeys.manuallyRevokedAt })
+  digest: string,
+): Promise<{ projectId: string; expiresAt: Date | null } | null> {
+  const [row] = await db
+    .select({ expiresAt: projectApiKeys.expiresAt })
     .from(projectApiKeys)
-    .where(and(eq(projectApiKeys.projectId, projectId), eq(HASH_COLUMN[kind], sha256Hex(key))))
+    .where(
+      and(eq(projectApiKeys.projectId, projectId), eq(HASH_COLUMN[kind], digest), isNull(projectApiKeys.manuallyRevokedAt)),
+    )
     .limit(1);
-  const row = rows[0];
-  if (!row || row.revokedAt) return false;
-  return row.expiresAt === null || row.expiresAt.getTime() > Date.now();
+  return row ? { projectId, expiresAt: row.expiresAt } : null;
+}
+
+export function isUnexpired(key: { expiresAt: Date | null } | null): boolean {
+  return key !== null && (key.expiresAt === null || key.expiresAt.getTime() > Date.now());
+}
+
+/** Whether `key` is a live key of this kind for the project (uncached: start-up and CLI). */
+export async function isValidProjectKey(db: DbOrTx, projectId: string, kind: ProjectKeyKind, key: string): Promise<boolean> {
+  return isUnexpired(await findLiveKey(db, projectId, kind, sha256Hex(key)));
 }
 
 export async function listKeySets(db: DbOrTx, projectId: string, extra?: SQL) {

@@ -6,14 +6,13 @@
  * not rotated, so concurrent refreshes of one token all succeed.
  */
 import { KnownErrors } from "@latchkey/shared";
-import { and, eq, gt, isNull, or } from "drizzle-orm";
-import { sessions } from "../../db/schema/index.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { markUserActive } from "../users/activity.ts";
 import { findUserCached } from "../users/cached.ts";
 import { tokenSubject } from "./issue.ts";
+import { findSessionByDigest } from "./sessions.ts";
 
 export async function refreshAccessToken(
   services: Services,
@@ -25,14 +24,9 @@ export async function refreshAccessToken(
   if (refreshToken.length === 0 || refreshToken.length > 200) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   const now = new Date();
   const digest = sha256Hex(refreshToken);
-  const session = await services.caches.load(services.caches.sessions, digest, async () => {
-    const [row] = await services.db
-      .select({ id: sessions.id, userId: sessions.userId, projectId: sessions.projectId, branchId: sessions.branchId, expiresAt: sessions.expiresAt })
-      .from(sessions)
-      .where(and(eq(sessions.refreshTokenHash, digest), or(isNull(sessions.expiresAt), gt(sessions.expiresAt, now))))
-      .limit(1);
-    return row ?? null;
-  });
+  const session = await services.caches.load(services.caches.sessions, digest, () =>
+    findSessionByDigest(services.db, project.id, branchId, digest),
+  );
   if (
     !session ||
     session.projectId !== project.id ||

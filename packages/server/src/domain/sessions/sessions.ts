@@ -3,7 +3,7 @@
  * database keeps its SHA-256 digest, so a leaked table holds no usable token.
  * Deleting the row revokes the session: its refresh token fails at once.
  */
-import { DEFAULT_SESSION_EXPIRATION_MILLIS } from "@latchkey/shared";
+import { DEFAULT_SESSION_EXPIRATION_MILLIS, REFRESH_TOKEN_LENGTH } from "@latchkey/shared";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
@@ -22,7 +22,7 @@ export async function createSession(
     isImpersonation?: boolean;
   },
 ): Promise<{ session: SessionRow; refreshToken: string }> {
-  const refreshToken = randomCode(45);
+  const refreshToken = randomCode(REFRESH_TOKEN_LENGTH);
   const [session] = await db
     .insert(sessions)
     .values({
@@ -45,12 +45,21 @@ export async function findSessionByRefreshToken(
   refreshToken: string,
 ): Promise<SessionRow | null> {
   if (refreshToken.length > 200) return null;
+  return findSessionByDigest(db, projectId, branchId, sha256Hex(refreshToken));
+}
+
+export async function findSessionByDigest(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  refreshTokenDigest: string,
+): Promise<SessionRow | null> {
   const rows = await db
     .select()
     .from(sessions)
     .where(
       and(
-        eq(sessions.refreshTokenHash, sha256Hex(refreshToken)),
+        eq(sessions.refreshTokenHash, refreshTokenDigest),
         eq(sessions.projectId, projectId),
         eq(sessions.branchId, branchId),
         or(isNull(sessions.expiresAt), gt(sessions.expiresAt, new Date())),
@@ -58,10 +67,6 @@ export async function findSessionByRefreshToken(
     )
     .limit(1);
   return rows[0] ?? null;
-}
-
-export async function touchSession(db: DbOrTx, sessionId: string, ip: string | null): Promise<void> {
-  await db.update(sessions).set({ lastUsedAt: new Date(), lastUsedIp: ip }).where(eq(sessions.id, sessionId));
 }
 
 export async function listSessions(db: DbOrTx, projectId: string, branchId: string, userId: string) {
