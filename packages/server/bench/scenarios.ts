@@ -1,0 +1,303 @@
+/**
+ * What is measured, against a server that is already running and seeded:
+ * autocannon scenarios (each with the server's and autocannon's CPU use read
+ * alongside), the hello ceiling, the bare argon2id verify rate, the
+ * concurrent sign-up burst of one e-mail, and the sequential sign-in timing
+ * probe. Results go into a DatabaseReport, which report.ts renders. Everything
+ * here only measures; starting and stopping processes is processes.ts's job.
+ */
+import autocannon, { type Request as CannonRequest, type Result as CannonResult } from "autocannon";
+import { readFileSync } from "node:fs";
+import { hashPassword, verifyPassword } from "../src/domain/users/passwords.ts";
+import { CONNECTIONS, DURATION, HELLO_ENTRY, PASSWORD, PROBE_COUNT, RUN_ID, WARMUP, wanted } from "./config.ts";
+import { freePort, startChild, stopChild, waitReady } from "./processes.ts";
+import { burst, call, type ApiResponse, type BurstResult, type Fixture } from "./setup.ts";
+
+// ---------------------------------------------------------------------------
+// autocannon runs, with the CPU the server and this process used alongside.
+
+export interface Row {
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Status codes other than 2xx, socket errors, timeouts. */
+  errorDetail: string;
+  /** CPU the server process used (1 = one core busy), all its threads. */
+  serverCpu: number;
+  /** CPU this process (autocannon) used. */
+  loadCpu: number;
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far; null where /proc is missing. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of stat(5) (utime, stime), counted from the state field (3).
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
+
+export async function cannon(
+  name: string,
+  base: string,
+  options: { headers?: Record<string, string>; request: CannonRequest; pid: number },
+  seconds = DURATION,
+): Promise<Row> {
+  const serverCpu0 = processCpuSeconds(options.pid);
+  const ownCpu0 = process.cpuUsage();
+  const started = performance.now();
+  const result: CannonResult = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 20,
+    headers: options.headers ?? {},
+    requests: [options.request],
+  });
+  const ok = result["2xx"];
+  const details: string[] = [];
+  for (const [code, stat] of Object.entries(result.statusCodeStats)) {
+    if (!code.startsWith("2")) details.push(`${stat.count}× ${code}`);
+  }
+  if (result.errors) details.push(`${result.errors} socket errors`);
+  if (result.timeouts) details.push(`${result.timeouts} timeouts`);
+  const elapsed = (performance.now() - started) / 1000;
+  const serverCpu1 = processCpuSeconds(options.pid);
+  const own = process.cpuUsage(ownCpu0);
+  return {
+    serverCpu: serverCpu0 === null || serverCpu1 === null ? NaN : (serverCpu1 - serverCpu0) / elapsed,
+    loadCpu: (own.user + own.system) / 1e6 / elapsed,
+    scenario: name,
+    rps: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    errorDetail: details.join(", "),
+  };
+}
+
+function roundRobin<T>(items: T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length]!;
+}
+
+function jsonPost(path: string, body: () => unknown): CannonRequest {
+  return {
+    method: "POST",
+    path,
+    setupRequest: (req) => ({
+      ...req,
+      headers: { ...req.headers, "content-type": "application/json" },
+      body: JSON.stringify(body()),
+    }),
+  };
+}
+
+export async function hello(): Promise<Row> {
+  const port = await freePort();
+  const child = startChild("hello server", ["--import", "tsx", HELLO_ENTRY], { ...process.env, PORT: String(port) });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitReady(`${base}/`, child);
+    const pid = child.process.pid!;
+    await cannon("warm-up", base, { request: { method: "GET", path: "/" }, pid }, WARMUP);
+    return await cannon("hello (bare Hono, the ceiling)", base, { request: { method: "GET", path: "/" }, pid });
+  } finally {
+    await stopChild(child);
+  }
+}
+
+export interface HashRate {
+  rps: number;
+  singleMillis: number;
+  /** CPU time one verify costs (all threads). */
+  cpuMillis: number;
+}
+
+/**
+ * Raw argon2id verify throughput in this process, with the server's options
+ * and as many concurrent calls as connections: what sign-in can reach at best.
+ */
+async function hashRate(seconds = 3): Promise<HashRate> {
+  const stored = await hashPassword(PASSWORD);
+  let t = performance.now();
+  for (let i = 0; i < 5; i++) await verifyPassword(stored, PASSWORD);
+  const singleMillis = (performance.now() - t) / 5;
+  let done = 0;
+  const deadline = performance.now() + seconds * 1000;
+  t = performance.now();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline) {
+        await verifyPassword(stored, PASSWORD);
+        done += 1;
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpu0);
+  return { rps: done / ((performance.now() - t) / 1000), singleMillis, cpuMillis: (cpu.user + cpu.system) / 1000 / done };
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface TimingProbe {
+  correct: number;
+  wrongPassword: number;
+  unknownEmail: number;
+  counted: number;
+  rateLimited: number;
+  unexpected: string[];
+}
+
+/**
+ * Sequential sign-ins: a wrong password for known users vs an unknown e-mail
+ * (interleaved; 2×60 failures from one address stay under the limit of 200
+ * per address, and at most 1–2 per account under the limit of 20).
+ */
+async function timingProbe(base: string, fx: Fixture): Promise<TimingProbe> {
+  const correct: number[] = [];
+  const wrong: number[] = [];
+  const unknown: number[] = [];
+  let rateLimited = 0;
+  const unexpected: string[] = [];
+  const signIn = (email: string, password: string) =>
+    call(base, "/auth/password/sign-in", { method: "POST", headers: fx.client, body: { email, password } });
+  const note = (what: string, res: ApiResponse, expected: string) => {
+    if (res.status === 429) rateLimited += 1;
+    else unexpected.push(`${what}: ${res.status} ${res.knownError ?? ""} (expected ${expected})`);
+  };
+  for (let i = 0; i < PROBE_COUNT; i++) {
+    const user = fx.users[i % fx.users.length]!;
+    const w = await signIn(user.email, `${PASSWORD} but wrong`);
+    if (w.knownError === "EMAIL_PASSWORD_MISMATCH") wrong.push(w.millis);
+    else note("wrong password", w, "EMAIL_PASSWORD_MISMATCH");
+    const u = await signIn(`nobody-${RUN_ID}-${i}@example.com`, PASSWORD);
+    if (u.knownError === "EMAIL_PASSWORD_MISMATCH") unknown.push(u.millis);
+    else note("unknown e-mail", u, "EMAIL_PASSWORD_MISMATCH");
+    if (i % 3 === 0) {
+      const c = await signIn(user.email, PASSWORD);
+      if (c.status === 200) correct.push(c.millis);
+      else note("correct password", c, "200");
+    }
+  }
+  return {
+    correct: median(correct),
+    wrongPassword: median(wrong),
+    unknownEmail: median(unknown),
+    counted: Math.min(wrong.length, unknown.length),
+    rateLimited,
+    unexpected: unexpected.slice(0, 5),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// One database's results, and the scenarios that fill them.
+
+export interface DatabaseReport {
+  label: string;
+  /** 1-minute load average when the section started and ended. */
+  load: [number, number];
+  /** Median /users/me latency of one sequential client, idle and during the sign-in load. */
+  meDuringSignIn: { idle: number; busy: number; count: number } | null;
+  /** argon2id verify rate measured just before the sign-in scenario. */
+  hash: HashRate | null;
+  ceiling: Row | null;
+  rows: Row[];
+  burst: BurstResult | null;
+  race: BurstResult | null;
+  probe: TimingProbe | null;
+  serverErrors: string[];
+  failure: string | null;
+}
+
+/**
+ * The load scenarios chosen by BENCH_SCENARIOS (all but the hello ceiling),
+ * then the robustness and timing probes, against the running server `pid` at
+ * `base`. Fills `report` as it goes, so what was measured before a failure is kept.
+ */
+export async function runScenarios(label: string, base: string, pid: number, fx: Fixture, report: DatabaseReport): Promise<void> {
+  const nextUser = roundRobin(fx.users);
+
+  if (wanted("floor")) {
+    // Not a target: the same request pipeline with no authentication and no database.
+    process.stdout.write(`[${label}] GET /api/v1/ (pipeline floor)…\n`);
+    const request: CannonRequest = { method: "GET", path: "/api/v1/" };
+    await cannon("warm-up", base, { request, pid }, WARMUP);
+    report.rows.push(await cannon("GET /api/v1/ (Latchkey pipeline, no auth, no DB)", base, { request, pid }));
+  }
+  if (wanted("me")) {
+    process.stdout.write(`[${label}] GET /users/me…\n`);
+    const request: CannonRequest = {
+      method: "GET",
+      path: "/api/v1/users/me",
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-stack-access-token": nextUser().accessToken } }),
+    };
+    await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
+    report.rows.push(await cannon("GET /users/me", base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("refresh")) {
+    process.stdout.write(`[${label}] refresh…\n`);
+    const request: CannonRequest = {
+      method: "POST",
+      path: "/api/v1/auth/sessions/current/refresh",
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-stack-refresh-token": nextUser().refreshToken } }),
+    };
+    await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
+    report.rows.push(await cannon("POST /auth/sessions/current/refresh", base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("sign-in")) {
+    process.stdout.write(`[${label}] argon2id verify rate, then sign-in…\n`);
+    report.hash = await hashRate();
+    const request = jsonPost("/api/v1/auth/password/sign-in", () => ({ email: nextUser().email, password: PASSWORD }));
+    // Alongside: one client reading /users/me in a loop, to see what hashing does to other requests.
+    const user = fx.users[0]!;
+    const readMe = () => call(base, "/users/me", { headers: { ...fx.client, "x-stack-access-token": user.accessToken } });
+    const idle: number[] = [];
+    for (let i = 0; i < 20; i++) idle.push((await readMe()).millis);
+    let running = true;
+    const busy: number[] = [];
+    const reader = (async () => {
+      await new Promise((r) => setTimeout(r, 1000));
+      while (running) {
+        const res = await readMe().catch(() => null);
+        if (res && running) busy.push(res.millis);
+      }
+    })();
+    report.rows.push(await cannon("POST /auth/password/sign-in", base, { headers: fx.client, request, pid }));
+    running = false;
+    await reader;
+    report.meDuringSignIn = { idle: median(idle), busy: median(busy), count: busy.length };
+  }
+  if (wanted("sign-up")) {
+    process.stdout.write(`[${label}] sign-up…\n`);
+    let n = 0;
+    const request = jsonPost("/api/v1/auth/password/sign-up", () => ({
+      email: `load-${RUN_ID}-${label.toLowerCase()}-${n++}@example.com`,
+      password: PASSWORD,
+    }));
+    report.rows.push(await cannon("POST /auth/password/sign-up", base, { headers: fx.client, request, pid }));
+  }
+
+  process.stdout.write(`[${label}] robustness and timing probes…\n`);
+  const raceEmail = `race-${RUN_ID}@example.com`;
+  report.race = (
+    await burst(
+      Array.from({ length: CONNECTIONS }, () => () =>
+        call(base, "/auth/password/sign-up", { method: "POST", headers: fx.client, body: { email: raceEmail, password: PASSWORD } }),
+      ),
+    )
+  ).result;
+  report.probe = await timingProbe(base, fx);
+}
