@@ -3,13 +3,13 @@
  * Request with no socket (tests); `serve()` in main.ts binds a port.
  */
 import { KnownError } from "@latchkey/shared";
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
-import { inspect } from "node:util";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
 import { RateLimitedError, StatusError, knownErrorResponse } from "./http/errors.ts";
 import { routeHandler } from "./http/pipeline.ts";
+import { StaticMemoRouter } from "./http/router.ts";
 import { emptyResponse, textResponse } from "./http/response.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { allRoutes } from "./routes/index.ts";
@@ -30,6 +30,7 @@ const CORS_ALLOWED_HEADERS = [
 
 export function createApp(services: Services, apiRoutes: RouteDefinition[] = allRoutes) {
   const app = new Hono({
+    router: new StaticMemoRouter(),
     getPath: (request) => {
       const path = getPath(request);
       return path === LATEST_PREFIX || path.startsWith(`${LATEST_PREFIX}/`) ? API_PREFIX + path.slice(LATEST_PREFIX.length) : path;
@@ -70,16 +71,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
   const ordered = [...routes].sort((a, b) => specificity(b.path) - specificity(a.path));
   for (const route of ordered) {
     const handler = routeHandler(route, services);
-    // Hono only hands Error instances to onError; anything else thrown would escape as an unlogged failure.
-    const guarded = async (c: Context) => {
-      try {
-        return await handler(c);
-      } catch (error) {
-        throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${inspect(error)}`, { cause: error });
-      }
-    };
     for (const full of fullPaths(route.path)) {
-      app.on(route.method, full, guarded);
+      app.on(route.method, full, handler);
       knownPaths.add("ALL", full, true);
     }
   }

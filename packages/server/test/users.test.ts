@@ -514,6 +514,28 @@ describe("/users/me (client)", () => {
     expect(asServer.body.id).toBe(user.userId);
   });
 
+  it("GET shows writes at once: a server update of the user, then a project config change", async () => {
+    const p = await createProject(server);
+    const user = await signUpUser(server, p);
+    const asServer = { ...p.server, accessToken: user.accessToken };
+    // Read first, at both levels, so any remembered view exists before the writes.
+    expect((await server.request("/users/me", { as: user.as })).body.display_name).toBeNull();
+    expect((await server.request("/users/me", { as: asServer })).body.server_metadata).toBeNull();
+
+    const patched = await server.request(`/users/${user.userId}`, {
+      method: "PATCH",
+      as: p.server,
+      body: { display_name: "Ada", server_metadata: { plan: "pro" } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await server.request("/users/me", { as: user.as })).body.display_name).toBe("Ada");
+    expect((await server.request("/users/me", { as: asServer })).body.server_metadata).toEqual({ plan: "pro" });
+
+    await patchProjectConfig(server, p, { require_email_verification: true });
+    const restricted = await server.request("/users/me", { as: user.as });
+    expect(restricted.body).toMatchObject({ is_restricted: true, restricted_reason: { type: "email_not_verified" } });
+  });
+
   it("GET without a user → CANNOT_GET_OWN_USER_WITHOUT_USER", async () => {
     expectKnownError(await server.request("/users/me", { as: project.client }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
     expectKnownError(await server.request("/users/me", { as: project.server }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);

@@ -24,12 +24,11 @@ export interface RequestAuth {
 
 /** Returns null for an unauthenticated request (no access type). */
 export async function authenticate(services: Services, headers: HeaderReader): Promise<RequestAuth | null> {
-  const h = (name: string) => stackHeader(headers, name);
-  const accessType = h("access-type");
-  const publishableKey = h("publishable-client-key");
-  const secretKey = h("secret-server-key");
-  const adminKey = h("super-secret-admin-key");
-  const adminToken = h("admin-access-token");
+  const accessType = stackHeader(headers, "access-type");
+  const publishableKey = stackHeader(headers, "publishable-client-key");
+  const secretKey = stackHeader(headers, "secret-server-key");
+  const adminKey = stackHeader(headers, "super-secret-admin-key");
+  const adminToken = stackHeader(headers, "admin-access-token");
 
   // 1–4: access type and project id.
   if (!accessType) {
@@ -38,13 +37,13 @@ export async function authenticate(services: Services, headers: HeaderReader): P
   }
   if (!(ACCESS_TYPES as readonly string[]).includes(accessType)) throw new KnownErrors.InvalidAccessType(accessType);
   const type = accessType as AccessType;
-  const projectId = h("project-id");
+  const projectId = stackHeader(headers, "project-id");
   if (!projectId) throw new KnownErrors.AccessTypeWithoutProjectId(type);
 
   // 5: the user's access token.
-  const allowAnonymous = h("allow-anonymous-user") === "true";
-  const allowRestricted = allowAnonymous || h("allow-restricted-user") === "true";
-  const accessToken = h("access-token");
+  const allowAnonymous = stackHeader(headers, "allow-anonymous-user") === "true";
+  const allowRestricted = allowAnonymous || stackHeader(headers, "allow-restricted-user") === "true";
+  const accessToken = stackHeader(headers, "access-token");
   let claims: AccessTokenClaims | null = null;
   if (accessToken) {
     claims = await services.tokens.verify(accessToken);
@@ -85,7 +84,7 @@ export async function authenticate(services: Services, headers: HeaderReader): P
   }
 
   // 8: the branch. Every project has exactly one branch today.
-  const branchId = h("branch-id") ?? DEFAULT_BRANCH_ID;
+  const branchId = stackHeader(headers, "branch-id") ?? DEFAULT_BRANCH_ID;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
   const user = claims ? await findUserCached(services, project.id, branchId, claims.sub) : null;

@@ -10,22 +10,23 @@ export interface HeaderReader {
  * object; reading it directly avoids building a web `Headers` per request,
  * which costs more than authenticating it.
  */
-export function nodeHeaderReader(headers: IncomingHttpHeaders): HeaderReader {
-  return {
-    get(name) {
-      const value = headers[name];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(", ") : value;
-    },
-  };
+export class NodeHeaderReader implements HeaderReader {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
 }
 
 /**
  * Request headers by their short name: `x-stack-<name>`, or the newer
  * `x-hexclave-<name>` alias (WIRE §1.1); the x-stack form wins when both come.
  */
-export function stackHeader(headers: HeaderReader, name: string): string | null {
-  return headers.get(`x-stack-${name}`) ?? headers.get(`x-hexclave-${name}`);
+export function stackHeader(headers: HeaderReader, name: StackRequestHeader): string | null {
+  const [stack, hexclave] = HEADER_NAMES[name];
+  return headers.get(stack) ?? headers.get(hexclave);
 }
 
 export const STACK_REQUEST_HEADERS = [
@@ -45,3 +46,10 @@ export const STACK_REQUEST_HEADERS = [
   "workflow-token",
   "override-error-status",
 ] as const;
+
+export type StackRequestHeader = (typeof STACK_REQUEST_HEADERS)[number];
+
+// Built once: a name concatenated per lookup would be a new string to hash every time.
+const HEADER_NAMES = Object.fromEntries(
+  STACK_REQUEST_HEADERS.map((h) => [h, [`x-stack-${h}`, `x-hexclave-${h}`] as const]),
+) as Record<StackRequestHeader, readonly [string, string]>;

@@ -8,19 +8,34 @@ import { randomUUID } from "node:crypto";
 
 const EXPOSED = "x-stack-known-error, x-stack-request-id";
 
+// Plain literals, no spreads: properties after a spread are defined one
+// runtime call at a time, which made this the costliest line of a request.
 export function responseHeaders(contentType: string | null, extra?: Record<string, string>): Record<string, string> {
-  return {
-    ...(contentType ? { "content-type": contentType } : {}),
-    "cache-control": "no-store, max-age=0",
-    "x-stack-request-id": randomUUID(),
-    "access-control-allow-origin": "*",
-    "access-control-expose-headers": EXPOSED,
-    ...extra,
-  };
+  const headers: Record<string, string> =
+    contentType === null
+      ? {
+          "cache-control": "no-store, max-age=0",
+          "x-stack-request-id": randomUUID(),
+          "access-control-allow-origin": "*",
+          "access-control-expose-headers": EXPOSED,
+        }
+      : {
+          "content-type": contentType,
+          "cache-control": "no-store, max-age=0",
+          "x-stack-request-id": randomUUID(),
+          "access-control-allow-origin": "*",
+          "access-control-expose-headers": EXPOSED,
+        };
+  return extra === undefined ? headers : Object.assign(headers, extra);
 }
 
 export function jsonResponse(status: number, body: unknown, extra?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: responseHeaders("application/json; charset=utf-8", extra) });
+  return jsonTextResponse(status, JSON.stringify(body), extra);
+}
+
+/** For a body that is already JSON text. */
+export function jsonTextResponse(status: number, json: string, extra?: Record<string, string>): Response {
+  return new Response(json, { status, headers: responseHeaders("application/json; charset=utf-8", extra) });
 }
 
 export function textResponse(status: number, text: string, extra?: Record<string, string>): Response {

@@ -4,7 +4,7 @@
  * 225 bits of entropy, so an unsalted SHA-256 digest is a safe way to store it,
  * and looking secrets up by digest leaks nothing through timing.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -17,7 +17,8 @@ export function randomCode(length = 45): string {
 }
 
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  // One-shot: no Hash object per call (this runs on every key check).
+  return hash("sha256", value, "hex");
 }
 
 /** AES-256-GCM with a key derived from the server secret; output is base64url `iv.tag.data`. */

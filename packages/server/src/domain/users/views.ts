@@ -68,3 +68,16 @@ export function serverUserView(user: UserRecord, config: ProjectConfig) {
     signed_up_at_millis: user.signedUpAt.getTime(),
   };
 }
+
+/**
+ * The view as JSON text, kept per cached user record: records are replaced,
+ * never changed, when the user is written, and a project's config likewise,
+ * so a signed-in user reading themselves again costs no serialization.
+ */
+const serialized = new WeakMap<UserRecord, { config: ProjectConfig; client?: string; server?: string }>();
+
+export function userViewJson(user: UserRecord, config: ProjectConfig, level: "client" | "server"): string {
+  let entry = serialized.get(user);
+  if (!entry || entry.config !== config) serialized.set(user, (entry = { config }));
+  return (entry[level] ??= JSON.stringify(level === "client" ? clientUserView(user, config) : serverUserView(user, config)));
+}

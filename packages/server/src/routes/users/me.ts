@@ -4,9 +4,10 @@ import { users } from "../../db/schema/index.ts";
 import { passwordHashFromBody } from "../../domain/users/password-fields.ts";
 import { clientUserPatch, serverUserPatch, toUserPatch } from "../../domain/users/schemas.ts";
 import { updateUser } from "../../domain/users/update.ts";
-import { clientUserView, serverUserView } from "../../domain/users/views.ts";
+import { clientUserView, serverUserView, userViewJson } from "../../domain/users/views.ts";
 import type { RequestAuth } from "../../http/auth.ts";
 import { StatusError } from "../../http/errors.ts";
+import { jsonTextResponse } from "../../http/response.ts";
 import { defineRoute } from "../../http/route.ts";
 
 function currentUser(auth: RequestAuth) {
@@ -25,7 +26,8 @@ export default [
     summary: "The signed-in user",
     tags: ["Users"],
     access: ["client", "server", "admin"],
-    handler: ({ auth }) => ({ body: view(auth, currentUser(auth)) }),
+    handler: ({ auth }) =>
+      jsonTextResponse(200, userViewJson(currentUser(auth), auth.project.config, auth.type === "client" ? "client" : "server")),
   }),
   defineRoute({
     method: "PATCH",
