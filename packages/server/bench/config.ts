@@ -4,7 +4,7 @@
  * means the same everywhere.
  *
  * Knobs (environment): BENCH_DURATION seconds per scenario (default 8),
- * BENCH_SCENARIOS comma list to run a subset (hello,floor,me,refresh,sign-in,sign-up),
+ * BENCH_SCENARIOS comma list to run a subset (hello,floor,me,refresh,refresh-distinct,sign-in,sign-up),
  * BENCH_CPU_PROF directory for `node --cpu-prof` profiles of the server,
  * BENCH_NO_WRITE=1 to leave BENCHMARKS.md alone.
  */
@@ -17,6 +17,11 @@ export const SERVER_ENTRY = "packages/server/src/main.ts";
 export const HELLO_ENTRY = "packages/server/bench/hello-server.ts";
 export const CONNECTIONS = 64;
 export const POOL_SIZE = 64;
+/**
+ * Sessions for the refresh-distinct scenario: more than the refreshes the
+ * server can answer in a second, so no session is refreshed twice in one.
+ */
+export const DISTINCT_SESSIONS = 8_000;
 export const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 export const WARMUP = 1;
 /** Failed sign-ins per kind in the timing probe: 2×60 stays under the limit of 200 per address. */

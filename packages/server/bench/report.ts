@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { CONNECTIONS, DURATION, NO_WRITE, POOL_SIZE, ROOT, WARMUP } from "./config.ts";
+import { CONNECTIONS, DISTINCT_SESSIONS, DURATION, NO_WRITE, POOL_SIZE, ROOT, WARMUP } from "./config.ts";
 import type { DatabaseReport, Row } from "./scenarios.ts";
 import type { BurstResult } from "./setup.ts";
 
@@ -176,6 +176,12 @@ export function writeReport(reports: DatabaseReport[], started: number, load0: n
     "- req/s counts 2xx answers only; any other answer, socket error or timeout is an error and shows in the table.",
     "- `GET /api/v1/` (the welcome text, no credentials) is not a target: it is Latchkey's own request pipeline with",
     "  no authentication and no database, about the most any endpoint could reach.",
+    "- The refresh target row cycles through the pool's 64 sessions, so each session is refreshed many times a",
+    "  second; a token issued for the same session and claims within the same second is the one already signed",
+    "  (`iat` has one-second resolution). The two rows \"refresh: …\" below it are not targets. They use",
+    `  ${DISTINCT_SESSIONS.toLocaleString("en")} other sessions: first each once (read from the database, as a real client's refresh`,
+    "  every few minutes mostly is), then in turn for the full duration (cached, but no session twice in a second,",
+    "  so every request pays for an ES256 signature).",
     "- server CPU: CPU the Latchkey process used (all threads; 100% = one core busy) during the scenario, and per",
     "  request; \"% of ceiling by CPU\" is the hello server's CPU per request over the scenario's. PostgreSQL's own",
     "  processes are not included. These figures hold up better than req/s when other work runs on the machine.",
@@ -201,7 +207,7 @@ export function writeReport(reports: DatabaseReport[], started: number, load0: n
     "```",
     "",
     "With `DATABASE_URL`, a fresh database `latchkey_bench_<random>` is created on that server and dropped afterwards",
-    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=hello,floor,me,refresh,sign-in,sign-up`,",
+    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=hello,floor,me,refresh,refresh-distinct,sign-in,sign-up`,",
     "`BENCH_CPU_PROF=<dir>` (the server runs with `node --cpu-prof`; open the largest `.cpuprofile` in Chrome DevTools),",
     "`BENCH_NO_WRITE=1` (leave this file alone). Other load on the machine skews req/s; compare ratios and CPU per request.",
     "",

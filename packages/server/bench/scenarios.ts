@@ -9,9 +9,9 @@
 import autocannon, { type Request as CannonRequest, type Result as CannonResult } from "autocannon";
 import { readFileSync } from "node:fs";
 import { hashPassword, verifyPassword } from "../src/domain/users/passwords.ts";
-import { CONNECTIONS, DURATION, HELLO_ENTRY, PASSWORD, PROBE_COUNT, RUN_ID, WARMUP, wanted } from "./config.ts";
+import { CONNECTIONS, DISTINCT_SESSIONS, DURATION, HELLO_ENTRY, PASSWORD, PROBE_COUNT, RUN_ID, WARMUP, wanted } from "./config.ts";
 import { freePort, startChild, stopChild, waitReady } from "./processes.ts";
-import { burst, call, type ApiResponse, type BurstResult, type Fixture } from "./setup.ts";
+import { burst, call, sessionPool, type ApiResponse, type BurstResult, type Fixture } from "./setup.ts";
 
 // ---------------------------------------------------------------------------
 // autocannon runs, with the CPU the server and this process used alongside.
@@ -46,7 +46,7 @@ const CLOCK_TICKS = 100;
 export async function cannon(
   name: string,
   base: string,
-  options: { headers?: Record<string, string>; request: CannonRequest; pid: number },
+  options: { headers?: Record<string, string>; request: CannonRequest; pid: number; amount?: number },
   seconds = DURATION,
 ): Promise<Row> {
   const serverCpu0 = processCpuSeconds(options.pid);
@@ -55,7 +55,7 @@ export async function cannon(
   const result: CannonResult = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...(options.amount ? { amount: options.amount } : { duration: seconds }),
     timeout: 20,
     headers: options.headers ?? {},
     requests: [options.request],
@@ -81,6 +81,9 @@ export async function cannon(
     errorDetail: details.join(", "),
   };
 }
+
+export const REFRESH_COLD = "refresh: each session's first, read from the database";
+export const REFRESH_DISTINCT = "refresh: no session twice in a second, sessions cached";
 
 function roundRobin<T>(items: T[]): () => T {
   let i = 0;
@@ -256,6 +259,22 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
     };
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("POST /auth/sessions/current/refresh", base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("refresh-distinct")) {
+    // Not targets. The refresh above mostly repeats a session within the same
+    // second, where the server hands out the token it has just signed. Here no
+    // session comes back within a second: first each session once, read from
+    // the database (a session's first refresh in this process), then the same
+    // sessions again, now cached, so every request pays for a signature.
+    process.stdout.write(`[${label}] creating ${DISTINCT_SESSIONS} sessions, then refresh with a different session each time…\n`);
+    const nextToken = roundRobin(await sessionPool(base, fx, DISTINCT_SESSIONS));
+    const request: CannonRequest = {
+      method: "POST",
+      path: "/api/v1/auth/sessions/current/refresh",
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-stack-refresh-token": nextToken() } }),
+    };
+    report.rows.push(await cannon(REFRESH_COLD, base, { headers: fx.client, request, pid, amount: DISTINCT_SESSIONS }));
+    report.rows.push(await cannon(REFRESH_DISTINCT, base, { headers: fx.client, request, pid }));
   }
   if (wanted("sign-in")) {
     process.stdout.write(`[${label}] argon2id verify rate, then sign-in…\n`);

@@ -57,6 +57,7 @@ function clientHeaders(projectId: string, publishableKey: string): Record<string
 }
 
 export interface EndUser {
+  id: string;
   email: string;
   accessToken: string;
   refreshToken: string;
@@ -64,6 +65,8 @@ export interface EndUser {
 
 export interface Fixture {
   client: Record<string, string>;
+  /** Server access with a secret key, to create sessions directly. */
+  server: Record<string, string>;
   users: EndUser[];
   /** 64 concurrent sign-ups of distinct e-mails (the user pool). */
   burst: BurstResult;
@@ -129,12 +132,17 @@ export async function seed(base: string): Promise<Fixture> {
       description: "benchmark",
       expires_at_millis: Date.now() + 24 * 3600_000,
       has_publishable_client_key: true,
-      has_secret_server_key: false,
+      has_secret_server_key: true,
       has_super_secret_admin_key: false,
     },
   });
   expectStatus(keys, 200, "create api keys");
   const client = clientHeaders(projectId, keys.body.publishable_client_key);
+  const server = {
+    "x-stack-access-type": "server",
+    "x-stack-project-id": projectId,
+    "x-stack-secret-server-key": keys.body.secret_server_key as string,
+  };
 
   const emails = Array.from({ length: POOL_SIZE }, (_, i) => `pool-${RUN_ID}-${i}@example.com`);
   const { result, responses } = await burst(
@@ -143,9 +151,30 @@ export async function seed(base: string): Promise<Fixture> {
   const users: EndUser[] = [];
   responses.forEach((res, i) => {
     if (res?.status === 200) {
-      users.push({ email: emails[i]!, accessToken: res.body.access_token, refreshToken: res.body.refresh_token });
+      users.push({ id: res.body.user_id, email: emails[i]!, accessToken: res.body.access_token, refreshToken: res.body.refresh_token });
     }
   });
   if (users.length === 0) throw new Error(`no end user could sign up: ${JSON.stringify(result.statuses)}`);
-  return { client, users, burst: result };
+  return { client, server, users, burst: result };
+}
+
+/**
+ * `count` more sessions (refresh tokens) of the pool's users, made with
+ * server access (`POST /auth/sessions`, no password hash), 64 at a time.
+ */
+export async function sessionPool(base: string, fx: Fixture, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  while (tokens.length < count) {
+    const n = Math.min(64, count - tokens.length);
+    const created = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        call(base, "/auth/sessions", { method: "POST", headers: fx.server, body: { user_id: fx.users[(tokens.length + i) % fx.users.length]!.id } }),
+      ),
+    );
+    for (const res of created) {
+      expectStatus(res, 200, "create session");
+      tokens.push(res.body.refresh_token as string);
+    }
+  }
+  return tokens;
 }

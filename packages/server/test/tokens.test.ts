@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { createHmac, sign } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { projects } from "../src/db/schema/index.ts";
 import { createProject, signUpUser, type EndUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
@@ -309,6 +309,46 @@ describe("refresh tokens", () => {
     }
     const again = await viaHeader();
     expect(again.status, again.text).toBe(200);
+  });
+});
+
+describe("issuing within one second", () => {
+  const subject = {
+    userId: "3f1d2c4b-0000-4000-8000-000000000001",
+    projectId: "p",
+    branchId: "main",
+    sessionId: "s1",
+    displayName: null,
+    primaryEmail: "a@example.com",
+    primaryEmailVerified: false,
+    selectedTeamId: null,
+    signedUpAt: new Date("2026-01-01T00:00:00Z"),
+    isAnonymous: false,
+    restrictedReason: null,
+    requiresTotpMfa: false,
+  };
+
+  it("hands out the same token for the same claims, and a new one when the claims or the second change", async () => {
+    const tokens = server.instance.services.tokens;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date("2026-11-21T10:00:00.100Z"));
+      const first = await tokens.issue(subject);
+      vi.setSystemTime(new Date("2026-11-21T10:00:00.900Z"));
+      // Same second, same claims: the very same token (ECDSA signatures are randomized, so a re-sign would differ).
+      expect(await tokens.issue(subject)).toBe(first);
+      const renamed = await tokens.issue({ ...subject, displayName: "Ada" });
+      expect(renamed).not.toBe(first);
+      expect(decodeJwt(renamed).name).toBe("Ada");
+      expect(await tokens.issue({ ...subject, sessionId: "s2" })).not.toBe(first);
+
+      vi.setSystemTime(new Date("2026-11-21T10:00:01.000Z"));
+      const next = await tokens.issue(subject);
+      expect(next).not.toBe(first);
+      expect(decodeJwt(next).iat).toBe(decodeJwt(first).iat! + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

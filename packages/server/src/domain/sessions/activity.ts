@@ -9,6 +9,7 @@ import type { Db } from "../../db/connect.ts";
 type Executor = Pick<Db, "execute">;
 
 const FLUSH_INTERVAL_MILLIS = 5000;
+const CHUNK_ROWS = 2000;
 
 export class SessionActivity {
   private pending = new Map<string, { at: Date; ip: string | null }>();
@@ -50,15 +51,17 @@ export class SessionActivity {
   }
 
   private async writeBatch(batch: [string, { at: Date; ip: string | null }][]): Promise<void> {
-    const rows = sql.join(
-      batch.map(([id, { at, ip }]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz, ${ip}::text)`),
-      sql`, `,
-    );
-    // A session deleted meanwhile simply matches no row.
-    await this.db.execute(sql`
-      update sessions set last_used_at = greatest(sessions.last_used_at, v.at), last_used_ip = coalesce(v.ip, sessions.last_used_ip)
-      from (values ${rows}) as v(id, at, ip)
-      where sessions.id = v.id`);
+    // One JSON parameter per statement, whatever the batch size (a parameter
+    // per value would pass PostgreSQL's limit of 65,535 at ~22k sessions), in
+    // chunks so no statement holds many row locks for long.
+    for (let start = 0; start < batch.length; start += CHUNK_ROWS) {
+      const rows = batch.slice(start, start + CHUNK_ROWS).map(([id, { at, ip }]) => ({ id, at: at.toISOString(), ip }));
+      // A session deleted meanwhile simply matches no row.
+      await this.db.execute(sql`
+        update sessions set last_used_at = greatest(sessions.last_used_at, v.at), last_used_ip = coalesce(v.ip, sessions.last_used_ip)
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id uuid, at timestamptz, ip text)
+        where sessions.id = v.id`);
+    }
   }
 
   async close(): Promise<void> {

@@ -4,9 +4,10 @@
  * Deleting the row revokes the session: its refresh token fails at once.
  */
 import { DEFAULT_SESSION_EXPIRATION_MILLIS, REFRESH_TOKEN_LENGTH } from "@latchkey/shared";
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
+import { preparedPerDatabase } from "../../db/prepared.ts";
 import { sessions } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
@@ -48,24 +49,34 @@ export async function findSessionByRefreshToken(
   return findSessionByDigest(db, projectId, branchId, sha256Hex(refreshToken));
 }
 
+const sessionByDigest = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.refreshTokenHash, sql.placeholder("digest")),
+        eq(sessions.projectId, sql.placeholder("projectId")),
+        eq(sessions.branchId, sql.placeholder("branchId")),
+        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, sql.placeholder("now"))),
+      ),
+    )
+    .limit(1)
+    .prepare("session_by_digest"),
+);
+
 export async function findSessionByDigest(
   db: DbOrTx,
   projectId: string,
   branchId: string,
   refreshTokenDigest: string,
 ): Promise<SessionRow | null> {
-  const rows = await db
-    .select()
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.refreshTokenHash, refreshTokenDigest),
-        eq(sessions.projectId, projectId),
-        eq(sessions.branchId, branchId),
-        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, new Date())),
-      ),
-    )
-    .limit(1);
+  const rows = await sessionByDigest(db).execute({
+    digest: refreshTokenDigest,
+    projectId,
+    branchId,
+    now: new Date().toISOString(),
+  });
   return rows[0] ?? null;
 }
 

@@ -57,6 +57,9 @@ const ISSUER_PATH: Record<AudienceKind, string> = {
 };
 const AUDIENCE_SUFFIX: Record<AudienceKind, string> = { regular: "", restricted: ":restricted", anonymous: ":anon" };
 
+/** Bounds the memory of `recent` (tokens of one second) under a burst of distinct sessions. */
+const RECENT_MAX = 20_000;
+
 export class AccessTokens {
   constructor(
     private readonly keys: KeyStore,
@@ -68,7 +71,7 @@ export class AccessTokens {
     const kind = audienceKindOf(subject);
     const { kid, key } = this.keys.signingKey(kind);
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const claims: Omit<AccessTokenClaims, "iat" | "exp" | "iss" | "aud" | "sub"> = {
+    const payload: AccessTokenClaims = {
       project_id: subject.projectId,
       branch_id: subject.branchId,
       refresh_token_id: subject.sessionId,
@@ -82,9 +85,6 @@ export class AccessTokens {
       is_restricted: kind !== "regular",
       restricted_reason: subject.restrictedReason,
       requires_totp_mfa: subject.requiresTotpMfa,
-    };
-    const payload = {
-      ...claims,
       sub: subject.userId,
       iat: nowSeconds,
       exp: nowSeconds + Math.max(1, Math.round(this.lifetimeMillis / 1000)),
@@ -95,9 +95,36 @@ export class AccessTokens {
     // faster than signing through WebCrypto, and issuing a token is the bulk
     // of a refresh. Verification (jose, and every verifier using our JWKS)
     // is unaffected; the tests verify every kind of token with jose.
-    const signingInput = `${base64url({ alg: "ES256", kid })}.${base64url(payload)}`;
-    const signature = sign("sha256", Buffer.from(signingInput), { key, dsaEncoding: "ieee-p1363" });
-    return `${signingInput}.${signature.toString("base64url")}`;
+    const signingInput = `${this.encodedHeader(kid)}.${base64url(payload)}`;
+    if (nowSeconds !== this.recentSecond) {
+      this.recent.clear();
+      this.recentSecond = nowSeconds;
+    }
+    const recent = this.recent.get(signingInput);
+    if (recent !== undefined) return recent;
+    // Base64url text is ASCII: latin1 is the cheapest exact encoding.
+    const signature = sign("sha256", Buffer.from(signingInput, "latin1"), { key, dsaEncoding: "ieee-p1363" });
+    const token = `${signingInput}.${signature.toString("base64url")}`;
+    if (this.recent.size < RECENT_MAX) this.recent.set(signingInput, token);
+    return token;
+  }
+
+  /**
+   * Tokens signed during the current second, by their signed text. `iat` has
+   * one-second resolution, so a second token for the same session, user state
+   * and key within that second would carry exactly the same claims: it is
+   * handed the one already signed (bursts of refreshes of one session, e.g.
+   * several tabs at once) rather than paying for another signature.
+   */
+  private readonly recent = new Map<string, string>();
+  private recentSecond = 0;
+
+  /** The encoded JWS header depends on the key id only. */
+  private readonly headers = new Map<string, string>();
+  private encodedHeader(kid: string): string {
+    let header = this.headers.get(kid);
+    if (header === undefined) this.headers.set(kid, (header = base64url({ alg: "ES256", kid })));
+    return header;
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
+import { preparedPerDatabase } from "../../db/prepared.ts";
 import { contactChannels, teams, users } from "../../db/schema/index.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -47,15 +48,25 @@ export function toUserRecord(row: UserRecordRow): UserRecord {
   };
 }
 
+const userById = preparedPerDatabase((db) =>
+  userRecordQuery(db)
+    .where(
+      and(
+        eq(users.projectId, sql.placeholder("projectId")),
+        eq(users.branchId, sql.placeholder("branchId")),
+        eq(users.id, sql.placeholder("userId")),
+      ),
+    )
+    .prepare("user_by_id"),
+);
+
 export async function findUser(
   db: DbOrTx,
   projectId: string,
   branchId: string,
   userId: string,
 ): Promise<UserRecord | null> {
-  const rows = await userRecordQuery(db).where(
-    and(eq(users.projectId, projectId), eq(users.branchId, branchId), eq(users.id, userId)),
-  );
+  const rows = await userById(db).execute({ projectId, branchId, userId });
   return rows[0] ? toUserRecord(rows[0]) : null;
 }
 
