@@ -193,6 +193,8 @@ describe("PATCH /internal/api-keys/{id}", () => {
 
   it("revoked: true sets manually_revoked_at_millis and the keys are refused", async () => {
     const keys = await createKeys();
+    // Used first, so each key is in the server's cache when it is revoked.
+    for (const { auth } of authsFor(keys)) expect((await server.request("/projects/current", { as: auth })).status).toBe(200);
     const before = Date.now();
     const res = await server.request(`/internal/api-keys/${keys.id}`, { method: "PATCH", as: project.ownerAdmin, body: { revoked: true } });
     expect(res.status, res.text).toBe(200);

@@ -30,7 +30,7 @@ function lru<V extends {}>(max: number) {
 
 export class Caches {
   readonly projects = lru<ProjectRow>(10_000);
-  /** `${projectId}:${kind}:${sha256}` → the key's expiry. */
+  /** `${projectId}:${kind}:${sha256}` (publishable keys: `…:as-sent:${key}`) → the key's expiry. */
   readonly projectKeys = lru<CachedKey>(20_000);
   readonly users = lru<UserRecord>(100_000);
   /** `${teamId}:${userId}` → member. */

@@ -15,6 +15,15 @@ export async function checkProjectKey(
   key: string,
 ): Promise<boolean> {
   if (key.length === 0 || key.length > 200) return false;
+  // A publishable key is public by design (it ships in browser code), so the
+  // cache may hold it as sent and a hit costs no digest. Secret and admin
+  // keys are only ever held as digests.
+  if (kind === "publishable_client_key") {
+    const entry = await services.caches.load(services.caches.projectKeys, `${projectId}:${kind}:as-sent:${key}`, () =>
+      findLiveKey(services.db, projectId, kind, sha256Hex(key)),
+    );
+    return isUnexpired(entry);
+  }
   const digest = sha256Hex(key);
   const entry = await services.caches.load(services.caches.projectKeys, `${projectId}:${kind}:${digest}`, () =>
     findLiveKey(services.db, projectId, kind, digest),
