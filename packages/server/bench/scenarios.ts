@@ -116,6 +116,21 @@ export async function hello(): Promise<Row> {
   }
 }
 
+/** Two runs of the ceiling, as one row: the mean of each figure (latencies: the worse). */
+export function meanCeiling(before: Row, after: Row): Row {
+  const mean = (a: number, b: number) => (a + b) / 2;
+  return {
+    scenario: `hello (bare Hono, the ceiling: mean of ${Math.round(before.rps)} req/s before the scenarios and ${Math.round(after.rps)} after)`,
+    rps: mean(before.rps, after.rps),
+    p50: Math.max(before.p50, after.p50),
+    p99: Math.max(before.p99, after.p99),
+    errors: before.errors + after.errors,
+    errorDetail: [before.errorDetail, after.errorDetail].filter(Boolean).join(", "),
+    serverCpu: mean(before.serverCpu, after.serverCpu),
+    loadCpu: mean(before.loadCpu, after.loadCpu),
+  };
+}
+
 export interface HashRate {
   rps: number;
   singleMillis: number;
