@@ -37,31 +37,37 @@ export class SessionActivity {
     return next;
   }
 
+  /**
+   * One JSON parameter per statement, whatever the batch size (a parameter per
+   * value would pass PostgreSQL's limit of 65,535 at ~22k sessions), in chunks
+   * so no statement holds many row locks for long. When a chunk fails, it and
+   * the chunks after it go back into the queue.
+   */
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
     this.pending = new Map();
-    try {
-      await this.writeBatch(batch);
-    } catch (error) {
-      // Keep the newer time where the session was used again meanwhile.
-      for (const [id, entry] of batch) if (!this.pending.has(id)) this.pending.set(id, entry);
-      throw error;
+    for (let start = 0; start < batch.length; start += CHUNK_ROWS) {
+      try {
+        await this.writeChunk(batch.slice(start, start + CHUNK_ROWS));
+      } catch (error) {
+        // Keep the newer time where the session was used again meanwhile.
+        for (const [id, entry] of batch.slice(start)) if (!this.pending.has(id)) this.pending.set(id, entry);
+        throw error;
+      }
     }
   }
 
-  private async writeBatch(batch: [string, { at: Date; ip: string | null }][]): Promise<void> {
-    // One JSON parameter per statement, whatever the batch size (a parameter
-    // per value would pass PostgreSQL's limit of 65,535 at ~22k sessions), in
-    // chunks so no statement holds many row locks for long.
-    for (let start = 0; start < batch.length; start += CHUNK_ROWS) {
-      const rows = batch.slice(start, start + CHUNK_ROWS).map(([id, { at, ip }]) => ({ id, at: at.toISOString(), ip }));
-      // A session deleted meanwhile simply matches no row.
-      await this.db.execute(sql`
-        update sessions set last_used_at = greatest(sessions.last_used_at, v.at), last_used_ip = coalesce(v.ip, sessions.last_used_ip)
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id uuid, at timestamptz, ip text)
-        where sessions.id = v.id`);
-    }
+  private async writeChunk(chunk: [string, { at: Date; ip: string | null }][]): Promise<void> {
+    const rows = chunk.map(([id, { at, ip }]) => ({ id, at: at.toISOString(), ip }));
+    // A session deleted meanwhile simply matches no row; an older use (a
+    // retried batch, another replica) never overwrites a newer one's address.
+    await this.db.execute(sql`
+      update sessions set
+        last_used_at = greatest(sessions.last_used_at, v.at),
+        last_used_ip = case when v.at >= sessions.last_used_at then coalesce(v.ip, sessions.last_used_ip) else sessions.last_used_ip end
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id uuid, at timestamptz, ip text)
+      where sessions.id = v.id`);
   }
 
   async close(): Promise<void> {
