@@ -24,6 +24,22 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       })),
+      // The SDK: unit tests once, and its tests against a real server on each database.
+      {
+        test: {
+          name: "js",
+          include: ["packages/js/test/unit/**/*.test.ts"],
+        },
+      },
+      ...databases.map((db) => ({
+        test: {
+          name: `js:${db}`,
+          include: ["packages/js/test/server/**/*.test.ts"],
+          env: { LATCHKEY_TEST_DB: db },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      })),
     ],
   },
 });

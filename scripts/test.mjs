@@ -12,7 +12,7 @@ function run(cmd, args) {
   return result.status ?? 1;
 }
 
-for (const pkg of ["packages/shared", "packages/server"]) {
+for (const pkg of ["packages/shared", "packages/server", "packages/js"]) {
   if (run("npx", ["tsc", "-p", pkg]) !== 0) {
     console.error(`Type errors in ${pkg}.`);
     process.exit(1);

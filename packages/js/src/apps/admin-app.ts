@@ -1,0 +1,83 @@
+/**
+ * StackAdminApp: manages a project — its settings and its internal API keys —
+ * with the super secret admin key, or with a project owner's own session.
+ */
+import type { AccessType } from "../interface/api-client.ts";
+import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
+import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
+import type { AdminProjectJson, InternalApiKeyJson } from "../models/json.ts";
+import type { Session } from "../session/session.ts";
+import { StackServerApp, type StackServerAppOptions } from "./server-app.ts";
+
+export type StackAdminAppOptions = Omit<StackServerAppOptions, "secretServerKey"> & {
+  secretServerKey?: string;
+} & (
+    | { superSecretAdminKey: string; projectOwnerSession?: undefined }
+    | { superSecretAdminKey?: undefined; projectOwnerSession: Session }
+  );
+
+export interface InternalApiKeyCreateOptions {
+  description: string;
+  expiresAt: Date;
+  hasPublishableClientKey: boolean;
+  hasSecretServerKey: boolean;
+  hasSuperSecretAdminKey: boolean;
+}
+
+export class StackAdminApp extends StackServerApp {
+  protected override readonly accessType: AccessType = "admin";
+  readonly #ownerSession: Session | null;
+
+  constructor(options: StackAdminAppOptions) {
+    if (!options.superSecretAdminKey && !options.projectOwnerSession) {
+      throw new Error("StackAdminApp needs a superSecretAdminKey or a projectOwnerSession.");
+    }
+    super({ ...options, secretServerKey: options.secretServerKey ?? "" });
+    this.#ownerSession = options.projectOwnerSession ?? null;
+  }
+
+  protected override extraCredentials(): { secretServerKey?: string; superSecretAdminKey?: string } {
+    const options = this.options as unknown as StackAdminAppOptions;
+    return {
+      ...(options.secretServerKey ? { secretServerKey: options.secretServerKey } : {}),
+      ...(options.superSecretAdminKey ? { superSecretAdminKey: options.superSecretAdminKey } : {}),
+    };
+  }
+
+  /** How this app's project objects reach the API. */
+  adminProjectContext(): AdminProjectContext {
+    return { api: this.api, adminSession: this.#ownerSession };
+  }
+
+  private admin<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
+    return this.api.send<T>(path, { ...options, accessType: "admin", adminSession: this.#ownerSession });
+  }
+
+  /** The project with every setting (the admin view); `getProject()` still gives the public one. */
+  async getAdminProject(): Promise<AdminProject> {
+    return new AdminProject(await this.admin<AdminProjectJson>("/internal/projects/current"), this.adminProjectContext());
+  }
+
+  async createInternalApiKey(options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
+    const json = await this.admin<InternalApiKeyJson>("/internal/api-keys", {
+      method: "POST",
+      body: {
+        description: options.description,
+        expires_at_millis: options.expiresAt.getTime(),
+        has_publishable_client_key: options.hasPublishableClientKey,
+        has_secret_server_key: options.hasSecretServerKey,
+        has_super_secret_admin_key: options.hasSuperSecretAdminKey,
+      },
+    });
+    return firstViewFromJson(json);
+  }
+
+  async listInternalApiKeys(): Promise<InternalApiKey[]> {
+    const body = await this.admin<{ items: InternalApiKeyJson[] }>("/internal/api-keys");
+    return body.items.map((json) => internalApiKeyFromJson(json, (id) => this.revokeInternalApiKey(id)));
+  }
+
+  private async revokeInternalApiKey(id: string): Promise<void> {
+    await this.admin(`/internal/api-keys/${encodeURIComponent(id)}`, { method: "PATCH", body: { revoked: true } });
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * StackClientApp: what a browser or any end-user client uses — sign-up and
+ * sign-in, the signed-in user, sign-out, the project's public settings, and
+ * the redirects between handler pages.
+ */
+import { INTERNAL_PROJECT_ID } from "@latchkey/shared/constants";
+import { KnownErrors } from "@latchkey/shared/known-errors/index";
+import { USER_NOT_SIGNED_IN_THROW_MESSAGE } from "../errors.ts";
+import { ApiClient, type AccessType } from "../interface/api-client.ts";
+import { sleep } from "../interface/retry.ts";
+import type { ClientProjectJson, ClientUserJson, TokensJson } from "../models/json.ts";
+import { projectFromJson, type Project } from "../models/project.ts";
+import { CurrentInternalUser } from "../models/internal-user.ts";
+import { CurrentUser, type UserContext } from "../models/user.ts";
+import { Result } from "../result.ts";
+import { Session, type Tokens } from "../session/session.ts";
+import { CookieTokenStore, MemoryTokenStore, type TokenStore, type TokenStoreInit } from "../session/token-store.ts";
+import {
+  AFTER_AUTH_RETURN_TO,
+  HANDLER_PAGES,
+  resolveHandlerUrls,
+  type HandlerPage,
+  type HandlerUrlOptions,
+  type HandlerUrls,
+  type RedirectTarget,
+} from "../urls/handler-urls.ts";
+import { currentRelativeUrl, returnToFromCurrentUrl, trustedRedirect, type RedirectMethod } from "../urls/redirect.ts";
+
+export interface StackClientAppOptions {
+  /** The Latchkey server, e.g. `https://auth.example.com` (default: `http://localhost:8102`). */
+  baseUrl?: string;
+  projectId: string;
+  publishableClientKey?: string;
+  /** Where tokens live: "cookie" (browsers), "memory", explicit tokens, or null (pass one per call). */
+  tokenStore: TokenStoreInit | null;
+  urls?: HandlerUrlOptions;
+  /** How to redirect: "window" (default in browsers), "none", or your router's navigate function. */
+  redirectMethod?: RedirectMethod;
+  extraRequestHeaders?: Record<string, string>;
+  fetch?: typeof fetch;
+}
+
+export interface GetUserOptions {
+  /** What to do when nobody is signed in (default "return-null"). */
+  or?: "redirect" | "throw" | "return-null" | "anonymous";
+  /** Also return users who are restricted (e.g. e-mail not yet verified). Default false. */
+  includeRestricted?: boolean;
+  /** Read the user of these tokens instead of the app's token store. */
+  tokenStore?: TokenStoreInit;
+}
+
+export interface RedirectToOptions {
+  replace?: boolean;
+  /** Do not add `after_auth_return_to` (sign-in and sign-up pages only). */
+  noRedirectBack?: boolean;
+}
+
+type SignInError = InstanceType<typeof KnownErrors.EmailPasswordMismatch> | InstanceType<typeof KnownErrors.InvalidTotpCode>;
+type SignUpError =
+  | InstanceType<typeof KnownErrors.UserWithEmailAlreadyExists>
+  | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet>;
+
+const DEFAULT_BASE_URL = "http://localhost:8102";
+/** SPEC §9: after starting a redirect, give the browser this long to leave before going on. */
+const AFTER_REDIRECT_WAIT_MILLIS = 2000;
+const MFA_ATTEMPT_STORAGE_KEY = "latchkey-mfa-attempt-code";
+
+export class StackClientApp {
+  readonly projectId: string;
+  readonly urls: Readonly<HandlerUrls>;
+  protected readonly api: ApiClient;
+  protected readonly accessType: AccessType = "client";
+  readonly #tokenStoreInit: TokenStoreInit | null;
+  readonly #redirectMethod: RedirectMethod;
+  #defaultSession: Session | null = null;
+  readonly #explicitSessions = new Map<string, Session>();
+  readonly #userListeners = new Set<() => void>();
+
+  constructor(protected readonly options: StackClientAppOptions) {
+    if (!options.projectId) throw new Error("StackClientApp needs a projectId.");
+    this.projectId = options.projectId;
+    this.api = new ApiClient({
+      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+      projectId: options.projectId,
+      publishableClientKey: options.publishableClientKey,
+      extraRequestHeaders: options.extraRequestHeaders,
+      fetch: options.fetch,
+      ...this.extraCredentials(),
+    });
+    this.urls = Object.freeze(resolveHandlerUrls(options.urls));
+    this.#tokenStoreInit = options.tokenStore;
+    this.#redirectMethod = options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window");
+  }
+
+  /** Server and admin apps add their keys here. */
+  protected extraCredentials(): { secretServerKey?: string; superSecretAdminKey?: string } {
+    return {};
+  }
+
+  // -------------------------------------------------------------------------
+  // Sessions and tokens
+
+  /** The session of the given tokens, or of the app's own token store. */
+  protected sessionFor(tokenStore?: TokenStoreInit | null): Session {
+    const init = tokenStore ?? this.#tokenStoreInit;
+    if (init === null || init === undefined) {
+      throw new Error("This app has no token store: pass { tokenStore } to this call (e.g. the user's tokens).");
+    }
+    if (typeof init === "object") {
+      const key = `${init.refreshToken ?? ""}|${init.accessToken ?? ""}`;
+      let session = this.#explicitSessions.get(key);
+      if (!session) {
+        if (this.#explicitSessions.size >= 100) this.#explicitSessions.clear();
+        session = this.newSession(init);
+        this.#explicitSessions.set(key, session);
+      }
+      return session;
+    }
+    if (tokenStore !== undefined && tokenStore !== this.#tokenStoreInit) {
+      throw new Error(`This app keeps its tokens in "${String(this.#tokenStoreInit)}"; it cannot read them from "${tokenStore}".`);
+    }
+    this.#defaultSession ??= this.sessionOnStore(init === "cookie" ? new CookieTokenStore(this.projectId) : new MemoryTokenStore());
+    return this.#defaultSession;
+  }
+
+  private newSession(tokens: Tokens): Session {
+    return new Session((refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType), tokens);
+  }
+
+  private sessionOnStore(store: TokenStore): Session {
+    const session = this.newSession(store.read());
+    session.onChange((tokens) => {
+      store.write(tokens);
+      this.notifyUserChanged();
+    });
+    store.subscribe((tokens) => session.set(tokens));
+    return session;
+  }
+
+  /** Signs in with tokens obtained elsewhere (e.g. from a server-side session). */
+  async signInWithTokens(tokens: { accessToken: string | null; refreshToken: string }): Promise<void> {
+    this.sessionFor().set({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
+  }
+
+  async getAccessToken(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
+    return this.sessionFor(options.tokenStore).getAccessToken();
+  }
+
+  async getRefreshToken(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
+    return this.sessionFor(options.tokenStore).tokens.refreshToken;
+  }
+
+  async getAuthJson(options: { tokenStore?: TokenStoreInit } = {}): Promise<{ accessToken: string | null; refreshToken: string | null }> {
+    const session = this.sessionFor(options.tokenStore);
+    const accessToken = await session.getAccessToken();
+    return { accessToken, refreshToken: session.tokens.refreshToken };
+  }
+
+  /** `Bearer <access token>` for your own API, or null when signed out. */
+  async getAuthorizationHeader(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
+    const accessToken = await this.getAccessToken(options);
+    return accessToken === null ? null : `Bearer ${accessToken}`;
+  }
+
+  /** Called whenever the signed-in user may have changed (sign-in, sign-out, updates); returns the unsubscribe function. */
+  onUserChange(listener: () => void): () => void {
+    this.#userListeners.add(listener);
+    return () => this.#userListeners.delete(listener);
+  }
+
+  protected notifyUserChanged(): void {
+    for (const listener of this.#userListeners) listener();
+  }
+
+  // -------------------------------------------------------------------------
+  // Sign-up, sign-in, sign-out
+
+  async signUpWithCredential(options: {
+    email: string;
+    password: string;
+    noRedirect?: boolean;
+    /** Do not send a verification e-mail link (no callback URL). */
+    noVerificationCallback?: boolean;
+    verificationCallbackUrl?: string;
+  }): Promise<Result<undefined, SignUpError>> {
+    const callbackUrl = options.noVerificationCallback ? undefined : (options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification));
+    let tokens: TokensJson;
+    try {
+      tokens = await this.api.send<TokensJson>("/auth/password/sign-up", {
+        method: "POST",
+        accessType: this.accessType,
+        body: { email: options.email, password: options.password, ...(callbackUrl ? { verification_callback_url: callbackUrl } : {}) },
+      });
+    } catch (error) {
+      if (error instanceof KnownErrors.UserWithEmailAlreadyExists || error instanceof KnownErrors.PasswordRequirementsNotMet) {
+        return Result.error(error);
+      }
+      throw error;
+    }
+    this.sessionFor().set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+    if (!options.noRedirect) await this.redirectAfterAuth("afterSignUp");
+    return Result.ok(undefined);
+  }
+
+  async signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<Result<undefined, SignInError>> {
+    let tokens: TokensJson;
+    try {
+      tokens = await this.api.send<TokensJson>("/auth/password/sign-in", {
+        method: "POST",
+        accessType: this.accessType,
+        body: { email: options.email, password: options.password },
+      });
+    } catch (error) {
+      if (error instanceof KnownErrors.MultiFactorAuthenticationRequired) {
+        // SPEC §4: keep the attempt code for the MFA page and go there.
+        const attemptCode = (error.details?.attempt_code as string | undefined) ?? "";
+        if (typeof sessionStorage !== "undefined") sessionStorage.setItem(MFA_ATTEMPT_STORAGE_KEY, attemptCode);
+        await this.redirectToMfa();
+        throw error;
+      }
+      if (error instanceof KnownErrors.EmailPasswordMismatch || error instanceof KnownErrors.InvalidTotpCode) {
+        return Result.error(error);
+      }
+      throw error;
+    }
+    this.sessionFor().set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+    if (!options.noRedirect) await this.redirectAfterAuth("afterSignIn");
+    return Result.ok(undefined);
+  }
+
+  /** Ends the session on the server (if it still exists), forgets the tokens, then redirects. */
+  async signOut(options: { redirectUrl?: string | URL; tokenStore?: TokenStoreInit } = {}): Promise<void> {
+    const session = this.sessionFor(options.tokenStore);
+    const { refreshToken } = session.tokens;
+    if (refreshToken !== null) {
+      try {
+        await this.api.send("/auth/sessions/current", {
+          method: "DELETE",
+          accessType: this.accessType,
+          headers: { "x-stack-refresh-token": refreshToken },
+        });
+      } catch (error) {
+        // Already gone on the server: signing out locally is all that is left (SPEC §8).
+        if (!(error instanceof KnownErrors.RefreshTokenNotFoundOrExpired)) throw error;
+      }
+    }
+    session.clear();
+    await this.redirectToUrl(options.redirectUrl?.toString() ?? this.urls.afterSignOut);
+  }
+
+  // -------------------------------------------------------------------------
+  // The signed-in user and the project
+
+  getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
+  getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
+    const session = this.sessionFor(options.tokenStore);
+    const anonymous = options.or === "anonymous";
+    const user = await this.readCurrentUser(session, anonymous, anonymous || options.includeRestricted === true);
+    if (user) return user;
+    switch (options.or) {
+      case "redirect":
+        await this.redirectToSignIn();
+        throw new Error("Redirected to the sign-in page: nobody is signed in.");
+      case "throw":
+        throw new Error(USER_NOT_SIGNED_IN_THROW_MESSAGE);
+      case "anonymous": {
+        const tokens = await this.api.send<TokensJson>("/auth/anonymous/sign-up", { method: "POST", accessType: this.accessType });
+        session.set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+        const created = await this.readCurrentUser(session, true, true);
+        if (!created) throw new Error("The anonymous user just created could not be read back.");
+        return created;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private async readCurrentUser(session: Session, allowAnonymous: boolean, allowRestricted: boolean): Promise<CurrentUser | null> {
+    if (session.isSignedOut) return null;
+    const headers: Record<string, string> = {};
+    if (allowAnonymous) headers["x-stack-allow-anonymous-user"] = "true";
+    if (allowRestricted) headers["x-stack-allow-restricted-user"] = "true";
+    let json: ClientUserJson;
+    try {
+      json = await this.api.send<ClientUserJson>("/users/me", { accessType: this.accessType, session, headers });
+    } catch (error) {
+      // Signed out, or a kind of user this call does not accept: no user (SPEC §4, §8).
+      if (
+        error instanceof KnownErrors.CannotGetOwnUserWithoutUser ||
+        error instanceof KnownErrors.AnonymousAuthenticationNotAllowed ||
+        error instanceof KnownErrors.RestrictedUserNotAllowed
+      ) {
+        return null;
+      }
+      throw error;
+    }
+    // The server may answer with a restricted user when the token predates the restriction.
+    if ((json.is_anonymous && !allowAnonymous) || (json.is_restricted && !allowRestricted)) return null;
+    return this.currentUserFromJson(json, session);
+  }
+
+  protected currentUserFromJson(json: ClientUserJson, session: Session): CurrentUser {
+    const context: UserContext = {
+      api: this.api,
+      accessType: this.accessType,
+      session,
+      userChanged: () => this.notifyUserChanged(),
+      signOut: (options) => this.signOut({ ...options, tokenStore: session === this.#defaultSession ? undefined : session.tokens }),
+    };
+    return this.projectId === INTERNAL_PROJECT_ID ? new CurrentInternalUser(json, context, this.options) : new CurrentUser(json, context);
+  }
+
+  async getProject(): Promise<Project> {
+    return projectFromJson(await this.api.send<ClientProjectJson>("/projects/current", { accessType: this.accessType }));
+  }
+
+  // -------------------------------------------------------------------------
+  // Redirects
+
+  async redirectToUrl(url: string, options: { replace?: boolean } = {}): Promise<void> {
+    const target = trustedRedirect(url);
+    const method = this.#redirectMethod;
+    if (method === "none") return;
+    if (method === "window") {
+      if (options.replace) window.location.replace(target);
+      else window.location.assign(target);
+      await sleep(AFTER_REDIRECT_WAIT_MILLIS);
+      return;
+    }
+    method.navigate(target);
+  }
+
+  /** Goes to a handler page; sign-in and sign-up pages carry the current page to come back to. */
+  async redirectToHandler(page: HandlerPage | RedirectTarget, options: RedirectToOptions = {}): Promise<void> {
+    let url = this.urls[page];
+    if ((page === "signIn" || page === "signUp") && !options.noRedirectBack) {
+      // Keep a return target already in the URL (e.g. moving from sign-in to
+      // sign-up); else come back here, unless "here" is a handler page itself.
+      const here = currentRelativeUrl();
+      const returnTo = returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO) ?? (here && !this.isHandlerUrl(here) ? here : null);
+      if (returnTo) url = withQuery(url, AFTER_AUTH_RETURN_TO, returnTo);
+    }
+    await this.redirectToUrl(url, options);
+  }
+
+  redirectToSignIn = (options?: RedirectToOptions) => this.redirectToHandler("signIn", options);
+  redirectToSignUp = (options?: RedirectToOptions) => this.redirectToHandler("signUp", options);
+  redirectToSignOut = (options?: RedirectToOptions) => this.redirectToHandler("signOut", options);
+  redirectToEmailVerification = (options?: RedirectToOptions) => this.redirectToHandler("emailVerification", options);
+  redirectToPasswordReset = (options?: RedirectToOptions) => this.redirectToHandler("passwordReset", options);
+  redirectToForgotPassword = (options?: RedirectToOptions) => this.redirectToHandler("forgotPassword", options);
+  redirectToMagicLinkCallback = (options?: RedirectToOptions) => this.redirectToHandler("magicLinkCallback", options);
+  redirectToAccountSettings = (options?: RedirectToOptions) => this.redirectToHandler("accountSettings", options);
+  redirectToError = (options?: RedirectToOptions) => this.redirectToHandler("error", options);
+  redirectToTeamInvitation = (options?: RedirectToOptions) => this.redirectToHandler("teamInvitation", options);
+  redirectToMfa = (options?: RedirectToOptions) => this.redirectToHandler("mfa", options);
+  redirectToHome = (options?: RedirectToOptions) => this.redirectToHandler("home", options);
+  redirectToAfterSignIn = (options?: RedirectToOptions) => this.redirectToHandler("afterSignIn", options);
+  redirectToAfterSignUp = (options?: RedirectToOptions) => this.redirectToHandler("afterSignUp", options);
+  redirectToAfterSignOut = (options?: RedirectToOptions) => this.redirectToHandler("afterSignOut", options);
+
+  /** After signing in or up: back to `after_auth_return_to` when trusted, else the configured target. */
+  private async redirectAfterAuth(target: "afterSignIn" | "afterSignUp"): Promise<void> {
+    await this.redirectToUrl(returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO) ?? this.urls[target], { replace: true });
+  }
+
+  private isHandlerUrl(relative: string): boolean {
+    const path = new URL(relative, "http://x").pathname;
+    return Object.keys(HANDLER_PAGES).some((page) => new URL(this.urls[page as HandlerPage], "http://x").pathname === path);
+  }
+
+  private absoluteUrl(relative: string): string | undefined {
+    if (typeof window === "undefined" || !window.location) return undefined;
+    return new URL(relative, window.location.href).toString();
+  }
+
+  /** The attempt code an MFA-required sign-in left for the MFA page, if any. */
+  static mfaAttemptCode(): string | null {
+    return typeof sessionStorage === "undefined" ? null : sessionStorage.getItem(MFA_ATTEMPT_STORAGE_KEY);
+  }
+}
+
+function withQuery(url: string, key: string, value: string): string {
+  const parsed = new URL(url, "http://x");
+  parsed.searchParams.set(key, value);
+  return url.startsWith("http://") || url.startsWith("https://") ? parsed.toString() : `${parsed.pathname}${parsed.search}${parsed.hash}`;
+}

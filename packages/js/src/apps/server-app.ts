@@ -1,0 +1,95 @@
+/**
+ * StackServerApp: for your own backend, with the secret server key. Adds
+ * user management (create, list, read, update, delete, sessions) on top of
+ * everything a client app does.
+ */
+import { KnownErrors } from "@latchkey/shared/known-errors/index";
+import type { AccessType } from "../interface/api-client.ts";
+import type { ServerUserJson } from "../models/json.ts";
+import { ServerUser, userUpdateToJson, type ServerUserUpdateOptions } from "../models/user.ts";
+import type { TokenStoreInit } from "../session/token-store.ts";
+import type { CurrentUser } from "../models/user.ts";
+import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
+
+export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
+  secretServerKey: string;
+  tokenStore?: TokenStoreInit | null;
+}
+
+export interface ServerUserCreateOptions extends Omit<ServerUserUpdateOptions, "selectedTeamId"> {
+  primaryEmail?: string | null;
+  isAnonymous?: boolean;
+}
+
+export interface ListUsersOptions {
+  cursor?: string;
+  limit?: number;
+  orderBy?: "signedUpAt";
+  desc?: boolean;
+  /** Matches e-mail and display name, case-insensitively. */
+  query?: string;
+  includeAnonymous?: boolean;
+  teamId?: string;
+}
+
+export class StackServerApp extends StackClientApp {
+  protected override readonly accessType: AccessType = "server";
+
+  constructor(options: StackServerAppOptions) {
+    if (!options.secretServerKey && !("superSecretAdminKey" in options) && !("projectOwnerSession" in options)) {
+      throw new Error("StackServerApp needs a secretServerKey.");
+    }
+    super({ ...options, tokenStore: options.tokenStore ?? null });
+  }
+
+  protected override extraCredentials(): { secretServerKey?: string; superSecretAdminKey?: string } {
+    const options = this.options as StackServerAppOptions;
+    return options.secretServerKey ? { secretServerKey: options.secretServerKey } : {};
+  }
+
+  protected serverUser(json: ServerUserJson): ServerUser {
+    return new ServerUser(json, { api: this.api, accessType: this.accessType, userChanged: () => this.notifyUserChanged() });
+  }
+
+  async createUser(options: ServerUserCreateOptions = {}): Promise<ServerUser> {
+    const { isAnonymous, ...fields } = options;
+    const json = await this.api.send<ServerUserJson>("/users", {
+      method: "POST",
+      accessType: this.accessType,
+      body: { ...userUpdateToJson(fields), ...(isAnonymous !== undefined ? { is_anonymous: isAnonymous } : {}) },
+    });
+    return this.serverUser(json);
+  }
+
+  /** One page of users (all of them without `limit`); `nextCursor` reads the next page. */
+  async listUsers(options: ListUsersOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
+    const body = await this.api.send<{ items: ServerUserJson[]; pagination?: { next_cursor: string | null } }>("/users", {
+      accessType: this.accessType,
+      query: {
+        cursor: options.cursor,
+        limit: options.limit,
+        order_by: options.orderBy === undefined ? undefined : "signed_up_at",
+        desc: options.desc,
+        query: options.query,
+        include_anonymous: options.includeAnonymous,
+        team_id: options.teamId,
+      },
+    });
+    const users = body.items.map((json) => this.serverUser(json));
+    return Object.assign(users, { nextCursor: body.pagination?.next_cursor ?? null });
+  }
+
+  /** A user by id (null when there is none), or, given options, the signed-in user of a token store. */
+  override getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
+  override getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  override getUser(id: string): Promise<ServerUser | null>;
+  override async getUser(idOrOptions?: string | GetUserOptions): Promise<CurrentUser | ServerUser | null> {
+    if (typeof idOrOptions !== "string") return super.getUser(idOrOptions);
+    try {
+      return this.serverUser(await this.api.send<ServerUserJson>(`/users/${encodeURIComponent(idOrOptions)}`, { accessType: this.accessType }));
+    } catch (error) {
+      if (error instanceof KnownErrors.UserNotFound) return null;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * @latchkey/js — the Latchkey SDK. Three apps, one per access level:
+ * `StackClientApp` (end users' browsers and clients), `StackServerApp`
+ * (your backend, with the secret server key) and `StackAdminApp` (project
+ * management). Errors with a code are the catalogue's classes, `KnownErrors.*`.
+ */
+export { StackClientApp, type StackClientAppOptions, type GetUserOptions, type RedirectToOptions } from "./apps/client-app.ts";
+export { StackServerApp, type StackServerAppOptions, type ServerUserCreateOptions, type ListUsersOptions } from "./apps/server-app.ts";
+export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
+export { CurrentUser, ServerUser, type User, type UserUpdateOptions, type ServerUserUpdateOptions } from "./models/user.ts";
+export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
+export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions } from "./models/admin-project.ts";
+export type { Project } from "./models/project.ts";
+export type { Team, ServerTeam } from "./models/team.ts";
+export type { ActiveSession } from "./models/session.ts";
+export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
+export type { Json } from "./models/json.ts";
+export { Session, type Tokens } from "./session/session.ts";
+export type { TokenStoreInit } from "./session/token-store.ts";
+export { Result } from "./result.ts";
+export { ConnectionError, HttpError, KnownErrorMismatchError } from "./errors.ts";
+export { resolveHandlerUrls, HANDLER_PAGES, type HandlerUrls, type HandlerUrlOptions, type HandlerPage } from "./urls/handler-urls.ts";
+export { UntrustedRedirectError, type RedirectMethod } from "./urls/redirect.ts";
+export { KnownError, KnownErrors } from "@latchkey/shared/known-errors/index";
+export { SDK_VERSION } from "./version.ts";

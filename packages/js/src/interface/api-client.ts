@@ -1,0 +1,171 @@
+/**
+ * The one HTTP layer under all three apps: it adds the project's headers and
+ * credentials, sends, retries what may be retried, and turns answers into
+ * data or typed errors (SPEC §8 "What the client does on each answer").
+ */
+import { KnownError, KnownErrors, knownErrorFromJson } from "@latchkey/shared/known-errors/index";
+import { ConnectionError, HttpError, KnownErrorMismatchError, OFFLINE_MESSAGE, cannotConnectMessage } from "../errors.ts";
+import type { Session } from "../session/session.ts";
+import { SDK_VERSION } from "../version.ts";
+import { MAX_ATTEMPTS, isIdempotent, retryAfterMillis, retryDelayMillis, sleep } from "./retry.ts";
+
+export type AccessType = "client" | "server" | "admin";
+
+export interface ApiClientOptions {
+  /** Where the server runs, e.g. `http://localhost:8102` (the SDK adds `/api/v1`). */
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey?: string | undefined;
+  secretServerKey?: string | undefined;
+  superSecretAdminKey?: string | undefined;
+  extraRequestHeaders?: Record<string, string> | undefined;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch | undefined;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  accessType: AccessType;
+  /** The signed-in user's session, whose access token goes in `x-stack-access-token`. */
+  session?: Session | null | undefined;
+  /** A project owner's session (internal project): its access token goes in `x-stack-admin-access-token`. */
+  adminSession?: Session | null | undefined;
+  headers?: Record<string, string>;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  }
+
+  get projectId(): string {
+    return this.options.projectId;
+  }
+
+  /** Sends the request; resolves with the parsed JSON (or text) body of a 2xx answer. */
+  async send<T = unknown>(path: string, request: RequestOptions): Promise<T> {
+    const method = (request.method ?? "GET").toUpperCase();
+    const url = this.url(path, request.query);
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= MAX_ATTEMPTS;
+      const accessToken = request.session ? await request.session.getAccessToken() : null;
+      const adminToken = request.adminSession ? await request.adminSession.getAccessToken() : null;
+      if (isOffline()) throw new ConnectionError(OFFLINE_MESSAGE);
+
+      let response: Response;
+      try {
+        response = await (this.options.fetch ?? fetch)(url, {
+          method,
+          headers: this.headers(request, accessToken, adminToken),
+          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        });
+      } catch (error) {
+        if (isOffline()) throw new ConnectionError(OFFLINE_MESSAGE, { cause: error });
+        if (!isIdempotent(method) || last) {
+          throw new ConnectionError(cannotConnectMessage(this.baseUrl, attempt, error), { cause: error });
+        }
+        await sleep(retryDelayMillis(attempt));
+        continue;
+      }
+
+      const code = response.headers.get("x-stack-known-error");
+      if (response.status === 429 && !last) {
+        await response.body?.cancel();
+        await sleep(retryAfterMillis(response.headers.get("retry-after"), attempt));
+        continue;
+      }
+      if (response.status === 508 && code === "INFINITE_LOOP_DETECTED" && !last) {
+        await response.body?.cancel();
+        await sleep(retryDelayMillis(attempt));
+        continue;
+      }
+      const text = await response.text();
+      if (code !== null) {
+        const error = parseKnownError(code, text) ?? new HttpError(response.status, text, method, url);
+        // A token the server refuses is dropped; the next attempt refreshes it.
+        if (error instanceof KnownErrors.InvalidAccessToken && accessToken !== null && !last) {
+          request.session!.markAccessTokenExpired(accessToken);
+          continue;
+        }
+        if (error instanceof KnownErrors.InvalidAdminAccessToken && adminToken !== null && !last) {
+          request.adminSession!.markAccessTokenExpired(adminToken);
+          continue;
+        }
+        throw error;
+      }
+      if (!response.ok) throw new HttpError(response.status, text, method, url);
+      return parseBody(text, response.headers.get("content-type")) as T;
+    }
+  }
+
+  /**
+   * A new access token for this refresh token, or null when the server no
+   * longer accepts it. Network and server failures are thrown, so a flaky
+   * connection never signs anyone out.
+   */
+  async refreshAccessToken(refreshToken: string, accessType: AccessType): Promise<string | null> {
+    try {
+      const body = await this.send<{ access_token: string }>("/auth/sessions/current/refresh", {
+        method: "POST",
+        accessType,
+        headers: { "x-stack-refresh-token": refreshToken },
+      });
+      return body.access_token;
+    } catch (error) {
+      if (error instanceof KnownErrors.RefreshTokenNotFoundOrExpired) return null;
+      throw error;
+    }
+  }
+
+  private url(path: string, query: RequestOptions["query"]): string {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) params.set(key, String(value));
+    }
+    const search = params.toString();
+    return `${this.baseUrl}/api/v1${path}${search ? `?${search}` : ""}`;
+  }
+
+  private headers(request: RequestOptions, accessToken: string | null, adminToken: string | null): Record<string, string> {
+    const { publishableClientKey, secretServerKey, superSecretAdminKey } = this.options;
+    const headers: Record<string, string> = {
+      ...this.options.extraRequestHeaders,
+      "x-stack-project-id": this.options.projectId,
+      "x-stack-access-type": request.accessType,
+      "x-stack-client-version": SDK_VERSION,
+    };
+    if (request.body !== undefined) headers["content-type"] = "application/json";
+    if (publishableClientKey) headers["x-stack-publishable-client-key"] = publishableClientKey;
+    if (request.accessType !== "client" && secretServerKey) headers["x-stack-secret-server-key"] = secretServerKey;
+    if (request.accessType === "admin" && superSecretAdminKey) headers["x-stack-super-secret-admin-key"] = superSecretAdminKey;
+    if (accessToken !== null) headers["x-stack-access-token"] = accessToken;
+    if (adminToken !== null) headers["x-stack-admin-access-token"] = adminToken;
+    return { ...headers, ...request.headers };
+  }
+}
+
+function parseKnownError(headerCode: string, text: string): KnownError | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new KnownErrorMismatchError(headerCode, undefined);
+  }
+  const bodyCode = (json as { code?: unknown } | null)?.code;
+  if (bodyCode !== headerCode) throw new KnownErrorMismatchError(headerCode, bodyCode);
+  return knownErrorFromJson(json);
+}
+
+function parseBody(text: string, contentType: string | null): unknown {
+  if (contentType?.includes("application/json")) return text === "" ? null : JSON.parse(text);
+  return text;
+}
+
+function isOffline(): boolean {
+  return typeof navigator !== "undefined" && navigator.onLine === false;
+}

@@ -1,0 +1,16 @@
+/** snake_case ⇄ camelCase for config objects, whose keys are all known words (no free-form metadata inside). */
+const toCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function convert(value: unknown, rename: (key: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => convert(item, rename));
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [rename(k), convert(v, rename)]),
+  );
+}
+
+export const camelKeys = <T>(value: unknown) => convert(value, toCamel) as T;
+export const snakeKeys = (value: unknown) => convert(value, toSnake) as Record<string, unknown>;

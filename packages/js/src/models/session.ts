@@ -1,0 +1,22 @@
+import type { SessionJson } from "./json.ts";
+
+/** One of a user's sessions, as the sessions list shows it. */
+export interface ActiveSession {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  isImpersonation: boolean;
+  lastUsedAt: Date | undefined;
+  isCurrentSession: boolean;
+}
+
+export function activeSessionFromJson(json: SessionJson): ActiveSession {
+  return {
+    id: json.id,
+    userId: json.user_id,
+    createdAt: new Date(json.created_at),
+    isImpersonation: json.is_impersonation,
+    lastUsedAt: json.last_used_at === null ? undefined : new Date(json.last_used_at),
+    isCurrentSession: json.is_current_session,
+  };
+}

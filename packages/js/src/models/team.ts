@@ -1,0 +1,32 @@
+import type { Json, TeamJson } from "./json.ts";
+
+export interface Team {
+  readonly id: string;
+  readonly displayName: string;
+  readonly profileImageUrl: string | null;
+  readonly clientMetadata: Json;
+  readonly clientReadOnlyMetadata: Json;
+}
+
+export interface ServerTeam extends Team {
+  readonly createdAt: Date;
+  readonly serverMetadata: Json;
+}
+
+export function teamFromJson(json: TeamJson): Team {
+  return {
+    id: json.id,
+    displayName: json.display_name,
+    profileImageUrl: json.profile_image_url,
+    clientMetadata: json.client_metadata,
+    clientReadOnlyMetadata: json.client_read_only_metadata,
+  };
+}
+
+export function serverTeamFromJson(json: TeamJson): ServerTeam {
+  return {
+    ...teamFromJson(json),
+    createdAt: new Date(json.created_at_millis ?? 0),
+    serverMetadata: json.server_metadata ?? null,
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The outcome of a call whose expected failures are part of its answer
+ * (a wrong password, a taken e-mail): `{ status: "ok", data }` or
+ * `{ status: "error", error }`. Unexpected failures are still thrown.
+ */
+export type Result<T, E = unknown> = { status: "ok"; data: T } | { status: "error"; error: E };
+
+export const Result = {
+  ok<T>(data: T): { status: "ok"; data: T } {
+    return { status: "ok", data };
+  },
+  error<E>(error: E): { status: "error"; error: E } {
+    return { status: "error", error };
+  },
+  /** The data, or throws the error. */
+  orThrow<T, E>(result: Result<T, E>): T {
+    if (result.status === "ok") return result.data;
+    throw result.error;
+  },
+};

@@ -1,0 +1,26 @@
+/** Browser cookies, read and written through `document.cookie`. */
+
+export function readCookies(): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof document === "undefined") return out;
+  for (const part of document.cookie.split(";")) {
+    const index = part.indexOf("=");
+    if (index < 0) continue;
+    const name = part.slice(0, index).trim();
+    try {
+      out[name] = decodeURIComponent(part.slice(index + 1).trim());
+    } catch {
+      // A cookie another script wrote in another encoding: not ours.
+    }
+  }
+  return out;
+}
+
+export function writeCookie(name: string, value: string | null, maxAgeSeconds: number): void {
+  if (typeof document === "undefined") return;
+  const secure = typeof location !== "undefined" && location.protocol === "https:" ? "; Secure" : "";
+  document.cookie =
+    value === null
+      ? `${name}=; Path=/; Max-Age=0; SameSite=Lax${secure}`
+      : `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`;
+}

@@ -1,0 +1,107 @@
+/**
+ * Project owners and administration through the SDK against a real server:
+ * an owner signs up on the internal project, creates a project, makes keys
+ * with `project.app`, and an admin app with those keys edits the project and
+ * revokes keys.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CurrentInternalUser, KnownErrors, StackAdminApp, StackClientApp } from "../../src/index.ts";
+import { PASSWORD, SEED_KEYS, startServer, uniqueEmail, type TestServer } from "./support.ts";
+
+let server: TestServer;
+let baseUrl: string;
+
+beforeAll(async () => {
+  ({ server, baseUrl } = await startServer());
+});
+afterAll(() => server?.close());
+
+function internalApp() {
+  return new StackClientApp({
+    baseUrl,
+    projectId: "internal",
+    publishableClientKey: SEED_KEYS.publishableClientKey,
+    tokenStore: "memory",
+  });
+}
+
+async function signedUpOwner() {
+  const app = internalApp();
+  const result = await app.signUpWithCredential({ email: uniqueEmail("owner"), password: PASSWORD, noRedirect: true });
+  expect(result.status).toBe("ok");
+  const owner = await app.getUser({ or: "throw" });
+  expect(owner).toBeInstanceOf(CurrentInternalUser);
+  return owner as CurrentInternalUser;
+}
+
+describe("project owners", () => {
+  it("create a project, list it, and make its keys through project.app", async () => {
+    const owner = await signedUpOwner();
+    expect(owner.selectedTeam?.displayName).toBe(`${owner.primaryEmail}'s Team`);
+
+    const project = await owner.createProject({ displayName: "Shop", description: "the shop", config: { signUpEnabled: true } });
+    expect(project).toMatchObject({ displayName: "Shop", description: "the shop", ownerTeamId: owner.selectedTeamId });
+    expect(project.config.credentialEnabled).toBe(true);
+    expect((await owner.listOwnedProjects()).map((p) => p.id)).toEqual([project.id]);
+
+    const keys = await project.app.createInternalApiKey({
+      description: "web",
+      expiresAt: new Date(Date.now() + 3_600_000),
+      hasPublishableClientKey: true,
+      hasSecretServerKey: true,
+      hasSuperSecretAdminKey: false,
+    });
+    expect(keys.publishableClientKey).toMatch(/^pck_[0-9a-z]{45}$/);
+    expect(keys.secretServerKey).toMatch(/^ssk_[0-9a-z]{45}$/);
+    expect(keys.superSecretAdminKey).toBeNull();
+
+    // The new keys work for the new project's end users.
+    const endUsers = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
+    expect((await endUsers.getProject()).displayName).toBe("Shop");
+  });
+
+  it("administer only their own projects", async () => {
+    const alice = await signedUpOwner();
+    const bob = await signedUpOwner();
+    const alicesProject = await alice.createProject({ displayName: "Alice's" });
+    expect(await bob.listOwnedProjects()).toEqual([]);
+    const asAlice = new StackAdminApp({ baseUrl, projectId: alicesProject.id, projectOwnerSession: alice._internalSession, tokenStore: null });
+    expect((await asAlice.getAdminProject()).id).toBe(alicesProject.id);
+    const asBob = new StackAdminApp({ baseUrl, projectId: alicesProject.id, projectOwnerSession: bob._internalSession, tokenStore: null });
+    await expect(asBob.getAdminProject()).rejects.toBeInstanceOf(KnownErrors.AdminAccessTokenIsNotAdmin);
+  });
+});
+
+describe("StackAdminApp with the super secret admin key", () => {
+  it("edits settings, lists and revokes internal API keys", async () => {
+    const owner = await signedUpOwner();
+    const project = await owner.createProject({ displayName: "Admin me" });
+    const keys = await project.app.createInternalApiKey({
+      description: "everything",
+      expiresAt: new Date(Date.now() + 3_600_000),
+      hasPublishableClientKey: true,
+      hasSecretServerKey: true,
+      hasSuperSecretAdminKey: true,
+    });
+    const admin = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: keys.superSecretAdminKey!, tokenStore: null });
+
+    const edited = await (await admin.getAdminProject()).update({ displayName: "Renamed", config: { signUpEnabled: false } });
+    expect(edited.displayName).toBe("Renamed");
+    expect(edited.config.signUpEnabled).toBe(false);
+    const client = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
+    await expect(client.signUpWithCredential({ email: uniqueEmail(), password: PASSWORD, noRedirect: true })).rejects.toBeInstanceOf(
+      KnownErrors.SignUpNotEnabled,
+    );
+
+    const listed = await admin.listInternalApiKeys();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.publishableClientKey).toEqual({ lastFour: keys.publishableClientKey!.slice(-4) });
+    expect(listed[0]!.isValid()).toBe(true);
+    await listed[0]!.revoke();
+    // Read back with the owner's session: the admin key itself was in the revoked set.
+    const [revoked] = await project.app.listInternalApiKeys();
+    expect(revoked!.whyInvalid()).toBe("manually-revoked");
+    // A revoked publishable key is refused.
+    await expect(client.getProject()).rejects.toBeInstanceOf(KnownErrors.InvalidPublishableClientKey);
+  });
+});
