@@ -1,4 +1,11 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+
+/** Workspace packages resolve to their TypeScript sources (the "source" export condition), so tests need no build. */
+const sources = {
+  resolve: { conditions: ["source", ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+};
 
 /**
  * One suite, two databases: every server test runs on embedded PGlite, and
@@ -10,12 +17,14 @@ export default defineConfig({
   test: {
     projects: [
       {
+        ...sources,
         test: {
           name: "shared",
           include: ["packages/shared/test/**/*.test.ts"],
         },
       },
       ...databases.map((db) => ({
+        ...sources,
         test: {
           name: `server:${db}`,
           include: ["packages/server/test/**/*.test.ts"],
@@ -26,12 +35,14 @@ export default defineConfig({
       })),
       // The SDK: unit tests once, and its tests against a real server on each database.
       {
+        ...sources,
         test: {
           name: "js",
           include: ["packages/js/test/unit/**/*.test.ts"],
         },
       },
       ...databases.map((db) => ({
+        ...sources,
         test: {
           name: `js:${db}`,
           include: ["packages/js/test/server/**/*.test.ts"],
@@ -40,6 +51,25 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       })),
+      {
+        ...sources,
+        test: {
+          name: "react",
+          include: ["packages/react/test/unit/**/*.test.{ts,tsx}"],
+        },
+      },
+      // The React components in a real browser (Chromium, driven by
+      // playwright-core), inside the demo app, against a real server.
+      {
+        ...sources,
+        test: {
+          name: "browser",
+          include: ["packages/react/test/browser/**/*.test.ts"],
+          env: { LATCHKEY_TEST_DB: "pglite" },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,22 +1,31 @@
 #!/usr/bin/env node
 // `npm test`: type-check every package, then run every test — on embedded
-// PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
+// PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set —
+// including the browser tests, in Debian's Chromium (installed if missing).
 // Extra arguments go to vitest (e.g. `npm test -- users`).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureChromium } from "./ensure-chromium.mjs";
 
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
   return result.status ?? 1;
 }
 
-for (const pkg of ["packages/shared", "packages/server", "packages/js"]) {
+for (const pkg of ["packages/shared", "packages/server", "packages/js", "packages/react", "apps/demo"]) {
   if (run("npx", ["tsc", "-p", pkg]) !== 0) {
     console.error(`Type errors in ${pkg}.`);
     process.exit(1);
   }
+}
+
+try {
+  ensureChromium();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "latchkey-test-"));

@@ -19,7 +19,7 @@ export { Session, type Tokens } from "./session/session.ts";
 export type { TokenStoreInit } from "./session/token-store.ts";
 export { Result } from "./result.ts";
 export { ConnectionError, HttpError, KnownErrorMismatchError } from "./errors.ts";
-export { resolveHandlerUrls, HANDLER_PAGES, type HandlerUrls, type HandlerUrlOptions, type HandlerPage } from "./urls/handler-urls.ts";
+export { resolveHandlerUrls, handlerPageOf, HANDLER_PAGES, type HandlerUrls, type HandlerUrlOptions, type HandlerPage } from "./urls/handler-urls.ts";
 export { UntrustedRedirectError, type RedirectMethod } from "./urls/redirect.ts";
 export { KnownError, KnownErrors } from "@latchkey/shared/known-errors/index";
 export { SDK_VERSION } from "./version.ts";

@@ -1,0 +1,72 @@
+/**
+ * The demo's pages, picked from window.location.pathname (no router
+ * library): a home page, a page only signed-in users may see, and
+ * Latchkey's own pages under /handler/.
+ */
+import { StackHandler, UserButton, useUser } from "@latchkey/react";
+import type { ReactNode } from "react";
+
+export function App() {
+  const path = window.location.pathname;
+  if (path.startsWith("/handler/")) {
+    return (
+      <Layout>
+        <StackHandler />
+      </Layout>
+    );
+  }
+  return (
+    <Layout userButton>
+      {path === "/protected" ? <Protected /> : path === "/" ? <Home /> : <NotFound />}
+    </Layout>
+  );
+}
+
+function Home() {
+  const user = useUser();
+  return (
+    <section className="card">
+      <h1>Welcome</h1>
+      {user ? <p>Signed in as {user.primaryEmail}</p> : <p>You are not signed in yet.</p>}
+      <p>
+        <a href="/protected">Go to the protected page</a>
+      </p>
+    </section>
+  );
+}
+
+function Protected() {
+  // Signed-out visitors are sent to the sign-in page, and come back here after.
+  const user = useUser({ or: "redirect" });
+  return (
+    <section className="card">
+      <h1>Protected</h1>
+      <p>Protected page for {user.primaryEmail}</p>
+    </section>
+  );
+}
+
+function NotFound() {
+  return (
+    <section className="card">
+      <h1>Not found</h1>
+      <p>
+        <a href="/">Back home</a>
+      </p>
+    </section>
+  );
+}
+
+function Layout({ userButton = false, children }: { userButton?: boolean; children: ReactNode }) {
+  return (
+    <>
+      <header className="topbar">
+        <a className="brand" href="/">
+          Latchkey demo
+        </a>
+        {userButton && <UserButton />}
+      </header>
+      <main>{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import react from "@vitejs/plugin-react";
+import { defaultClientConditions, defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // Use the workspace packages' TypeScript sources (their "source" export), no build needed.
+    conditions: ["source", ...defaultClientConditions],
+  },
+});

@@ -1,0 +1,158 @@
+/** The account page: profile, password, active sessions and (when the project allows it) deleting the account. */
+import type { ActiveSession, CurrentUser } from "@latchkey/js";
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useStackApp } from "../provider.tsx";
+import { useProject } from "../use-project.ts";
+import { useUser } from "../use-user.ts";
+import { Alert, Card, Field, errorText, useAction } from "./parts.tsx";
+
+export function AccountSettings() {
+  const user = useUser({ or: "redirect" });
+  const project = useProject();
+  return (
+    <Card title="Account settings" wide>
+      <ProfileSection user={user} />
+      <PasswordSection user={user} />
+      <SessionsSection user={user} />
+      {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
+    </Card>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = title.toLowerCase().replace(/\W+/g, "-");
+  return (
+    <section className="lk-section" aria-labelledby={`lk-${id}`}>
+      <h2 id={`lk-${id}`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function ProfileSection({ user }: { user: CurrentUser }) {
+  const [displayName, setDisplayName] = useState(user.displayName ?? "");
+  const [saved, setSaved] = useState(false);
+  const save = useAction(async () => {
+    await user.update({ displayName: displayName.trim() === "" ? null : displayName.trim() });
+    setSaved(true);
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    void save.run();
+  };
+  return (
+    <Section title="Profile">
+      <form className="lk-form" onSubmit={onSubmit}>
+        <p className="lk-muted">Signed in as {user.primaryEmail ?? "a user without an e-mail"}</p>
+        <Field label="Display name" value={displayName} maxLength={256} onChange={(e) => setDisplayName(e.target.value)} />
+        <Alert>{save.error}</Alert>
+        {saved && !save.error ? <p className="lk-success" role="status">Saved.</p> : null}
+        <button className="lk-button" type="submit" disabled={save.busy}>
+          Save
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+function PasswordSection({ user }: { user: CurrentUser }) {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [done, setDone] = useState(false);
+  const change = useAction(async () => {
+    const result = user.hasPassword
+      ? await user.updatePassword({ oldPassword: current, newPassword: next })
+      : await user.setPassword({ password: next });
+    if (result.status === "error") return result.error.message;
+    setCurrent("");
+    setNext("");
+    setDone(true);
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setDone(false);
+    void change.run();
+  };
+  return (
+    <Section title="Password">
+      <form className="lk-form" onSubmit={onSubmit}>
+        {user.hasPassword ? (
+          <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        ) : null}
+        <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+        <Alert>{change.error}</Alert>
+        {done && !change.error ? <p className="lk-success" role="status">Password changed.</p> : null}
+        <button className="lk-button" type="submit" disabled={change.busy}>
+          {user.hasPassword ? "Change password" : "Set password"}
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+function SessionsSection({ user }: { user: CurrentUser }) {
+  const [sessions, setSessions] = useState<ActiveSession[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    user.getActiveSessions().then(setSessions, (caught: unknown) => setError(errorText(caught)));
+  }, [user]);
+  useEffect(load, [load]);
+  const revoke = useAction(async (id: string) => {
+    await user.revokeSession(id);
+    load();
+  });
+  return (
+    <Section title="Active sessions">
+      <Alert>{error ?? revoke.error}</Alert>
+      {sessions === null ? (
+        <p className="lk-muted">Loading…</p>
+      ) : (
+        <ul className="lk-list">
+          {sessions.map((session) => (
+            <li key={session.id} className="lk-list-item">
+              <span>
+                {session.isCurrentSession ? "This device" : "Another device"} · signed in {session.createdAt.toLocaleString()}
+                {session.lastUsedAt ? ` · last used ${session.lastUsedAt.toLocaleString()}` : ""}
+              </span>
+              {session.isCurrentSession ? null : (
+                <button className="lk-button lk-button-secondary" type="button" disabled={revoke.busy} onClick={() => void revoke.run(session.id)}>
+                  Revoke
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function DeleteSection({ user }: { user: CurrentUser }) {
+  const app = useStackApp();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useAction(async () => {
+    await user.delete();
+    await app.redirectToAfterSignOut();
+  });
+  return (
+    <Section title="Delete account">
+      <p className="lk-muted">This deletes your account and everything in it. It cannot be undone.</p>
+      <Alert>{remove.error}</Alert>
+      {confirming ? (
+        <div style={{ display: "flex", gap: 8 }}>
+          <button className="lk-button lk-button-danger" type="button" disabled={remove.busy} onClick={() => void remove.run()}>
+            Delete my account
+          </button>
+          <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(true)}>
+          Delete account…
+        </button>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * Mount on every path under the handler base (default `/handler/*`): shows
+ * the page the URL names. Pages whose features this server does not offer
+ * yet are not routed.
+ */
+import { handlerPageOf } from "@latchkey/js";
+import type { ReactNode } from "react";
+import { useStackApp } from "../provider.tsx";
+import { AccountSettings } from "./account-settings.tsx";
+import { ErrorPage } from "./error-page.tsx";
+import { Card } from "./parts.tsx";
+import { SignIn } from "./sign-in.tsx";
+import { SignOut } from "./sign-out.tsx";
+import { SignUp } from "./sign-up.tsx";
+
+export function StackHandler({ pathname }: { /** Defaults to the browser's current path. */ pathname?: string }) {
+  const app = useStackApp();
+  const path = pathname ?? (typeof window === "undefined" ? "/" : window.location.pathname);
+  const pages: Partial<Record<NonNullable<ReturnType<typeof handlerPageOf>>, ReactNode>> = {
+    signIn: <SignIn />,
+    signUp: <SignUp />,
+    signOut: <SignOut />,
+    accountSettings: <AccountSettings />,
+    error: <ErrorPage />,
+  };
+  const page = handlerPageOf(app.urls, path);
+  return (page && pages[page]) ?? (
+    <Card title="Page not found">
+      <p className="lk-muted">There is no page at {path}.</p>
+      <a className="lk-link" href={app.urls.home}>
+        Go to the home page
+      </a>
+    </Card>
+  );
+}

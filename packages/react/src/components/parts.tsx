@@ -1,0 +1,62 @@
+/** Small building blocks shared by the components: labelled fields, alerts, async actions. */
+import { KnownError } from "@latchkey/js";
+import { useCallback, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+
+export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="lk-field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className="lk-input" {...input} />
+    </div>
+  );
+}
+
+export function Alert({ children }: { children: ReactNode }) {
+  return children ? (
+    <div role="alert" className="lk-alert">
+      {children}
+    </div>
+  ) : null;
+}
+
+export function Card({ title, wide, children }: { title: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={`lk-root lk-card${wide ? " lk-wide" : ""}`}>
+      <h1 className="lk-title">{title}</h1>
+      {children}
+    </div>
+  );
+}
+
+/** What to show for a failure: the server's own words for coded errors, else a general line. */
+export function errorText(error: unknown): string {
+  if (error instanceof KnownError) return error.message;
+  if (error instanceof Error && error.name === "ConnectionError") return error.message;
+  return "Something went wrong. Please try again.";
+}
+
+/**
+ * Runs an async action from an event handler: tracks whether it runs and
+ * keeps its error text (thrown errors and error Results alike).
+ */
+export function useAction<Args extends unknown[]>(action: (...args: Args) => Promise<string | void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(
+    async (...args: Args) => {
+      setBusy(true);
+      setError(null);
+      try {
+        const message = await action(...args);
+        if (message) setError(message);
+      } catch (caught) {
+        setError(errorText(caught));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [action],
+  );
+  return { run, busy, error, setError };
+}

@@ -1,0 +1,15 @@
+/**
+ * @latchkey/react — Latchkey for React apps: `StackProvider` at the top,
+ * `useUser()` anywhere below, `StackHandler` on `/handler/*`, and drop-in
+ * components. Themable with `--lk-*` CSS variables.
+ */
+export { StackProvider, useStackApp, type StackProviderProps } from "./provider.tsx";
+export { useUser, type UseUserOptions } from "./use-user.ts";
+export { useProject } from "./use-project.ts";
+export { StackHandler } from "./components/handler.tsx";
+export { SignIn } from "./components/sign-in.tsx";
+export { SignUp, PASSWORDS_DO_NOT_MATCH } from "./components/sign-up.tsx";
+export { SignOut } from "./components/sign-out.tsx";
+export { AccountSettings } from "./components/account-settings.tsx";
+export { UserButton } from "./components/user-button.tsx";
+export { ErrorPage as Error, ErrorPage } from "./components/error-page.tsx";

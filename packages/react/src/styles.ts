@@ -1,0 +1,50 @@
+/**
+ * The components' stylesheet. Every colour, radius and font comes from a CSS
+ * variable, so a host app themes them by setting `--lk-*` on any ancestor.
+ */
+export const STYLE_ELEMENT_ID = "latchkey-styles";
+
+export const STYLES = `
+.lk-root {
+  --lk-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  --lk-text: #1a1a1f;
+  --lk-muted: #5d5d6a;
+  --lk-background: #ffffff;
+  --lk-surface: #f6f6f9;
+  --lk-border: #d9d9e0;
+  --lk-primary: #4f46e5;
+  --lk-primary-text: #ffffff;
+  --lk-danger: #c62828;
+  --lk-radius: 8px;
+  --lk-focus: 0 0 0 3px color-mix(in srgb, var(--lk-primary) 35%, transparent);
+  font-family: var(--lk-font);
+  color: var(--lk-text);
+}
+.lk-card { max-width: 380px; margin: 48px auto; padding: 28px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }
+.lk-wide { max-width: 640px; }
+.lk-title { margin: 0 0 20px; font-size: 1.4rem; }
+.lk-section { padding: 20px 0; border-top: 1px solid var(--lk-border); }
+.lk-section:first-of-type { border-top: none; padding-top: 0; }
+.lk-section h2 { margin: 0 0 12px; font-size: 1.05rem; }
+.lk-form { display: grid; gap: 14px; }
+.lk-field { display: grid; gap: 6px; font-size: 0.9rem; }
+.lk-input { font: inherit; padding: 9px 11px; border: 1px solid var(--lk-border); border-radius: var(--lk-radius); background: var(--lk-background); color: var(--lk-text); }
+.lk-input:focus-visible, .lk-button:focus-visible, .lk-link:focus-visible, .lk-menu-item:focus-visible { outline: none; box-shadow: var(--lk-focus); }
+.lk-button { font: inherit; cursor: pointer; padding: 9px 14px; border: 1px solid transparent; border-radius: var(--lk-radius); background: var(--lk-primary); color: var(--lk-primary-text); }
+.lk-button[disabled] { opacity: 0.6; cursor: progress; }
+.lk-button-secondary { background: var(--lk-surface); color: var(--lk-text); border-color: var(--lk-border); }
+.lk-button-danger { background: var(--lk-danger); }
+.lk-alert { padding: 9px 11px; border-radius: var(--lk-radius); background: color-mix(in srgb, var(--lk-danger) 10%, transparent); color: var(--lk-danger); font-size: 0.9rem; }
+.lk-success { padding: 9px 11px; border-radius: var(--lk-radius); background: var(--lk-surface); font-size: 0.9rem; }
+.lk-muted { color: var(--lk-muted); font-size: 0.9rem; }
+.lk-link { color: var(--lk-primary); }
+.lk-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
+.lk-list-item { display: flex; justify-content: space-between; align-items: center; gap: 12px; padding: 10px 12px; background: var(--lk-surface); border-radius: var(--lk-radius); font-size: 0.9rem; }
+.lk-user-button { position: relative; display: inline-block; }
+.lk-avatar { width: 36px; height: 36px; border-radius: 50%; padding: 0; display: inline-grid; place-items: center; font-weight: 600; overflow: hidden; }
+.lk-avatar img { width: 100%; height: 100%; object-fit: cover; }
+.lk-menu { position: absolute; right: 0; top: calc(100% + 6px); min-width: 220px; padding: 6px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); box-shadow: 0 8px 24px rgb(0 0 0 / 12%); z-index: 1000; }
+.lk-menu-header { padding: 8px 10px; border-bottom: 1px solid var(--lk-border); margin-bottom: 4px; font-size: 0.85rem; }
+.lk-menu-item { display: block; width: 100%; text-align: left; font: inherit; padding: 8px 10px; border: none; background: none; color: var(--lk-text); border-radius: calc(var(--lk-radius) - 2px); cursor: pointer; }
+.lk-menu-item:hover, .lk-menu-item:focus-visible { background: var(--lk-surface); }
+`;

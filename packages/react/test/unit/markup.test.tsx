@@ -1,0 +1,51 @@
+/**
+ * Server-rendered markup of the components: every input has its label, the
+ * handler routes each path to its page, and the class names the stylesheet
+ * themes are in place. (Behaviour in a real browser: test/browser.)
+ */
+import { StackClientApp } from "@latchkey/js";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { SignIn, SignUp, StackHandler, StackProvider } from "../../src/index.ts";
+
+const app = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9" });
+const render = (node: React.ReactNode, target = app) => renderToString(<StackProvider app={target}>{node}</StackProvider>);
+
+/** Each <label for> points at an input, and each input has a label. */
+function labelledInputs(html: string): string[] {
+  const labels = [...html.matchAll(/<label for="([^"]+)">([^<]+)<\/label>/g)].map(([, id, text]) => [id!, text!] as const);
+  const inputIds = [...html.matchAll(/<input[^>]* id="([^"]+)"/g)].map(([, id]) => id!);
+  expect(inputIds.sort()).toEqual(labels.map(([id]) => id).sort());
+  return labels.map(([, text]) => text);
+}
+
+describe("forms", () => {
+  it("sign-in: labelled e-mail and password fields and a submit button", () => {
+    const html = render(<SignIn />);
+    expect(labelledInputs(html)).toEqual(["Email", "Password"]);
+    expect(html).toMatch(/<button class="lk-button" type="submit"[^>]*>Sign in<\/button>/);
+    expect(html).toContain('href="/handler/sign-up"');
+  });
+
+  it("sign-up: the password twice, and a link to sign in", () => {
+    const html = render(<SignUp />);
+    expect(labelledInputs(html)).toEqual(["Email", "Password", "Repeat password"]);
+    expect(html).toMatch(/>Sign up<\/button>/);
+    expect(html).toContain('href="/handler/sign-in"');
+  });
+});
+
+describe("StackHandler", () => {
+  it("shows the page the path names, under the default or a custom handler base", () => {
+    expect(render(<StackHandler pathname="/handler/sign-in" />)).toMatch(/<h1 class="lk-title">Sign in<\/h1>/);
+    expect(render(<StackHandler pathname="/handler/sign-up/" />)).toMatch(/<h1 class="lk-title">Create an account<\/h1>/);
+    const custom = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9", urls: { handler: "/auth" } });
+    expect(render(<StackHandler pathname="/auth/sign-in" />, custom)).toMatch(/>Sign in<\/h1>/);
+  });
+
+  it("answers paths it does not serve with a not-found page", () => {
+    const html = render(<StackHandler pathname="/handler/nope" />);
+    expect(html).toMatch(/>Page not found<\/h1>/);
+    expect(html).toContain("/handler/nope");
+  });
+});
