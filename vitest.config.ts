@@ -1,10 +1,10 @@
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
-/** Workspace packages resolve to their TypeScript sources (the "source" export condition), so tests need no build. */
+/** Workspace packages resolve to their TypeScript sources (the "latchkey-source" export condition; a private name, so no consumer's tooling picks it up by accident), so tests need no build. */
 const sources = {
-  resolve: { conditions: ["source", ...defaultServerConditions] },
-  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+  resolve: { conditions: ["latchkey-source", ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ["latchkey-source", ...defaultServerConditions] } },
 };
 
 /**

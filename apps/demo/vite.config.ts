@@ -4,7 +4,7 @@ import { defaultClientConditions, defineConfig } from "vite";
 export default defineConfig({
   plugins: [react()],
   resolve: {
-    // Use the workspace packages' TypeScript sources (their "source" export), no build needed.
-    conditions: ["source", ...defaultClientConditions],
+    // Use the workspace packages' TypeScript sources (their "latchkey-source" export), no build needed.
+    conditions: ["latchkey-source", ...defaultClientConditions],
   },
 });
