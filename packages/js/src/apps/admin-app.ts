@@ -53,8 +53,8 @@ export class StackAdminApp extends StackServerApp {
     return this.api.send<T>(path, { ...options, accessType: "admin", adminSession: this.#ownerSession });
   }
 
-  /** The project with every setting (the admin view); `getProject()` still gives the public one. */
-  async getAdminProject(): Promise<AdminProject> {
+  /** The project with every setting (the admin view), editable. */
+  override async getProject(): Promise<AdminProject> {
     return new AdminProject(await this.admin<AdminProjectJson>("/internal/projects/current"), this.adminProjectContext());
   }
 

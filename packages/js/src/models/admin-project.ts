@@ -3,6 +3,7 @@ import type { ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import { camelKeys, snakeKeys } from "./case.ts";
 import type { AdminProjectJson } from "./json.ts";
+import type { Project } from "./project.ts";
 
 export interface AdminProjectConfig {
   readonly allowLocalhost: boolean;
@@ -18,6 +19,9 @@ export interface AdminProjectConfig {
   readonly requireEmailVerification?: boolean;
   readonly domains: readonly { domain: string; handlerPath: string }[];
   readonly oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
+  /** The providers configured for OAuth sign-in (credentials included). */
+  readonly oauthProviders: readonly { id: string; type: "shared" | "standard"; [key: string]: unknown }[];
+  readonly enabledOauthProviders: readonly { id: string }[];
   readonly [key: string]: unknown;
 }
 
@@ -39,7 +43,7 @@ export interface AdminProjectContext {
   adminSession: Session | null;
 }
 
-export class AdminProject {
+export class AdminProject implements Project {
   readonly id: string;
   readonly displayName: string;
   readonly description: string;

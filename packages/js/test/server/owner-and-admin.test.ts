@@ -66,9 +66,9 @@ describe("project owners", () => {
     const alicesProject = await alice.createProject({ displayName: "Alice's" });
     expect(await bob.listOwnedProjects()).toEqual([]);
     const asAlice = new StackAdminApp({ baseUrl, projectId: alicesProject.id, projectOwnerSession: alice._internalSession, tokenStore: null });
-    expect((await asAlice.getAdminProject()).id).toBe(alicesProject.id);
+    expect((await asAlice.getProject()).id).toBe(alicesProject.id);
     const asBob = new StackAdminApp({ baseUrl, projectId: alicesProject.id, projectOwnerSession: bob._internalSession, tokenStore: null });
-    await expect(asBob.getAdminProject()).rejects.toBeInstanceOf(KnownErrors.AdminAccessTokenIsNotAdmin);
+    await expect(asBob.getProject()).rejects.toBeInstanceOf(KnownErrors.AdminAccessTokenIsNotAdmin);
   });
 });
 
@@ -85,7 +85,7 @@ describe("StackAdminApp with the super secret admin key", () => {
     });
     const admin = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: keys.superSecretAdminKey!, tokenStore: null });
 
-    const edited = await (await admin.getAdminProject()).update({ displayName: "Renamed", config: { signUpEnabled: false } });
+    const edited = await (await admin.getProject()).update({ displayName: "Renamed", config: { signUpEnabled: false } });
     expect(edited.displayName).toBe("Renamed");
     expect(edited.config.signUpEnabled).toBe(false);
     const client = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
