@@ -50,7 +50,12 @@ class UserStore {
 
   /** The first read, for suspending on: the same promise for the store's whole life, as React's use() expects. */
   firstLoad(): Promise<Loaded> {
-    this.#first ??= this.reload();
+    // A failed first read is forgotten, so the next render (e.g. after an
+    // error boundary's retry) reads again instead of failing forever.
+    this.#first ??= this.reload().catch((error: unknown) => {
+      this.#first = null;
+      throw error;
+    });
     return this.#first;
   }
 
@@ -85,13 +90,28 @@ function storeFor(app: StackClientApp, anonymous: boolean, includeRestricted: bo
 
 const NEVER = new Promise<never>(() => {});
 
+/**
+ * What server rendering (and hydrating its HTML) sees: nobody's tokens are
+ * known there, so the page renders signed out and the browser fills the user
+ * in after hydration — the same HTML on both sides, no mismatch.
+ */
+const SERVER_SNAPSHOT: Loaded = { user: null };
+
+const CLIENT_ONLY =
+  "useUser({ or: 'redirect' | 'throw' | 'anonymous' }) runs in the browser only; on the server, the nearest <Suspense> shows its fallback and the browser renders the rest.";
+
 export function useUser(options: UseUserOptions & { or: "redirect" | "throw" | "anonymous" }): CurrentUser;
 export function useUser(options?: UseUserOptions): CurrentUser | null;
 export function useUser(options: UseUserOptions = {}): CurrentUser | null {
   const app = useStackApp();
   const anonymous = options.or === "anonymous";
   const store = storeFor(app, anonymous, anonymous || options.includeRestricted === true);
-  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, () => undefined);
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, () => SERVER_SNAPSHOT);
+  if (snapshot === SERVER_SNAPSHOT) {
+    // React's way to leave a Suspense boundary to the browser is an error thrown while server rendering.
+    if (options.or !== undefined && options.or !== "return-null") throw new Error(CLIENT_ONLY);
+    return null;
+  }
   const first = use(store.firstLoad());
   const user = (snapshot ?? first).user;
   if (user === null) {

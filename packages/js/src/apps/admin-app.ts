@@ -34,6 +34,8 @@ export class StackAdminApp extends StackServerApp {
     }
     super({ ...options, secretServerKey: options.secretServerKey ?? "" });
     this.#ownerSession = options.projectOwnerSession ?? null;
+    // Every request of this app — user management included — goes as the owner.
+    this.api.defaultAdminSession = this.#ownerSession;
   }
 
   protected override extraCredentials(): { secretServerKey?: string; superSecretAdminKey?: string } {

@@ -75,6 +75,7 @@ export class StackClientApp {
   #defaultSession: Session | null = null;
   readonly #explicitSessions = new Map<string, Session>();
   readonly #userListeners = new Set<() => void>();
+  #leaving = false;
 
   constructor(protected readonly options: StackClientAppOptions) {
     if (!options.projectId) throw new Error("StackClientApp needs a projectId.");
@@ -107,6 +108,11 @@ export class StackClientApp {
       throw new Error("This app has no token store: pass { tokenStore } to this call (e.g. the user's tokens).");
     }
     if (typeof init === "object") {
+      if (!isTokenPair(init)) {
+        throw new Error(
+          "A tokenStore object must be { accessToken, refreshToken } (strings or null). Reading tokens from a request object is not supported yet: pass the tokens themselves.",
+        );
+      }
       const key = `${init.refreshToken ?? ""}|${init.accessToken ?? ""}`;
       let session = this.#explicitSessions.get(key);
       if (!session) {
@@ -129,9 +135,14 @@ export class StackClientApp {
 
   private sessionOnStore(store: TokenStore): Session {
     const session = this.newSession(store.read());
+    let refreshToken = session.tokens.refreshToken;
     session.onChange((tokens) => {
       store.write(tokens);
-      this.notifyUserChanged();
+      // A new access token for the same session is not a new user.
+      if (tokens.refreshToken !== refreshToken) {
+        refreshToken = tokens.refreshToken;
+        this.notifyUserChanged();
+      }
     });
     store.subscribe((tokens) => session.set(tokens));
     return session;
@@ -230,7 +241,10 @@ export class StackClientApp {
 
   /** Ends the session on the server (if it still exists), forgets the tokens, then redirects. */
   async signOut(options: { redirectUrl?: string | URL; tokenStore?: TokenStoreInit } = {}): Promise<void> {
-    const session = this.sessionFor(options.tokenStore);
+    return this.signOutSession(this.sessionFor(options.tokenStore), options.redirectUrl);
+  }
+
+  private async signOutSession(session: Session, redirectUrl?: string | URL): Promise<void> {
     const { refreshToken } = session.tokens;
     if (refreshToken !== null) {
       try {
@@ -245,7 +259,9 @@ export class StackClientApp {
       }
     }
     session.clear();
-    await this.redirectToUrl(options.redirectUrl?.toString() ?? this.urls.afterSignOut);
+    // Explicit-token sessions are not the app's own: no one else changes user.
+    if (session !== this.#defaultSession) this.notifyUserChanged();
+    await this.redirectToUrl(redirectUrl?.toString() ?? this.urls.afterSignOut);
   }
 
   // -------------------------------------------------------------------------
@@ -306,7 +322,7 @@ export class StackClientApp {
       accessType: this.accessType,
       session,
       userChanged: () => this.notifyUserChanged(),
-      signOut: (options) => this.signOut({ ...options, tokenStore: session === this.#defaultSession ? undefined : session.tokens }),
+      signOut: (options) => this.signOutSession(session, options?.redirectUrl),
     };
     return this.projectId === INTERNAL_PROJECT_ID ? new CurrentInternalUser(json, context, this.options) : new CurrentUser(json, context);
   }
@@ -323,6 +339,10 @@ export class StackClientApp {
     const method = this.#redirectMethod;
     if (method === "none") return;
     if (method === "window") {
+      // The page is already leaving (e.g. after sign-out, while components
+      // that now see no user ask for the sign-in page): the first target wins.
+      if (this.#leaving) return;
+      this.#leaving = true;
       if (options.replace) window.location.replace(target);
       else window.location.assign(target);
       await sleep(AFTER_REDIRECT_WAIT_MILLIS);
@@ -379,6 +399,12 @@ export class StackClientApp {
   static mfaAttemptCode(): string | null {
     return typeof sessionStorage === "undefined" ? null : sessionStorage.getItem(MFA_ATTEMPT_STORAGE_KEY);
   }
+}
+
+function isTokenPair(value: object): value is Tokens {
+  const { accessToken, refreshToken } = value as Partial<Tokens>;
+  const ok = (token: unknown) => token === null || typeof token === "string";
+  return "accessToken" in value && "refreshToken" in value && ok(accessToken) && ok(refreshToken);
 }
 
 function withQuery(url: string, key: string, value: string): string {

@@ -38,6 +38,11 @@ export interface RequestOptions {
 
 export class ApiClient {
   readonly baseUrl: string;
+  /**
+   * A project owner's session sent with every request that names none (an
+   * admin app working with an owner's session rather than the admin key).
+   */
+  defaultAdminSession: Session | null = null;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -51,10 +56,15 @@ export class ApiClient {
   async send<T = unknown>(path: string, request: RequestOptions): Promise<T> {
     const method = (request.method ?? "GET").toUpperCase();
     const url = this.url(path, request.query);
+    const adminSession = request.adminSession === undefined ? this.defaultAdminSession : request.adminSession;
+    // A refused token is dropped and the call retried once with a fresh one;
+    // refused again, the error stands.
+    let accessRetried = false;
+    let adminRetried = false;
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= MAX_ATTEMPTS;
       const accessToken = request.session ? await request.session.getAccessToken() : null;
-      const adminToken = request.adminSession ? await request.adminSession.getAccessToken() : null;
+      const adminToken = adminSession ? await adminSession.getAccessToken() : null;
       if (isOffline()) throw new ConnectionError(OFFLINE_MESSAGE);
 
       let response: Response;
@@ -88,12 +98,14 @@ export class ApiClient {
       if (code !== null) {
         const error = parseKnownError(code, text) ?? new HttpError(response.status, text, method, url);
         // A token the server refuses is dropped; the next attempt refreshes it.
-        if (error instanceof KnownErrors.InvalidAccessToken && accessToken !== null && !last) {
+        if (error instanceof KnownErrors.InvalidAccessToken && accessToken !== null && !accessRetried && !last) {
+          accessRetried = true;
           request.session!.markAccessTokenExpired(accessToken);
           continue;
         }
-        if (error instanceof KnownErrors.InvalidAdminAccessToken && adminToken !== null && !last) {
-          request.adminSession!.markAccessTokenExpired(adminToken);
+        if (error instanceof KnownErrors.InvalidAdminAccessToken && adminToken !== null && !adminRetried && !last) {
+          adminRetried = true;
+          adminSession!.markAccessTokenExpired(adminToken);
           continue;
         }
         throw error;

@@ -5,7 +5,6 @@
  */
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
-import { Result } from "../result.ts";
 import type { Session } from "../session/session.ts";
 import type { ClientUserJson, Json, ServerUserJson, SessionJson, TokensJson } from "./json.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
@@ -194,10 +193,11 @@ export class CurrentUser implements User {
     return this.update({ selectedTeamId: typeof teamOrId === "object" && teamOrId !== null ? teamOrId.id : teamOrId });
   }
 
+  /** Resolves with the refusal (wrong old password, weak new one), or nothing when changed. */
   async updatePassword(options: {
     oldPassword: string;
     newPassword: string;
-  }): Promise<Result<undefined, InstanceType<typeof KnownErrors.PasswordConfirmationMismatch> | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet>>> {
+  }): Promise<InstanceType<typeof KnownErrors.PasswordConfirmationMismatch> | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void> {
     try {
       await this.send("/auth/password/update", {
         method: "POST",
@@ -205,25 +205,22 @@ export class CurrentUser implements User {
       });
     } catch (error) {
       if (error instanceof KnownErrors.PasswordConfirmationMismatch || error instanceof KnownErrors.PasswordRequirementsNotMet) {
-        return Result.error(error);
+        return error;
       }
       throw error;
     }
     this.context.userChanged();
-    return Result.ok(undefined);
   }
 
-  async setPassword(options: {
-    password: string;
-  }): Promise<Result<undefined, InstanceType<typeof KnownErrors.PasswordRequirementsNotMet>>> {
+  /** For users without a password. Resolves with the refusal (a weak password), or nothing when set. */
+  async setPassword(options: { password: string }): Promise<InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void> {
     try {
       await this.send("/auth/password/set", { method: "POST", body: { password: options.password } });
     } catch (error) {
-      if (error instanceof KnownErrors.PasswordRequirementsNotMet) return Result.error(error);
+      if (error instanceof KnownErrors.PasswordRequirementsNotMet) return error;
       throw error;
     }
     this.context.userChanged();
-    return Result.ok(undefined);
   }
 
   async getActiveSessions(): Promise<ActiveSession[]> {

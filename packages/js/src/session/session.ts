@@ -21,7 +21,8 @@ export type Refresher = (refreshToken: string) => Promise<string | null>;
 export class Session {
   #accessToken: string | null;
   #refreshToken: string | null;
-  #refreshing: Promise<string | null> | null = null;
+  /** The refresh under way, and the refresh token it uses. */
+  #refreshing: { refreshToken: string; promise: Promise<string | null> } | null = null;
   readonly #listeners = new Set<(tokens: Tokens) => void>();
 
   constructor(
@@ -58,18 +59,22 @@ export class Session {
   refresh(): Promise<string | null> {
     const refreshToken = this.#refreshToken;
     if (refreshToken === null) return Promise.resolve(null);
-    this.#refreshing ??= this.refresher(refreshToken)
+    // Join a refresh of this same refresh token; one for another (the session
+    // switched meanwhile) says nothing about this one.
+    if (this.#refreshing?.refreshToken === refreshToken) return this.#refreshing.promise;
+    const promise = this.refresher(refreshToken)
       .then((accessToken) => {
         // Signed out or switched sessions meanwhile: this answer is stale.
-        if (this.#refreshToken !== refreshToken) return this.#accessToken;
+        if (this.#refreshToken !== refreshToken) return this.getAccessToken();
         if (accessToken === null) this.clear();
         else this.set({ accessToken, refreshToken });
         return accessToken;
       })
       .finally(() => {
-        this.#refreshing = null;
+        if (this.#refreshing?.promise === promise) this.#refreshing = null;
       });
-    return this.#refreshing;
+    this.#refreshing = { refreshToken, promise };
+    return promise;
   }
 
   /** The server said this access token is not usable: forget it so the next call refreshes. */

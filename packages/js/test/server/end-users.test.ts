@@ -84,11 +84,12 @@ describe("the signed-in user", () => {
 
   it("changes the password (the old one must match) and cannot set one it already has", async () => {
     const { app, email, user } = await signedUp();
-    const wrong = await user.updatePassword({ oldPassword: "wrong password", newPassword: "another long password" });
-    expect(wrong.status === "error" && wrong.error).toBeInstanceOf(KnownErrors.PasswordConfirmationMismatch);
-    const weak = await user.updatePassword({ oldPassword: PASSWORD, newPassword: "short" });
-    expect(weak.status === "error" && weak.error).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
-    expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "another long password" })).toEqual({ status: "ok", data: undefined });
+    // As in the SDK it mirrors: the refusal is the resolved value, success is undefined.
+    expect(await user.updatePassword({ oldPassword: "wrong password", newPassword: "another long password" })).toBeInstanceOf(
+      KnownErrors.PasswordConfirmationMismatch,
+    );
+    expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "short" })).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
+    expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "another long password" })).toBeUndefined();
     await expect(user.setPassword({ password: "yet another password" })).rejects.toBeInstanceOf(HttpError);
 
     await app.signOut();
@@ -133,6 +134,24 @@ describe("token store", () => {
     const seen = await backend.getUser({ tokenStore: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken } });
     expect(seen?.id).toBe(user.id);
     expect(await app.getAuthorizationHeader()).toBe(`Bearer ${tokens.accessToken}`);
+  });
+
+  it("signs out a session given by explicit tokens: that session ends, on the server too", async () => {
+    const { app } = await signedUp();
+    const tokens = await app.getAuthJson();
+    const elsewhere = clientApp({ tokenStore: tokens });
+    const user = await elsewhere.getUser({ or: "throw" });
+    await user.signOut();
+    expect(await elsewhere.getUser()).toBeNull();
+    // Same tokens, so the original app's session is gone as well once its access token is refreshed.
+    expect(await user._internalSession.refresh()).toBeNull();
+    const fresh = clientApp({ tokenStore: { accessToken: null, refreshToken: tokens.refreshToken } });
+    expect(await fresh.getUser()).toBeNull();
+  });
+
+  it("refuses a token store object that is not a token pair", async () => {
+    const app = clientApp();
+    await expect(app.getUser({ tokenStore: { headers: {} } as never })).rejects.toThrow(/must be \{ accessToken, refreshToken \}/);
   });
 
   it("a client app without a store must be given tokens", async () => {

@@ -44,6 +44,12 @@ describe("project owners", () => {
     expect(project.config.credentialEnabled).toBe(true);
     expect((await owner.listOwnedProjects()).map((p) => p.id)).toEqual([project.id]);
 
+    // The owner's session manages the project's users too (server endpoints, admin access).
+    const created = await project.app.createUser({ primaryEmail: uniqueEmail("managed"), displayName: "Managed" });
+    expect((await project.app.listUsers()).map((u) => u.id)).toEqual([created.id]);
+    await created.update({ serverMetadata: { note: "by the owner" } });
+    expect((await project.app.getUser(created.id))?.serverMetadata).toEqual({ note: "by the owner" });
+
     const keys = await project.app.createInternalApiKey({
       description: "web",
       expiresAt: new Date(Date.now() + 3_600_000),

@@ -104,6 +104,24 @@ describe("Session.getAccessToken", () => {
   });
 });
 
+describe("Session.refresh across a change of session", () => {
+  it("does not hand the new session the old session's refresh; it refreshes the new one", async () => {
+    const pending = deferred<string | null>();
+    const fresh = tokenLiving(3_600_000);
+    const refresher = vi.fn(async (refreshToken: string) => (refreshToken === "A" ? pending.promise : fresh));
+    const session = new Session(refresher, { accessToken: null, refreshToken: "A" }, now);
+    const first = session.getAccessToken();
+    // Another sign-in replaces the session while A's refresh is under way.
+    session.set({ accessToken: null, refreshToken: "B" });
+    expect(await session.getAccessToken()).toBe(fresh);
+    expect(refresher.mock.calls.map(([token]) => token)).toEqual(["A", "B"]);
+    pending.resolve(tokenLiving(3_600_000, { sub: "old" }));
+    // The stale answer for A is not adopted; its caller gets B's token.
+    expect(await first).toBe(fresh);
+    expect(session.tokens).toEqual({ accessToken: fresh, refreshToken: "B" });
+  });
+});
+
 describe("Session.markAccessTokenExpired", () => {
   it("drops the given token so the next call refreshes", async () => {
     const first = tokenLiving(3_600_000, { n: 1 });

@@ -61,10 +61,10 @@ function PasswordSection({ user }: { user: CurrentUser }) {
   const [next, setNext] = useState("");
   const [done, setDone] = useState(false);
   const change = useAction(async () => {
-    const result = user.hasPassword
+    const refusal = user.hasPassword
       ? await user.updatePassword({ oldPassword: current, newPassword: next })
       : await user.setPassword({ password: next });
-    if (result.status === "error") return result.error.message;
+    if (refusal) return refusal.message;
     setCurrent("");
     setNext("");
     setDone(true);
@@ -116,7 +116,13 @@ function SessionsSection({ user }: { user: CurrentUser }) {
                 {session.lastUsedAt ? ` · last used ${session.lastUsedAt.toLocaleString()}` : ""}
               </span>
               {session.isCurrentSession ? null : (
-                <button className="lk-button lk-button-secondary" type="button" disabled={revoke.busy} onClick={() => void revoke.run(session.id)}>
+                <button
+                  className="lk-button lk-button-secondary"
+                  type="button"
+                  aria-label={`Revoke the session signed in ${session.createdAt.toLocaleString()}`}
+                  disabled={revoke.busy}
+                  onClick={() => void revoke.run(session.id)}
+                >
                   Revoke
                 </button>
               )}

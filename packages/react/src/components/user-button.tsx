@@ -1,7 +1,8 @@
 /**
  * The signed-in user's button: their picture or initials, opening a menu with
  * account settings and sign-out. Signed out, it is a link to sign in.
- * Keyboard: Enter/Space/ArrowDown open the menu, arrows move, Escape closes.
+ * Keyboard: Enter/Space/ArrowDown open the menu; arrows, Home and End move;
+ * Escape closes (back to the button); Tab closes and moves on.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useStackApp } from "../provider.tsx";
@@ -28,7 +29,15 @@ export function UserButton() {
   if (!user) {
     return (
       <span className="lk-root">
-        <a className="lk-link" href={app.urls.signIn}>
+        <a
+          className="lk-link"
+          href={app.urls.signIn}
+          onClick={(event) => {
+            // Through the app, so the sign-in page brings the user back here.
+            event.preventDefault();
+            void app.redirectToSignIn();
+          }}
+        >
           Sign in
         </a>
       </span>
@@ -42,9 +51,15 @@ export function UserButton() {
   const onMenuKey = (event: KeyboardEvent) => {
     const items = Array.from(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
     const index = items.indexOf(document.activeElement as HTMLElement);
+    if (event.key === "Tab") {
+      setOpen(false);
+      return;
+    }
     if (event.key === "Escape") close();
     else if (event.key === "ArrowDown") items[(index + 1) % items.length]?.focus();
     else if (event.key === "ArrowUp") items[(index - 1 + items.length) % items.length]?.focus();
+    else if (event.key === "Home") items[0]?.focus();
+    else if (event.key === "End") items[items.length - 1]?.focus();
     else return;
     event.preventDefault();
   };
