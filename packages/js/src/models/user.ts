@@ -121,8 +121,8 @@ export function userUpdateToJson(update: ServerUserUpdateOptions): Record<string
   return out;
 }
 
-/** The signed-in user, as a client app (or a server app reading its own user) sees them. */
-export class CurrentUser implements User {
+/** The fields every user object has, read from the wire view. */
+abstract class UserFields implements User {
   readonly id!: string;
   readonly displayName!: string | null;
   readonly primaryEmail!: string | null;
@@ -144,13 +144,21 @@ export class CurrentUser implements User {
   readonly oauthProviders!: readonly { id: string }[];
   readonly selectedTeam!: Team | null;
   readonly selectedTeamId!: string | null;
+
+  constructor(json: ClientUserJson) {
+    Object.assign(this, baseFields(json));
+  }
+}
+
+/** The signed-in user, as a client app (or a server app reading its own user) sees them. */
+export class CurrentUser extends UserFields {
   readonly #json: ClientUserJson;
 
   constructor(
     json: ClientUserJson,
     protected readonly context: UserContext,
   ) {
-    Object.assign(this, baseFields(json));
+    super(json);
     this.#json = json;
   }
 
@@ -261,28 +269,8 @@ export class CurrentUser implements User {
 }
 
 /** Any user, as a server (or admin) app sees them. */
-export class ServerUser implements User {
-  readonly id!: string;
-  readonly displayName!: string | null;
-  readonly primaryEmail!: string | null;
-  readonly primaryEmailVerified!: boolean;
-  readonly profileImageUrl!: string | null;
-  readonly signedUpAt!: Date;
-  readonly clientMetadata!: Json;
-  readonly clientReadOnlyMetadata!: Json;
-  readonly hasPassword!: boolean;
-  readonly emailAuthEnabled!: boolean;
-  readonly otpAuthEnabled!: boolean;
-  readonly passkeyAuthEnabled!: boolean;
-  readonly isMultiFactorRequired!: boolean;
-  readonly isAnonymous!: boolean;
-  readonly isRestricted!: boolean;
-  readonly restrictedReason!: { type: string } | null;
-  readonly restrictedByAdmin!: boolean;
-  readonly restrictedByAdminReason!: string | null;
-  readonly oauthProviders!: readonly { id: string }[];
-  readonly selectedTeam!: ServerTeam | null;
-  readonly selectedTeamId!: string | null;
+export class ServerUser extends UserFields {
+  declare readonly selectedTeam: ServerTeam | null;
   readonly lastActiveAt: Date;
   readonly serverMetadata: Json;
   readonly primaryEmailAuthEnabled: boolean;
@@ -295,8 +283,8 @@ export class ServerUser implements User {
     json: ServerUserJson,
     private readonly context: Pick<UserContext, "api" | "accessType" | "userChanged">,
   ) {
-    Object.assign(this, baseFields(json));
-    if (json.selected_team) this.selectedTeam = serverTeamFromJson(json.selected_team);
+    super(json);
+    this.selectedTeam = json.selected_team ? serverTeamFromJson(json.selected_team) : null;
     this.lastActiveAt = new Date(json.last_active_at_millis);
     this.serverMetadata = json.server_metadata;
     this.primaryEmailAuthEnabled = json.primary_email_auth_enabled;
