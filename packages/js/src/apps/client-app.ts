@@ -7,24 +7,25 @@ import { INTERNAL_PROJECT_ID } from "@latchkey/shared/constants";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import { USER_NOT_SIGNED_IN_THROW_MESSAGE } from "../errors.ts";
 import { ApiClient, type AccessType } from "../interface/api-client.ts";
-import { sleep } from "../interface/retry.ts";
 import type { ClientProjectJson, ClientUserJson, TokensJson } from "../models/json.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
 import { CurrentUser, type UserContext } from "../models/user.ts";
 import { Result } from "../result.ts";
-import { Session, type Tokens } from "../session/session.ts";
-import { CookieTokenStore, MemoryTokenStore, type TokenStore, type TokenStoreInit } from "../session/token-store.ts";
+import type { Session } from "../session/session.ts";
+import type { TokenStoreInit } from "../session/token-store.ts";
 import {
-  AFTER_AUTH_RETURN_TO,
-  HANDLER_PAGES,
   resolveHandlerUrls,
   type HandlerPage,
   type HandlerUrlOptions,
   type HandlerUrls,
   type RedirectTarget,
 } from "../urls/handler-urls.ts";
-import { currentRelativeUrl, returnToFromCurrentUrl, trustedRedirect, type RedirectMethod } from "../urls/redirect.ts";
+import type { RedirectMethod } from "../urls/redirect.ts";
+import { AppRedirects, type RedirectToOptions } from "./app-redirects.ts";
+import { AppSessions } from "./app-sessions.ts";
+
+export type { RedirectToOptions };
 
 export interface StackClientAppOptions {
   /** The Latchkey server, e.g. `https://auth.example.com` (default: `http://localhost:8102`). */
@@ -49,11 +50,6 @@ export interface GetUserOptions {
   tokenStore?: TokenStoreInit;
 }
 
-export interface RedirectToOptions {
-  replace?: boolean;
-  /** Do not add `after_auth_return_to` (sign-in and sign-up pages only). */
-  noRedirectBack?: boolean;
-}
 
 type SignInError = InstanceType<typeof KnownErrors.EmailPasswordMismatch> | InstanceType<typeof KnownErrors.InvalidTotpCode>;
 type SignUpError =
@@ -61,8 +57,6 @@ type SignUpError =
   | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet>;
 
 const DEFAULT_BASE_URL = "http://localhost:8102";
-/** SPEC §9: after starting a redirect, give the browser this long to leave before going on. */
-const AFTER_REDIRECT_WAIT_MILLIS = 2000;
 const MFA_ATTEMPT_STORAGE_KEY = "latchkey-mfa-attempt-code";
 
 export class StackClientApp {
@@ -70,12 +64,9 @@ export class StackClientApp {
   readonly urls: Readonly<HandlerUrls>;
   protected readonly api: ApiClient;
   protected readonly accessType: AccessType = "client";
-  readonly #tokenStoreInit: TokenStoreInit | null;
-  readonly #redirectMethod: RedirectMethod;
-  #defaultSession: Session | null = null;
-  readonly #explicitSessions = new Map<string, Session>();
+  readonly #sessions: AppSessions;
+  readonly #redirects: AppRedirects;
   readonly #userListeners = new Set<() => void>();
-  #leaving = false;
 
   constructor(protected readonly options: StackClientAppOptions) {
     if (!options.projectId) throw new Error("StackClientApp needs a projectId.");
@@ -89,8 +80,13 @@ export class StackClientApp {
       ...this.extraCredentials(),
     });
     this.urls = Object.freeze(resolveHandlerUrls(options.urls));
-    this.#tokenStoreInit = options.tokenStore;
-    this.#redirectMethod = options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window");
+    this.#sessions = new AppSessions(
+      options.projectId,
+      options.tokenStore,
+      (refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType),
+      () => this.notifyUserChanged(),
+    );
+    this.#redirects = new AppRedirects(this.urls, options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window"));
   }
 
   /** Server and admin apps add their keys here. */
@@ -103,49 +99,7 @@ export class StackClientApp {
 
   /** The session of the given tokens, or of the app's own token store. */
   protected sessionFor(tokenStore?: TokenStoreInit | null): Session {
-    const init = tokenStore ?? this.#tokenStoreInit;
-    if (init === null || init === undefined) {
-      throw new Error("This app has no token store: pass { tokenStore } to this call (e.g. the user's tokens).");
-    }
-    if (typeof init === "object") {
-      if (!isTokenPair(init)) {
-        throw new Error(
-          "A tokenStore object must be { accessToken, refreshToken } (strings or null). Reading tokens from a request object is not supported yet: pass the tokens themselves.",
-        );
-      }
-      const key = `${init.refreshToken ?? ""}|${init.accessToken ?? ""}`;
-      let session = this.#explicitSessions.get(key);
-      if (!session) {
-        if (this.#explicitSessions.size >= 100) this.#explicitSessions.clear();
-        session = this.newSession(init);
-        this.#explicitSessions.set(key, session);
-      }
-      return session;
-    }
-    if (tokenStore !== undefined && tokenStore !== this.#tokenStoreInit) {
-      throw new Error(`This app keeps its tokens in "${String(this.#tokenStoreInit)}"; it cannot read them from "${tokenStore}".`);
-    }
-    this.#defaultSession ??= this.sessionOnStore(init === "cookie" ? new CookieTokenStore(this.projectId) : new MemoryTokenStore());
-    return this.#defaultSession;
-  }
-
-  private newSession(tokens: Tokens): Session {
-    return new Session((refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType), tokens);
-  }
-
-  private sessionOnStore(store: TokenStore): Session {
-    const session = this.newSession(store.read());
-    let refreshToken = session.tokens.refreshToken;
-    session.onChange((tokens) => {
-      store.write(tokens);
-      // A new access token for the same session is not a new user.
-      if (tokens.refreshToken !== refreshToken) {
-        refreshToken = tokens.refreshToken;
-        this.notifyUserChanged();
-      }
-    });
-    store.subscribe((tokens) => session.set(tokens));
-    return session;
+    return this.#sessions.sessionFor(tokenStore);
   }
 
   /** Signs in with tokens obtained elsewhere (e.g. from a server-side session). */
@@ -209,7 +163,7 @@ export class StackClientApp {
       throw error;
     }
     this.sessionFor().set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-    if (!options.noRedirect) await this.redirectAfterAuth("afterSignUp");
+    if (!options.noRedirect) await this.#redirects.afterAuth("afterSignUp");
     return Result.ok(undefined);
   }
 
@@ -235,7 +189,7 @@ export class StackClientApp {
       throw error;
     }
     this.sessionFor().set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-    if (!options.noRedirect) await this.redirectAfterAuth("afterSignIn");
+    if (!options.noRedirect) await this.#redirects.afterAuth("afterSignIn");
     return Result.ok(undefined);
   }
 
@@ -260,7 +214,7 @@ export class StackClientApp {
     }
     session.clear();
     // Explicit-token sessions are not the app's own: no one else changes user.
-    if (session !== this.#defaultSession) this.notifyUserChanged();
+    if (!this.#sessions.isAppSession(session)) this.notifyUserChanged();
     await this.redirectToUrl(redirectUrl?.toString() ?? this.urls.afterSignOut);
   }
 
@@ -334,34 +288,13 @@ export class StackClientApp {
   // -------------------------------------------------------------------------
   // Redirects
 
-  async redirectToUrl(url: string, options: { replace?: boolean } = {}): Promise<void> {
-    const target = trustedRedirect(url);
-    const method = this.#redirectMethod;
-    if (method === "none") return;
-    if (method === "window") {
-      // The page is already leaving (e.g. after sign-out, while components
-      // that now see no user ask for the sign-in page): the first target wins.
-      if (this.#leaving) return;
-      this.#leaving = true;
-      if (options.replace) window.location.replace(target);
-      else window.location.assign(target);
-      await sleep(AFTER_REDIRECT_WAIT_MILLIS);
-      return;
-    }
-    method.navigate(target);
+  redirectToUrl(url: string, options: { replace?: boolean } = {}): Promise<void> {
+    return this.#redirects.toUrl(url, options);
   }
 
   /** Goes to a handler page; sign-in and sign-up pages carry the current page to come back to. */
-  async redirectToHandler(page: HandlerPage | RedirectTarget, options: RedirectToOptions = {}): Promise<void> {
-    let url = this.urls[page];
-    if ((page === "signIn" || page === "signUp") && !options.noRedirectBack) {
-      // Keep a return target already in the URL (e.g. moving from sign-in to
-      // sign-up); else come back here, unless "here" is a handler page itself.
-      const here = currentRelativeUrl();
-      const returnTo = returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO) ?? (here && !this.isHandlerUrl(here) ? here : null);
-      if (returnTo) url = withQuery(url, AFTER_AUTH_RETURN_TO, returnTo);
-    }
-    await this.redirectToUrl(url, options);
+  redirectToHandler(page: HandlerPage | RedirectTarget, options: RedirectToOptions = {}): Promise<void> {
+    return this.#redirects.toPage(page, options);
   }
 
   redirectToSignIn = (options?: RedirectToOptions) => this.redirectToHandler("signIn", options);
@@ -380,16 +313,6 @@ export class StackClientApp {
   redirectToAfterSignUp = (options?: RedirectToOptions) => this.redirectToHandler("afterSignUp", options);
   redirectToAfterSignOut = (options?: RedirectToOptions) => this.redirectToHandler("afterSignOut", options);
 
-  /** After signing in or up: back to `after_auth_return_to` when trusted, else the configured target. */
-  private async redirectAfterAuth(target: "afterSignIn" | "afterSignUp"): Promise<void> {
-    await this.redirectToUrl(returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO) ?? this.urls[target], { replace: true });
-  }
-
-  private isHandlerUrl(relative: string): boolean {
-    const path = new URL(relative, "http://x").pathname;
-    return Object.keys(HANDLER_PAGES).some((page) => new URL(this.urls[page as HandlerPage], "http://x").pathname === path);
-  }
-
   private absoluteUrl(relative: string): string | undefined {
     if (typeof window === "undefined" || !window.location) return undefined;
     return new URL(relative, window.location.href).toString();
@@ -399,16 +322,4 @@ export class StackClientApp {
   static mfaAttemptCode(): string | null {
     return typeof sessionStorage === "undefined" ? null : sessionStorage.getItem(MFA_ATTEMPT_STORAGE_KEY);
   }
-}
-
-function isTokenPair(value: object): value is Tokens {
-  const { accessToken, refreshToken } = value as Partial<Tokens>;
-  const ok = (token: unknown) => token === null || typeof token === "string";
-  return "accessToken" in value && "refreshToken" in value && ok(accessToken) && ok(refreshToken);
-}
-
-function withQuery(url: string, key: string, value: string): string {
-  const parsed = new URL(url, "http://x");
-  parsed.searchParams.set(key, value);
-  return url.startsWith("http://") || url.startsWith("https://") ? parsed.toString() : `${parsed.pathname}${parsed.search}${parsed.hash}`;
 }

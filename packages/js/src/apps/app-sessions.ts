@@ -1,0 +1,77 @@
+/**
+ * Which session a call uses: the app's own (on its token store, kept in
+ * sync both ways), or one per set of tokens passed to the call.
+ */
+import { Session, type Refresher, type Tokens } from "../session/session.ts";
+import { CookieTokenStore, MemoryTokenStore, type TokenStore, type TokenStoreInit } from "../session/token-store.ts";
+
+/** Sessions made from explicit tokens kept at most (they are cheap to make again). */
+const EXPLICIT_SESSIONS_MAX = 100;
+
+export class AppSessions {
+  #default: Session | null = null;
+  readonly #explicit = new Map<string, Session>();
+
+  constructor(
+    private readonly projectId: string,
+    private readonly init: TokenStoreInit | null,
+    private readonly refresher: Refresher,
+    /** Called when who is signed in on the app's own store may have changed. */
+    private readonly onSessionChange: () => void,
+  ) {}
+
+  /** The session of the given tokens, or of the app's own token store. */
+  sessionFor(tokenStore?: TokenStoreInit | null): Session {
+    const init = tokenStore ?? this.init;
+    if (init === null || init === undefined) {
+      throw new Error("This app has no token store: pass { tokenStore } to this call (e.g. the user's tokens).");
+    }
+    if (typeof init === "object") return this.explicit(init);
+    if (tokenStore !== undefined && tokenStore !== this.init) {
+      throw new Error(`This app keeps its tokens in "${String(this.init)}"; it cannot read them from "${tokenStore}".`);
+    }
+    this.#default ??= this.onStore(init === "cookie" ? new CookieTokenStore(this.projectId) : new MemoryTokenStore());
+    return this.#default;
+  }
+
+  isAppSession(session: Session): boolean {
+    return session === this.#default;
+  }
+
+  private explicit(init: object): Session {
+    if (!isTokenPair(init)) {
+      throw new Error(
+        "A tokenStore object must be { accessToken, refreshToken } (strings or null). Reading tokens from a request object is not supported yet: pass the tokens themselves.",
+      );
+    }
+    const key = `${init.refreshToken ?? ""}|${init.accessToken ?? ""}`;
+    let session = this.#explicit.get(key);
+    if (!session) {
+      if (this.#explicit.size >= EXPLICIT_SESSIONS_MAX) this.#explicit.clear();
+      session = new Session(this.refresher, init);
+      this.#explicit.set(key, session);
+    }
+    return session;
+  }
+
+  private onStore(store: TokenStore): Session {
+    const session = new Session(this.refresher, store.read());
+    let refreshToken = session.tokens.refreshToken;
+    session.onChange((tokens) => {
+      store.write(tokens);
+      // A new access token for the same session is not a new user.
+      if (tokens.refreshToken !== refreshToken) {
+        refreshToken = tokens.refreshToken;
+        this.onSessionChange();
+      }
+    });
+    store.subscribe((tokens) => session.set(tokens));
+    return session;
+  }
+}
+
+function isTokenPair(value: object): value is Tokens {
+  const { accessToken, refreshToken } = value as Partial<Tokens>;
+  const ok = (token: unknown) => token === null || typeof token === "string";
+  return "accessToken" in value && "refreshToken" in value && ok(accessToken) && ok(refreshToken);
+}
