@@ -5,7 +5,7 @@
 import type { AccessType } from "../interface/api-client.ts";
 import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
 import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
-import type { AdminProjectJson, InternalApiKeyJson } from "../models/json.ts";
+import type { AdminProjectJson, InternalApiKeyFirstViewJson, InternalApiKeyJson } from "../models/json.ts";
 import type { Session } from "../session/session.ts";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.ts";
 
@@ -61,7 +61,7 @@ export class StackAdminApp extends StackServerApp {
   }
 
   async createInternalApiKey(options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
-    const json = await this.admin<InternalApiKeyJson>("/internal/api-keys", {
+    const json = await this.admin<InternalApiKeyFirstViewJson>("/internal/api-keys", {
       method: "POST",
       body: {
         description: options.description,

@@ -7,7 +7,7 @@ import { INTERNAL_PROJECT_ID } from "@latchkey/shared/constants";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import { USER_NOT_SIGNED_IN_THROW_MESSAGE } from "../errors.ts";
 import { ApiClient, type AccessType } from "../interface/api-client.ts";
-import type { ClientProjectJson, ClientUserJson, TokensJson } from "../models/json.ts";
+import type { ClientProjectJson, ClientUserJson, SignInTokensJson } from "../models/json.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
 import { CurrentUser, type UserContext } from "../models/user.ts";
@@ -149,9 +149,9 @@ export class StackClientApp {
     verificationCallbackUrl?: string;
   }): Promise<Result<undefined, SignUpError>> {
     const callbackUrl = options.noVerificationCallback ? undefined : (options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification));
-    let tokens: TokensJson;
+    let tokens: SignInTokensJson;
     try {
-      tokens = await this.api.send<TokensJson>("/auth/password/sign-up", {
+      tokens = await this.api.send<SignInTokensJson>("/auth/password/sign-up", {
         method: "POST",
         accessType: this.accessType,
         body: { email: options.email, password: options.password, ...(callbackUrl ? { verification_callback_url: callbackUrl } : {}) },
@@ -168,9 +168,9 @@ export class StackClientApp {
   }
 
   async signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<Result<undefined, SignInError>> {
-    let tokens: TokensJson;
+    let tokens: SignInTokensJson;
     try {
-      tokens = await this.api.send<TokensJson>("/auth/password/sign-in", {
+      tokens = await this.api.send<SignInTokensJson>("/auth/password/sign-in", {
         method: "POST",
         accessType: this.accessType,
         body: { email: options.email, password: options.password },
@@ -235,7 +235,7 @@ export class StackClientApp {
       case "throw":
         throw new Error(USER_NOT_SIGNED_IN_THROW_MESSAGE);
       case "anonymous": {
-        const tokens = await this.api.send<TokensJson>("/auth/anonymous/sign-up", { method: "POST", accessType: this.accessType });
+        const tokens = await this.api.send<SignInTokensJson>("/auth/anonymous/sign-up", { method: "POST", accessType: this.accessType });
         session.set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
         const created = await this.readCurrentUser(session, true, true);
         if (!created) throw new Error("The anonymous user just created could not be read back.");

@@ -1,5 +1,5 @@
 /** Internal API keys: the project keys an admin creates for servers and tools. */
-import type { InternalApiKeyJson } from "./json.ts";
+import type { InternalApiKeyFirstViewJson, InternalApiKeyJson } from "./json.ts";
 
 type KeyPart<Full extends boolean> = Full extends true ? string : { lastFour: string };
 
@@ -24,7 +24,7 @@ export interface InternalApiKey extends InternalApiKeyBase<false> {
   revoke(): Promise<void>;
 }
 
-function dates(json: InternalApiKeyJson) {
+function dates(json: InternalApiKeyJson | InternalApiKeyFirstViewJson) {
   return {
     id: json.id,
     description: json.description,
@@ -34,19 +34,17 @@ function dates(json: InternalApiKeyJson) {
   };
 }
 
-export function firstViewFromJson(json: InternalApiKeyJson): InternalApiKeyFirstView {
-  const full = (value: InternalApiKeyJson["publishable_client_key"]) => (typeof value === "string" ? value : null);
+export function firstViewFromJson(json: InternalApiKeyFirstViewJson): InternalApiKeyFirstView {
   return {
     ...dates(json),
-    publishableClientKey: full(json.publishable_client_key),
-    secretServerKey: full(json.secret_server_key),
-    superSecretAdminKey: full(json.super_secret_admin_key),
+    publishableClientKey: json.publishable_client_key ?? null,
+    secretServerKey: json.secret_server_key ?? null,
+    superSecretAdminKey: json.super_secret_admin_key ?? null,
   };
 }
 
 export function internalApiKeyFromJson(json: InternalApiKeyJson, revoke: (id: string) => Promise<void>, now = () => Date.now()): InternalApiKey {
-  const lastFour = (value: InternalApiKeyJson["publishable_client_key"]) =>
-    value && typeof value === "object" ? { lastFour: value.last_four } : null;
+  const lastFour = (value: InternalApiKeyJson["publishable_client_key"]) => (value ? { lastFour: value.last_four } : null);
   const base = dates(json);
   const whyInvalid = () =>
     base.manuallyRevokedAt !== null ? "manually-revoked" : base.expiresAt !== null && base.expiresAt.getTime() <= now() ? "expired" : null;

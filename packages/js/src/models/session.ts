@@ -16,7 +16,7 @@ export function activeSessionFromJson(json: SessionJson): ActiveSession {
     userId: json.user_id,
     createdAt: new Date(json.created_at),
     isImpersonation: json.is_impersonation,
-    lastUsedAt: json.last_used_at === null ? undefined : new Date(json.last_used_at),
+    lastUsedAt: new Date(json.last_used_at),
     isCurrentSession: json.is_current_session,
   };
 }

@@ -1,4 +1,4 @@
-import type { Json, TeamJson } from "./json.ts";
+import type { Json, ServerTeamJson, TeamJson } from "./json.ts";
 
 export interface Team {
   readonly id: string;
@@ -23,10 +23,10 @@ export function teamFromJson(json: TeamJson): Team {
   };
 }
 
-export function serverTeamFromJson(json: TeamJson): ServerTeam {
+export function serverTeamFromJson(json: ServerTeamJson): ServerTeam {
   return {
     ...teamFromJson(json),
-    createdAt: new Date(json.created_at_millis ?? 0),
-    serverMetadata: json.server_metadata ?? null,
+    createdAt: new Date(json.created_at_millis),
+    serverMetadata: json.server_metadata,
   };
 }

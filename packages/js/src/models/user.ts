@@ -6,7 +6,7 @@
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
-import type { ClientUserJson, Json, ServerUserJson, SessionJson, TokensJson } from "./json.ts";
+import type { ClientUserJson, CreatedSessionJson, Json, ServerUserJson, SessionJson } from "./json.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import { serverTeamFromJson, teamFromJson, type ServerTeam, type Team } from "./team.ts";
 
@@ -341,7 +341,7 @@ export class ServerUser extends UserFields {
   async createSession(options: { expiresInMillis?: number; isImpersonation?: boolean } = {}): Promise<{
     getTokens(): Promise<{ accessToken: string; refreshToken: string }>;
   }> {
-    const body = await this.send<TokensJson>("/auth/sessions", {
+    const body = await this.send<CreatedSessionJson>("/auth/sessions", {
       method: "POST",
       body: {
         user_id: this.id,

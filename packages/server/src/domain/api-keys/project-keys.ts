@@ -2,6 +2,7 @@
  * Internal API keys (WIRE §2.5): sets of up to three project keys. Only
  * digests are stored; the full values are returned once, at creation.
  */
+import type { InternalApiKeyJson } from "@latchkey/shared";
 import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { projectApiKeys } from "../../db/schema/index.ts";
@@ -99,7 +100,7 @@ export async function revokeKeySet(db: DbOrTx, projectId: string, id: string) {
 }
 
 /** The read shape: each key only as its last four characters. */
-export function keySetView(row: ProjectKeyRow) {
+export function keySetView(row: ProjectKeyRow): InternalApiKeyJson {
   return {
     created_at_millis: row.createdAt.getTime(),
     description: row.description,

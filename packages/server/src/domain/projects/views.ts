@@ -1,4 +1,5 @@
 /** The project objects of WIRE §2.4: client view and admin view. */
+import type { AdminProjectConfigJson, AdminProjectJson, ClientProjectJson } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
 import type { ProjectRow } from "./projects.ts";
 
@@ -6,7 +7,7 @@ function enabledOAuthProviders(config: ProjectConfig) {
   return config.oauth_providers.map((p) => ({ id: p.id })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export function clientProjectView(project: ProjectRow) {
+export function clientProjectView(project: ProjectRow): ClientProjectJson {
   const c = project.config;
   return {
     config: {
@@ -26,7 +27,7 @@ export function clientProjectView(project: ProjectRow) {
   };
 }
 
-export function adminConfigView(c: ProjectConfig) {
+export function adminConfigView(c: ProjectConfig): AdminProjectConfigJson {
   return {
     allow_localhost: c.allow_localhost,
     allow_team_api_keys: c.allow_team_api_keys,
@@ -52,7 +53,7 @@ export function adminConfigView(c: ProjectConfig) {
   };
 }
 
-export function adminProjectView(project: ProjectRow) {
+export function adminProjectView(project: ProjectRow): AdminProjectJson {
   return {
     config: adminConfigView(project.config),
     created_at_millis: project.createdAt.getTime(),

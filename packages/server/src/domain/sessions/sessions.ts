@@ -3,7 +3,7 @@
  * database keeps its SHA-256 digest, so a leaked table holds no usable token.
  * Deleting the row revokes the session: its refresh token fails at once.
  */
-import { DEFAULT_SESSION_EXPIRATION_MILLIS, REFRESH_TOKEN_LENGTH } from "@latchkey/shared";
+import { DEFAULT_SESSION_EXPIRATION_MILLIS, REFRESH_TOKEN_LENGTH, type SessionJson } from "@latchkey/shared";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
@@ -119,7 +119,7 @@ export async function deleteSession(
   return rows.length > 0;
 }
 
-export function sessionView(session: SessionRow, currentSessionId: string | null) {
+export function sessionView(session: SessionRow, currentSessionId: string | null): SessionJson {
   return {
     id: session.id,
     user_id: session.userId,

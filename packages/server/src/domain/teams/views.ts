@@ -1,19 +1,20 @@
+import type { ClientTeamJson, Json, ServerTeamJson } from "@latchkey/shared";
 import type { TeamRow } from "../users/record.ts";
 
-export function clientTeamView(team: TeamRow) {
+export function clientTeamView(team: TeamRow): ClientTeamJson {
   return {
-    client_metadata: team.clientMetadata ?? null,
-    client_read_only_metadata: team.clientReadOnlyMetadata ?? null,
+    client_metadata: (team.clientMetadata ?? null) as Json,
+    client_read_only_metadata: (team.clientReadOnlyMetadata ?? null) as Json,
     display_name: team.displayName,
     id: team.id,
     profile_image_url: team.profileImageUrl,
   };
 }
 
-export function serverTeamView(team: TeamRow) {
+export function serverTeamView(team: TeamRow): ServerTeamJson {
   return {
     ...clientTeamView(team),
     created_at_millis: team.createdAt.getTime(),
-    server_metadata: team.serverMetadata ?? null,
+    server_metadata: (team.serverMetadata ?? null) as Json,
   };
 }

@@ -1,4 +1,5 @@
 /** The user objects of WIRE §2.1, per access level. */
+import type { ClientUserJson, Json, ServerUserJson } from "@latchkey/shared";
 import type { ProjectConfig } from "../projects/config.ts";
 import { clientTeamView, serverTeamView } from "../teams/views.ts";
 import { restrictedReason, type UserRecord } from "./record.ts";
@@ -7,8 +8,8 @@ function common(user: UserRecord, config: ProjectConfig) {
   const reason = restrictedReason(user, config.require_email_verification);
   return {
     auth_with_email: user.passwordHash !== null || user.otpAuthEnabled,
-    client_metadata: user.clientMetadata ?? null,
-    client_read_only_metadata: user.clientReadOnlyMetadata ?? null,
+    client_metadata: (user.clientMetadata ?? null) as Json,
+    client_read_only_metadata: (user.clientReadOnlyMetadata ?? null) as Json,
     display_name: user.displayName,
     has_password: user.passwordHash !== null,
     id: user.id,
@@ -27,7 +28,7 @@ function common(user: UserRecord, config: ProjectConfig) {
   };
 }
 
-export function clientUserView(user: UserRecord, config: ProjectConfig) {
+export function clientUserView(user: UserRecord, config: ProjectConfig): ClientUserJson {
   return {
     ...common(user, config),
     selected_team: user.selectedTeam ? clientTeamView(user.selectedTeam) : null,
@@ -36,7 +37,7 @@ export function clientUserView(user: UserRecord, config: ProjectConfig) {
   };
 }
 
-export function serverUserView(user: UserRecord, config: ProjectConfig) {
+export function serverUserView(user: UserRecord, config: ProjectConfig): ServerUserJson {
   const base = common(user, config);
   return {
     auth_with_email: base.auth_with_email,
@@ -64,7 +65,7 @@ export function serverUserView(user: UserRecord, config: ProjectConfig) {
     risk_scores: { sign_up: { bot: 0, free_trial_abuse: 0 } },
     selected_team: user.selectedTeam ? serverTeamView(user.selectedTeam) : null,
     selected_team_id: user.selectedTeamId,
-    server_metadata: user.serverMetadata ?? null,
+    server_metadata: (user.serverMetadata ?? null) as Json,
     signed_up_at_millis: user.signedUpAt.getTime(),
   };
 }
