@@ -1,7 +1,9 @@
 /**
  * Hono's trie router, with the answers for paths that have no parameters
  * remembered: those are most requests (`/users/me`, the refresh), and a
- * remembered answer saves splitting and walking the path every time.
+ * remembered answer saves splitting and walking the path every time. It
+ * assumes what every route of this app does: a handler always answers, so
+ * of several matches only the first (the most specific, registered first) runs.
  * Only registered static paths with a route for the method are remembered,
  * so the memory is bounded by the route table, not by what clients send.
  */
@@ -28,7 +30,11 @@ export class StaticMemoRouter<T> implements Router<T> {
     if (!this.#staticPaths.has(path)) return this.#trie.match(method, path);
     const remembered = this.#memo.get(method)?.get(path);
     if (remembered) return remembered;
-    const result = this.#trie.match(method, path);
+    let result = this.#trie.match(method, path);
+    // "/users/me" also matches "/users/:user_id". Every route here answers
+    // and never hands on to the next, so the first match is the whole answer
+    // — and a single handler lets Hono skip composing a chain.
+    if (result[0].length > 1) result = [[result[0][0]!]] as unknown as Result<T>;
     // Only answers that found a route are kept: the memo stays bounded by the
     // routes themselves, whatever methods clients send.
     if (result[0].length > 0) {
