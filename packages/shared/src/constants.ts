@@ -12,6 +12,14 @@ export const PROFILE_IMAGE_MAX_BYTES = 100 * 1024;
 
 export const ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS = 10 * 60 * 1000;
 export const REFRESH_TOKEN_LENGTH = 45;
+
+/** Every one-time code (WIRE §5): 45 lowercase Crockford base32 characters. */
+export const VERIFICATION_CODE_LENGTH = 45;
+/** An e-mailed sign-in code shows its first 6 characters; the other 39 are the nonce the client keeps. */
+export const OTP_DISPLAYED_LENGTH = 6;
+/** Submissions counted against every code sharing a nonce; at this many, the codes are refused. */
+export const VERIFICATION_CODE_MAX_ATTEMPTS = 20;
+export const EMAIL_CODE_EXPIRATION_MILLIS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_SESSION_EXPIRATION_MILLIS = 31_536_000_000;
 export const MAX_SESSION_EXPIRATION_MILLIS = 31_708_800_000;
 

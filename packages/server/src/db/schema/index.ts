@@ -3,3 +3,4 @@ export * from "./users.ts";
 export * from "./teams.ts";
 export * from "./sessions.ts";
 export * from "./signing-keys.ts";
+export * from "./verification-codes.ts";

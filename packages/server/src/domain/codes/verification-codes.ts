@@ -1,0 +1,113 @@
+/**
+ * One-time codes, one mechanism for every flow that mails or hands out a
+ * code (WIRE §5). A code is 45 random Crockford base32 characters, stored
+ * only as digests, valid until it expires, usable once.
+ *
+ * Brute force: every submission counts an attempt against each code sharing
+ * the submitted code's last 39 characters (its nonce). A sign-in code the
+ * user types is 6 shown characters plus a 39-character nonce the client
+ * keeps, so guesses of the 6 all land on the real code's count, and at 20
+ * the code is refused. The count is committed even when the submission fails.
+ */
+import {
+  KnownError,
+  KnownErrors,
+  OTP_DISPLAYED_LENGTH,
+  VERIFICATION_CODE_LENGTH,
+  VERIFICATION_CODE_MAX_ATTEMPTS,
+} from "@latchkey/shared";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/connect.ts";
+import { verificationCodes } from "../../db/schema/index.ts";
+import { randomCode, sha256Hex } from "../../lib/secrets.ts";
+
+/** The flows that use codes; a code only works for the flow that made it. */
+export type CodePurpose =
+  | "contact_channel_verification"
+  | "otp_sign_in"
+  | "password_reset"
+  | "team_invitation"
+  | "mfa_attempt";
+
+export interface CodeScope {
+  projectId: string;
+  branchId: string;
+  purpose: CodePurpose;
+}
+
+export async function createCode(
+  db: DbOrTx,
+  scope: CodeScope,
+  data: Record<string, unknown>,
+  expiresInMillis: number,
+): Promise<{ code: string; expiresAt: Date }> {
+  const code = randomCode(VERIFICATION_CODE_LENGTH);
+  const expiresAt = new Date(Date.now() + expiresInMillis);
+  await db.insert(verificationCodes).values({
+    ...scope,
+    codeHash: sha256Hex(code),
+    nonceHash: sha256Hex(nonceOf(code)),
+    data,
+    expiresAt,
+  });
+  return { code, expiresAt };
+}
+
+/** What a user is shown of a sign-in code (upper-cased), and the nonce the client keeps. */
+export function splitSignInCode(code: string): { otp: string; nonce: string } {
+  return { otp: code.slice(0, OTP_DISPLAYED_LENGTH).toUpperCase(), nonce: nonceOf(code) };
+}
+
+/**
+ * Uses the code: returns its data and marks it used, or throws the
+ * catalogue's error in the order not found → expired → used → too many
+ * attempts. Concurrent uses of one code: exactly one succeeds.
+ */
+export function useCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
+  return submit<T>(db, scope, code, true);
+}
+
+/** The same checks as useCode, without using the code (e.g. "is this reset link still good?"). */
+export function checkCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
+  return submit<T>(db, scope, code, false);
+}
+
+type Outcome<T> = { data: T } | { error: KnownError };
+
+async function submit<T>(db: Db, scope: CodeScope, submitted: string, use: boolean): Promise<T> {
+  const code = submitted.toLowerCase();
+  // Decided inside the transaction, thrown after it commits, so that the
+  // attempt counted by a failed submission is kept.
+  const outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
+    if (code.length === VERIFICATION_CODE_LENGTH) {
+      await tx
+        .update(verificationCodes)
+        .set({ attemptCount: sql`${verificationCodes.attemptCount} + 1` })
+        .where(and(eq(verificationCodes.projectId, scope.projectId), eq(verificationCodes.nonceHash, sha256Hex(nonceOf(code)))));
+    }
+    const [row] = await tx
+      .select()
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.codeHash, sha256Hex(code)),
+          eq(verificationCodes.projectId, scope.projectId),
+          eq(verificationCodes.branchId, scope.branchId),
+          eq(verificationCodes.purpose, scope.purpose),
+        ),
+      )
+      .for("update");
+    if (!row) return { error: new KnownErrors.VerificationCodeNotFound() };
+    if (row.expiresAt.getTime() <= Date.now()) return { error: new KnownErrors.VerificationCodeExpired() };
+    if (row.usedAt !== null) return { error: new KnownErrors.VerificationCodeAlreadyUsed() };
+    if (row.attemptCount >= VERIFICATION_CODE_MAX_ATTEMPTS) return { error: new KnownErrors.VerificationCodeMaxAttemptsReached() };
+    if (use) await tx.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, row.id));
+    return { data: row.data as T };
+  });
+  if ("error" in outcome) throw outcome.error;
+  return outcome.data;
+}
+
+function nonceOf(code: string): string {
+  return code.slice(OTP_DISPLAYED_LENGTH);
+}

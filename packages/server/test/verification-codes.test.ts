@@ -1,0 +1,116 @@
+/** One-time codes (WIRE §5): digests only, expiry, use-once, attempts shared by nonce, and races. */
+import { KnownErrors, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verificationCodes } from "../src/db/schema/index.ts";
+import { checkCode, createCode, splitSignInCode, useCode, type CodeScope } from "../src/domain/codes/verification-codes.ts";
+import { createProject } from "./fixtures.ts";
+import { createTestServer, type TestServer } from "./harness.ts";
+
+let server: TestServer;
+let scope: CodeScope;
+let otherProjectScope: CodeScope;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const [a, b] = await Promise.all([createProject(server), createProject(server)]);
+  scope = { projectId: a.id, branchId: "main", purpose: "password_reset" };
+  otherProjectScope = { ...scope, projectId: b.id };
+});
+afterAll(() => server?.close());
+
+const db = () => server.instance.services.db;
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** Another code with the same nonce (last 39 characters): what a wrong guess of a typed sign-in code is. */
+function sameNonceGuess(code: string, n: number): string {
+  const prefix = n.toString(32).padStart(6, "0").replace(/[ilou]/g, "0");
+  return prefix === code.slice(0, 6) ? `zzzzzz${code.slice(6)}` : `${prefix}${code.slice(6)}`;
+}
+
+describe("verification codes", () => {
+  it("are 45 Crockford base32 characters, stored only as digests", async () => {
+    const { code } = await createCode(db(), scope, { userId: "u1" }, HOUR);
+    expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
+    const rows = await db().execute(sql`select * from verification_codes`);
+    expect(JSON.stringify(rows)).not.toContain(code);
+    expect(JSON.stringify(rows)).not.toContain(code.slice(6));
+  });
+
+  it("give their data once; the second use is VERIFICATION_CODE_ALREADY_USED", async () => {
+    const { code } = await createCode(db(), scope, { userId: "u1", email: "a@example.com" }, HOUR);
+    expect(await useCode(db(), scope, code)).toEqual({ userId: "u1", email: "a@example.com" });
+    expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+  });
+
+  it("are case-insensitive", async () => {
+    const { code } = await createCode(db(), scope, { n: 1 }, HOUR);
+    expect(await useCode(db(), scope, code.toUpperCase())).toEqual({ n: 1 });
+  });
+
+  it("are not found when unknown, of another purpose or another project, or of the wrong length", async () => {
+    const { code } = await createCode(db(), scope, {}, HOUR);
+    expect(await rejection(useCode(db(), { ...scope, purpose: "otp_sign_in" }, code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(db(), otherProjectScope, code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(db(), scope, "0".repeat(45)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(db(), scope, code.slice(1)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    // None of that used it up.
+    expect(await useCode(db(), scope, code)).toEqual({});
+  });
+
+  it("expire: VERIFICATION_CODE_EXPIRED, checked before whether they were used", async () => {
+    const { code } = await createCode(db(), scope, {}, HOUR);
+    await useCode(db(), scope, code);
+    await db().update(verificationCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(verificationCodes.projectId, scope.projectId));
+    expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+    const expired = await createCode(db(), scope, {}, -1000);
+    expect(await rejection(checkCode(db(), scope, expired.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+  });
+
+  it("can be checked without being used", async () => {
+    const { code } = await createCode(db(), scope, { k: "v" }, HOUR);
+    expect(await checkCode(db(), scope, code)).toEqual({ k: "v" });
+    expect(await checkCode(db(), scope, code)).toEqual({ k: "v" });
+    expect(await useCode(db(), scope, code)).toEqual({ k: "v" });
+    expect(await rejection(checkCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+  });
+
+  it(`count every submission sharing a nonce: the ${VERIFICATION_CODE_MAX_ATTEMPTS}th is refused, even with the right code`, async () => {
+    const lucky = await createCode(db(), scope, { which: "lucky" }, HOUR);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS - 2; i++) {
+      expect(await rejection(useCode(db(), scope, sameNonceGuess(lucky.code, i)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    }
+    // 18 wrong guesses, then the right code as the 19th submission: accepted.
+    expect(await useCode(db(), scope, lucky.code)).toEqual({ which: "lucky" });
+
+    const locked = await createCode(db(), scope, { which: "locked" }, HOUR);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS - 1; i++) await rejection(useCode(db(), scope, sameNonceGuess(locked.code, i)));
+    expect(await rejection(useCode(db(), scope, locked.code))).toBeInstanceOf(KnownErrors.VerificationCodeMaxAttemptsReached);
+  });
+
+  it("two (or ten) concurrent uses of one code: exactly one succeeds", async () => {
+    const { code } = await createCode(db(), scope, { once: true }, HOUR);
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => useCode(db(), scope, code)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === "rejected") expect(r.reason).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+    }
+  });
+
+  it("split into the 6 characters a user types (shown upper-case) and the nonce the client keeps", () => {
+    const code = "abcdefghjkmnpqrstvwxyz0123456789abcdefghjkmnp";
+    const { otp, nonce } = splitSignInCode(code);
+    expect(otp).toBe("ABCDEF");
+    expect(nonce).toHaveLength(39);
+    expect(otp.toLowerCase() + nonce).toBe(code);
+  });
+});
