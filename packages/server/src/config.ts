@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS } from "@latchkey/shared";
 import { parseDuration } from "./lib/duration.ts";
+import type { SmtpSettings } from "./domain/emails/smtp.ts";
 import { randomCode } from "./lib/secrets.ts";
 
 export interface ServerConfig {
@@ -21,6 +22,8 @@ export interface ServerConfig {
     secretServerKey: string | null;
     superSecretAdminKey: string | null;
   };
+  /** The shared SMTP server (STACK_EMAIL_*); without it, mail goes to the dev outbox. */
+  email: SmtpSettings | null;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -40,6 +43,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       secretServerKey: env.STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY || null,
       superSecretAdminKey: env.STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY || null,
     },
+    email: env.STACK_EMAIL_HOST ? sharedSmtpFromEnv(env) : null,
+  };
+}
+
+/** `STACK_EMAIL_SENDER` is an address, or `Name <address>`. */
+function sharedSmtpFromEnv(env: NodeJS.ProcessEnv): SmtpSettings {
+  const sender = env.STACK_EMAIL_SENDER ?? "noreply@example.com";
+  const named = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(sender);
+  return {
+    host: env.STACK_EMAIL_HOST!,
+    port: Number(env.STACK_EMAIL_PORT ?? 587),
+    username: env.STACK_EMAIL_USERNAME ?? "",
+    password: env.STACK_EMAIL_PASSWORD ?? "",
+    senderEmail: named ? named[2]! : sender.trim(),
+    senderName: named?.[1] || null,
   };
 }
 

@@ -14,6 +14,7 @@ import { AccessTokens } from "./domain/tokens/access-token.ts";
 import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
 import { CacheBus } from "./cache/bus.ts";
 import { Caches } from "./cache/caches.ts";
+import { EmailQueue } from "./domain/emails/queue.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/users/rate-limit.ts";
 import type { Services } from "./services.ts";
@@ -45,23 +46,28 @@ export async function startInstance(
   const caches = new Caches(bus);
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
+  const projects = new ProjectStore(db, caches, bus);
+  const emails = new EmailQueue(db, projects, config.email, logger);
+  emails.start();
   const services: Services = {
     config,
     database,
     db,
     keys,
     tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis),
-    projects: new ProjectStore(db, caches, bus),
+    projects,
     logger,
     signInRateLimit: new SignInRateLimit(),
     bus,
     caches,
     sessionActivity,
+    emails,
   };
   return {
     services,
     app: createApp(services),
     close: async () => {
+      await emails.close();
       await sessionActivity.close();
       await database.close();
     },

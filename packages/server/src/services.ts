@@ -5,6 +5,7 @@
 import type { Logger } from "pino";
 import type { CacheBus } from "./cache/bus.ts";
 import type { Caches } from "./cache/caches.ts";
+import type { EmailQueue } from "./domain/emails/queue.ts";
 import type { SessionActivity } from "./domain/sessions/activity.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Database, Db } from "./db/connect.ts";
@@ -25,4 +26,5 @@ export interface Services {
   bus: CacheBus;
   caches: Caches;
   sessionActivity: SessionActivity;
+  emails: EmailQueue;
 }

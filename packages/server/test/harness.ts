@@ -82,6 +82,7 @@ export async function createTestServer(
     serverSecret: options.replicaOf?.config.serverSecret ?? randomBytes(32).toString("hex"),
     accessTokenExpirationMillis: 10 * 60 * 1000,
     seedInternalKeys: SEED_KEYS,
+    email: null,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

@@ -15,6 +15,8 @@ import sessionRefresh from "./auth/sessions/current/refresh.ts";
 import sessions from "./auth/sessions/index.ts";
 import internalApiKeyById from "./internal/api-keys/[api_key_id].ts";
 import internalApiKeys from "./internal/api-keys/index.ts";
+import internalEmails from "./internal/emails.ts";
+import internalSendTestEmail from "./internal/send-test-email.ts";
 import internalProjectCurrent from "./internal/projects/current.ts";
 import internalProjects from "./internal/projects/index.ts";
 import internalProjectTransfer from "./internal/projects/transfer.ts";
@@ -28,6 +30,8 @@ import userMe from "./users/me.ts";
 
 export const allRoutes: RouteDefinition[] = [
   ...root,
+  ...internalEmails,
+  ...internalSendTestEmail,
   ...passwordSignUp,
   ...passwordSignIn,
   ...passwordUpdate,

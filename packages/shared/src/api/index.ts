@@ -9,3 +9,4 @@ export type * from "./users.ts";
 export type * from "./sessions.ts";
 export type * from "./projects.ts";
 export type * from "./api-keys.ts";
+export type * from "./emails.ts";

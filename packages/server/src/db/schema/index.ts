@@ -4,3 +4,4 @@ export * from "./teams.ts";
 export * from "./sessions.ts";
 export * from "./signing-keys.ts";
 export * from "./verification-codes.ts";
+export * from "./emails.ts";

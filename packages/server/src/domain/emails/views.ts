@@ -1,0 +1,12 @@
+import type { SentEmailJson } from "@latchkey/shared";
+import type { SentEmailRow } from "./queue.ts";
+
+export function sentEmailView(row: SentEmailRow): SentEmailJson {
+  return {
+    id: row.id,
+    to: row.to,
+    subject: row.subject,
+    sent_at_millis: row.sentAt?.getTime() ?? null,
+    error: row.status === "sent" || row.status === "outbox" ? null : row.error,
+  };
+}

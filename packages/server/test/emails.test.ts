@@ -1,0 +1,180 @@
+/**
+ * E-mail delivery through a real SMTP peer: the shared server or the
+ * project's own, retries and recorded failures, the dev outbox, the admin
+ * list and the test-e-mail endpoint.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sentEmails } from "../src/db/schema/index.ts";
+import { MAX_SEND_ATTEMPTS, enqueueEmail } from "../src/domain/emails/queue.ts";
+import { createProject, expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
+import { createTestServer, type TestServer } from "./harness.ts";
+import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
+
+let shared: SmtpPeer;
+let own: SmtpPeer;
+let server: TestServer;
+let outboxServer: TestServer;
+let project: Project;
+
+beforeAll(async () => {
+  [shared, own] = await Promise.all([startSmtpPeer(), startSmtpPeer()]);
+  [server, outboxServer] = await Promise.all([
+    createTestServer({
+      email: { host: "127.0.0.1", port: shared.port, username: "", password: "", senderEmail: "noreply@example.com", senderName: null },
+    }),
+    createTestServer(),
+  ]);
+  project = await createProject(server);
+});
+afterAll(async () => {
+  await Promise.all([server?.close(), outboxServer?.close()]);
+  await Promise.all([shared?.close(), own?.close()]);
+});
+
+const emails = (s: TestServer) => s.instance.services.emails;
+const message = (subject: string) => ({ to: ["ada@example.com"], subject, html: `<p>${subject}</p>`, text: subject });
+
+async function listed(s: TestServer, p: Project) {
+  const res = await s.request("/internal/emails", { as: p.ownerAdmin });
+  expect(res.status, res.text).toBe(200);
+  return res.body.items as { id: string; to: string[]; subject: string; sent_at_millis: number | null; error: string | null }[];
+}
+
+describe("delivery", () => {
+  it("sends through the shared SMTP server, in the project's name", async () => {
+    const id = await enqueueEmail(server.instance.services.db, project.id, message("Hello from the queue"));
+    await emails(server).flush();
+    const mail = await shared.waitFor((m) => m.subject === "Hello from the queue");
+    expect(mail.from?.value[0]).toMatchObject({ address: "noreply@example.com" });
+    expect(mail.from?.value[0]?.name).toBeTruthy();
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : null).toBe("ada@example.com");
+    expect(mail.html).toContain("<p>Hello from the queue</p>");
+    expect(mail.text?.trim()).toBe("Hello from the queue");
+    const [row] = (await listed(server, project)).filter((e) => e.id === id);
+    expect(row).toMatchObject({ to: ["ada@example.com"], subject: "Hello from the queue", error: null });
+    expect(row!.sent_at_millis).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("uses the project's own SMTP server when its email_config is standard", async () => {
+    const p = await createProject(server);
+    await patchProjectConfig(server, p, {
+      email_config: { type: "standard", host: "127.0.0.1", port: own.port, username: "", password: "", sender_name: "Shop", sender_email: "shop@example.com" },
+    });
+    await enqueueEmail(server.instance.services.db, p.id, message("Through the project's server"));
+    await emails(server).flush();
+    const mail = await own.waitFor((m) => m.subject === "Through the project's server");
+    expect(mail.from?.value[0]).toMatchObject({ name: "Shop", address: "shop@example.com" });
+    expect(shared.inbox.some((m) => m.subject === "Through the project's server")).toBe(false);
+  });
+
+  it("retries a refused message with back-off, then records the failure; nothing is lost", async () => {
+    const db = server.instance.services.db;
+    shared.rejectRecipients = true;
+    try {
+      const id = await enqueueEmail(db, project.id, message("Refused"));
+      await emails(server).flush();
+      let [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
+      expect(row).toMatchObject({ status: "queued", attempts: 1 });
+      expect(row!.error).toMatch(/550|Mailbox unavailable/);
+      expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
+      // Not due yet: a run sends nothing.
+      expect(await emails(server).flush()).toBe(0);
+      for (let attempt = 2; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
+        await db.update(sentEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(sentEmails.id, id));
+        expect(await emails(server).flush()).toBe(1);
+      }
+      [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
+      expect(row).toMatchObject({ status: "failed", attempts: MAX_SEND_ATTEMPTS, sentAt: null });
+      const [shown] = (await listed(server, project)).filter((e) => e.id === id);
+      expect(shown!.error).toMatch(/550|Mailbox unavailable/);
+      expect(shown!.sent_at_millis).toBeNull();
+    } finally {
+      shared.rejectRecipients = false;
+    }
+  });
+
+  it("takes over a message another replica claimed and never finished", async () => {
+    const db = server.instance.services.db;
+    const id = await enqueueEmail(db, project.id, message("Claimed then abandoned"));
+    await db.update(sentEmails).set({ status: "sending", claimedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(sentEmails.id, id));
+    await emails(server).flush();
+    await shared.waitFor((m) => m.subject === "Claimed then abandoned");
+  });
+
+  it("without any SMTP server, keeps the message in the dev outbox and logs it", async () => {
+    const p = await createProject(outboxServer);
+    await enqueueEmail(outboxServer.instance.services.db, p.id, message("Only in the outbox"));
+    await emails(outboxServer).flush();
+    const [row] = await listed(outboxServer, p);
+    expect(row).toMatchObject({ subject: "Only in the outbox", error: null });
+    expect(row!.sent_at_millis).not.toBeNull();
+    expect(outboxServer.logs.some((l) => l.subject === "Only in the outbox" && String(l.msg).includes("dev outbox"))).toBe(true);
+  });
+
+  it("lists only the project's own e-mails, to its admins only", async () => {
+    const other = await createProject(server);
+    await enqueueEmail(server.instance.services.db, project.id, message("Not for the other project"));
+    expect((await listed(server, other)).map((e) => e.subject)).not.toContain("Not for the other project");
+    const asClient = await server.request("/internal/emails", { as: project.client });
+    expect(asClient.status).toBe(401);
+    expect(asClient.headers.get("x-stack-known-error")).toBe("INSUFFICIENT_ACCESS_TYPE");
+  });
+
+  it("survives a burst: 30 messages queued at once all arrive once", async () => {
+    const db = server.instance.services.db;
+    const subjects = Array.from({ length: 30 }, (_, i) => `Burst ${i}`);
+    await Promise.all(subjects.map((s) => enqueueEmail(db, project.id, message(s))));
+    await Promise.all([emails(server).flush(), emails(server).flush()]);
+    for (const s of subjects) await shared.waitFor((m) => m.subject === s);
+    expect(shared.inbox.filter((m) => m.subject?.startsWith("Burst ")).length).toBe(30);
+    const remaining = await db.execute(sql`select count(*)::int as n from sent_emails where status in ('queued', 'sending')`);
+    expect(JSON.stringify(remaining)).toContain('"n":0');
+  });
+});
+
+describe("POST /internal/send-test-email", () => {
+  const config = (port: number) => ({ host: "127.0.0.1", port, username: "", password: "", sender_name: "Tester", sender_email: "tester@example.com" });
+
+  it("sends through the given settings and reports success", async () => {
+    const res = await server.request("/internal/send-test-email", {
+      method: "POST",
+      as: project.ownerAdmin,
+      body: { recipient_email: "check@example.com", email_config: config(own.port) },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    const mail = await own.waitFor((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.value[0]?.address === "check@example.com");
+    expect(mail.from?.value[0]).toMatchObject({ name: "Tester", address: "tester@example.com" });
+  });
+
+  it("reports what went wrong when the SMTP server cannot be reached", async () => {
+    const closed = await startSmtpPeer();
+    const port = closed.port;
+    await closed.close();
+    const res = await server.request("/internal/send-test-email", {
+      method: "POST",
+      as: project.ownerAdmin,
+      body: { recipient_email: "check@example.com", email_config: config(port) },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error_message).toMatch(/ECONNREFUSED|connect/i);
+  });
+
+  it("validates its input and is for admins only", async () => {
+    const bad = await server.request("/internal/send-test-email", {
+      method: "POST",
+      as: project.ownerAdmin,
+      body: { recipient_email: "not an e-mail", email_config: { ...config(25), port: 70000 } },
+    });
+    expectSchemaErrorIncluding(bad, "body.recipient_email must be a valid email");
+    expectSchemaErrorIncluding(bad, "body.email_config.port must be less than or equal to 65535");
+    const asServer = await server.request("/internal/send-test-email", {
+      method: "POST",
+      as: project.server,
+      body: { recipient_email: "check@example.com", email_config: config(own.port) },
+    });
+    expect(asServer.headers.get("x-stack-known-error")).toBe("INSUFFICIENT_ACCESS_TYPE");
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * A real SMTP server on loopback for tests (smtp-server), keeping every
+ * message it accepts, parsed (mailparser). `rejectRecipients` makes it refuse
+ * RCPT TO, as a server refusing the mail would.
+ */
+import { simpleParser, type ParsedMail } from "mailparser";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+export interface SmtpPeer {
+  port: number;
+  inbox: ParsedMail[];
+  /** Resolves with the next message to arrive (or one already waiting that matches). */
+  waitFor(match: (mail: ParsedMail) => boolean, timeoutMillis?: number): Promise<ParsedMail>;
+  rejectRecipients: boolean;
+  close(): Promise<void>;
+}
+
+export async function startSmtpPeer(): Promise<SmtpPeer> {
+  const inbox: ParsedMail[] = [];
+  const waiters = new Set<() => void>();
+  const peer: SmtpPeer = {
+    port: 0,
+    inbox,
+    rejectRecipients: false,
+    waitFor(match, timeoutMillis = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = inbox.find(match);
+          if (!found) return false;
+          waiters.delete(check as () => void);
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check as () => void);
+          reject(new Error(`No matching e-mail within ${timeoutMillis} ms (inbox: ${inbox.map((m) => m.subject).join(", ")})`));
+        }, timeoutMillis);
+        if (!check()) waiters.add(check as () => void);
+      });
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      callback(peer.rejectRecipients ? Object.assign(new Error("Mailbox unavailable (test peer refuses)"), { responseCode: 550 }) : undefined);
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.push(mail);
+          for (const waiter of [...waiters]) waiter();
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  peer.port = (server.server.address() as AddressInfo).port;
+  return peer;
+}

@@ -1,0 +1,16 @@
+/** Sent e-mails as the admin list shows them (SPEC §3 "Sent email"). */
+export interface SentEmailJson {
+  id: string;
+  to: string[];
+  subject: string;
+  /** When it was handed to the SMTP server (or to the dev outbox); null while queued or after failing. */
+  sent_at_millis: number | null;
+  /** The last delivery error; null once sent. */
+  error: string | null;
+}
+
+/** `POST /internal/send-test-email`. */
+export interface SendTestEmailResultJson {
+  success: boolean;
+  error_message?: string;
+}
