@@ -68,30 +68,57 @@ describe("delivery", () => {
     expect(shared.inbox.some((m) => m.subject === "Through the project's server")).toBe(false);
   });
 
-  it("retries a refused message with back-off, then records the failure; nothing is lost", async () => {
+  it("retries a message refused for now (4xx) with back-off, then records the failure; nothing is lost", async () => {
     const db = server.instance.services.db;
-    shared.rejectRecipients = true;
+    shared.refuseWith = 451;
     try {
-      const id = await enqueueEmail(db, project.id, message("Refused"));
+      const id = await enqueueEmail(db, project.id, message("Refused for now"));
       await emails(server).flush();
-      let [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
-      expect(row).toMatchObject({ status: "queued", attempts: 1 });
-      expect(row!.error).toMatch(/550|Mailbox unavailable/);
-      expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
-      // Not due yet: a run sends nothing.
-      expect(await emails(server).flush()).toBe(0);
+      const row = async () => (await db.select().from(sentEmails).where(eq(sentEmails.id, id)))[0]!;
+      expect(await row()).toMatchObject({ status: "queued", attempts: 1 });
+      expect((await row()).error).toMatch(/451|Try again later/);
+      expect((await row()).nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
+      // Not due yet: a run leaves it alone.
+      await emails(server).flush();
+      expect((await row()).attempts).toBe(1);
       for (let attempt = 2; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
         await db.update(sentEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(sentEmails.id, id));
-        expect(await emails(server).flush()).toBe(1);
+        await emails(server).flush();
+        expect((await row()).attempts).toBe(attempt);
       }
-      [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
-      expect(row).toMatchObject({ status: "failed", attempts: MAX_SEND_ATTEMPTS, sentAt: null });
+      expect(await row()).toMatchObject({ status: "failed", attempts: MAX_SEND_ATTEMPTS, sentAt: null });
+      // A final state keeps no body: mail may carry live codes.
+      expect(await row()).toMatchObject({ html: "", textBody: null });
       const [shown] = (await listed(server, project)).filter((e) => e.id === id);
-      expect(shown!.error).toMatch(/550|Mailbox unavailable/);
+      expect(shown!.error).toMatch(/451|Try again later/);
       expect(shown!.sent_at_millis).toBeNull();
     } finally {
-      shared.rejectRecipients = false;
+      shared.refuseWith = null;
     }
+  });
+
+  it("does not retry a message refused for good (5xx)", async () => {
+    const db = server.instance.services.db;
+    shared.refuseWith = 550;
+    try {
+      const id = await enqueueEmail(db, project.id, message("Refused for good"));
+      await emails(server).flush();
+      const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
+      expect(row).toMatchObject({ status: "failed", attempts: 1 });
+      expect(row!.error).toMatch(/550|Mailbox unavailable/);
+    } finally {
+      shared.refuseWith = null;
+    }
+  });
+
+  it("leaves alone a message another replica is sending right now", async () => {
+    const db = server.instance.services.db;
+    const id = await enqueueEmail(db, project.id, message("Being sent elsewhere"));
+    await db.update(sentEmails).set({ status: "sending", claimedAt: new Date() }).where(eq(sentEmails.id, id));
+    await emails(server).flush();
+    const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
+    expect(row).toMatchObject({ status: "sending", attempts: 0 });
+    expect(shared.inbox.some((m) => m.subject === "Being sent elsewhere")).toBe(false);
   });
 
   it("takes over a message another replica claimed and never finished", async () => {
@@ -100,6 +127,8 @@ describe("delivery", () => {
     await db.update(sentEmails).set({ status: "sending", claimedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(sentEmails.id, id));
     await emails(server).flush();
     await shared.waitFor((m) => m.subject === "Claimed then abandoned");
+    const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
+    expect(row).toMatchObject({ status: "sent", html: "" });
   });
 
   it("without any SMTP server, keeps the message in the dev outbox and logs it", async () => {
@@ -128,7 +157,7 @@ describe("delivery", () => {
     await Promise.all([emails(server).flush(), emails(server).flush()]);
     for (const s of subjects) await shared.waitFor((m) => m.subject === s);
     expect(shared.inbox.filter((m) => m.subject?.startsWith("Burst ")).length).toBe(30);
-    const remaining = await db.execute(sql`select count(*)::int as n from sent_emails where status in ('queued', 'sending')`);
+    const remaining = await db.execute(sql`select count(*)::int as n from sent_emails where status <> 'sent' and subject like 'Burst %'`);
     expect(JSON.stringify(remaining)).toContain('"n":0');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A real SMTP server on loopback for tests (smtp-server), keeping every
- * message it accepts, parsed (mailparser). `rejectRecipients` makes it refuse
- * RCPT TO, as a server refusing the mail would.
+ * message it accepts, parsed (mailparser). `refuseWith` makes it refuse
+ * RCPT TO for a while (4xx) or for good (5xx), as real servers do.
  */
 import { simpleParser, type ParsedMail } from "mailparser";
 import type { AddressInfo } from "node:net";
@@ -12,7 +12,8 @@ export interface SmtpPeer {
   inbox: ParsedMail[];
   /** Resolves with the next message to arrive (or one already waiting that matches). */
   waitFor(match: (mail: ParsedMail) => boolean, timeoutMillis?: number): Promise<ParsedMail>;
-  rejectRecipients: boolean;
+  /** Refuse RCPT TO with this SMTP code (4xx: try later; 5xx: never), or accept (null). */
+  refuseWith: 451 | 550 | null;
   close(): Promise<void>;
 }
 
@@ -22,7 +23,7 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
   const peer: SmtpPeer = {
     port: 0,
     inbox,
-    rejectRecipients: false,
+    refuseWith: null,
     waitFor(match, timeoutMillis = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -47,7 +48,8 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onRcptTo(_address, _session, callback) {
-      callback(peer.rejectRecipients ? Object.assign(new Error("Mailbox unavailable (test peer refuses)"), { responseCode: 550 }) : undefined);
+      const code = peer.refuseWith;
+      callback(code ? Object.assign(new Error(code === 451 ? "Try again later (test peer)" : "Mailbox unavailable (test peer refuses)"), { responseCode: code }) : undefined);
     },
     onData(stream, _session, callback) {
       simpleParser(stream)

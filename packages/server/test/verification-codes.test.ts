@@ -84,17 +84,33 @@ describe("verification codes", () => {
     expect(await rejection(checkCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
   });
 
-  it(`count every submission sharing a nonce: the ${VERIFICATION_CODE_MAX_ATTEMPTS}th is refused, even with the right code`, async () => {
+  it(`count every submission sharing a nonce: ${VERIFICATION_CODE_MAX_ATTEMPTS} are looked at, the next is refused even with the right code`, async () => {
     const lucky = await createCode(db(), scope, { which: "lucky" }, HOUR);
-    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS - 2; i++) {
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS - 1; i++) {
       expect(await rejection(useCode(db(), scope, sameNonceGuess(lucky.code, i)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
     }
-    // 18 wrong guesses, then the right code as the 19th submission: accepted.
+    // 19 wrong guesses, then the right code as the 20th submission: accepted.
     expect(await useCode(db(), scope, lucky.code)).toEqual({ which: "lucky" });
 
     const locked = await createCode(db(), scope, { which: "locked" }, HOUR);
-    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS - 1; i++) await rejection(useCode(db(), scope, sameNonceGuess(locked.code, i)));
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS; i++) await rejection(useCode(db(), scope, sameNonceGuess(locked.code, i)));
     expect(await rejection(useCode(db(), scope, locked.code))).toBeInstanceOf(KnownErrors.VerificationCodeMaxAttemptsReached);
+  });
+
+  it("report used and expired before too many attempts", async () => {
+    const used = await createCode(db(), scope, {}, HOUR);
+    await useCode(db(), scope, used.code);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(db(), scope, sameNonceGuess(used.code, i)));
+    expect(await rejection(useCode(db(), scope, used.code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+    const expired = await createCode(db(), scope, {}, -1000);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(db(), scope, sameNonceGuess(expired.code, i)));
+    expect(await rejection(useCode(db(), scope, expired.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+  });
+
+  it("do not count guesses made in another project", async () => {
+    const { code } = await createCode(db(), scope, { mine: true }, HOUR);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(db(), otherProjectScope, sameNonceGuess(code, i)));
+    expect(await useCode(db(), scope, code)).toEqual({ mine: true });
   });
 
   it("two (or ten) concurrent uses of one code: exactly one succeeds", async () => {

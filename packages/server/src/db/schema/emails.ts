@@ -21,6 +21,8 @@ export const sentEmails = pgTable(
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
+    /** Set by each claim; only the holder of the current claim may record the outcome. */
+    claimToken: uuid("claim_token"),
     sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

@@ -6,7 +6,7 @@
  * Brute force: every submission counts an attempt against each code sharing
  * the submitted code's last 39 characters (its nonce). A sign-in code the
  * user types is 6 shown characters plus a 39-character nonce the client
- * keeps, so guesses of the 6 all land on the real code's count, and at 20
+ * keeps, so guesses of the 6 all land on the real code's count, and past 20
  * the code is refused. The count is committed even when the submission fails.
  */
 import {
@@ -83,7 +83,13 @@ async function submit<T>(db: Db, scope: CodeScope, submitted: string, use: boole
       await tx
         .update(verificationCodes)
         .set({ attemptCount: sql`${verificationCodes.attemptCount} + 1` })
-        .where(and(eq(verificationCodes.projectId, scope.projectId), eq(verificationCodes.nonceHash, sha256Hex(nonceOf(code)))));
+        .where(
+          and(
+            eq(verificationCodes.projectId, scope.projectId),
+            eq(verificationCodes.branchId, scope.branchId),
+            eq(verificationCodes.nonceHash, sha256Hex(nonceOf(code))),
+          ),
+        );
     }
     const [row] = await tx
       .select()
@@ -100,7 +106,8 @@ async function submit<T>(db: Db, scope: CodeScope, submitted: string, use: boole
     if (!row) return { error: new KnownErrors.VerificationCodeNotFound() };
     if (row.expiresAt.getTime() <= Date.now()) return { error: new KnownErrors.VerificationCodeExpired() };
     if (row.usedAt !== null) return { error: new KnownErrors.VerificationCodeAlreadyUsed() };
-    if (row.attemptCount >= VERIFICATION_CODE_MAX_ATTEMPTS) return { error: new KnownErrors.VerificationCodeMaxAttemptsReached() };
+    // The count includes this submission: 20 are looked at, the 21st is refused.
+    if (row.attemptCount > VERIFICATION_CODE_MAX_ATTEMPTS) return { error: new KnownErrors.VerificationCodeMaxAttemptsReached() };
     if (use) await tx.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, row.id));
     return { data: row.data as T };
   });

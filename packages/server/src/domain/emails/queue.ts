@@ -1,12 +1,13 @@
 /**
  * The e-mail queue, kept in PostgreSQL so nothing is lost on a restart and
- * any replica may send. A worker claims due messages in a short statement
- * (no transaction is held open across the network), sends each through the
+ * any replica may send. A worker claims one due message at a time in a short
+ * statement (no transaction is held open across the network), sends it through the
  * project's SMTP server or the shared one, and records the outcome: sent,
  * retried later with back-off, or failed with the error. With no SMTP server
  * at all (development), messages go to the dev outbox: logged and listed.
  */
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { sentEmails } from "../../db/schema/index.ts";
@@ -15,8 +16,9 @@ import type { ProjectStore } from "../projects/projects.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
 
 export const MAX_SEND_ATTEMPTS = 5;
-const CLAIM_BATCH = 10;
 const POLL_MILLIS = 2000;
+/** One send may take this long in all; well under the stale-claim age, so no replica takes over a live send. */
+const SEND_DEADLINE_MILLIS = 60_000;
 /** A claim older than this belongs to a replica that stopped mid-send: the message is due again. */
 const STALE_CLAIM_SECONDS = 300;
 
@@ -54,6 +56,7 @@ export function smtpFor(config: EmailConfig, shared: SmtpSettings | null): SmtpS
 export class EmailQueue {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<number> | null = null;
+  #again = false;
   #closed = false;
 
   constructor(
@@ -65,7 +68,10 @@ export class EmailQueue {
 
   /** Polls for due messages until closed (other replicas' messages and retries included). */
   start(): void {
-    this.#timer = setInterval(() => void this.kick(), POLL_MILLIS).unref();
+    if (!this.shared) {
+      this.logger.warn("No shared SMTP server (STACK_EMAIL_HOST): e-mail of projects without their own goes to the dev outbox, logged but not delivered.");
+    }
+    this.#timer = setInterval(() => this.kick(), POLL_MILLIS).unref();
   }
 
   /** Sends what is due now, in the background (e.g. right after queueing). */
@@ -74,10 +80,13 @@ export class EmailQueue {
     void this.flush().catch((error: unknown) => this.logger.error({ err: error }, "e-mail queue run failed"));
   }
 
-  /** Sends everything due now; resolves with how many messages were handled. */
+  /** Sends everything due now; resolves with how many messages this run handled. */
   async flush(): Promise<number> {
-    // One run at a time per process; a kick during a run waits for the next one.
-    while (this.#running) await this.#running.catch(() => 0);
+    if (this.#running) {
+      // One run at a time per process: ask the current one to go round again.
+      this.#again = true;
+      return this.#running;
+    }
     this.#running = this.drain();
     try {
       return await this.#running;
@@ -94,66 +103,91 @@ export class EmailQueue {
 
   private async drain(): Promise<number> {
     let handled = 0;
-    for (;;) {
-      const batch = await this.claim();
-      if (batch.length === 0) return handled;
-      for (const row of batch) await this.deliver(row);
-      handled += batch.length;
-    }
+    do {
+      this.#again = false;
+      // One message per claim: a claim never waits behind other sends, so it
+      // is finished long before another replica may take it over.
+      for (let row = await this.claim(); row && !this.#closed; row = await this.claim()) {
+        await this.deliver(row);
+        handled += 1;
+      }
+    } while (this.#again && !this.#closed);
+    return handled;
   }
 
-  private async claim(): Promise<SentEmailRow[]> {
-    const rows = await this.db.execute(sql`
-      update sent_emails set status = 'sending', claimed_at = now()
-      where id in (
+  /** Claims the next due message (or one whose claim went stale), counting the attempt. */
+  private async claim(): Promise<SentEmailRow | null> {
+    const token = randomUUID();
+    const result = await this.db.execute(sql`
+      update sent_emails set status = 'sending', claimed_at = now(), claim_token = ${token}, attempts = attempts + 1
+      where id = (
         select id from sent_emails
         where (status = 'queued' and next_attempt_at <= now())
            or (status = 'sending' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
         order by next_attempt_at
-        limit ${CLAIM_BATCH}
+        limit 1
         for update skip locked
       )
       returning id`);
-    const ids = (Array.isArray(rows) ? rows : (rows as { rows: { id: string }[] }).rows).map((r) => (r as { id: string }).id);
-    if (ids.length === 0) return [];
-    return this.db.select().from(sentEmails).where(sql`${sentEmails.id} in ${ids}`);
+    // postgres.js answers with the rows; PGlite with { rows }.
+    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: { id: string }[] }).rows) as { id: string }[];
+    if (rows.length === 0) return null;
+    const [row] = await this.db.select().from(sentEmails).where(eq(sentEmails.id, rows[0]!.id));
+    return row ?? null;
   }
 
   private async deliver(row: SentEmailRow): Promise<void> {
-    const project = await this.projects.get(row.projectId);
-    if (!project) return this.finish(row, { status: "failed", error: "The project no longer exists." });
-    const smtp = smtpFor(project.config.email_config, this.shared);
-    const email = { to: row.to, subject: row.subject, html: row.html, text: row.textBody };
+    let smtp: SmtpSettings | null;
+    let fromName: string | null;
+    try {
+      const project = await this.projects.get(row.projectId);
+      if (!project) return await this.finish(row, { status: "failed", error: "The project no longer exists." });
+      smtp = smtpFor(project.config.email_config, this.shared);
+      // On the shared server, mail is sent in the project's name.
+      fromName = project.config.email_config.type === "standard" ? (smtp?.senderName ?? null) : project.displayName;
+    } catch (error) {
+      return this.retryOrFail(row, error);
+    }
     if (!smtp) {
-      this.logger.info({ projectId: row.projectId, to: row.to, subject: row.subject, text: row.textBody ?? undefined }, "dev outbox: e-mail not sent (no SMTP server configured)");
+      this.logger.info(
+        { projectId: row.projectId, to: row.to, subject: row.subject, text: row.textBody ?? undefined },
+        "dev outbox: e-mail not sent (no SMTP server configured)",
+      );
       return this.finish(row, { status: "outbox", error: null, sentAt: new Date() });
     }
-    // On the shared server, mail is sent in the project's name.
-    const fromName = project.config.email_config.type === "standard" ? smtp.senderName : project.displayName;
     try {
-      await sendSmtp(smtp, email, fromName);
-      await this.finish(row, { status: "sent", error: null, sentAt: new Date() });
+      await withDeadline(sendSmtp(smtp, { to: row.to, subject: row.subject, html: row.html, text: row.textBody }, fromName), SEND_DEADLINE_MILLIS);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const attempts = row.attempts + 1;
-      this.logger.warn({ emailId: row.id, attempts, error: message }, "e-mail delivery failed");
-      if (attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message, attempts });
-      await this.finish(row, {
-        status: "queued",
-        error: message,
-        attempts,
-        nextAttemptAt: new Date(Date.now() + retryDelaySeconds(attempts) * 1000),
-      });
+      return this.retryOrFail(row, error);
     }
+    // Outside the try: a failure to record a send must not send the message again.
+    await this.finish(row, { status: "sent", error: null, sentAt: new Date() });
   }
 
-  private async finish(
-    row: SentEmailRow,
-    update: { status: string; error: string | null; attempts?: number; sentAt?: Date; nextAttemptAt?: Date },
-  ): Promise<void> {
+  private async retryOrFail(row: SentEmailRow, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    // A 5xx answer is the SMTP server's final word: trying again would not change it.
+    const permanent = typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500;
+    this.logger.warn({ emailId: row.id, attempts: row.attempts, error: message }, "e-mail delivery failed");
+    if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
+    await this.finish(row, { status: "queued", error: message, nextAttemptAt: new Date(Date.now() + retryDelaySeconds(row.attempts) * 1000) });
+  }
+
+  /** Records the outcome, if this process still holds the claim; a final state also drops the bodies, which may hold live codes. */
+  private async finish(row: SentEmailRow, update: { status: string; error: string | null; sentAt?: Date; nextAttemptAt?: Date }): Promise<void> {
+    const final = update.status !== "queued";
     await this.db
       .update(sentEmails)
-      .set({ ...update, claimedAt: null })
-      .where(sql`${sentEmails.id} = ${row.id}`);
+      .set({ ...update, claimedAt: null, claimToken: null, ...(final ? { html: "", textBody: null } : {}) })
+      .where(and(eq(sentEmails.id, row.id), eq(sentEmails.claimToken, row.claimToken!)));
   }
+}
+
+/** Rejects when the promise takes longer than `millis` (the SMTP timeouts only catch silence). */
+function withDeadline<T>(promise: Promise<T>, millis: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`The SMTP exchange took longer than ${millis / 1000} s.`)), millis);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -27,7 +27,8 @@ export async function sendSmtp(settings: SmtpSettings, email: OutgoingEmail, fro
     port: settings.port,
     // Port 465 speaks TLS from the start; others upgrade with STARTTLS when the server offers it.
     secure: settings.port === 465,
-    ...(settings.username ? { auth: { user: settings.username, pass: settings.password } } : {}),
+    // With a password to send, insist on TLS: never fall back to plain text if STARTTLS is missing or stripped.
+    ...(settings.username ? { auth: { user: settings.username, pass: settings.password }, requireTLS: true } : {}),
     connectionTimeout: SMTP_TIMEOUT_MILLIS,
     greetingTimeout: SMTP_TIMEOUT_MILLIS,
     socketTimeout: SMTP_TIMEOUT_MILLIS,

@@ -1,0 +1,1 @@
+ALTER TABLE "sent_emails" ADD COLUMN "claim_token" uuid;
