@@ -24,6 +24,8 @@ export interface ServerConfig {
   };
   /** The shared SMTP server (STACK_EMAIL_*); without it, mail goes to the dev outbox. */
   email: SmtpSettings | null;
+  /** Whether projects' own SMTP settings may name private or local hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS). */
+  smtpAllowPrivateHosts: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -44,6 +46,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       superSecretAdminKey: env.STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY || null,
     },
     email: env.STACK_EMAIL_HOST ? sharedSmtpFromEnv(env) : null,
+    smtpAllowPrivateHosts: env.LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS === "true",
   };
 }
 

@@ -47,7 +47,7 @@ export async function startInstance(
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
   const projects = new ProjectStore(db, caches, bus);
-  const emails = new EmailQueue(db, projects, config.email, logger);
+  const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts);
   emails.start();
   const services: Services = {
     config,

@@ -162,6 +162,53 @@ describe("delivery", () => {
   });
 });
 
+describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
+  let strict: TestServer;
+  beforeAll(async () => {
+    strict = await createTestServer({
+      smtpAllowPrivateHosts: false,
+      // The operator's own shared server is trusted wherever it is.
+      email: { host: "127.0.0.1", port: shared.port, username: "", password: "", senderEmail: "noreply@example.com", senderName: null },
+    });
+  });
+  afterAll(() => strict?.close());
+
+  it("refuses a project's own SMTP server on a private address, for good, and says why", async () => {
+    const p = await createProject(strict);
+    await patchProjectConfig(strict, p, {
+      email_config: { type: "standard", host: "127.0.0.1", port: own.port, username: "", password: "", sender_name: "Probe", sender_email: "probe@example.com" },
+    });
+    const id = await enqueueEmail(strict.instance.services.db, p.id, message("Into the private network"));
+    await emails(strict).flush();
+    const [row] = await strict.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
+    expect(row).toMatchObject({ status: "failed", attempts: 1 });
+    expect(row!.error).toMatch(/private or local network/);
+    expect(own.inbox.some((m) => m.subject === "Into the private network")).toBe(false);
+  });
+
+  it("refuses a test e-mail to a private address without connecting", async () => {
+    const p = await createProject(strict);
+    const res = await strict.request("/internal/send-test-email", {
+      method: "POST",
+      as: p.ownerAdmin,
+      body: {
+        recipient_email: "probe@example.com",
+        email_config: { host: "127.0.0.1", port: own.port, username: "", password: "", sender_name: "P", sender_email: "p@example.com" },
+      },
+    });
+    expect(res.body.success).toBe(false);
+    expect(res.body.error_message).toMatch(/private or local network/);
+    expect(own.inbox.some((m) => m.to !== undefined && !Array.isArray(m.to) && m.to.value[0]?.address === "probe@example.com")).toBe(false);
+  });
+
+  it("still sends through the operator's shared server on loopback", async () => {
+    const p = await createProject(strict);
+    await enqueueEmail(strict.instance.services.db, p.id, message("Shared server is trusted"));
+    await emails(strict).flush();
+    await shared.waitFor((m) => m.subject === "Shared server is trusted");
+  });
+});
+
 describe("POST /internal/send-test-email", () => {
   const config = (port: number) => ({ host: "127.0.0.1", port, username: "", password: "", sender_name: "Tester", sender_email: "tester@example.com" });
 

@@ -83,6 +83,8 @@ export async function createTestServer(
     accessTokenExpirationMillis: 10 * 60 * 1000,
     seedInternalKeys: SEED_KEYS,
     email: null,
+    // The test SMTP peers listen on loopback.
+    smtpAllowPrivateHosts: true,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

@@ -14,6 +14,7 @@ import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
+import { PrivateSmtpHostError, resolveSmtpHost } from "./smtp-guard.ts";
 
 export const MAX_SEND_ATTEMPTS = 5;
 const POLL_MILLIS = 2000;
@@ -64,6 +65,8 @@ export class EmailQueue {
     private readonly projects: ProjectStore,
     private readonly shared: SmtpSettings | null,
     private readonly logger: Logger,
+    /** Projects' own SMTP hosts may be private (operators' choice); the shared one is always trusted. */
+    private readonly allowPrivateHosts = false,
   ) {}
 
   /** Polls for due messages until closed (other replicas' messages and retries included). */
@@ -139,12 +142,15 @@ export class EmailQueue {
   private async deliver(row: SentEmailRow): Promise<void> {
     let smtp: SmtpSettings | null;
     let fromName: string | null;
+    let connectTo: string | undefined;
     try {
       const project = await this.projects.get(row.projectId);
       if (!project) return await this.finish(row, { status: "failed", error: "The project no longer exists." });
       smtp = smtpFor(project.config.email_config, this.shared);
+      const own = project.config.email_config.type === "standard";
       // On the shared server, mail is sent in the project's name.
-      fromName = project.config.email_config.type === "standard" ? (smtp?.senderName ?? null) : project.displayName;
+      fromName = own ? (smtp?.senderName ?? null) : project.displayName;
+      if (own && smtp) connectTo = await resolveSmtpHost(smtp.host, this.allowPrivateHosts);
     } catch (error) {
       return this.retryOrFail(row, error);
     }
@@ -156,7 +162,7 @@ export class EmailQueue {
       return this.finish(row, { status: "outbox", error: null, sentAt: new Date() });
     }
     try {
-      await withDeadline(sendSmtp(smtp, { to: row.to, subject: row.subject, html: row.html, text: row.textBody }, fromName), SEND_DEADLINE_MILLIS);
+      await withDeadline(sendSmtp(smtp, { to: row.to, subject: row.subject, html: row.html, text: row.textBody }, fromName, connectTo), SEND_DEADLINE_MILLIS);
     } catch (error) {
       return this.retryOrFail(row, error);
     }
@@ -166,8 +172,10 @@ export class EmailQueue {
 
   private async retryOrFail(row: SentEmailRow, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    // A 5xx answer is the SMTP server's final word: trying again would not change it.
-    const permanent = typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500;
+    // A 5xx answer is the SMTP server's final word, and a private host stays private: trying again would not change them.
+    const permanent =
+      error instanceof PrivateSmtpHostError ||
+      (typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500);
     this.logger.warn({ emailId: row.id, attempts: row.attempts, error: message }, "e-mail delivery failed");
     if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
     await this.finish(row, { status: "queued", error: message, nextAttemptAt: new Date(Date.now() + retryDelaySeconds(row.attempts) * 1000) });

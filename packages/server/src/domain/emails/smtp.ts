@@ -21,10 +21,15 @@ export interface OutgoingEmail {
 /** How long one SMTP exchange may take before it counts as failed. */
 const SMTP_TIMEOUT_MILLIS = 15_000;
 
-export async function sendSmtp(settings: SmtpSettings, email: OutgoingEmail, fromName: string | null): Promise<void> {
+/**
+ * `connectTo`: the address to connect to when it was resolved and checked
+ * beforehand (TLS still verifies the certificate against `settings.host`).
+ */
+export async function sendSmtp(settings: SmtpSettings, email: OutgoingEmail, fromName: string | null, connectTo?: string): Promise<void> {
   const transport = createTransport({
-    host: settings.host,
+    host: connectTo ?? settings.host,
     port: settings.port,
+    ...(connectTo && connectTo !== settings.host ? { tls: { servername: settings.host } } : {}),
     // Port 465 speaks TLS from the start; others upgrade with STARTTLS when the server offers it.
     secure: settings.port === 465,
     // With a password to send, insist on TLS: never fall back to plain text if STARTTLS is missing or stripped.

@@ -1,6 +1,7 @@
 import { emailSchema, type SendTestEmailResultJson } from "@latchkey/shared";
 import { z } from "zod";
 import { sendSmtp } from "../../domain/emails/smtp.ts";
+import { resolveSmtpHost, smtpFailureSummary } from "../../domain/emails/smtp-guard.ts";
 import { emailConfigSchema } from "../../domain/projects/config.ts";
 import { defineRoute } from "../../http/route.ts";
 
@@ -14,10 +15,11 @@ export default [
     tags: ["Emails"],
     access: ["admin"],
     body: z.object({ recipient_email: emailSchema, email_config: standardConfig }).strict(),
-    handler: async ({ auth, body }) => {
+    handler: async ({ auth, body, services }) => {
       const c = body.email_config;
       let result: SendTestEmailResultJson = { success: true };
       try {
+        const connectTo = await resolveSmtpHost(c.host, services.config.smtpAllowPrivateHosts);
         await sendSmtp(
           { host: c.host, port: c.port, username: c.username, password: c.password, senderEmail: c.sender_email, senderName: c.sender_name },
           {
@@ -27,9 +29,10 @@ export default [
             text: `This is a test e-mail from ${auth.project.displayName}: your SMTP settings work.`,
           },
           c.sender_name,
+          connectTo,
         );
       } catch (error) {
-        result = { success: false, error_message: error instanceof Error ? error.message : String(error) };
+        result = { success: false, error_message: smtpFailureSummary(error) };
       }
       return { body: result };
     },

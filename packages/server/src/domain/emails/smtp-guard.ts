@@ -1,0 +1,88 @@
+/**
+ * A project's own SMTP settings are chosen by its admins, who on a shared
+ * server are anyone who signs up. Left unchecked, "send a test e-mail to
+ * 10.0.0.5:6379" would let them probe the server's private network. So the
+ * host must resolve to public addresses only, and the connection goes to the
+ * address checked (a second DNS answer cannot swap in a private one).
+ * Operators who relay through a private host set LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS=true.
+ */
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  PRIVATE.addSubnet(network, prefix, "ipv4");
+}
+for (const [network, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
+  PRIVATE.addSubnet(network, prefix, "ipv6");
+}
+
+export class PrivateSmtpHostError extends Error {
+  constructor(host: string) {
+    super(`The SMTP host ${host} is on a private or local network, which this server does not connect to for projects.`);
+    this.name = "PrivateSmtpHostError";
+  }
+}
+
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return PRIVATE.check(mapped[1]!, "ipv4");
+  const family = isIP(address);
+  return family === 0 || PRIVATE.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+/** The address to connect to for `host`: checked to be public unless private hosts are allowed. */
+export async function resolveSmtpHost(host: string, allowPrivate: boolean): Promise<string> {
+  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  if (addresses.length === 0) throw new Error(`The SMTP host ${host} does not resolve.`);
+  if (!allowPrivate && addresses.some(isPrivateAddress)) throw new PrivateSmtpHostError(host);
+  return addresses[0]!;
+}
+
+/**
+ * What to tell an admin about a failed SMTP exchange: what went wrong, not the
+ * remote server's own words (which would let anyone read other services' banners).
+ */
+export function smtpFailureSummary(error: unknown): string {
+  if (error instanceof PrivateSmtpHostError) return error.message;
+  const e = error as { code?: string; responseCode?: number; message?: string };
+  switch (e.code) {
+    case "ECONNREFUSED":
+      return "The SMTP server refused the connection (ECONNREFUSED): check the host and port.";
+    case "ENOTFOUND":
+    case "EDNS":
+      return "The SMTP host name does not resolve.";
+    case "ETIMEDOUT":
+    case "ETIMEOUT":
+      return "The SMTP server did not answer in time.";
+    case "EAUTH":
+      return "The SMTP server rejected the username or password.";
+    case "ETLS":
+      return "The TLS connection to the SMTP server failed.";
+    case "ECONNECTION":
+    case "ESOCKET":
+      return "The connection to the SMTP server failed or was closed.";
+    case "EPROTOCOL":
+      return "The server did not speak SMTP as expected.";
+  }
+  if (typeof e.responseCode === "number") return `The SMTP server refused the message (reply code ${e.responseCode}).`;
+  return "Sending through the SMTP server failed.";
+}
