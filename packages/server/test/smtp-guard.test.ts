@@ -1,6 +1,6 @@
 /** Which SMTP hosts a project may name, and what an admin is told when sending fails. */
 import { describe, expect, it } from "vitest";
-import { PrivateSmtpHostError, isPrivateAddress, resolveSmtpHost, smtpFailureSummary } from "../src/domain/emails/smtp-guard.ts";
+import { PrivateSmtpHostError, SmtpDeadlineError, isPrivateAddress, resolveSmtpHost, smtpFailureSummary } from "../src/domain/emails/smtp-guard.ts";
 
 describe("isPrivateAddress", () => {
   it.each([
@@ -48,6 +48,7 @@ describe("smtpFailureSummary", () => {
     expect(smtpFailureSummary(Object.assign(new Error("550 secret text"), { responseCode: 550 }))).toBe(
       "The SMTP server refused the message (reply code 550).",
     );
+    expect(smtpFailureSummary(new SmtpDeadlineError(60))).toBe("The SMTP exchange took longer than 60 s.");
     expect(smtpFailureSummary(new Error("anything"))).toBe("Sending through the SMTP server failed.");
   });
 });

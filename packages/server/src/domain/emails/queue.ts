@@ -14,7 +14,7 @@ import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
-import { PrivateSmtpHostError, resolveSmtpHost } from "./smtp-guard.ts";
+import { PrivateSmtpHostError, SmtpDeadlineError, resolveSmtpHost, smtpFailureSummary } from "./smtp-guard.ts";
 
 export const MAX_SEND_ATTEMPTS = 5;
 const POLL_MILLIS = 2000;
@@ -171,12 +171,14 @@ export class EmailQueue {
   }
 
   private async retryOrFail(row: SentEmailRow, error: unknown): Promise<void> {
-    const message = error instanceof Error ? error.message : String(error);
+    // The admins see what went wrong in their list; the log keeps the server's own words.
+    const message = smtpFailureSummary(error);
+    const raw = error instanceof Error ? error.message : String(error);
     // A 5xx answer is the SMTP server's final word, and a private host stays private: trying again would not change them.
     const permanent =
       error instanceof PrivateSmtpHostError ||
       (typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500);
-    this.logger.warn({ emailId: row.id, attempts: row.attempts, error: message }, "e-mail delivery failed");
+    this.logger.warn({ emailId: row.id, attempts: row.attempts, error: raw }, "e-mail delivery failed");
     if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
     await this.finish(row, { status: "queued", error: message, nextAttemptAt: new Date(Date.now() + retryDelaySeconds(row.attempts) * 1000) });
   }
@@ -191,11 +193,11 @@ export class EmailQueue {
   }
 }
 
-/** Rejects when the promise takes longer than `millis` (the SMTP timeouts only catch silence). */
+/** Rejects when the promise takes longer than `millis`. */
 function withDeadline<T>(promise: Promise<T>, millis: number): Promise<T> {
   let timer: NodeJS.Timeout;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`The SMTP exchange took longer than ${millis / 1000} s.`)), millis);
+    timer = setTimeout(() => reject(new SmtpDeadlineError(millis / 1000)), millis);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

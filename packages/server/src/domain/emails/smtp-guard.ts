@@ -42,6 +42,14 @@ export class PrivateSmtpHostError extends Error {
   }
 }
 
+/** One SMTP exchange went on too long in all (the SMTP timeouts only catch silence). */
+export class SmtpDeadlineError extends Error {
+  constructor(seconds: number) {
+    super(`The SMTP exchange took longer than ${seconds} s.`);
+    this.name = "SmtpDeadlineError";
+  }
+}
+
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return PRIVATE.check(mapped[1]!, "ipv4");
@@ -62,7 +70,7 @@ export async function resolveSmtpHost(host: string, allowPrivate: boolean): Prom
  * remote server's own words (which would let anyone read other services' banners).
  */
 export function smtpFailureSummary(error: unknown): string {
-  if (error instanceof PrivateSmtpHostError) return error.message;
+  if (error instanceof PrivateSmtpHostError || error instanceof SmtpDeadlineError) return error.message;
   const e = error as { code?: string; responseCode?: number; message?: string };
   switch (e.code) {
     case "ECONNREFUSED":
