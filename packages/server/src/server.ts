@@ -15,6 +15,7 @@ import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
 import { CacheBus } from "./cache/bus.ts";
 import { Caches } from "./cache/caches.ts";
 import { EmailQueue } from "./domain/emails/queue.ts";
+import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/users/rate-limit.ts";
 import type { Services } from "./services.ts";
@@ -62,6 +63,7 @@ export async function startInstance(
     caches,
     sessionActivity,
     emails,
+    emailRateLimit: new EmailSendRateLimit(),
   };
   return {
     services,

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { CacheBus } from "./cache/bus.ts";
 import type { Caches } from "./cache/caches.ts";
 import type { EmailQueue } from "./domain/emails/queue.ts";
+import type { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import type { SessionActivity } from "./domain/sessions/activity.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Database, Db } from "./db/connect.ts";
@@ -27,4 +28,5 @@ export interface Services {
   caches: Caches;
   sessionActivity: SessionActivity;
   emails: EmailQueue;
+  emailRateLimit: EmailSendRateLimit;
 }

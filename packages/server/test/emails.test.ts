@@ -238,6 +238,32 @@ describe("POST /internal/send-test-email", () => {
     expect(res.body.error_message).toMatch(/ECONNREFUSED|connect/i);
   });
 
+  it("allows 10 test e-mails per project every 10 minutes, then answers 429 with Retry-After", async () => {
+    const p = await createProject(server);
+    const closed = await startSmtpPeer();
+    const port = closed.port;
+    await closed.close();
+    const send = () =>
+      server.request("/internal/send-test-email", {
+        method: "POST",
+        as: p.ownerAdmin,
+        body: { recipient_email: "limit@example.com", email_config: config(port) },
+      });
+    for (let i = 0; i < 10; i++) expect((await send()).status).toBe(200);
+    const limited = await send();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.text).toMatch(/Too many test e-mails/);
+    // Another project is not affected.
+    const other = await createProject(server);
+    const res = await server.request("/internal/send-test-email", {
+      method: "POST",
+      as: other.ownerAdmin,
+      body: { recipient_email: "limit@example.com", email_config: config(port) },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it("validates its input and is for admins only", async () => {
     const bad = await server.request("/internal/send-test-email", {
       method: "POST",

@@ -1,6 +1,6 @@
 /**
- * Counts failures per key in a sliding window and refuses further attempts
- * once a key has too many. Only failures count, so a user who signs in
+ * Counts failures (or any events: e-mail sends count too) per key in a
+ * sliding window and refuses further attempts once a key has too many. Only failures count, so a user who signs in
  * correctly is never slowed down, while guessing is capped per account and
  * per address. Kept per process: each replica enforces its own share.
  */

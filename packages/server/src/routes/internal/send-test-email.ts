@@ -15,7 +15,8 @@ export default [
     tags: ["Emails"],
     access: ["admin"],
     body: z.object({ recipient_email: emailSchema, email_config: standardConfig }).strict(),
-    handler: async ({ auth, body, services }) => {
+    handler: async ({ auth, body, services, ip }) => {
+      services.emailRateLimit.takeTestEmail(auth.project.id, ip);
       const c = body.email_config;
       let result: SendTestEmailResultJson = { success: true };
       try {

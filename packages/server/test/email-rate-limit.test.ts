@@ -1,0 +1,22 @@
+/** Limits on sending: per project for test e-mails, and per client address across projects. */
+import { expect, it } from "vitest";
+import { EmailSendRateLimit } from "../src/domain/emails/rate-limit.ts";
+import { RateLimitedError } from "../src/http/errors.ts";
+
+it("counts test e-mails per project, and every send per address across projects", () => {
+  const limit = new EmailSendRateLimit();
+  for (let i = 0; i < 10; i++) limit.takeTestEmail("p1", "198.51.100.7");
+  expect(() => limit.takeTestEmail("p1", "198.51.100.8")).toThrow(RateLimitedError);
+  // One address spreading over projects: 30 in all.
+  for (let i = 0; i < 20; i++) limit.takeTestEmail(`p-${i}`, "198.51.100.7");
+  let refused: unknown;
+  try {
+    limit.takeTestEmail("p-new", "198.51.100.7");
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused).toBeInstanceOf(RateLimitedError);
+  expect((refused as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
+  // Another address on a fresh project is fine.
+  expect(() => limit.takeTestEmail("p-new", "203.0.113.1")).not.toThrow();
+});
