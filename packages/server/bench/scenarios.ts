@@ -90,6 +90,14 @@ function roundRobin<T>(items: T[]): () => T {
   return () => items[i++ % items.length]!;
 }
 
+/** A request that carries a different value of one header each time (e.g. the next user's token). */
+function withHeaderPerRequest(method: "GET" | "POST", path: string, header: string, next: () => string): CannonRequest {
+  return { method, path, setupRequest: (req) => ({ ...req, headers: { ...req.headers, [header]: next() } }) };
+}
+
+const refreshWith = (nextRefreshToken: () => string) =>
+  withHeaderPerRequest("POST", "/api/v1/auth/sessions/current/refresh", "x-stack-refresh-token", nextRefreshToken);
+
 function jsonPost(path: string, body: () => unknown): CannonRequest {
   return {
     method: "POST",
@@ -257,21 +265,13 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
   }
   if (wanted("me")) {
     process.stdout.write(`[${label}] GET /users/me…\n`);
-    const request: CannonRequest = {
-      method: "GET",
-      path: "/api/v1/users/me",
-      setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-stack-access-token": nextUser().accessToken } }),
-    };
+    const request = withHeaderPerRequest("GET", "/api/v1/users/me", "x-stack-access-token", () => nextUser().accessToken);
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("GET /users/me", base, { headers: fx.client, request, pid }));
   }
   if (wanted("refresh")) {
     process.stdout.write(`[${label}] refresh…\n`);
-    const request: CannonRequest = {
-      method: "POST",
-      path: "/api/v1/auth/sessions/current/refresh",
-      setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-stack-refresh-token": nextUser().refreshToken } }),
-    };
+    const request = refreshWith(() => nextUser().refreshToken);
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("POST /auth/sessions/current/refresh", base, { headers: fx.client, request, pid }));
   }
@@ -283,11 +283,7 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
     // sessions again, now cached, so every request pays for a signature.
     process.stdout.write(`[${label}] creating ${DISTINCT_SESSIONS} sessions, then refresh with a different session each time…\n`);
     const nextToken = roundRobin(await sessionPool(base, fx, DISTINCT_SESSIONS));
-    const request: CannonRequest = {
-      method: "POST",
-      path: "/api/v1/auth/sessions/current/refresh",
-      setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-stack-refresh-token": nextToken() } }),
-    };
+    const request = refreshWith(nextToken);
     report.rows.push(await cannon(REFRESH_COLD, base, { headers: fx.client, request, pid, amount: DISTINCT_SESSIONS }));
     report.rows.push(await cannon(REFRESH_DISTINCT, base, { headers: fx.client, request, pid }));
   }

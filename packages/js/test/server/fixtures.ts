@@ -1,5 +1,5 @@
 /** A project with keys, made through the SDK the way an owner would. */
-import { StackClientApp, type CurrentInternalUser } from "../../src/index.ts";
+import { CurrentInternalUser, StackClientApp, type AdminOwnedProject } from "../../src/index.ts";
 import { PASSWORD, SEED_KEYS, uniqueEmail } from "./support.ts";
 
 export interface SdkProject {
@@ -8,12 +8,12 @@ export interface SdkProject {
   secretServerKey: string;
   superSecretAdminKey: string;
   owner: CurrentInternalUser;
+  /** The project as its owner holds it (`project.app` administers it with the owner's session). */
+  project: AdminOwnedProject;
 }
 
 export async function createSdkProject(baseUrl: string, config: Record<string, unknown> = {}): Promise<SdkProject> {
-  const internal = new StackClientApp({ baseUrl, projectId: "internal", publishableClientKey: SEED_KEYS.publishableClientKey, tokenStore: "memory" });
-  await internal.signUpWithCredential({ email: uniqueEmail("owner"), password: PASSWORD, noRedirect: true });
-  const owner = (await internal.getUser({ or: "throw" })) as CurrentInternalUser;
+  const owner = await signUpOwner(baseUrl);
   const project = await owner.createProject({ displayName: "SDK test project", config });
   const keys = await project.app.createInternalApiKey({
     description: "tests",
@@ -28,5 +28,16 @@ export async function createSdkProject(baseUrl: string, config: Record<string, u
     secretServerKey: keys.secretServerKey!,
     superSecretAdminKey: keys.superSecretAdminKey!,
     owner,
+    project,
   };
+}
+
+/** A new project owner, signed up on the internal project. */
+export async function signUpOwner(baseUrl: string): Promise<CurrentInternalUser> {
+  const internal = new StackClientApp({ baseUrl, projectId: "internal", publishableClientKey: SEED_KEYS.publishableClientKey, tokenStore: "memory" });
+  const result = await internal.signUpWithCredential({ email: uniqueEmail("owner"), password: PASSWORD, noRedirect: true });
+  if (result.status !== "ok") throw result.error;
+  const owner = await internal.getUser({ or: "throw" });
+  if (!(owner instanceof CurrentInternalUser)) throw new Error("An internal-project user should be a CurrentInternalUser.");
+  return owner;
 }

@@ -5,8 +5,9 @@
  * revokes keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CurrentInternalUser, KnownErrors, StackAdminApp, StackClientApp } from "../../src/index.ts";
-import { PASSWORD, SEED_KEYS, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { KnownErrors, StackAdminApp, StackClientApp } from "../../src/index.ts";
+import { createSdkProject, signUpOwner } from "./fixtures.ts";
+import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
@@ -16,23 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function internalApp() {
-  return new StackClientApp({
-    baseUrl,
-    projectId: "internal",
-    publishableClientKey: SEED_KEYS.publishableClientKey,
-    tokenStore: "memory",
-  });
-}
-
-async function signedUpOwner() {
-  const app = internalApp();
-  const result = await app.signUpWithCredential({ email: uniqueEmail("owner"), password: PASSWORD, noRedirect: true });
-  expect(result.status).toBe("ok");
-  const owner = await app.getUser({ or: "throw" });
-  expect(owner).toBeInstanceOf(CurrentInternalUser);
-  return owner as CurrentInternalUser;
-}
+const signedUpOwner = () => signUpOwner(baseUrl);
 
 describe("project owners", () => {
   it("create a project, list it, and make its keys through project.app", async () => {
@@ -80,28 +65,20 @@ describe("project owners", () => {
 
 describe("StackAdminApp with the super secret admin key", () => {
   it("edits settings, lists and revokes internal API keys", async () => {
-    const owner = await signedUpOwner();
-    const project = await owner.createProject({ displayName: "Admin me" });
-    const keys = await project.app.createInternalApiKey({
-      description: "everything",
-      expiresAt: new Date(Date.now() + 3_600_000),
-      hasPublishableClientKey: true,
-      hasSecretServerKey: true,
-      hasSuperSecretAdminKey: true,
-    });
-    const admin = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: keys.superSecretAdminKey!, tokenStore: null });
+    const { project, ...keys } = await createSdkProject(baseUrl);
+    const admin = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: keys.superSecretAdminKey, tokenStore: null });
 
     const edited = await (await admin.getProject()).update({ displayName: "Renamed", config: { signUpEnabled: false } });
     expect(edited.displayName).toBe("Renamed");
     expect(edited.config.signUpEnabled).toBe(false);
-    const client = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
+    const client = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey, tokenStore: "memory" });
     await expect(client.signUpWithCredential({ email: uniqueEmail(), password: PASSWORD, noRedirect: true })).rejects.toBeInstanceOf(
       KnownErrors.SignUpNotEnabled,
     );
 
     const listed = await admin.listInternalApiKeys();
     expect(listed).toHaveLength(1);
-    expect(listed[0]!.publishableClientKey).toEqual({ lastFour: keys.publishableClientKey!.slice(-4) });
+    expect(listed[0]!.publishableClientKey).toEqual({ lastFour: keys.publishableClientKey.slice(-4) });
     expect(listed[0]!.isValid()).toBe(true);
     await listed[0]!.revoke();
     // Read back with the owner's session: the admin key itself was in the revoked set.
