@@ -52,6 +52,14 @@ describe("verification codes", () => {
     expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
   });
 
+  it("are spent together with their effect: when the effect fails, the code stays usable", async () => {
+    const { code } = await createCode(db(), scope, { n: 2 }, HOUR);
+    const failure = new Error("effect failed");
+    expect(await rejection(useCode(db(), scope, code, async () => Promise.reject(failure)))).toBe(failure);
+    expect(await useCode(db(), scope, code, async (_tx, data: { n: number }) => data.n + 1)).toBe(3);
+    expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+  });
+
   it("are case-insensitive", async () => {
     const { code } = await createCode(db(), scope, { n: 1 }, HOUR);
     expect(await useCode(db(), scope, code.toUpperCase())).toEqual({ n: 1 });

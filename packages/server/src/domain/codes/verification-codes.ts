@@ -17,7 +17,7 @@ import {
   VERIFICATION_CODE_MAX_ATTEMPTS,
 } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
 import { verificationCodes } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
@@ -59,26 +59,33 @@ export function splitSignInCode(code: string): { otp: string; nonce: string } {
 }
 
 /**
- * Uses the code: returns its data and marks it used, or throws the
- * catalogue's error in the order not found → expired → used → too many
- * attempts. Concurrent uses of one code: exactly one succeeds.
+ * Uses the code: marks it used and runs `apply` with its data in the same
+ * transaction, so the code is spent exactly when its effect happens (if
+ * `apply` throws, neither is kept). Throws the catalogue's error in the order
+ * not found → expired → used → too many attempts. Concurrent uses of one
+ * code: exactly one succeeds.
  */
-export function useCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
-  return submit<T>(db, scope, code, true);
+export function useCode<T = Record<string, unknown>, R = T>(
+  db: Db,
+  scope: CodeScope,
+  code: string,
+  apply?: (tx: Tx, data: T) => Promise<R>,
+): Promise<R> {
+  return submit<T, R>(db, scope, code, apply ?? (async (_tx, data) => data as unknown as R));
 }
 
 /** The same checks as useCode, without using the code (e.g. "is this reset link still good?"). */
 export function checkCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
-  return submit<T>(db, scope, code, false);
+  return submit<T, T>(db, scope, code, null);
 }
 
-type Outcome<T> = { data: T } | { error: KnownError };
+type Outcome<R> = { data: R } | { error: KnownError };
 
-async function submit<T>(db: Db, scope: CodeScope, submitted: string, use: boolean): Promise<T> {
+async function submit<T, R>(db: Db, scope: CodeScope, submitted: string, apply: ((tx: Tx, data: T) => Promise<R>) | null): Promise<R> {
   const code = submitted.toLowerCase();
   // Decided inside the transaction, thrown after it commits, so that the
   // attempt counted by a failed submission is kept.
-  const outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
+  const outcome = await db.transaction(async (tx): Promise<Outcome<R>> => {
     if (code.length === VERIFICATION_CODE_LENGTH) {
       await tx
         .update(verificationCodes)
@@ -108,8 +115,9 @@ async function submit<T>(db: Db, scope: CodeScope, submitted: string, use: boole
     if (row.usedAt !== null) return { error: new KnownErrors.VerificationCodeAlreadyUsed() };
     // The count includes this submission: 20 are looked at, the 21st is refused.
     if (row.attemptCount > VERIFICATION_CODE_MAX_ATTEMPTS) return { error: new KnownErrors.VerificationCodeMaxAttemptsReached() };
-    if (use) await tx.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, row.id));
-    return { data: row.data as T };
+    if (!apply) return { data: row.data as R };
+    await tx.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, row.id));
+    return { data: await apply(tx, row.data as T) };
   });
   if ("error" in outcome) throw outcome.error;
   return outcome.data;

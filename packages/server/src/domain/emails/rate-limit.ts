@@ -1,7 +1,8 @@
 /**
- * Limits on endpoints that make the server send mail, per project and per
- * client address, so no one can use the platform to flood an inbox or a
- * mail server. Every send counts (successful or not).
+ * Limits on endpoints that make the server send mail, so no one can use the
+ * platform to flood an inbox or a mail server: per project for test
+ * e-mails, per recipient for mailed codes, and per client address for every
+ * send. Every send counts (successful or not).
  */
 import { RateLimitedError } from "../../http/errors.ts";
 import { FailureLimiter } from "../../lib/failure-limiter.ts";
@@ -10,13 +11,34 @@ const TEN_MINUTES = 10 * 60 * 1000;
 
 export class EmailSendRateLimit {
   readonly testEmailsPerProject = new FailureLimiter(10, TEN_MINUTES);
+  /** `${projectId}:${lower-cased address}`: codes mailed to one inbox. */
+  readonly codesPerRecipient = new FailureLimiter(5, TEN_MINUTES);
   readonly sendsPerIp = new FailureLimiter(30, TEN_MINUTES);
 
   /** Counts one test e-mail, or throws 429 when the project or address has sent too many. */
   takeTestEmail(projectId: string, ip: string | null): void {
-    const wait = Math.max(this.testEmailsPerProject.retryAfterSeconds(projectId), ip ? this.sendsPerIp.retryAfterSeconds(ip) : 0);
-    if (wait > 0) throw new RateLimitedError(wait, "Too many test e-mails from this project or address. Wait a few minutes, then try again.");
-    this.testEmailsPerProject.recordFailure(projectId);
+    this.take(
+      this.testEmailsPerProject,
+      projectId,
+      ip,
+      "Too many test e-mails from this project or address. Wait a few minutes, then try again.",
+    );
+  }
+
+  /** Counts one mailed code (verification, sign-in, reset), or throws 429 when the inbox or address has had too many. */
+  takeCodeEmail(projectId: string, recipient: string, ip: string | null): void {
+    this.take(
+      this.codesPerRecipient,
+      `${projectId}:${recipient.toLowerCase()}`,
+      ip,
+      "Too many e-mails were sent to this address or from your network. Wait a few minutes, then try again.",
+    );
+  }
+
+  private take(limiter: FailureLimiter, key: string, ip: string | null, message: string): void {
+    const wait = Math.max(limiter.retryAfterSeconds(key), ip ? this.sendsPerIp.retryAfterSeconds(ip) : 0);
+    if (wait > 0) throw new RateLimitedError(wait, message);
+    limiter.recordFailure(key);
     if (ip) this.sendsPerIp.recordFailure(ip);
   }
 }

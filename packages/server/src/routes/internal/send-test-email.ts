@@ -1,5 +1,6 @@
 import { emailSchema, type SendTestEmailResultJson } from "@latchkey/shared";
 import { z } from "zod";
+import { escapeHtml } from "../../domain/emails/code-emails.ts";
 import { sendSmtp } from "../../domain/emails/smtp.ts";
 import { resolveSmtpHost, smtpFailureSummary } from "../../domain/emails/smtp-guard.ts";
 import { emailConfigSchema } from "../../domain/projects/config.ts";
@@ -39,7 +40,3 @@ export default [
     },
   }),
 ];
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}

@@ -1,0 +1,61 @@
+/**
+ * For suites whose flows mail codes: a test server whose shared SMTP server
+ * is a real SMTP peer on loopback, and helpers to read the code out of what
+ * arrived.
+ */
+import type { ParsedMail } from "mailparser";
+import { expect } from "vitest";
+import type { ServerConfig } from "../src/config.ts";
+import { createTestServer, type TestServer } from "./harness.ts";
+import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
+
+export const CALLBACK_URL = "http://localhost:3000/handler/callback";
+
+export interface MailingServer {
+  server: TestServer;
+  smtp: SmtpPeer;
+  /** The next message to `to` (optionally whose subject matches), sent by the server's queue. */
+  mailTo(to: string, subject?: RegExp): Promise<ParsedMail>;
+  close(): Promise<void>;
+}
+
+export async function createMailingTestServer(overrides: Partial<ServerConfig> = {}): Promise<MailingServer> {
+  const smtp = await startSmtpPeer();
+  const server = await createTestServer({
+    email: { host: "127.0.0.1", port: smtp.port, username: "", password: "", senderEmail: "noreply@example.com", senderName: null },
+    ...overrides,
+  });
+  const seen = new Set<ParsedMail>();
+  return {
+    server,
+    smtp,
+    async mailTo(to, subject) {
+      await server.instance.services.emails.flush();
+      const mail = await smtp.waitFor(
+        (m) => !seen.has(m) && recipients(m).includes(to.toLowerCase()) && (!subject || subject.test(m.subject ?? "")),
+      );
+      seen.add(mail);
+      return mail;
+    },
+    async close() {
+      await server.close();
+      await smtp.close();
+    },
+  };
+}
+
+export function recipients(mail: ParsedMail): string[] {
+  const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
+  return to.flatMap((a) => a.value.map((v) => (v.address ?? "").toLowerCase()));
+}
+
+/** The link in a mailed message that points at `callbackUrl`, and the code it carries. */
+export function linkIn(mail: ParsedMail, callbackUrl = CALLBACK_URL): { link: URL; code: string } {
+  const text = mail.text ?? "";
+  const found = text.match(/https?:\/\/\S+/g)?.find((u) => u.startsWith(callbackUrl));
+  expect(found, `no link to ${callbackUrl} in:\n${text}`).toBeTruthy();
+  const link = new URL(found!);
+  const code = link.searchParams.get("code");
+  expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
+  return { link, code: code! };
+}
