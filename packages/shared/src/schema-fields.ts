@@ -10,6 +10,7 @@ import {
   EMAIL_MAX_LENGTH,
   PROFILE_IMAGE_MAX_BYTES,
   URL_MAX_LENGTH,
+  VERIFICATION_CODE_LENGTH,
 } from "./constants.ts";
 
 /**
@@ -43,6 +44,9 @@ export const urlSchema = z
   .max(URL_MAX_LENGTH)
   .refine((v) => !/\s/.test(v), { message: "contains spaces", abort: true })
   .refine(isValidUrl, { message: "is not a valid URL" });
+
+/** A one-time code as a request carries it (WIRE §5): exactly 45 characters, matched case-insensitively. */
+export const verificationCodeSchema = z.string().length(VERIFICATION_CODE_LENGTH);
 
 export const uuidSchema = z.string().refine((v) => UUID_PATTERN.test(v), { message: "must be a valid UUID" });
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

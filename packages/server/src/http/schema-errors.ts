@@ -32,12 +32,14 @@ export function issueMessage(part: Part, issue: z.core.$ZodIssue): string {
       return `${p} must be a \`${issue.expected}\` type, but the final value was: \`${show(input)}\`.`;
     }
     case "too_small":
+      if (issue.origin === "string" && issue.exact) return `${p} must be exactly ${issue.minimum} characters`;
       if (issue.origin === "string") {
         return Number(issue.minimum) <= 1 ? `${p} must not be empty` : `${p} must be at least ${issue.minimum} characters`;
       }
       if (issue.origin === "array") return `${p} must have at least ${issue.minimum} items`;
       return `${p} must be greater than or equal to ${issue.minimum}`;
     case "too_big":
+      if (issue.origin === "string" && issue.exact) return `${p} must be exactly ${issue.maximum} characters`;
       if (issue.origin === "string") return `${p} must be at most ${issue.maximum} characters`;
       if (issue.origin === "array") return `${p} must have at most ${issue.maximum} items`;
       return `${p} must be less than or equal to ${issue.maximum}`;
