@@ -13,6 +13,17 @@ import sessionById from "./auth/sessions/[session_id].ts";
 import sessionCurrent from "./auth/sessions/current.ts";
 import sessionRefresh from "./auth/sessions/current/refresh.ts";
 import sessions from "./auth/sessions/index.ts";
+import contactChannels from "./contact-channels/index.ts";
+import contactChannelById from "./contact-channels/[user_id]/[contact_channel_id].ts";
+import contactChannelSendCode from "./contact-channels/[user_id]/[contact_channel_id]/send-verification-code.ts";
+import contactChannelSendPrimaryCode from "./contact-channels/send-verification-code.ts";
+import contactChannelVerify from "./contact-channels/verify.ts";
+import contactChannelVerifyCheck from "./contact-channels/verify/check-code.ts";
+import otpSendSignInCode from "./auth/otp/send-sign-in-code.ts";
+import otpSignIn from "./auth/otp/sign-in.ts";
+import passwordReset from "./auth/password/reset.ts";
+import passwordResetCheck from "./auth/password/reset/check-code.ts";
+import passwordSendResetCode from "./auth/password/send-reset-code.ts";
 import internalApiKeyById from "./internal/api-keys/[api_key_id].ts";
 import internalApiKeys from "./internal/api-keys/index.ts";
 import internalEmails from "./internal/emails.ts";
@@ -36,6 +47,11 @@ export const allRoutes: RouteDefinition[] = [
   ...passwordSignIn,
   ...passwordUpdate,
   ...passwordSet,
+  ...passwordSendResetCode,
+  ...passwordResetCheck,
+  ...passwordReset,
+  ...otpSendSignInCode,
+  ...otpSignIn,
   ...anonymousSignUp,
   ...oauthToken,
   ...sessions,
@@ -45,6 +61,12 @@ export const allRoutes: RouteDefinition[] = [
   ...users,
   ...userMe,
   ...userById,
+  ...contactChannels,
+  ...contactChannelSendPrimaryCode,
+  ...contactChannelVerify,
+  ...contactChannelVerifyCheck,
+  ...contactChannelById,
+  ...contactChannelSendCode,
   ...projectCurrent,
   ...jwks,
   ...anonymousJwks,

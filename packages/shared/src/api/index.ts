@@ -10,3 +10,4 @@ export type * from "./sessions.ts";
 export type * from "./projects.ts";
 export type * from "./api-keys.ts";
 export type * from "./emails.ts";
+export type * from "./contact-channels.ts";

@@ -21,3 +21,13 @@ export interface CreatedSessionJson {
   access_token: string;
   refresh_token: string;
 }
+
+/** `POST /auth/otp/sign-in` (and the other code sign-ins): the tokens, and whether the account was just made. */
+export interface CodeSignInJson extends SignInTokensJson {
+  is_new_user: boolean;
+}
+
+/** `POST /auth/otp/send-sign-in-code`: the part of the code the client keeps; the user types the other 6 characters. */
+export interface SignInCodeSentJson {
+  nonce: string;
+}

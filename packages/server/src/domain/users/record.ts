@@ -94,6 +94,29 @@ export async function findUserIdByAuthEmail(
   return rows[0] ?? null;
 }
 
+/** The sign-in channel of this address (case-insensitive), whoever owns it, and the address as stored. */
+export async function findAuthEmailChannel(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  email: string,
+): Promise<{ id: string; userId: string; value: string; isVerified: boolean } | null> {
+  const [row] = await db
+    .select({ id: contactChannels.id, userId: contactChannels.userId, value: contactChannels.value, isVerified: contactChannels.isVerified })
+    .from(contactChannels)
+    .where(
+      and(
+        eq(contactChannels.projectId, projectId),
+        eq(contactChannels.branchId, branchId),
+        eq(contactChannels.type, "email"),
+        eq(contactChannels.usedForAuth, true),
+        sql`lower(${contactChannels.value}) = lower(${email})`,
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 export function restrictedReason(
   user: Pick<UserRecord, "isAnonymous" | "primaryEmailVerified" | "restrictedByAdmin">,
   requireEmailVerification: boolean,

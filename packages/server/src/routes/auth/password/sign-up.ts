@@ -1,5 +1,9 @@
 import { KnownErrors, emailSchema, urlSchema } from "@latchkey/shared";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { contactChannels } from "../../../db/schema/index.ts";
+import { mailChannelVerification } from "../../../domain/contact-channels/verification.ts";
+import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
 import { signIn } from "../../../domain/sessions/issue.ts";
 import { createUser } from "../../../domain/users/create.ts";
 import { upgradeAnonymousUser } from "../../../domain/users/upgrade-anonymous.ts";
@@ -25,6 +29,8 @@ export default [
       if (!config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();
       if (!config.sign_up_enabled && auth.type === "client") throw new KnownErrors.SignUpNotEnabled();
       checkPasswordRules(body.password);
+      const callbackUrl = body.verification_callback_url;
+      if (callbackUrl !== undefined) assertTrustedUrl(config, callbackUrl);
       // Hash outside the transaction: it is the slow part and needs no lock.
       const passwordHash = await hashPassword(body.password);
       const result = await services.db.transaction(async (tx) => {
@@ -36,8 +42,16 @@ export default [
               primaryEmailAuthEnabled: true,
               passwordHash,
             });
+        if (callbackUrl !== undefined) {
+          const [channel] = await tx
+            .select({ id: contactChannels.id, userId: contactChannels.userId, value: contactChannels.value })
+            .from(contactChannels)
+            .where(and(eq(contactChannels.userId, user.id), eq(contactChannels.isPrimary, true)));
+          await mailChannelVerification(tx, auth.project, auth.branchId, channel!, callbackUrl);
+        }
         return signIn(services, tx, auth.project, user);
       });
+      if (callbackUrl !== undefined) services.emails.kick();
       return {
         body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId },
       };

@@ -1,0 +1,232 @@
+/**
+ * Contact channels (SPEC §7): a user's e-mail addresses. The primary one is
+ * the user's primary e-mail, so every write here tells the caches that the
+ * user changed.
+ *
+ * A write first locks the user's row, so one user's channel writes run one at
+ * a time: the primary flag moves without two channels claiming it, and the
+ * "already has this address" check sees a settled state. Between users
+ * nothing is locked; the unique index on sign-in addresses decides who keeps
+ * an address, and its violation becomes the catalogue's error.
+ */
+import { KnownErrors, type ContactChannelJson } from "@latchkey/shared";
+import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { CacheBus } from "../../cache/bus.ts";
+import type { DbOrTx } from "../../db/connect.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { contactChannels, users } from "../../db/schema/index.ts";
+import { StatusError } from "../../http/errors.ts";
+import type { ChannelVerificationData } from "./verification.ts";
+
+export type ContactChannelRow = typeof contactChannels.$inferSelect;
+
+/** Where the user lives: every query is scoped to it. */
+export interface Tenancy {
+  projectId: string;
+  branchId: string;
+}
+
+export function channelView(row: ContactChannelRow): ContactChannelJson {
+  return {
+    id: row.id,
+    is_primary: row.isPrimary,
+    is_verified: row.isVerified,
+    type: row.type,
+    used_for_auth: row.usedForAuth,
+    user_id: row.userId,
+    value: row.value,
+  };
+}
+
+function inTenancy(t: Tenancy): SQL {
+  return and(eq(contactChannels.projectId, t.projectId), eq(contactChannels.branchId, t.branchId))!;
+}
+
+/** Throws USER_ID_DOES_NOT_EXIST unless the user is in this project; `lock` takes the per-user write lock. */
+export async function requireUser(db: DbOrTx, t: Tenancy, userId: string, lock = false): Promise<void> {
+  const query = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), eq(users.id, userId)));
+  const rows = lock ? await query.for("update") : await query;
+  if (rows.length === 0) throw new KnownErrors.UserIdDoesNotExist(userId);
+}
+
+/** Primary first, then oldest first. */
+export function listChannels(db: DbOrTx, t: Tenancy, userId: string): Promise<ContactChannelRow[]> {
+  return db
+    .select()
+    .from(contactChannels)
+    .where(and(inTenancy(t), eq(contactChannels.userId, userId)))
+    .orderBy(desc(contactChannels.isPrimary), asc(contactChannels.createdAt), asc(contactChannels.id));
+}
+
+/** The user's channel, or 404: another user's or project's channel is simply not found. */
+export async function requireChannel(db: DbOrTx, t: Tenancy, userId: string, channelId: string): Promise<ContactChannelRow> {
+  const [row] = await db
+    .select()
+    .from(contactChannels)
+    .where(and(inTenancy(t), eq(contactChannels.userId, userId), eq(contactChannels.id, channelId)));
+  if (!row) throw new StatusError(404, "Contact channel not found. Check the contact channel id and the user it belongs to.");
+  return row;
+}
+
+export interface NewChannel {
+  value: string;
+  usedForAuth: boolean;
+  isPrimary: boolean;
+  isVerified: boolean;
+}
+
+/** Call with the user locked (requireUser(tx, …, true)). */
+export async function createChannel(tx: DbOrTx, bus: CacheBus, t: Tenancy, userId: string, input: NewChannel): Promise<ContactChannelRow> {
+  await refuseOwnDuplicate(tx, t, userId, input.value, null);
+  if (input.isPrimary) await demotePrimary(tx, t, userId, null);
+  const [row] = await guarded(input.value, () =>
+    tx
+      .insert(contactChannels)
+      .values({ ...t, userId, type: "email", ...input })
+      .returning(),
+  );
+  await bus.publish(tx, { t: "user", id: userId });
+  return row!;
+}
+
+export interface ChannelPatch {
+  value?: string;
+  usedForAuth?: boolean;
+  isPrimary?: boolean;
+  isVerified?: boolean;
+}
+
+/** Call with the user locked. A new address is unverified unless the patch says otherwise. */
+export async function updateChannel(
+  tx: DbOrTx,
+  bus: CacheBus,
+  t: Tenancy,
+  channel: ContactChannelRow,
+  patch: ChannelPatch,
+): Promise<ContactChannelRow> {
+  const set: Partial<typeof contactChannels.$inferInsert> = {};
+  if (patch.value !== undefined && patch.value !== channel.value) {
+    await refuseOwnDuplicate(tx, t, channel.userId, patch.value, channel.id);
+    set.value = patch.value;
+    // Only the case changed: still the same mailbox, so still verified.
+    if (patch.value.toLowerCase() !== channel.value.toLowerCase()) set.isVerified = false;
+  }
+  if (patch.isVerified !== undefined) set.isVerified = patch.isVerified;
+  if (patch.usedForAuth !== undefined) set.usedForAuth = patch.usedForAuth;
+  if (patch.isPrimary !== undefined) set.isPrimary = patch.isPrimary;
+  if (Object.keys(set).length === 0) return channel;
+  if (patch.isPrimary && !channel.isPrimary) await demotePrimary(tx, t, channel.userId, channel.id);
+  const [row] = await guarded(patch.value ?? channel.value, () =>
+    tx
+      .update(contactChannels)
+      .set(set)
+      .where(and(inTenancy(t), eq(contactChannels.id, channel.id)))
+      .returning(),
+  );
+  await bus.publish(tx, { t: "user", id: channel.userId });
+  return row!;
+}
+
+export async function deleteChannel(tx: DbOrTx, bus: CacheBus, t: Tenancy, channel: ContactChannelRow): Promise<void> {
+  await tx.delete(contactChannels).where(and(inTenancy(t), eq(contactChannels.id, channel.id)));
+  await bus.publish(tx, { t: "user", id: channel.userId });
+}
+
+function holdsAddress(t: Tenancy, data: ChannelVerificationData): SQL {
+  return and(
+    inTenancy(t),
+    eq(contactChannels.userId, data.user_id),
+    eq(contactChannels.id, data.contact_channel_id),
+    sql`lower(${contactChannels.value}) = lower(${data.email})`,
+  )!;
+}
+
+const ADDRESS_CHANGED =
+  "This verification code was sent to an e-mail address that has since been changed or removed. Request a new verification e-mail.";
+
+/**
+ * Marks the channel a verification code names verified, provided it still
+ * holds the address the code was mailed to. Run inside useCode's apply: the
+ * throw keeps the code unspent.
+ */
+export async function markChannelVerified(tx: DbOrTx, bus: CacheBus, t: Tenancy, data: ChannelVerificationData): Promise<void> {
+  const rows = await tx
+    .update(contactChannels)
+    .set({ isVerified: true })
+    .where(holdsAddress(t, data))
+    .returning({ id: contactChannels.id });
+  if (rows.length === 0) throw new StatusError(400, ADDRESS_CHANGED);
+  await bus.publish(tx, { t: "user", id: data.user_id });
+}
+
+/** The same condition as markChannelVerified, without writing (for check-code). */
+export async function assertChannelStillHolds(db: DbOrTx, t: Tenancy, data: ChannelVerificationData): Promise<void> {
+  const rows = await db.select({ id: contactChannels.id }).from(contactChannels).where(holdsAddress(t, data));
+  if (rows.length === 0) throw new StatusError(400, ADDRESS_CHANGED);
+}
+
+async function refuseOwnDuplicate(tx: DbOrTx, t: Tenancy, userId: string, value: string, exceptId: string | null): Promise<void> {
+  const rows = await tx
+    .select({ id: contactChannels.id })
+    .from(contactChannels)
+    .where(
+      and(
+        inTenancy(t),
+        eq(contactChannels.userId, userId),
+        eq(contactChannels.type, "email"),
+        sql`lower(${contactChannels.value}) = lower(${value})`,
+        exceptId === null ? undefined : ne(contactChannels.id, exceptId),
+      ),
+    );
+  if (rows.length > 0) throw alreadyHasAddress();
+}
+
+async function demotePrimary(tx: DbOrTx, t: Tenancy, userId: string, exceptId: string | null): Promise<void> {
+  await tx
+    .update(contactChannels)
+    .set({ isPrimary: false })
+    .where(
+      and(
+        inTenancy(t),
+        eq(contactChannels.userId, userId),
+        eq(contactChannels.isPrimary, true),
+        exceptId === null ? undefined : ne(contactChannels.id, exceptId),
+      ),
+    );
+}
+
+function alreadyHasAddress(): StatusError {
+  return new StatusError(409, "This user already has a contact channel with this e-mail address.");
+}
+
+/** Runs a write, turning a unique-index violation into the error the caller should see. */
+async function guarded<T>(value: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    switch (violatedConstraint(error)) {
+      case "contact_channels_auth_unique":
+        throw new KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse("email", value, false);
+      case "contact_channels_user_value_unique":
+        throw alreadyHasAddress();
+      default:
+        // The primary index, hit only when a write outside this module (a user
+        // PATCH) changed the primary at the same moment.
+        throw new StatusError(409, "The user's contact channels were changed at the same time. Try again.");
+    }
+  }
+}
+
+/** The index a unique violation names (postgres.js: constraint_name; PGlite: constraint). */
+function violatedConstraint(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { constraint_name: a, constraint: b } = e as { constraint_name?: unknown; constraint?: unknown };
+    if (typeof a === "string") return a;
+    if (typeof b === "string") return b;
+  }
+  return undefined;
+}

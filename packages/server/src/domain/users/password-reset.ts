@@ -1,0 +1,90 @@
+/**
+ * Password reset: a code mailed to an address a user signs in with, then a
+ * new password set with that code. Asking for a code reveals nothing about
+ * who has an account; using it proves the user reads that inbox, so it also
+ * verifies the address, and it ends every session (a stolen session must not
+ * outlive the reset).
+ */
+import { KnownErrors } from "@latchkey/shared";
+import { and, eq, sql } from "drizzle-orm";
+import { contactChannels, sessions, users } from "../../db/schema/index.ts";
+import type { Services } from "../../services.ts";
+import { mailCode } from "../codes/mail-code.ts";
+import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
+import { findAuthEmailChannel } from "./record.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+
+export interface PasswordResetData {
+  user_id: string;
+  /** The address the code was mailed to. */
+  email: string;
+}
+
+function resetScope(project: ProjectRow, branchId: string): CodeScope {
+  return { projectId: project.id, branchId, purpose: "password_reset" };
+}
+
+/** Mails a reset code when a user signs in with `email`; does nothing otherwise. */
+export async function sendResetCode(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  email: string,
+  callbackUrl: string,
+): Promise<void> {
+  const found = await findAuthEmailChannel(services.db, project.id, branchId, email);
+  if (!found) return;
+  // To the address as the user registered it, whatever case was typed here.
+  const data: PasswordResetData = { user_id: found.userId, email: found.value };
+  await services.db.transaction((tx) =>
+    mailCode(tx, { project, branchId, purpose: "password_reset", to: found.value, callbackUrl, data: { ...data } }),
+  );
+  services.emails.kick();
+}
+
+/** Whether the code would work now (counts as an attempt, does not spend it). */
+export async function checkResetCode(services: Services, project: ProjectRow, branchId: string, code: string): Promise<void> {
+  await checkCode(services.db, resetScope(project, branchId), code);
+}
+
+/** Spends the code and sets the (already hashed) password, atomically. */
+export async function resetPassword(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  code: string,
+  passwordHash: string,
+): Promise<void> {
+  const userId = await useCode<PasswordResetData, string>(services.db, resetScope(project, branchId), code, async (tx, data) => {
+    const inScope = (table: typeof users | typeof contactChannels | typeof sessions) =>
+      and(eq(table.projectId, project.id), eq(table.branchId, branchId));
+    const updated = await tx
+      .update(users)
+      .set({ passwordHash })
+      .where(and(inScope(users), eq(users.id, data.user_id)))
+      .returning({ id: users.id });
+    // The user was deleted since: throwing keeps the code unspent.
+    if (updated.length === 0) throw new KnownErrors.VerificationCodeNotFound();
+    // Only while the address is still theirs to sign in with: the code says
+    // nothing about an address the user has switched to since.
+    await tx
+      .update(contactChannels)
+      .set({ isVerified: true })
+      .where(
+        and(
+          inScope(contactChannels),
+          eq(contactChannels.userId, data.user_id),
+          eq(contactChannels.type, "email"),
+          eq(contactChannels.usedForAuth, true),
+          sql`lower(${contactChannels.value}) = lower(${data.email})`,
+        ),
+      );
+    await tx.delete(sessions).where(and(inScope(sessions), eq(sessions.userId, data.user_id)));
+    // A user event also drops the user's sessions from every replica's cache.
+    await services.bus.publish(tx, { t: "user", id: data.user_id });
+    return data.user_id;
+  });
+  // publish() applied the event here before the commit: a refresh of this
+  // process that read the sessions in between may have cached one again.
+  services.bus.apply({ t: "user", id: userId });
+}

@@ -1,0 +1,33 @@
+import { KnownErrors } from "@latchkey/shared";
+import { requireChannel, requireUser } from "../../../../domain/contact-channels/channels.ts";
+import { callbackBody, channelParams } from "../../../../domain/contact-channels/schemas.ts";
+import { mailChannelVerification } from "../../../../domain/contact-channels/verification.ts";
+import { assertTrustedUrl } from "../../../../domain/projects/trusted-urls.ts";
+import { defineRoute } from "../../../../http/route.ts";
+import { resolveUserId } from "../../../../http/user-target.ts";
+
+export default [
+  defineRoute({
+    method: "POST",
+    path: "/contact-channels/:user_id/:contact_channel_id/send-verification-code",
+    summary: "Mail a verification link to a contact channel",
+    tags: ["Contact channels"],
+    access: ["client", "server", "admin"],
+    params: channelParams,
+    body: callbackBody,
+    handler: async ({ auth, params, body, services, ip }) => {
+      const userId = resolveUserId(auth, params.user_id);
+      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      assertTrustedUrl(auth.project.config, body.callback_url);
+      await services.db.transaction(async (tx) => {
+        await requireUser(tx, tenancy, userId);
+        const channel = await requireChannel(tx, tenancy, userId, params.contact_channel_id);
+        if (channel.isVerified) throw new KnownErrors.EmailAlreadyVerified();
+        services.emailRateLimit.takeCodeEmail(auth.project.id, channel.value, ip);
+        await mailChannelVerification(tx, auth.project, auth.branchId, channel, body.callback_url);
+      });
+      services.emails.kick();
+      return { body: { success: true } };
+    },
+  }),
+];
