@@ -13,6 +13,14 @@ export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions }
 export type { Project } from "./models/project.ts";
 export type { Team, ServerTeam } from "./models/team.ts";
 export type { ActiveSession } from "./models/session.ts";
+export {
+  ContactChannel,
+  type ContactChannelCreateOptions,
+  type ContactChannelUpdateOptions,
+  type ServerContactChannelCreateOptions,
+  type ServerContactChannelUpdateOptions,
+} from "./models/contact-channel.ts";
+export type { VerificationCodeError, SendMagicLinkError } from "./apps/email-codes.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";
 export { Session, type Tokens } from "./session/session.ts";

@@ -24,6 +24,7 @@ import {
 import type { RedirectMethod } from "../urls/redirect.ts";
 import { AppRedirects, type RedirectToOptions } from "./app-redirects.ts";
 import { AppSessions } from "./app-sessions.ts";
+import * as codes from "./email-codes.ts";
 
 export type { RedirectToOptions };
 
@@ -219,6 +220,55 @@ export class StackClientApp {
   }
 
   // -------------------------------------------------------------------------
+  // Mailed codes: magic links and typed sign-in codes, e-mail verification, password reset
+
+  /** Mails a sign-in link and code; keep the nonce to sign in with the 6 characters the user types. */
+  sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}) {
+    return codes.sendMagicLinkEmail(this.codeFlows(), email, options);
+  }
+
+  /** Signs in with a magic link's code, or with the typed 6 characters followed by the nonce; then redirects. */
+  async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined, codes.VerificationCodeError | InstanceType<typeof KnownErrors.UserWithEmailAlreadyExists>>> {
+    const result = await codes.signInWithCode(this.codeFlows(), code);
+    if (result.status === "error") return result;
+    this.sessionFor().set({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
+    if (!options.noRedirect) await this.#redirects.afterAuth(result.data.is_new_user ? "afterSignUp" : "afterSignIn");
+    return Result.ok(undefined);
+  }
+
+  async verifyEmail(code: string): Promise<Result<undefined, codes.VerificationCodeError>> {
+    const result = await codes.verifyEmail(this.codeFlows(), code);
+    if (result.status === "ok") this.notifyUserChanged();
+    return result;
+  }
+
+  sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}) {
+    return codes.sendForgotPasswordEmail(this.codeFlows(), email, options);
+  }
+
+  verifyPasswordResetCode(code: string) {
+    return codes.verifyPasswordResetCode(this.codeFlows(), code);
+  }
+
+  resetPassword(options: { code: string; password: string }) {
+    return codes.resetPassword(this.codeFlows(), options);
+  }
+
+  private codeFlows(): codes.CodeFlowContext {
+    return {
+      api: this.api,
+      accessType: this.accessType,
+      callbackUrl: (given, page) => {
+        const url = given ?? this.absoluteUrl(this.urls[page]);
+        if (url === undefined) {
+          throw new Error(`Outside a browser, pass callbackUrl: the absolute URL of your ${this.urls[page]} page, which the mailed link opens.`);
+        }
+        return url;
+      },
+    };
+  }
+
+  // -------------------------------------------------------------------------
   // The signed-in user and the project
 
   getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
@@ -277,6 +327,7 @@ export class StackClientApp {
       session,
       userChanged: () => this.notifyUserChanged(),
       signOut: (options) => this.signOutSession(session, options?.redirectUrl),
+      emailVerificationUrl: (given) => this.codeFlows().callbackUrl(given, "emailVerification"),
     };
     return this.projectId === INTERNAL_PROJECT_ID ? new CurrentInternalUser(json, context, this.options) : new CurrentUser(json, context);
   }

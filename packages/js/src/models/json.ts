@@ -4,6 +4,8 @@ export type {
   ClientProjectJson,
   ClientTeamJson as TeamJson,
   ClientUserJson,
+  CodeSignInJson,
+  ContactChannelJson,
   CreatedSessionJson,
   InternalApiKeyFirstViewJson,
   InternalApiKeyJson,
@@ -11,5 +13,6 @@ export type {
   ServerTeamJson,
   ServerUserJson,
   SessionJson,
+  SignInCodeSentJson,
   SignInTokensJson,
 } from "@latchkey/shared/api/index";

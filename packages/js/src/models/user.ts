@@ -7,6 +7,14 @@ import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ClientUserJson, CreatedSessionJson, Json, ServerUserJson, SessionJson } from "./json.ts";
+import {
+  createContactChannel,
+  listContactChannels,
+  type ContactChannel,
+  type ContactChannelContext,
+  type ContactChannelCreateOptions,
+  type ServerContactChannelCreateOptions,
+} from "./contact-channel.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import { serverTeamFromJson, teamFromJson, type ServerTeam, type Team } from "./team.ts";
 
@@ -65,6 +73,8 @@ export interface UserContext {
   /** Tells the app the signed-in user changed, so it reads them again. */
   userChanged(): void;
   signOut(options?: { redirectUrl?: string | URL }): Promise<void>;
+  /** Where a mailed verification link leads: the given URL, else the app's e-mail verification page (in browsers). */
+  emailVerificationUrl(given: string | undefined): string;
 }
 
 function baseFields(json: ClientUserJson): User {
@@ -231,6 +241,34 @@ export class CurrentUser extends UserFields {
     this.context.userChanged();
   }
 
+  listContactChannels(): Promise<ContactChannel[]> {
+    return listContactChannels(this.channelContext());
+  }
+
+  createContactChannel(options: ContactChannelCreateOptions): Promise<ContactChannel> {
+    return createContactChannel(this.channelContext(), options);
+  }
+
+  /** Mails a verification link to the primary e-mail. */
+  async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
+    if (!this.primaryEmail) throw new Error("This user has no primary e-mail to verify.");
+    await this.send("/contact-channels/send-verification-code", {
+      method: "POST",
+      body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
+    });
+  }
+
+  private channelContext(): ContactChannelContext {
+    return {
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: this.session,
+      userIdOrMe: "me",
+      callbackUrl: (given) => this.context.emailVerificationUrl(given),
+      userChanged: () => this.context.userChanged(),
+    };
+  }
+
   async getActiveSessions(): Promise<ActiveSession[]> {
     const body = await this.send<{ items: SessionJson[] }>("/auth/sessions", { query: { user_id: "me" } });
     return body.items.map(activeSessionFromJson);
@@ -326,6 +364,28 @@ export class ServerUser extends UserFields {
   async delete(): Promise<void> {
     await this.send(`/users/${this.id}`, { method: "DELETE" });
     this.context.userChanged();
+  }
+
+  listContactChannels(): Promise<ContactChannel[]> {
+    return listContactChannels(this.channelContext());
+  }
+
+  createContactChannel(options: ServerContactChannelCreateOptions): Promise<ContactChannel> {
+    return createContactChannel(this.channelContext(), options);
+  }
+
+  private channelContext(): ContactChannelContext {
+    return {
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: null,
+      userIdOrMe: this.id,
+      callbackUrl: (given) => {
+        if (given === undefined) throw new Error("Pass callbackUrl: the absolute URL of your app's e-mail verification page.");
+        return given;
+      },
+      userChanged: () => this.context.userChanged(),
+    };
   }
 
   async getActiveSessions(): Promise<ActiveSession[]> {

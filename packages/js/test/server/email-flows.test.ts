@@ -1,0 +1,135 @@
+/**
+ * The SDK's mailed-code flows against a real server whose mail goes to a
+ * real SMTP peer: magic links and typed codes, e-mail verification, password
+ * reset, and contact channels for the signed-in user and on the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ContactChannel, KnownErrors, StackClientApp, StackServerApp } from "../../src/index.ts";
+import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
+import { createSdkProject, type SdkProject } from "./fixtures.ts";
+import { PASSWORD, uniqueEmail } from "./support.ts";
+
+let mailing: MailingServer;
+let baseUrl: string;
+let project: SdkProject;
+
+beforeAll(async () => {
+  mailing = await createMailingTestServer();
+  baseUrl = await mailing.server.listen();
+  project = await createSdkProject(baseUrl, { magicLinkEnabled: true });
+});
+afterAll(() => mailing?.close());
+
+function clientApp() {
+  return new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: project.publishableClientKey, tokenStore: "memory" });
+}
+
+function serverApp() {
+  return new StackServerApp({ baseUrl, projectId: project.id, secretServerKey: project.secretServerKey });
+}
+
+async function signedUp(email = uniqueEmail(), options: { verificationCallbackUrl?: string } = {}) {
+  const app = clientApp();
+  const result = await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true, ...options });
+  expect(result.status).toBe("ok");
+  return { app, email, user: await app.getUser({ or: "throw" }) };
+}
+
+describe("magic links and typed codes", () => {
+  it("signs a new user up by the typed code (any case), and an existing one in by the link", async () => {
+    const app = clientApp();
+    const email = uniqueEmail("otp");
+    const sent = await app.sendMagicLinkEmail(email, { callbackUrl: CALLBACK_URL });
+    if (sent.status !== "ok") throw sent.error;
+    expect(sent.data.nonce).toHaveLength(39);
+    const mail = await mailing.mailTo(email);
+    const typed = linkIn(mail).code.slice(0, 6);
+    expect(mail.subject).toContain(typed.toUpperCase());
+    expect(await app.signInWithMagicLink(` ${typed.toUpperCase()} ${sent.data.nonce.toUpperCase()}`, { noRedirect: true })).toEqual({ status: "ok", data: undefined });
+    const user = await app.getUser({ or: "throw" });
+    expect(user).toMatchObject({ primaryEmail: email, primaryEmailVerified: true, otpAuthEnabled: true });
+
+    const again = clientApp();
+    expect((await again.sendMagicLinkEmail(email, { callbackUrl: CALLBACK_URL })).status).toBe("ok");
+    const { code } = linkIn(await mailing.mailTo(email));
+    expect(await again.signInWithMagicLink(code, { noRedirect: true })).toEqual({ status: "ok", data: undefined });
+    expect((await again.getUser({ or: "throw" })).id).toBe(user.id);
+  });
+
+  it("answers a spent or unknown code with an error Result, and needs a callback URL outside a browser", async () => {
+    const app = clientApp();
+    const used = await app.signInWithMagicLink("0".repeat(45), { noRedirect: true });
+    expect(used.status === "error" && used.error).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    await expect(app.sendMagicLinkEmail(uniqueEmail())).rejects.toThrow(/pass callbackUrl/);
+    const untrusted = await app.sendMagicLinkEmail(uniqueEmail(), { callbackUrl: "https://evil.example.com/cb" });
+    expect(untrusted.status === "error" && untrusted.error).toBeInstanceOf(KnownErrors.RedirectUrlNotWhitelisted);
+  });
+});
+
+describe("e-mail verification", () => {
+  it("verifies the primary e-mail with the code the sign-up mailed, and mails another link on request", async () => {
+    const { app, email, user } = await signedUp(uniqueEmail("verify"), { verificationCallbackUrl: CALLBACK_URL });
+    expect(user.primaryEmailVerified).toBe(false);
+    const { code } = linkIn(await mailing.mailTo(email));
+    expect(await app.verifyEmail(code)).toEqual({ status: "ok", data: undefined });
+    expect((await app.getUser({ or: "throw" })).primaryEmailVerified).toBe(true);
+    const twice = await app.verifyEmail(code);
+    expect(twice.status === "error" && twice.error).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+
+    const other = await signedUp();
+    await other.user.sendVerificationEmail({ callbackUrl: CALLBACK_URL });
+    const { code: second } = linkIn(await mailing.mailTo(other.email));
+    expect((await clientApp().verifyEmail(second)).status).toBe("ok");
+  });
+});
+
+describe("password reset", () => {
+  it("checks the mailed code, resets the password and signs in with the new one", async () => {
+    const { email } = await signedUp(uniqueEmail("reset"));
+    const app = clientApp();
+    expect(await app.sendForgotPasswordEmail(email, { callbackUrl: CALLBACK_URL })).toEqual({ status: "ok", data: undefined });
+    const { code } = linkIn(await mailing.mailTo(email));
+    expect(await app.verifyPasswordResetCode(code)).toEqual({ status: "ok", data: undefined });
+    const weak = await app.resetPassword({ code, password: "x" });
+    expect(weak.status === "error" && weak.error).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
+    expect(await app.resetPassword({ code, password: "a brand new passphrase" })).toEqual({ status: "ok", data: undefined });
+    const spent = await app.verifyPasswordResetCode(code);
+    expect(spent.status === "error" && spent.error).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+    expect((await app.signInWithCredential({ email, password: "a brand new passphrase", noRedirect: true })).status).toBe("ok");
+  });
+});
+
+describe("contact channels", () => {
+  it("lets the signed-in user add, verify, make primary and remove addresses", async () => {
+    const { email, user } = await signedUp();
+    const second = uniqueEmail("second");
+    const channel = await user.createContactChannel({ type: "email", value: second, usedForAuth: false });
+    expect(channel).toBeInstanceOf(ContactChannel);
+    expect(channel).toMatchObject({ value: second, isPrimary: false, isVerified: false, usedForAuth: false });
+    await channel.sendVerificationEmail({ callbackUrl: CALLBACK_URL });
+    const { code } = linkIn(await mailing.mailTo(second));
+    expect((await clientApp().verifyEmail(code)).status).toBe("ok");
+
+    const listed = await user.listContactChannels();
+    expect(listed.map((c) => [c.value, c.isPrimary, c.isVerified])).toEqual([
+      [email, true, false],
+      [second, false, true],
+    ]);
+    await listed[1]!.update({ isPrimary: true });
+    const app = clientApp();
+    await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    expect((await app.getUser({ or: "throw" })).primaryEmail).toBe(second);
+    await (await user.listContactChannels()).find((c) => c.value === email)!.delete();
+    expect((await user.listContactChannels()).map((c) => c.value)).toEqual([second]);
+  });
+
+  it("lets the server add a verified address to any user", async () => {
+    const { user } = await signedUp();
+    const serverUser = (await serverApp().getUser(user.id))!;
+    const value = uniqueEmail("server");
+    const channel = await serverUser.createContactChannel({ type: "email", value, usedForAuth: false, isVerified: true });
+    expect(channel).toMatchObject({ value, isVerified: true });
+    expect((await serverUser.listContactChannels()).map((c) => c.value)).toContain(value);
+    await expect(channel.sendVerificationEmail()).rejects.toThrow(/callbackUrl/);
+  });
+});
