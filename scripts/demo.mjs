@@ -53,6 +53,8 @@ try {
       displayName: "Demo",
       keyDescription: "Demo app (scripts/demo.mjs)",
       ownerEmailPrefix: "demo-owner",
+      // Sign-in codes too; without an SMTP server they are printed in the server's log (the dev outbox).
+      config: { magic_link_enabled: true },
     });
     Object.assign(state, project);
     saveState();

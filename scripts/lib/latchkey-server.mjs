@@ -94,10 +94,10 @@ export async function projectStillWorks(apiUrl, { projectId, publishableClientKe
 
 /**
  * What a new project owner does: sign up to the internal project, create a
- * project, create its publishable key. Returns the owner's credentials, the
+ * project (with `config` settings), create its publishable key. Returns the owner's credentials, the
  * project's id and its publishable client key.
  */
-export async function provisionProject(apiUrl, { internalPublishableClientKey, displayName, keyDescription, ownerEmailPrefix }) {
+export async function provisionProject(apiUrl, { internalPublishableClientKey, displayName, keyDescription, ownerEmailPrefix, config = {} }) {
   const internal = {
     "x-stack-access-type": "client",
     "x-stack-project-id": "internal",
@@ -110,7 +110,7 @@ export async function provisionProject(apiUrl, { internalPublishableClientKey, d
   const project = await api(apiUrl, "/internal/projects", {
     method: "POST",
     headers: asOwner,
-    body: { display_name: displayName, owner_team_id: me.selected_team_id },
+    body: { display_name: displayName, owner_team_id: me.selected_team_id, config },
   });
   const keys = await api(apiUrl, "/internal/api-keys", {
     method: "POST",

@@ -5,11 +5,15 @@
  */
 export { StackProvider, useStackApp, type StackProviderProps } from "./provider.tsx";
 export { useUser, type UseUserOptions } from "./use-user.ts";
-export { useProject } from "./use-project.ts";
+export { useProject, useProjectOnceLoaded } from "./use-project.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { SignIn } from "./components/sign-in.tsx";
 export { SignUp, PASSWORDS_DO_NOT_MATCH } from "./components/sign-up.tsx";
 export { SignOut } from "./components/sign-out.tsx";
 export { AccountSettings } from "./components/account-settings.tsx";
+export { EmailVerification } from "./components/email-verification.tsx";
+export { MagicLinkCallback } from "./components/magic-link-callback.tsx";
+export { ForgotPassword } from "./components/forgot-password.tsx";
+export { PasswordReset } from "./components/password-reset.tsx";
 export { UserButton } from "./components/user-button.tsx";
 export { ErrorPage as Error, ErrorPage } from "./components/error-page.tsx";

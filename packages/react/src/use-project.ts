@@ -1,12 +1,11 @@
-/** The project's public settings, read once per app and shared (suspends on the first read). */
+/** The project's public settings, read once per app and shared. */
 import type { Project, StackClientApp } from "@latchkey/js";
-import { use } from "react";
+import { use, useEffect, useState } from "react";
 import { useStackApp } from "./provider.tsx";
 
 const reads = new WeakMap<StackClientApp, Promise<Project>>();
 
-export function useProject(): Project {
-  const app = useStackApp();
+function readProject(app: StackClientApp): Promise<Project> {
   let read = reads.get(app);
   if (!read) {
     read = app.getProject();
@@ -14,5 +13,30 @@ export function useProject(): Project {
     read.catch(() => reads.delete(app));
     reads.set(app, read);
   }
-  return use(read);
+  return read;
+}
+
+/** Suspends on the first read. */
+export function useProject(): Project {
+  return use(readProject(useStackApp()));
+}
+
+/**
+ * Null until the settings have arrived (and on the server), without
+ * suspending: for forms that render at once and add options when they know.
+ */
+export function useProjectOnceLoaded(): Project | null {
+  const app = useStackApp();
+  const [project, setProject] = useState<Project | null>(null);
+  useEffect(() => {
+    let current = true;
+    readProject(app).then(
+      (read) => current && setProject(read),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [app]);
+  return project;
 }

@@ -1,10 +1,11 @@
-/** The account page: profile, password, active sessions and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, active sessions and (when the project allows it) deleting the account. */
 import type { ActiveSession, CurrentUser } from "@latchkey/js";
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
-import { Alert, Card, Field, errorText, useAction } from "./parts.tsx";
+import { EmailsSection } from "./emails-section.tsx";
+import { Alert, Card, Field, Section, errorText, useAction } from "./parts.tsx";
 
 export function AccountSettings() {
   const user = useUser({ or: "redirect" });
@@ -12,20 +13,11 @@ export function AccountSettings() {
   return (
     <Card title="Account settings" wide>
       <ProfileSection user={user} />
+      <EmailsSection user={user} />
       <PasswordSection user={user} />
       <SessionsSection user={user} />
       {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
     </Card>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = title.toLowerCase().replace(/\W+/g, "-");
-  return (
-    <section className="lk-section" aria-labelledby={`lk-${id}`}>
-      <h2 id={`lk-${id}`}>{title}</h2>
-      {children}
-    </section>
   );
 }
 

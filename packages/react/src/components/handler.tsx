@@ -1,14 +1,18 @@
 /**
  * Mount on every path under the handler base (default `/handler/*`): shows
- * the page the URL names. Pages whose features this server does not offer
- * yet are not routed.
+ * the page the URL names. Pages of features the server does not have yet
+ * (OAuth, MFA, team invitations) are not routed.
  */
 import { handlerPageOf } from "@latchkey/js";
 import type { ReactNode } from "react";
 import { useStackApp } from "../provider.tsx";
 import { AccountSettings } from "./account-settings.tsx";
+import { EmailVerification } from "./email-verification.tsx";
 import { ErrorPage } from "./error-page.tsx";
+import { ForgotPassword } from "./forgot-password.tsx";
+import { MagicLinkCallback } from "./magic-link-callback.tsx";
 import { Card } from "./parts.tsx";
+import { PasswordReset } from "./password-reset.tsx";
 import { SignIn } from "./sign-in.tsx";
 import { SignOut } from "./sign-out.tsx";
 import { SignUp } from "./sign-up.tsx";
@@ -21,6 +25,10 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     signUp: <SignUp />,
     signOut: <SignOut />,
     accountSettings: <AccountSettings />,
+    emailVerification: <EmailVerification />,
+    magicLinkCallback: <MagicLinkCallback />,
+    forgotPassword: <ForgotPassword />,
+    passwordReset: <PasswordReset />,
     error: <ErrorPage />,
   };
   const page = handlerPageOf(app.urls, path);

@@ -60,3 +60,19 @@ export function useAction<Args extends unknown[]>(action: (...args: Args) => Pro
   );
   return { run, busy, error, setError };
 }
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = title.toLowerCase().replace(/\W+/g, "-");
+  return (
+    <section className="lk-section" aria-labelledby={`lk-${id}`}>
+      <h2 id={`lk-${id}`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** The `code` a mailed link carries in its query string (read once, on the client). */
+export function useCodeFromUrl(): string | null {
+  const [code] = useState(() => (typeof window === "undefined" ? null : new URL(window.location.href).searchParams.get("code")));
+  return code;
+}

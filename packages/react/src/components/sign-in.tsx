@@ -1,9 +1,38 @@
-/** The sign-in page: e-mail and password. */
+/**
+ * The sign-in page: e-mail and password, and — when the project has magic
+ * links on — a code mailed to the user, typed here or opened as a link.
+ */
 import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
+import { useProjectOnceLoaded } from "../use-project.ts";
 import { Alert, Card, Field, useAction } from "./parts.tsx";
 
 export function SignIn({ title = "Sign in" }: { title?: string }) {
+  const app = useStackApp();
+  const project = useProjectOnceLoaded();
+  const codeOffered = project?.config.magicLinkEnabled ?? false;
+  const passwordOffered = project?.config.credentialEnabled ?? true;
+  const [method, setMethod] = useState<"password" | "code" | null>(null);
+  const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
+  return (
+    <Card title={title}>
+      {shown === "password" ? <PasswordForm /> : <CodeForm />}
+      {codeOffered && passwordOffered ? (
+        <button className="lk-link lk-link-button" type="button" onClick={() => setMethod(shown === "password" ? "code" : "password")}>
+          {shown === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}
+        </button>
+      ) : null}
+      <p className="lk-muted">
+        No account yet?{" "}
+        <a className="lk-link" href={withReturnTo(app.urls.signUp)}>
+          Sign up
+        </a>
+      </p>
+    </Card>
+  );
+}
+
+function PasswordForm() {
   const app = useStackApp();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -16,29 +45,76 @@ export function SignIn({ title = "Sign in" }: { title?: string }) {
     void submit.run();
   };
   return (
-    <Card title={title}>
+    <form className="lk-form" onSubmit={onSubmit} noValidate>
+      <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <Alert>{submit.error}</Alert>
+      <button className="lk-button" type="submit" disabled={submit.busy}>
+        Sign in
+      </button>
+      <a className="lk-link" href={app.urls.forgotPassword}>
+        Forgot your password?
+      </a>
+    </form>
+  );
+}
+
+/** Step one mails the code; step two takes the 6 characters the e-mail shows. */
+function CodeForm() {
+  const app = useStackApp();
+  const [email, setEmail] = useState("");
+  const [sent, setSent] = useState<{ email: string; nonce: string } | null>(null);
+  const [typed, setTyped] = useState("");
+  const send = useAction(async () => {
+    const result = await app.sendMagicLinkEmail(email.trim());
+    if (result.status === "error") return result.error.message;
+    setSent({ email: email.trim(), nonce: result.data.nonce });
+  });
+  const signIn = useAction(async () => {
+    const result = await app.signInWithMagicLink(typed.trim() + sent!.nonce);
+    if (result.status === "error") return result.error.message;
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void (sent ? signIn.run() : send.run());
+  };
+  if (sent) {
+    return (
       <form className="lk-form" onSubmit={onSubmit} noValidate>
-        <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <p className="lk-muted" role="status">
+          We sent a sign-in code and link to {sent.email}. Enter the code, or open the link.
+        </p>
         <Field
-          label="Password"
-          type="password"
-          autoComplete="current-password"
+          label="Sign-in code"
+          autoComplete="one-time-code"
+          inputMode="text"
+          maxLength={6}
           required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value.toUpperCase())}
         />
-        <Alert>{submit.error}</Alert>
-        <button className="lk-button" type="submit" disabled={submit.busy}>
+        <Alert>{signIn.error}</Alert>
+        <button className="lk-button" type="submit" disabled={signIn.busy || typed.trim().length !== 6}>
           Sign in
         </button>
       </form>
-      <p className="lk-muted">
-        No account yet?{" "}
-        <a className="lk-link" href={withReturnTo(app.urls.signUp)}>
-          Sign up
-        </a>
-      </p>
-    </Card>
+    );
+  }
+  return (
+    <form className="lk-form" onSubmit={onSubmit} noValidate>
+      <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Alert>{send.error}</Alert>
+      <button className="lk-button" type="submit" disabled={send.busy}>
+        Send sign-in code
+      </button>
+    </form>
   );
 }
 

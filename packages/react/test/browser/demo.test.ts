@@ -1,8 +1,10 @@
 /**
  * @latchkey/react in a real browser: the demo app (apps/demo) served by
- * Vite, against a real Latchkey server, driven in Chromium by playwright-core.
- * No mocks. The tests are one user's story and run in order, sharing the
- * browser's cookies: sign up, edit the profile, sign out, sign in again.
+ * Vite, against a real Latchkey server whose mail goes to a real SMTP peer,
+ * driven in Chromium by playwright-core. No mocks. The tests are one user's
+ * story and run in order, sharing the browser's cookies: sign up, verify the
+ * e-mail, edit the profile, sign out, sign in again, add an address, reset
+ * the password, sign in by magic link and by typed code.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,13 +15,15 @@ import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
-import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
+import type { TestServer } from "../../../server/test/harness.ts";
+import { createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const demoRoot = join(repoRoot, "apps", "demo");
 const artifacts = join(repoRoot, "test-artifacts");
 
+let mailing: MailingServer;
 let server: TestServer;
 let vite: ViteDevServer;
 let browser: Browser;
@@ -30,13 +34,15 @@ let demoUrl: string;
 const viteCacheDir = mkdtempSync(join(tmpdir(), "latchkey-demo-vite-"));
 
 const email = uniqueEmail("browser");
+const NEW_PASSWORD = "a brand new passphrase";
 
 beforeAll(async () => {
   const executablePath = ensureChromium();
 
-  server = await createTestServer();
+  mailing = await createMailingTestServer();
+  server = mailing.server;
   const apiUrl = await server.listen();
-  const project = await createSdkProject(apiUrl);
+  const project = await createSdkProject(apiUrl, { magicLinkEnabled: true });
 
   // Vite hands the VITE_* variables of its own process to the app (import.meta.env).
   process.env.VITE_LATCHKEY_API_URL = apiUrl;
@@ -75,7 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await vite?.close();
-  await server?.close();
+  await mailing?.close();
   rmSync(viteCacheDir, { recursive: true, force: true });
 });
 
@@ -94,6 +100,20 @@ async function fillSignIn(password: string): Promise<void> {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
+/** Opens the link of the next mail to `to` whose subject matches. */
+async function openMailedLink(to: string, subject: RegExp, page_: string): Promise<void> {
+  const mail = await mailing.mailTo(to, subject);
+  const { link } = linkIn(mail, `${demoUrl}${page_}`);
+  await page.goto(link.toString());
+}
+
+async function signOutThroughMenu(): Promise<void> {
+  await visit("/");
+  await openAccountMenu();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await page.getByRole("link", { name: "Sign in" }).waitFor();
+}
+
 async function openAccountMenu(): Promise<void> {
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menu").waitFor();
@@ -109,6 +129,16 @@ describe("the demo app with @latchkey/react", () => {
 
     await waitForPath("/");
     await page.getByText(`Signed in as ${email}`).waitFor();
+  });
+
+  test("verifies the e-mail with the link the sign-up mailed", async () => {
+    await openMailedLink(email, /Verify your e-mail/, "/handler/email-verification");
+    await page.getByRole("button", { name: "Verify e-mail", exact: true }).click();
+    await page.getByText("Your e-mail address is verified.").waitFor();
+    // A second use of the same link is refused, in words.
+    await page.reload();
+    await page.getByRole("button", { name: "Verify e-mail", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "already been used" }).waitFor();
   });
 
   test("the user button opens a menu; account settings change the display name, which survives a reload", async () => {
@@ -169,5 +199,79 @@ describe("the demo app with @latchkey/react", () => {
 
     await waitForPath("/protected");
     await page.getByText(`Protected page for ${email}`).waitFor();
+  });
+
+  test("adds a second e-mail in account settings and verifies it with the mailed link", async () => {
+    const second = uniqueEmail("second");
+    await visit("/handler/account-settings");
+    const emails = page.locator("section").filter({ has: page.getByRole("heading", { name: "Emails" }) });
+    await emails.getByText(email).waitFor();
+    await emails.getByLabel("Add an e-mail address", { exact: true }).fill(second);
+    await emails.getByRole("button", { name: "Add e-mail", exact: true }).click();
+    await emails.getByRole("status").filter({ hasText: `${second} was added` }).waitFor();
+    await emails.getByRole("listitem").filter({ hasText: second }).getByText("Not verified").waitFor();
+
+    await openMailedLink(second, /Verify your e-mail/, "/handler/email-verification");
+    await page.getByRole("button", { name: "Verify e-mail", exact: true }).click();
+    await page.getByText("Your e-mail address is verified.").waitFor();
+
+    await visit("/handler/account-settings");
+    const row = page.getByRole("listitem").filter({ hasText: second });
+    await row.getByText("Verified", { exact: true }).waitFor();
+    await page.screenshot({ path: join(artifacts, "account-settings-emails.png"), fullPage: true });
+    await row.getByRole("button", { name: `Remove ${second}` }).click();
+    await page.getByRole("status").filter({ hasText: `${second} was removed` }).waitFor();
+    expect(await page.getByRole("listitem").filter({ hasText: second }).count()).toBe(0);
+  });
+
+  test("resets a forgotten password with the mailed link, then signs in with the new one", async () => {
+    await signOutThroughMenu();
+    await visit("/handler/sign-in");
+    await page.getByRole("link", { name: "Forgot your password?" }).click();
+    await waitForPath("/handler/forgot-password");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Send reset link", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: `If an account uses ${email}` }).waitFor();
+
+    await openMailedLink(email, /Reset your password/, "/handler/password-reset");
+    await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel("Repeat password", { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Change password", exact: true }).click();
+    await page.getByText("Your password was changed").waitFor();
+
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await fillSignIn(NEW_PASSWORD);
+    await waitForPath("/");
+    await page.getByText(`Signed in as ${email}`).waitFor();
+  });
+
+  test("signs in by magic link read from the SMTP peer", async () => {
+    await signOutThroughMenu();
+    await visit("/handler/sign-in");
+    await page.getByRole("button", { name: "Email me a sign-in code instead" }).click();
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Send sign-in code", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: `We sent a sign-in code and link to ${email}` }).waitFor();
+    await page.screenshot({ path: join(artifacts, "sign-in-code.png"), fullPage: true });
+
+    await openMailedLink(email, /sign-in code/, "/handler/magic-link-callback");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await waitForPath("/");
+    await page.getByText(`Signed in as ${email}`).waitFor();
+  });
+
+  test("signs in with the code typed from the e-mail", async () => {
+    await signOutThroughMenu();
+    await visit("/handler/sign-in");
+    await page.getByRole("button", { name: "Email me a sign-in code instead" }).click();
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Send sign-in code", exact: true }).click();
+    const mail = await mailing.mailTo(email, /sign-in code/);
+    const typed = /([0-9A-Z]{6})\s*$/.exec(mail.subject ?? "")?.[1];
+    expect(typed, mail.subject).toBeTruthy();
+    await page.getByLabel("Sign-in code", { exact: true }).fill(typed!.toLowerCase());
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await waitForPath("/");
+    await page.getByText(`Signed in as ${email}`).waitFor();
   });
 });

@@ -6,7 +6,7 @@
 import { StackClientApp } from "@latchkey/js";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { SignIn, SignUp, StackHandler, StackProvider } from "../../src/index.ts";
+import { ForgotPassword, SignIn, SignUp, StackHandler, StackProvider } from "../../src/index.ts";
 
 const app = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9" });
 const render = (node: React.ReactNode, target = app) => renderToString(<StackProvider app={target}>{node}</StackProvider>);
@@ -25,6 +25,14 @@ describe("forms", () => {
     expect(labelledInputs(html)).toEqual(["Email", "Password"]);
     expect(html).toMatch(/<button class="lk-button" type="submit"[^>]*>Sign in<\/button>/);
     expect(html).toContain('href="/handler/sign-up"');
+    expect(html).toContain('href="/handler/forgot-password"');
+  });
+
+  it("forgot password: a labelled e-mail field, and a way back to sign in", () => {
+    const html = render(<ForgotPassword />);
+    expect(labelledInputs(html)).toEqual(["Email"]);
+    expect(html).toMatch(/>Send reset link<\/button>/);
+    expect(html).toContain('href="/handler/sign-in"');
   });
 
   it("sign-up: the password twice, and a link to sign in", () => {
@@ -41,6 +49,13 @@ describe("StackHandler", () => {
     expect(render(<StackHandler pathname="/handler/sign-up/" />)).toMatch(/<h1 class="lk-title">Create an account<\/h1>/);
     const custom = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9", urls: { handler: "/auth" } });
     expect(render(<StackHandler pathname="/auth/sign-in" />, custom)).toMatch(/>Sign in<\/h1>/);
+  });
+
+  it("routes the pages mailed links open", () => {
+    expect(render(<StackHandler pathname="/handler/forgot-password" />)).toMatch(/>Reset your password<\/h1>/);
+    expect(render(<StackHandler pathname="/handler/password-reset" />)).toMatch(/>Choose a new password<\/h1>/);
+    expect(render(<StackHandler pathname="/handler/email-verification" />)).toMatch(/>Verify your e-mail<\/h1>/);
+    expect(render(<StackHandler pathname="/handler/magic-link-callback" />)).toMatch(/>Sign in<\/h1>/);
   });
 
   it("answers paths it does not serve with a not-found page", () => {
