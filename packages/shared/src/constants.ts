@@ -39,6 +39,22 @@ export const INTERNAL_PROJECT_ID = "internal";
 export const DEFAULT_BRANCH_ID = "main";
 export const INTERNAL_PROJECT_DISPLAY_NAME = "Latchkey Dashboard";
 export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
+/** The second built-in theme every project has. */
+export const DARK_EMAIL_THEME_ID = "09ced0c6-bd94-4a7d-9621-fd31fe6ac229";
+
+/** Built-in templates: every project has one of each, under these ids, which admins may edit. */
+export const DEFAULT_EMAIL_TEMPLATE_IDS = {
+  email_verification: "66795596-f2ab-400c-8894-41bd895d3e1f",
+  sign_in_code: "0a9cf21e-158b-424d-8476-5a14c4f564e6",
+  password_reset: "8268656d-440f-49fd-ae0b-79cf04bcb6f7",
+  team_invitation: "ce8f1216-ec43-4a64-b60b-ae1d7d3f9f47",
+} as const;
+
+/** Notification categories (WIRE §2.7): both enabled by default; transactional mail cannot be turned off. */
+export const NOTIFICATION_CATEGORIES = [
+  { id: "7bb82d33-2f54-4a3d-9d23-82739e0d66ef", name: "Transactional", canDisable: false },
+  { id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", name: "Marketing", canDisable: true },
+] as const;
 /** `client_secret` accepted by the token endpoint when a project needs no publishable key. */
 export const PUBLIC_CLIENT_SECRET_SENTINEL = "__stack_public_client__";
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { projects } from "./projects.ts";
+import { users } from "./users.ts";
 
 /**
  * Every e-mail the platform sends, from queued to sent (or failed, with the
@@ -27,4 +28,72 @@ export const sentEmails = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [index("sent_emails_due_idx").on(t.status, t.nextAttemptAt), index("sent_emails_project_idx").on(t.projectId, t.createdAt)],
+);
+
+const projectScoped = {
+  projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+};
+
+/**
+ * How a template or draft is framed: `themeId` names a theme; null with
+ * `noTheme` false means the project's selected theme; `noTheme` true sends
+ * it unframed (WIRE: theme_id uuid | false | absent).
+ */
+const themeChoice = {
+  themeId: uuid("theme_id"),
+  noTheme: boolean("no_theme").notNull().default(false),
+};
+
+/** E-mail themes: TSX that frames every message (header, footer, unsubscribe link). */
+export const emailThemes = pgTable(
+  "email_themes",
+  {
+    id: uuid("id").notNull(),
+    ...projectScoped,
+    displayName: text("display_name").notNull(),
+    tsxSource: text("tsx_source").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+/** E-mail templates: TSX for one kind of message (the defaults have fixed ids per kind). */
+export const emailTemplates = pgTable(
+  "email_templates",
+  {
+    id: uuid("id").notNull(),
+    ...projectScoped,
+    displayName: text("display_name").notNull(),
+    tsxSource: text("tsx_source").notNull(),
+    ...themeChoice,
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+/** E-mail drafts: one-off messages an admin writes, then sends. */
+export const emailDrafts = pgTable(
+  "email_drafts",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    ...projectScoped,
+    displayName: text("display_name").notNull(),
+    tsxSource: text("tsx_source").notNull(),
+    ...themeChoice,
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("email_drafts_project_idx").on(t.projectId, t.createdAt)],
+);
+
+/** A user's choice for a notification category; no row means the category's default (enabled). */
+export const notificationPreferences = pgTable(
+  "notification_preferences",
+  {
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    branchId: text("branch_id").notNull().default("main"),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    categoryId: uuid("category_id").notNull(),
+    enabled: boolean("enabled").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.categoryId] }), index("notification_preferences_project_idx").on(t.projectId, t.categoryId)],
 );
