@@ -32,8 +32,9 @@ export function encryptWithSecret(serverSecret: string, purpose: string, plainte
 
 export function decryptWithSecret(serverSecret: string, purpose: string, sealed: string): string {
   const [iv, tag, data] = sealed.split(".").map((p) => Buffer.from(p, "base64url"));
-  if (!iv || !tag || !data) throw new Error("Malformed encrypted value");
-  const decipher = createDecipheriv("aes-256-gcm", deriveKey(serverSecret, purpose), iv);
+  // A full 16-byte tag only: GCM would accept a truncated one, which is far easier to forge.
+  if (!iv || !tag || !data || iv.length !== 12 || tag.length !== 16) throw new Error("Malformed encrypted value");
+  const decipher = createDecipheriv("aes-256-gcm", deriveKey(serverSecret, purpose), iv, { authTagLength: 16 });
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
 }
