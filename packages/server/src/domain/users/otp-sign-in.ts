@@ -7,7 +7,7 @@
  * the address.
  */
 import { KnownErrors } from "@latchkey/shared";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../db/connect.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
@@ -16,7 +16,7 @@ import { useCode, type CodeScope } from "../codes/verification-codes.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { signIn } from "../sessions/issue.ts";
 import { createUser } from "./create.ts";
-import { findAuthEmailChannel, findUser, type UserRecord } from "./record.ts";
+import { findAuthEmailChannel, findUser, isAuthEmail, type UserRecord } from "./record.ts";
 import { updateUser } from "./update.ts";
 import { upgradeAnonymousUser } from "./upgrade-anonymous.ts";
 
@@ -109,16 +109,7 @@ async function verifiedExistingUser(
   const [channel] = await tx
     .select({ id: contactChannels.id, isVerified: contactChannels.isVerified })
     .from(contactChannels)
-    .where(
-      and(
-        eq(contactChannels.projectId, project.id),
-        eq(contactChannels.branchId, branchId),
-        eq(contactChannels.userId, userId),
-        eq(contactChannels.type, "email"),
-        eq(contactChannels.usedForAuth, true),
-        sql`lower(${contactChannels.value}) = lower(${email})`,
-      ),
-    )
+    .where(and(isAuthEmail(project.id, branchId, email), eq(contactChannels.userId, userId)))
     .for("update");
   // Answered like a code that never existed: it no longer leads anywhere.
   if (!channel) throw new KnownErrors.VerificationCodeNotFound();

@@ -6,12 +6,12 @@
  * outlive the reset).
  */
 import { KnownErrors } from "@latchkey/shared";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { contactChannels, sessions, users } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
 import { mailCode } from "../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
-import { findAuthEmailChannel } from "./record.ts";
+import { findAuthEmailChannel, isAuthEmail } from "./record.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 
 export interface PasswordResetData {
@@ -70,15 +70,7 @@ export async function resetPassword(
     await tx
       .update(contactChannels)
       .set({ isVerified: true })
-      .where(
-        and(
-          inScope(contactChannels),
-          eq(contactChannels.userId, data.user_id),
-          eq(contactChannels.type, "email"),
-          eq(contactChannels.usedForAuth, true),
-          sql`lower(${contactChannels.value}) = lower(${data.email})`,
-        ),
-      );
+      .where(and(isAuthEmail(project.id, branchId, data.email), eq(contactChannels.userId, data.user_id)));
     await tx.delete(sessions).where(and(inScope(sessions), eq(sessions.userId, data.user_id)));
     // A user event also drops the user's sessions from every replica's cache.
     await services.bus.publish(tx, { t: "user", id: data.user_id });

@@ -70,6 +70,17 @@ export async function findUser(
   return rows[0] ? toUserRecord(rows[0]) : null;
 }
 
+/** The channel a user signs in with at this address, compared case-insensitively (the unique index does the same). */
+export function isAuthEmail(projectId: string, branchId: string, email: string) {
+  return and(
+    eq(contactChannels.projectId, projectId),
+    eq(contactChannels.branchId, branchId),
+    eq(contactChannels.type, "email"),
+    eq(contactChannels.usedForAuth, true),
+    sql`lower(${contactChannels.value}) = lower(${email})`,
+  );
+}
+
 /** Finds the user who signs in with this e-mail (case-insensitive). */
 export async function findUserIdByAuthEmail(
   db: DbOrTx,
@@ -81,15 +92,7 @@ export async function findUserIdByAuthEmail(
     .select({ userId: users.id, passwordHash: users.passwordHash })
     .from(contactChannels)
     .innerJoin(users, eq(users.id, contactChannels.userId))
-    .where(
-      and(
-        eq(contactChannels.projectId, projectId),
-        eq(contactChannels.branchId, branchId),
-        eq(contactChannels.type, "email"),
-        eq(contactChannels.usedForAuth, true),
-        sql`lower(${contactChannels.value}) = lower(${email})`,
-      ),
-    )
+    .where(isAuthEmail(projectId, branchId, email))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -104,15 +107,7 @@ export async function findAuthEmailChannel(
   const [row] = await db
     .select({ id: contactChannels.id, userId: contactChannels.userId, value: contactChannels.value, isVerified: contactChannels.isVerified })
     .from(contactChannels)
-    .where(
-      and(
-        eq(contactChannels.projectId, projectId),
-        eq(contactChannels.branchId, branchId),
-        eq(contactChannels.type, "email"),
-        eq(contactChannels.usedForAuth, true),
-        sql`lower(${contactChannels.value}) = lower(${email})`,
-      ),
-    )
+    .where(isAuthEmail(projectId, branchId, email))
     .limit(1);
   return row ?? null;
 }
