@@ -1,0 +1,18 @@
+/** The limits every render runs under (enforced in vm.ts, named in the errors render.ts words). */
+
+/**
+ * Memory a render may add to what the loaded runtime holds: ample for a large
+ * message, small enough for a server. Enforced as the WebAssembly memory's
+ * maximum, so allocation fails (QuickJS throws "out of memory") at the cap.
+ * QuickJS's own limit cannot serve: this build lacks malloc_usable_size, so
+ * it counts 8 bytes per allocation whatever its size.
+ */
+export const RENDER_MEMORY_BYTES = 64 * 1024 * 1024;
+/** CPU time a render may use: a typical one takes ~10 ms, one styled with Tailwind ~100 ms. */
+export const RENDER_CPU_MILLIS = 1500;
+/**
+ * The largest HTML a render may produce. Gmail already clips a message past
+ * 102 KB, so this only stops a template gone wrong before its output costs
+ * the text conversion, the queue and the SMTP server.
+ */
+export const MAX_HTML_BYTES = 1024 * 1024;
