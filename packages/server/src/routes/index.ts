@@ -13,6 +13,7 @@ import sessionById from "./auth/sessions/[session_id].ts";
 import sessionCurrent from "./auth/sessions/current.ts";
 import sessionRefresh from "./auth/sessions/current/refresh.ts";
 import sessions from "./auth/sessions/index.ts";
+import renderEmail from "./emails/render-email.ts";
 import contactChannels from "./contact-channels/index.ts";
 import contactChannelById from "./contact-channels/[user_id]/[contact_channel_id].ts";
 import contactChannelSendCode from "./contact-channels/[user_id]/[contact_channel_id]/send-verification-code.ts";
@@ -26,6 +27,12 @@ import passwordResetCheck from "./auth/password/reset/check-code.ts";
 import passwordSendResetCode from "./auth/password/send-reset-code.ts";
 import internalApiKeyById from "./internal/api-keys/[api_key_id].ts";
 import internalApiKeys from "./internal/api-keys/index.ts";
+import internalEmailDraftById from "./internal/email-drafts/[draft_id].ts";
+import internalEmailDrafts from "./internal/email-drafts/index.ts";
+import internalEmailTemplateById from "./internal/email-templates/[template_id].ts";
+import internalEmailTemplates from "./internal/email-templates/index.ts";
+import internalEmailThemeById from "./internal/email-themes/[theme_id].ts";
+import internalEmailThemes from "./internal/email-themes/index.ts";
 import internalEmails from "./internal/emails.ts";
 import internalSendTestEmail from "./internal/send-test-email.ts";
 import internalProjectCurrent from "./internal/projects/current.ts";
@@ -35,11 +42,19 @@ import jwks from "./projects/[project_id]/.well-known/jwks.json.ts";
 import anonymousJwks from "./projects-anonymous-users/[project_id]/.well-known/jwks.json.ts";
 import projectCurrent from "./projects/current.ts";
 import root from "./root.ts";
+import notificationPreferences from "./emails/notification-preference/[user_id].ts";
+import notificationPreferenceByCategory from "./emails/notification-preference/[user_id]/[notification_category_id].ts";
+import sendEmail from "./emails/send-email.ts";
+import emailUnsubscribe from "./emails/unsubscribe.ts";
 import userById from "./users/[user_id].ts";
 import users from "./users/index.ts";
 import userMe from "./users/me.ts";
 
 export const allRoutes: RouteDefinition[] = [
+  ...notificationPreferences,
+  ...notificationPreferenceByCategory,
+  ...sendEmail,
+  ...emailUnsubscribe,
   ...root,
   ...internalEmails,
   ...internalSendTestEmail,
@@ -75,4 +90,11 @@ export const allRoutes: RouteDefinition[] = [
   ...internalProjectTransfer,
   ...internalApiKeys,
   ...internalApiKeyById,
+  ...internalEmailThemes,
+  ...internalEmailThemeById,
+  ...internalEmailTemplates,
+  ...internalEmailTemplateById,
+  ...internalEmailDrafts,
+  ...internalEmailDraftById,
+  ...renderEmail,
 ];

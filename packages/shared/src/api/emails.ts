@@ -14,3 +14,11 @@ export interface SendTestEmailResultJson {
   success: boolean;
   error_message?: string;
 }
+
+/** A user's preference for one notification category (WIRE §2.7). */
+export interface NotificationPreferenceJson {
+  can_disable: boolean;
+  enabled: boolean;
+  notification_category_id: string;
+  notification_category_name: string;
+}

@@ -1,50 +1,100 @@
 /**
- * Mailing a code: a fresh code for its flow, and the message carrying it as
- * a link `<callback_url>?code=<code>` (plus, for sign-in, the part a user
- * types), queued in the caller's transaction. The caller kicks the queue
- * once the transaction has committed.
+ * Mailing a code, in two steps. `prepareCodeMail`, outside any transaction,
+ * picks a fresh code and renders the message carrying it as a link
+ * `<callback_url>?code=<code>` (plus, for sign-in, the part a user types):
+ * rendering runs an admin's template in the sandbox and takes milliseconds
+ * to seconds, which must not hold a transaction (on embedded PGlite, one
+ * open transaction holds up every other query). `saveCodeMail`, in the
+ * caller's transaction, stores the code's digest with what using it will
+ * need and queues the message; the caller kicks the queue after the commit.
+ *
+ * The message is the project's template of that kind in the project's theme.
+ * If an admin's edit made that template (or theme) fail, the user still gets
+ * their code: in the plain built-in wording, with a warning in the log.
  */
 import { EMAIL_CODE_EXPIRATION_MILLIS } from "@latchkey/shared";
+import type { Logger } from "pino";
 import type { DbOrTx } from "../../db/connect.ts";
 import { codeEmail } from "../emails/code-emails.ts";
 import { enqueueEmail } from "../emails/queue.ts";
+import type { OutgoingEmail } from "../emails/smtp.ts";
+import { renderEmail } from "../emails/render/render.ts";
+import { codeMailRenderInput, type CodeMailKind } from "../emails/templates/code-mail.ts";
 import type { ProjectRow } from "../projects/projects.ts";
-import { createCode, splitSignInCode, type CodePurpose } from "./verification-codes.ts";
+import { createCode, newCode, splitSignInCode, type CodePurpose, type CodeScope } from "./verification-codes.ts";
 
 const EMAIL_KINDS = {
   contact_channel_verification: "email_verification",
   otp_sign_in: "sign_in_code",
   password_reset: "password_reset",
-} as const satisfies Partial<Record<CodePurpose, string>>;
+} as const satisfies Partial<Record<CodePurpose, CodeMailKind>>;
 
-export interface MailedCode {
+export type MailedCodePurpose = keyof typeof EMAIL_KINDS;
+
+/** A code and its rendered message, not stored or queued yet. */
+export interface PreparedCodeMail {
+  scope: CodeScope;
   code: string;
   /** The 39 characters the client keeps for a typed sign-in code. */
   nonce: string;
+  /** The address the message goes to. */
+  to: string;
+  email: OutgoingEmail;
 }
 
-export async function mailCode(
-  tx: DbOrTx,
-  input: {
-    project: ProjectRow;
-    branchId: string;
-    purpose: keyof typeof EMAIL_KINDS;
-    to: string;
-    callbackUrl: string;
-    data: Record<string, unknown>;
-  },
-): Promise<MailedCode> {
-  const { code } = await createCode(
-    tx,
-    { projectId: input.project.id, branchId: input.branchId, purpose: input.purpose },
-    input.data,
-    EMAIL_CODE_EXPIRATION_MILLIS,
-  );
+export async function prepareCodeMail(
+  db: DbOrTx,
+  logger: Logger,
+  input: { project: ProjectRow; branchId: string; purpose: MailedCodePurpose; to: string; callbackUrl: string },
+): Promise<PreparedCodeMail> {
+  const code = newCode();
   const link = new URL(input.callbackUrl);
   link.searchParams.set("code", code);
   const { otp, nonce } = splitSignInCode(code);
   const kind = EMAIL_KINDS[input.purpose];
   const common = { projectName: input.project.displayName, to: input.to, link: link.toString() };
-  await enqueueEmail(tx, input.project.id, codeEmail(kind === "sign_in_code" ? { kind, ...common, otp } : { kind, ...common }));
-  return { code, nonce };
+  const variables = kind === "sign_in_code" ? { link: common.link, otp } : { link: common.link };
+  // Reading the template is not guarded: a database error fails the request as usual.
+  const renderInput = await codeMailRenderInput(db, input.project, kind, variables);
+  let email: OutgoingEmail;
+  try {
+    const rendered = await renderEmail(renderInput);
+    email = {
+      to: [input.to],
+      // A template without a subject still gets one that names the project.
+      subject: rendered.subject?.trim() || plainEmail(kind, common, otp).subject,
+      html: rendered.html,
+      text: rendered.text,
+    };
+  } catch (error) {
+    // Whatever broke the rendering (the TSX, or the renderer itself), the user gets their code.
+    logger.warn(
+      { projectId: input.project.id, templateKind: kind, error: redact(error, [common.link, code, otp]) },
+      "e-mail template failed to render; sent the built-in message instead",
+    );
+    email = plainEmail(kind, common, otp);
+  }
+  return { scope: { projectId: input.project.id, branchId: input.branchId, purpose: input.purpose }, code, nonce, to: input.to, email };
+}
+
+/** Stores the prepared code with `data` (what using it will need) and queues its message, in the caller's transaction. */
+export async function saveCodeMail(tx: DbOrTx, prepared: PreparedCodeMail, data: Record<string, unknown>): Promise<void> {
+  await createCode(tx, prepared.scope, data, EMAIL_CODE_EXPIRATION_MILLIS, prepared.code);
+  await enqueueEmail(tx, prepared.scope.projectId, prepared.email);
+}
+
+function plainEmail(kind: CodeMailKind, common: { projectName: string; to: string; link: string }, otp: string): OutgoingEmail {
+  return codeEmail(kind === "sign_in_code" ? { kind, ...common, otp } : { kind, ...common });
+}
+
+/** The error's message without the link or the code in it (a template may well print its variables). */
+function redact(error: unknown, secrets: string[]): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // Longest first, in any casing (the typed part is shown upper-case).
+  const pattern = [...secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
+  return text.replace(new RegExp(pattern, "gi"), "[redacted]");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

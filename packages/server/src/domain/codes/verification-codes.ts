@@ -35,13 +35,18 @@ export interface CodeScope {
   purpose: CodePurpose;
 }
 
+/** A fresh code, for callers that need it before storing it (e.g. to render the mail that carries it). */
+export function newCode(): string {
+  return randomCode(VERIFICATION_CODE_LENGTH);
+}
+
 export async function createCode(
   db: DbOrTx,
   scope: CodeScope,
   data: Record<string, unknown>,
   expiresInMillis: number,
+  code = newCode(),
 ): Promise<{ code: string; expiresAt: Date }> {
-  const code = randomCode(VERIFICATION_CODE_LENGTH);
   const expiresAt = new Date(Date.now() + expiresInMillis);
   await db.insert(verificationCodes).values({
     ...scope,

@@ -4,8 +4,10 @@
  * that channel verified, provided it still holds that address (a code sent
  * before the address changed proves nothing about the new one).
  */
+import type { Logger } from "pino";
 import type { DbOrTx } from "../../db/connect.ts";
-import { mailCode } from "../codes/mail-code.ts";
+import { StatusError } from "../../http/errors.ts";
+import { prepareCodeMail, saveCodeMail, type PreparedCodeMail } from "../codes/mail-code.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 
 export interface ChannelVerificationData {
@@ -14,20 +16,28 @@ export interface ChannelVerificationData {
   email: string;
 }
 
-export async function mailChannelVerification(
-  tx: DbOrTx,
+/** Renders the verification mail for `address`, outside any transaction. */
+export function prepareChannelVerification(
+  db: DbOrTx,
+  logger: Logger,
   project: ProjectRow,
   branchId: string,
-  channel: { id: string; userId: string; value: string },
+  address: string,
   callbackUrl: string,
+): Promise<PreparedCodeMail> {
+  return prepareCodeMail(db, logger, { project, branchId, purpose: "contact_channel_verification", to: address, callbackUrl });
+}
+
+/** Stores the code for this channel and queues the mail, in the caller's transaction. */
+export async function saveChannelVerification(
+  tx: DbOrTx,
+  prepared: PreparedCodeMail,
+  channel: { id: string; userId: string; value: string },
 ): Promise<void> {
+  // The mail was rendered for the address as it was read; a change since would verify one address by mailing another.
+  if (channel.value.toLowerCase() !== prepared.to.toLowerCase()) {
+    throw new StatusError(409, "The contact channel's address changed while the verification e-mail was being prepared. Try again.");
+  }
   const data: ChannelVerificationData = { user_id: channel.userId, contact_channel_id: channel.id, email: channel.value };
-  await mailCode(tx, {
-    project,
-    branchId,
-    purpose: "contact_channel_verification",
-    to: channel.value,
-    callbackUrl,
-    data: { ...data },
-  });
+  await saveCodeMail(tx, prepared, { ...data });
 }

@@ -11,7 +11,7 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../db/connect.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
-import { mailCode } from "../codes/mail-code.ts";
+import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
 import { useCode, type CodeScope } from "../codes/verification-codes.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { signIn } from "../sessions/issue.ts";
@@ -31,30 +31,33 @@ export interface SignUpPolicy {
 }
 
 /**
- * Mails a sign-in code to `email` in the caller's transaction and returns
- * the nonce. An address someone signs in with but never verified is refused:
- * anyone may have signed up with it, and a code must neither hand that
- * account to the inbox's owner nor the inbox owner's sign-in to that account.
+ * Mails a sign-in code to `email` and returns the nonce. An address someone
+ * signs in with but never verified is refused: anyone may have signed up
+ * with it, and a code must neither hand that account to the inbox's owner
+ * nor the inbox owner's sign-in to that account.
  */
 export async function mailSignInCode(
-  tx: DbOrTx,
+  services: Services,
   project: ProjectRow,
   branchId: string,
   input: SignUpPolicy & { email: string; callbackUrl: string },
 ): Promise<string> {
-  const channel = await findAuthEmailChannel(tx, project.id, branchId, input.email);
-  if (channel && !channel.isVerified) throw new KnownErrors.UserWithEmailAlreadyExists(input.email, true);
-  if (!channel && !input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
-  const data: OtpSignInData = { email: input.email, user_id: channel?.userId ?? null };
-  const { nonce } = await mailCode(tx, {
+  // Rendered before the transaction (see mail-code.ts); a refused request has merely rendered for nothing.
+  const prepared = await prepareCodeMail(services.db, services.logger, {
     project,
     branchId,
     purpose: "otp_sign_in",
     to: input.email,
     callbackUrl: input.callbackUrl,
-    data: { ...data },
   });
-  return nonce;
+  await services.db.transaction(async (tx) => {
+    const channel = await findAuthEmailChannel(tx, project.id, branchId, input.email);
+    if (channel && !channel.isVerified) throw new KnownErrors.UserWithEmailAlreadyExists(input.email, true);
+    if (!channel && !input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
+    const data: OtpSignInData = { email: input.email, user_id: channel?.userId ?? null };
+    await saveCodeMail(tx, prepared, { ...data });
+  });
+  return prepared.nonce;
 }
 
 export interface OtpSignInResult {

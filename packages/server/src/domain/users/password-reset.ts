@@ -9,7 +9,7 @@ import { KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { contactChannels, sessions, users } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
-import { mailCode } from "../codes/mail-code.ts";
+import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
 import { findAuthEmailChannel, isAuthEmail } from "./record.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -36,9 +36,8 @@ export async function sendResetCode(
   if (!found) return;
   // To the address as the user registered it, whatever case was typed here.
   const data: PasswordResetData = { user_id: found.userId, email: found.value };
-  await services.db.transaction((tx) =>
-    mailCode(tx, { project, branchId, purpose: "password_reset", to: found.value, callbackUrl, data: { ...data } }),
-  );
+  const prepared = await prepareCodeMail(services.db, services.logger, { project, branchId, purpose: "password_reset", to: found.value, callbackUrl });
+  await services.db.transaction((tx) => saveCodeMail(tx, prepared, { ...data }));
   services.emails.kick();
 }
 

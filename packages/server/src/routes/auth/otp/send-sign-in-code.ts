@@ -23,13 +23,11 @@ export default [
       if (!config.magic_link_enabled) throw new StatusError(403, OTP_DISABLED_MESSAGE);
       assertTrustedUrl(config, body.callback_url);
       services.emailRateLimit.takeCodeEmail(auth.project.id, body.email, ip);
-      const nonce = await services.db.transaction((tx) =>
-        mailSignInCode(tx, auth.project, auth.branchId, {
-          email: body.email,
-          callbackUrl: body.callback_url,
-          signUpAllowed: config.sign_up_enabled || auth.type !== "client",
-        }),
-      );
+      const nonce = await mailSignInCode(services, auth.project, auth.branchId, {
+        email: body.email,
+        callbackUrl: body.callback_url,
+        signUpAllowed: config.sign_up_enabled || auth.type !== "client",
+      });
       services.emails.kick();
       return { body: { nonce } };
     },

@@ -2,7 +2,7 @@ import { KnownErrors, emailSchema, urlSchema } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { contactChannels } from "../../../db/schema/index.ts";
-import { mailChannelVerification } from "../../../domain/contact-channels/verification.ts";
+import { prepareChannelVerification, saveChannelVerification } from "../../../domain/contact-channels/verification.ts";
 import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
 import { signIn } from "../../../domain/sessions/issue.ts";
 import { createUser } from "../../../domain/users/create.ts";
@@ -31,8 +31,13 @@ export default [
       checkPasswordRules(body.password);
       const callbackUrl = body.verification_callback_url;
       if (callbackUrl !== undefined) assertTrustedUrl(config, callbackUrl);
-      // Hash outside the transaction: it is the slow part and needs no lock.
-      const passwordHash = await hashPassword(body.password);
+      // Hash, and render the verification mail, outside the transaction: they are the slow parts and need no lock.
+      const [passwordHash, verification] = await Promise.all([
+        hashPassword(body.password),
+        callbackUrl === undefined
+          ? null
+          : prepareChannelVerification(services.db, services.logger, auth.project, auth.branchId, body.email, callbackUrl),
+      ]);
       const result = await services.db.transaction(async (tx) => {
         // Signed in anonymously? Then this sign-up upgrades that user in place.
         const user = auth.user?.isAnonymous
@@ -42,16 +47,16 @@ export default [
               primaryEmailAuthEnabled: true,
               passwordHash,
             });
-        if (callbackUrl !== undefined) {
+        if (verification) {
           const [channel] = await tx
             .select({ id: contactChannels.id, userId: contactChannels.userId, value: contactChannels.value })
             .from(contactChannels)
             .where(and(eq(contactChannels.userId, user.id), eq(contactChannels.isPrimary, true)));
-          await mailChannelVerification(tx, auth.project, auth.branchId, channel!, callbackUrl);
+          await saveChannelVerification(tx, verification, channel!);
         }
         return signIn(services, tx, auth.project, user);
       });
-      if (callbackUrl !== undefined) services.emails.kick();
+      if (verification) services.emails.kick();
       return {
         body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: result.userId },
       };

@@ -1,7 +1,7 @@
 import { KnownErrors } from "@latchkey/shared";
 import { requireChannel, requireUser } from "../../../../domain/contact-channels/channels.ts";
 import { callbackBody, channelParams } from "../../../../domain/contact-channels/schemas.ts";
-import { mailChannelVerification } from "../../../../domain/contact-channels/verification.ts";
+import { prepareChannelVerification, saveChannelVerification } from "../../../../domain/contact-channels/verification.ts";
 import { assertTrustedUrl } from "../../../../domain/projects/trusted-urls.ts";
 import { defineRoute } from "../../../../http/route.ts";
 import { resolveUserId } from "../../../../http/user-target.ts";
@@ -19,13 +19,12 @@ export default [
       const userId = resolveUserId(auth, params.user_id);
       const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
       assertTrustedUrl(auth.project.config, body.callback_url);
-      await services.db.transaction(async (tx) => {
-        await requireUser(tx, tenancy, userId);
-        const channel = await requireChannel(tx, tenancy, userId, params.contact_channel_id);
-        if (channel.isVerified) throw new KnownErrors.EmailAlreadyVerified();
-        services.emailRateLimit.takeCodeEmail(auth.project.id, channel.value, ip);
-        await mailChannelVerification(tx, auth.project, auth.branchId, channel, body.callback_url);
-      });
+      await requireUser(services.db, tenancy, userId);
+      const channel = await requireChannel(services.db, tenancy, userId, params.contact_channel_id);
+      if (channel.isVerified) throw new KnownErrors.EmailAlreadyVerified();
+      services.emailRateLimit.takeCodeEmail(auth.project.id, channel.value, ip);
+      const prepared = await prepareChannelVerification(services.db, services.logger, auth.project, auth.branchId, channel.value, body.callback_url);
+      await services.db.transaction((tx) => saveChannelVerification(tx, prepared, channel));
       services.emails.kick();
       return { body: { success: true } };
     },

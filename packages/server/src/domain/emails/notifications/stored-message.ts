@@ -1,0 +1,57 @@
+/**
+ * Messages rendered by the e-mail renderer for each recipient: a stored
+ * template or draft, or caller-written HTML framed by a theme. The theme is
+ * looked up once per send, not once per recipient.
+ */
+import type { DbOrTx } from "../../../db/connect.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
+import { renderOrReject, themeSourceFor } from "../templates/render-stored.ts";
+import type { ThemeChoice } from "../templates/theme-choice.ts";
+import type { ComposedEmail, Reachable } from "./send.ts";
+
+export interface StoredMessage {
+  tsxSource: string;
+  /** Shown as the subject when neither the request nor the template sets one. */
+  displayName: string;
+  variables: Record<string, unknown>;
+  /** The request's subject, which wins over the template's own. */
+  subject: string | null;
+}
+
+export type Composer = (recipient: Reachable, unsubscribeLink: string | null) => Promise<ComposedEmail>;
+
+export async function storedMessageComposer(db: DbOrTx, project: ProjectRow, message: StoredMessage, theme: ThemeChoice): Promise<Composer> {
+  const themeSource = await themeSourceFor(db, project, theme);
+  return async (recipient, unsubscribeLink) => {
+    const rendered = await renderOrReject({
+      templateSource: message.tsxSource,
+      themeSource,
+      props: {
+        user: { displayName: recipient.displayName, primaryEmail: recipient.primaryEmail },
+        project: { displayName: project.displayName },
+        variables: message.variables,
+      },
+      unsubscribeLink,
+    });
+    return { subject: message.subject ?? rendered.subject ?? message.displayName, html: rendered.html, text: rendered.text };
+  };
+}
+
+/** Caller-written HTML as the content of a themed message: the template only places it, unchanged. */
+const HTML_CONTENT_SOURCE = `import * as React from "react";
+
+export function EmailTemplate({ variables }) {
+  return <div dangerouslySetInnerHTML={{ __html: String(variables.html) }} />;
+}
+`;
+
+/** Frames HTML in a theme; a whole document contributes what is inside its body. */
+export function themedHtmlComposer(db: DbOrTx, project: ProjectRow, subject: string, html: string, theme: ThemeChoice): Promise<Composer> {
+  const message = { tsxSource: HTML_CONTENT_SOURCE, displayName: subject, variables: { html: bodyContent(html) }, subject };
+  return storedMessageComposer(db, project, message, theme);
+}
+
+function bodyContent(html: string): string {
+  const match = /<body[^>]*>([\s\S]*)<\/body\s*>/i.exec(html);
+  return match ? match[1]! : html;
+}

@@ -1,0 +1,31 @@
+/**
+ * The mails that carry a code, rendered from the project's built-in
+ * template of that kind, in the project's selected theme. They go to an
+ * address, not necessarily to a user yet (a sign-in code may sign a new user
+ * up), so templates get `user: null`; they cannot be unsubscribed from.
+ */
+import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
+import type { DbOrTx } from "../../../db/connect.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
+import type { RenderInput } from "../render/types.ts";
+import { loadTemplate, themeSourceFor } from "./render-stored.ts";
+
+export type CodeMailKind = "email_verification" | "sign_in_code" | "password_reset";
+
+/** What to render for a code mail (reading the project's template and theme; rendering is the caller's step). */
+export async function codeMailRenderInput(
+  db: DbOrTx,
+  project: ProjectRow,
+  kind: CodeMailKind,
+  variables: { link: string; otp?: string },
+): Promise<RenderInput> {
+  const template = await loadTemplate(db, project.id, DEFAULT_EMAIL_TEMPLATE_IDS[kind]);
+  // Built-in templates cannot be deleted, and loadTemplate seeds them.
+  if (!template) throw new Error(`The ${kind} e-mail template of project ${project.id} is missing.`);
+  return {
+    templateSource: template.tsxSource,
+    themeSource: await themeSourceFor(db, project, template),
+    props: { user: null, project: { displayName: project.displayName }, variables },
+    unsubscribeLink: null,
+  };
+}
