@@ -5,7 +5,14 @@
  * management). Errors with a code are the catalogue's classes, `KnownErrors.*`.
  */
 export { StackClientApp, type StackClientAppOptions, type GetUserOptions, type RedirectToOptions } from "./apps/client-app.ts";
-export { StackServerApp, type StackServerAppOptions, type ServerUserCreateOptions, type ListUsersOptions } from "./apps/server-app.ts";
+export {
+  StackServerApp,
+  type StackServerAppOptions,
+  type ServerUserCreateOptions,
+  type ListUsersOptions,
+  type SendEmailOptions,
+  type SendEmailResult,
+} from "./apps/server-app.ts";
 export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
 export { CurrentUser, ServerUser, type User, type UserUpdateOptions, type ServerUserUpdateOptions } from "./models/user.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
@@ -21,6 +28,7 @@ export {
   type ServerContactChannelUpdateOptions,
 } from "./models/contact-channel.ts";
 export type { VerificationCodeError, SendMagicLinkError } from "./apps/email-codes.ts";
+export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";
 export { Session, type Tokens } from "./session/session.ts";

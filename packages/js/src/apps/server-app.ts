@@ -32,6 +32,28 @@ export interface ListUsersOptions {
   teamId?: string;
 }
 
+/** `sendEmail`: who gets it, and what (exactly one of html, templateId, draftId). */
+export interface SendEmailOptions {
+  userIds?: string[];
+  allUsers?: true;
+  html?: string;
+  subject?: string;
+  templateId?: string;
+  draftId?: string;
+  variables?: Record<string, unknown>;
+  /** A theme's id, false for none, null for the project's selected theme; absent: the template's own. */
+  themeId?: string | false | null;
+  /** Who may turn it off: "Transactional" (default, always sent) or "Marketing". */
+  notificationCategoryName?: "Transactional" | "Marketing";
+}
+
+export interface SendEmailResult {
+  userId: string;
+  userEmail: string | null;
+  status: "queued" | "skipped";
+  reason: "no_primary_email" | "notification_category_disabled" | null;
+}
+
 export class StackServerApp extends StackClientApp {
   protected override readonly accessType: AccessType = "server";
 
@@ -77,6 +99,36 @@ export class StackServerApp extends StackClientApp {
     });
     const users = body.items.map((json) => this.serverUser(json));
     return Object.assign(users, { nextCursor: body.pagination?.next_cursor ?? null });
+  }
+
+  /**
+   * Mails users through the project's own SMTP server (a project on the shared
+   * server gets REQUIRES_CUSTOM_EMAIL_SERVER). Users who turned the category off,
+   * or have no e-mail, are skipped and say so in the results.
+   */
+  async sendEmail(options: SendEmailOptions): Promise<SendEmailResult[]> {
+    const wire: Record<string, unknown> = {
+      user_ids: options.userIds,
+      all_users: options.allUsers,
+      html: options.html,
+      subject: options.subject,
+      template_id: options.templateId,
+      draft_id: options.draftId,
+      variables: options.variables,
+      theme_id: options.themeId,
+      notification_category_name: options.notificationCategoryName,
+    };
+    for (const key of Object.keys(wire)) if (wire[key] === undefined) delete wire[key];
+    const body = await this.api.send<{ results: { user_id: string; user_email?: string; status: "queued" | "skipped"; reason?: string }[] }>(
+      "/emails/send-email",
+      { method: "POST", accessType: this.accessType, body: wire },
+    );
+    return body.results.map((r) => ({
+      userId: r.user_id,
+      userEmail: r.user_email ?? null,
+      status: r.status,
+      reason: (r.reason as SendEmailResult["reason"]) ?? null,
+    }));
   }
 
   /** A user by id (null when there is none), or, given options, the signed-in user of a token store. */

@@ -10,6 +10,7 @@ export type {
   InternalApiKeyFirstViewJson,
   InternalApiKeyJson,
   Json,
+  NotificationPreferenceJson,
   ServerTeamJson,
   ServerUserJson,
   SessionJson,

@@ -15,6 +15,7 @@ import {
   type ContactChannelCreateOptions,
   type ServerContactChannelCreateOptions,
 } from "./contact-channel.ts";
+import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import { serverTeamFromJson, teamFromJson, type ServerTeam, type Team } from "./team.ts";
 
@@ -249,6 +250,11 @@ export class CurrentUser extends UserFields {
     return createContactChannel(this.channelContext(), options);
   }
 
+  /** The notification categories and whether this user gets mail of each. */
+  listNotificationCategories(): Promise<NotificationCategory[]> {
+    return listNotificationCategories({ api: this.context.api, accessType: this.context.accessType, session: this.session, userIdOrMe: "me" });
+  }
+
   /** Mails a verification link to the primary e-mail. */
   async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
     if (!this.primaryEmail) throw new Error("This user has no primary e-mail to verify.");
@@ -372,6 +378,10 @@ export class ServerUser extends UserFields {
 
   createContactChannel(options: ServerContactChannelCreateOptions): Promise<ContactChannel> {
     return createContactChannel(this.channelContext(), options);
+  }
+
+  listNotificationCategories(): Promise<NotificationCategory[]> {
+    return listNotificationCategories({ api: this.context.api, accessType: this.context.accessType, session: null, userIdOrMe: this.id });
   }
 
   private channelContext(): ContactChannelContext {

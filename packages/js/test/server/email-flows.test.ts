@@ -133,3 +133,42 @@ describe("contact channels", () => {
     await expect(channel.sendVerificationEmail()).rejects.toThrow(/callbackUrl/);
   });
 });
+
+describe("notification preferences and sending mail", () => {
+  async function ownServerProject() {
+    const emailConfig = { type: "standard", host: "127.0.0.1", port: mailing.smtp.port, username: "", password: "", senderName: "Shop", senderEmail: "shop@example.com" };
+    return createSdkProject(baseUrl, { emailConfig });
+  }
+
+  it("lets a user turn marketing mail off; the server's marketing mail then skips them, transactional mail still arrives", async () => {
+    const own = await ownServerProject();
+    const app = new StackClientApp({ baseUrl, projectId: own.id, publishableClientKey: own.publishableClientKey, tokenStore: "memory" });
+    const email = uniqueEmail("prefs");
+    expect((await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+
+    const categories = await user.listNotificationCategories();
+    expect(categories.map((c) => [c.name, c.enabled, c.canDisable]).sort()).toEqual([
+      ["Marketing", true, true],
+      ["Transactional", true, false],
+    ]);
+    await categories.find((c) => c.name === "Marketing")!.setEnabled(false);
+    expect((await user.listNotificationCategories()).find((c) => c.name === "Marketing")!.enabled).toBe(false);
+    await expect(categories.find((c) => c.name === "Transactional")!.setEnabled(false)).rejects.toThrow();
+
+    const server = new StackServerApp({ baseUrl, projectId: own.id, secretServerKey: own.secretServerKey });
+    expect(await server.sendEmail({ userIds: [user.id], html: "<p>Sale</p>", subject: "Sale", notificationCategoryName: "Marketing" })).toEqual([
+      { userId: user.id, userEmail: email, status: "skipped", reason: "notification_category_disabled" },
+    ]);
+    const sent = await server.sendEmail({ userIds: [user.id], html: "<p>Thanks for your order.</p>", subject: "Your receipt" });
+    expect(sent).toEqual([{ userId: user.id, userEmail: email, status: "queued", reason: null }]);
+    expect((await mailing.mailTo(email, /Your receipt/)).html).toContain("Thanks for your order.");
+  });
+
+  it("refuses to send through the platform's shared server", async () => {
+    const { user } = await signedUp();
+    await expect(serverApp().sendEmail({ userIds: [user.id], html: "<p>Hi</p>", subject: "Hi" })).rejects.toBeInstanceOf(
+      KnownErrors.RequiresCustomEmailServer,
+    );
+  });
+});

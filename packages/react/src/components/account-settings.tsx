@@ -1,10 +1,11 @@
-/** The account page: profile, e-mails, password, active sessions and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, e-mail notifications, active sessions and (when the project allows it) deleting the account. */
 import type { ActiveSession, CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
 import { EmailsSection } from "./emails-section.tsx";
+import { NotificationsSection } from "./notifications-section.tsx";
 import { Alert, Card, Field, Section, errorText, useAction } from "./parts.tsx";
 
 export function AccountSettings() {
@@ -15,6 +16,7 @@ export function AccountSettings() {
       <ProfileSection user={user} />
       <EmailsSection user={user} />
       <PasswordSection user={user} />
+      <NotificationsSection user={user} />
       <SessionsSection user={user} />
       {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
     </Card>

@@ -221,7 +221,19 @@ describe("the demo app with @latchkey/react", () => {
     await page.screenshot({ path: join(artifacts, "account-settings-emails.png"), fullPage: true });
     await row.getByRole("button", { name: `Remove ${second}` }).click();
     await page.getByRole("status").filter({ hasText: `${second} was removed` }).waitFor();
-    expect(await page.getByRole("listitem").filter({ hasText: second }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("listitem").filter({ hasText: second }).count()).toBe(0);
+  });
+
+  test("turns marketing e-mails off in account settings; transactional mail cannot be turned off", async () => {
+    await visit("/handler/account-settings");
+    const section = page.locator("section").filter({ has: page.getByRole("heading", { name: "Email notifications" }) });
+    const marketing = section.getByRole("checkbox", { name: "Marketing" });
+    await expect.poll(() => marketing.isChecked()).toBe(true);
+    expect(await section.getByRole("checkbox", { name: "Transactional" }).isDisabled()).toBe(true);
+    await marketing.uncheck();
+    await expect.poll(() => marketing.isChecked()).toBe(false);
+    await page.reload();
+    await expect.poll(() => page.getByRole("checkbox", { name: "Marketing" }).isChecked()).toBe(false);
   });
 
   test("resets a forgotten password with the mailed link, then signs in with the new one", async () => {
