@@ -14,6 +14,7 @@ export {
   type SendEmailResult,
 } from "./apps/server-app.ts";
 export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
+export type { SentEmail, EmailTheme, EmailThemeWithSource, EmailTemplate, EmailDraft, SmtpSettings, ThemeChoice } from "./apps/admin-emails.ts";
 export { CurrentUser, ServerUser, type User, type UserUpdateOptions, type ServerUserUpdateOptions } from "./models/user.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
 export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions } from "./models/admin-project.ts";

@@ -1,13 +1,18 @@
 /**
- * StackAdminApp: manages a project — its settings and its internal API keys —
- * with the super secret admin key, or with a project owner's own session.
+ * StackAdminApp: manages a project — its settings, its internal API keys and
+ * its e-mail — with the super secret admin key, or with a project owner's own
+ * session.
  */
 import type { AccessType } from "../interface/api-client.ts";
 import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
 import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
 import type { AdminProjectJson, InternalApiKeyFirstViewJson, InternalApiKeyJson } from "../models/json.ts";
 import type { Session } from "../session/session.ts";
+import { AdminEmails, type SmtpSettings, type ThemeChoice } from "./admin-emails.ts";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.ts";
+
+/** An admin request of this app's project (with the key or the owner's session). */
+export type AdminApi = <T>(path: string, options?: { method?: string; body?: unknown }) => Promise<T>;
 
 export type StackAdminAppOptions = Omit<StackServerAppOptions, "secretServerKey"> & {
   secretServerKey?: string;
@@ -27,6 +32,7 @@ export interface InternalApiKeyCreateOptions {
 export class StackAdminApp extends StackServerApp {
   protected override readonly accessType: AccessType = "admin";
   readonly #ownerSession: Session | null;
+  readonly #emails = new AdminEmails((path, options) => this.admin(path, options));
 
   constructor(options: StackAdminAppOptions) {
     if (!options.superSecretAdminKey && !options.projectOwnerSession) {
@@ -82,4 +88,26 @@ export class StackAdminApp extends StackServerApp {
   private async revokeInternalApiKey(id: string): Promise<void> {
     await this.admin(`/internal/api-keys/${encodeURIComponent(id)}`, { method: "PATCH", body: { revoked: true } });
   }
+
+  // -------------------------------------------------------------------------
+  // E-mail: sent mail, SMTP tests, themes, templates, drafts, previews
+
+  listSentEmails = () => this.#emails.listSentEmails();
+  sendTestEmail = (options: { recipientEmail: string; emailConfig: SmtpSettings }) => this.#emails.sendTestEmail(options);
+  listEmailThemes = () => this.#emails.listEmailThemes();
+  getEmailTheme = (id: string) => this.#emails.getEmailTheme(id);
+  createEmailTheme = (displayName: string) => this.#emails.createEmailTheme(displayName);
+  updateEmailTheme = (id: string, update: { displayName?: string; tsxSource?: string }) => this.#emails.updateEmailTheme(id, update);
+  listEmailTemplates = () => this.#emails.listEmailTemplates();
+  getEmailTemplate = (id: string) => this.#emails.getEmailTemplate(id);
+  createEmailTemplate = (displayName: string) => this.#emails.createEmailTemplate(displayName);
+  updateEmailTemplate = (id: string, update: { tsxSource?: string; themeId?: ThemeChoice }) => this.#emails.updateEmailTemplate(id, update);
+  deleteEmailTemplate = (id: string) => this.#emails.deleteEmailTemplate(id);
+  listEmailDrafts = () => this.#emails.listEmailDrafts();
+  getEmailDraft = (id: string) => this.#emails.getEmailDraft(id);
+  createEmailDraft = (options: { displayName: string; tsxSource?: string; themeId?: ThemeChoice }) => this.#emails.createEmailDraft(options);
+  updateEmailDraft = (id: string, update: { displayName?: string; tsxSource?: string; themeId?: ThemeChoice }) =>
+    this.#emails.updateEmailDraft(id, update);
+  deleteEmailDraft = (id: string) => this.#emails.deleteEmailDraft(id);
+  getEmailPreview = (options: Parameters<AdminEmails["getEmailPreview"]>[0]) => this.#emails.getEmailPreview(options);
 }

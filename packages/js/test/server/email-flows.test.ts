@@ -4,7 +4,8 @@
  * reset, and contact channels for the signed-in user and on the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContactChannel, KnownErrors, StackClientApp, StackServerApp } from "../../src/index.ts";
+import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
+import { ContactChannel, KnownErrors, StackAdminApp, StackClientApp, StackServerApp } from "../../src/index.ts";
 import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { createSdkProject, type SdkProject } from "./fixtures.ts";
 import { PASSWORD, uniqueEmail } from "./support.ts";
@@ -170,5 +171,61 @@ describe("notification preferences and sending mail", () => {
     await expect(serverApp().sendEmail({ userIds: [user.id], html: "<p>Hi</p>", subject: "Hi" })).rejects.toBeInstanceOf(
       KnownErrors.RequiresCustomEmailServer,
     );
+  });
+});
+
+describe("the admin app's e-mail tools", () => {
+  const template = (text: string) => `import { Text } from "@react-email/components";
+export const subject = "Welcome aboard";
+export function EmailTemplate({ variables }) {
+  return <><Text>${text}</Text><a href={variables.link}>Verify</a></>;
+}
+`;
+
+  it("edits the verification template (which then goes out), keeps themes and drafts, previews and lists sent mail", async () => {
+    const own = await createSdkProject(baseUrl);
+    const admin = new StackAdminApp({ baseUrl, projectId: own.id, superSecretAdminKey: own.superSecretAdminKey });
+
+    const themes = await admin.listEmailThemes();
+    expect(themes.map((t) => t.displayName).sort()).toEqual(["Default Dark", "Default Light"]);
+    const { id: themeId } = await admin.createEmailTheme("Brand");
+    await admin.updateEmailTheme(themeId, { displayName: "Brand 2" });
+    expect(await admin.getEmailTheme(themeId)).toMatchObject({ id: themeId, displayName: "Brand 2", tsxSource: expect.stringContaining("EmailTheme") });
+
+    const templates = await admin.listEmailTemplates();
+    expect(templates.map((t) => t.id).sort()).toEqual(Object.values(DEFAULT_EMAIL_TEMPLATE_IDS).sort());
+    await expect(admin.createEmailTemplate("Newsletter")).rejects.toBeInstanceOf(KnownErrors.RequiresCustomEmailServer);
+    await expect(admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, { tsxSource: "export function EmailTemplate( {" })).rejects.toBeInstanceOf(
+      KnownErrors.EmailRenderingError,
+    );
+    const saved = await admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, { tsxSource: template("Glad you joined us"), themeId: false });
+    expect(saved.renderedHtml).toContain("Glad you joined us");
+    expect(await admin.getEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification)).toMatchObject({ themeId: false });
+
+    const app = new StackClientApp({ baseUrl, projectId: own.id, publishableClientKey: own.publishableClientKey, tokenStore: "memory" });
+    const email = uniqueEmail("templated");
+    expect((await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true, verificationCallbackUrl: CALLBACK_URL })).status).toBe("ok");
+    const mail = await mailing.mailTo(email);
+    expect(mail.subject).toBe("Welcome aboard");
+    expect(mail.html).toContain("Glad you joined us");
+    expect((await app.verifyEmail(linkIn(mail).code)).status).toBe("ok");
+    expect((await admin.listSentEmails()).map((e) => e.subject)).toContain("Welcome aboard");
+
+    const { id: draftId } = await admin.createEmailDraft({ displayName: "Launch", tsxSource: template("We launched") });
+    await admin.updateEmailDraft(draftId, { displayName: "Launch day", themeId });
+    expect(await admin.getEmailDraft(draftId)).toMatchObject({ displayName: "Launch day", themeId, sentAt: null });
+    expect((await admin.listEmailDrafts()).map((d) => d.id)).toEqual([draftId]);
+    await admin.deleteEmailDraft(draftId);
+    expect(await admin.listEmailDrafts()).toEqual([]);
+
+    const preview = await admin.getEmailPreview({ templateTsxSource: template("Just a preview"), themeId: false, variables: { link: "https://example.com/x" } });
+    expect(preview.subject).toBe("Welcome aboard");
+    expect(preview.html).toContain("Just a preview");
+
+    const tested = await admin.sendTestEmail({
+      recipientEmail: "admin@example.com",
+      emailConfig: { host: "127.0.0.1", port: mailing.smtp.port, username: "", password: "", senderEmail: "shop@example.com", senderName: "Shop" },
+    });
+    expect(tested).toEqual({ success: true, errorMessage: null });
   });
 });

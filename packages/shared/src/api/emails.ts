@@ -22,3 +22,23 @@ export interface NotificationPreferenceJson {
   notification_category_id: string;
   notification_category_name: string;
 }
+
+/** `theme_id` of a template or draft: a theme's id, `false` for none; absent means the project's selected theme. */
+export type ThemeIdJson = string | false;
+
+export interface EmailThemeJson {
+  id: string;
+  display_name: string;
+  tsx_source: string;
+}
+
+export interface EmailTemplateJson {
+  id: string;
+  display_name: string;
+  tsx_source: string;
+  theme_id?: ThemeIdJson;
+}
+
+export interface EmailDraftJson extends EmailTemplateJson {
+  sent_at_millis?: number;
+}
