@@ -15,6 +15,10 @@ import {
   type Project,
 } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { CALLBACK_URL } from "./mail-fixtures.ts";
+
+const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
+const UNKNOWN_CODE = "0".repeat(45);
 
 let server: TestServer;
 let A: Project;
@@ -23,7 +27,8 @@ let userA: EndUser;
 let userB: EndUser;
 let keyIdA: string;
 let keyIdB: string;
-let snapshot: { userB: unknown; projectB: unknown; keysB: unknown; usersB: unknown };
+let channelIdB: string;
+let snapshot: Awaited<ReturnType<typeof stateOfB>>;
 
 beforeAll(async () => {
   server = await createTestServer();
@@ -36,19 +41,35 @@ beforeAll(async () => {
   expect(userA.userId).not.toBe(userB.userId);
   keyIdA = (await server.request("/internal/api-keys", { as: A.admin })).body.items[0].id;
   keyIdB = (await server.request("/internal/api-keys", { as: B.admin })).body.items[0].id;
+  channelIdB = (await server.request("/contact-channels", { as: B.server, query: { user_id: userB.userId } })).body.items[0].id;
   snapshot = await stateOfB();
 });
 afterAll(() => server.close());
 
 async function stateOfB() {
-  const [user, project, keys, users] = await Promise.all([
+  const [user, project, keys, users, channels, preferences, emails, themes, drafts] = await Promise.all([
     server.request(`/users/${userB.userId}`, { as: B.server }),
     server.request("/internal/projects/current", { as: B.admin }),
     server.request("/internal/api-keys", { as: B.admin }),
     server.request("/users", { as: B.server, query: { include_anonymous: true } }),
+    server.request("/contact-channels", { as: B.server, query: { user_id: userB.userId } }),
+    server.request(`/emails/notification-preference/${userB.userId}`, { as: B.server }),
+    server.request("/internal/emails", { as: B.admin }),
+    server.request("/internal/email-themes", { as: B.admin }),
+    server.request("/internal/email-drafts", { as: B.admin }),
   ]);
-  for (const res of [user, project, keys, users]) expect(res.status, res.text).toBe(200);
-  return { userB: user.body, projectB: project.body, keysB: keys.body, usersB: users.body };
+  for (const res of [user, project, keys, users, channels, preferences, emails, themes, drafts]) expect(res.status, res.text).toBe(200);
+  return {
+    userB: user.body,
+    projectB: project.body,
+    keysB: keys.body,
+    usersB: users.body,
+    channelsB: channels.body,
+    preferencesB: preferences.body,
+    emailsB: emails.body,
+    themesB: themes.body,
+    draftsB: drafts.body,
+  };
 }
 
 type Access = "client" | "server" | "admin";
@@ -110,6 +131,45 @@ const endpoints: Endpoint[] = [
   },
   { method: "GET", path: () => `/internal/api-keys/${keyIdB}`, access: "admin" },
   { method: "PATCH", path: () => `/internal/api-keys/${keyIdB}`, access: "admin", body: () => ({ revoked: true }) },
+  // Contact channels, codes and mail.
+  { method: "GET", path: () => "/contact-channels", access: "client", query: { user_id: "me" } },
+  {
+    method: "POST",
+    path: () => "/contact-channels",
+    access: "server",
+    body: () => ({ user_id: userB.userId, type: "email", value: uniqueEmail("x"), used_for_auth: false }),
+  },
+  { method: "GET", path: () => `/contact-channels/${userB.userId}/${channelIdB}`, access: "server" },
+  { method: "PATCH", path: () => `/contact-channels/${userB.userId}/${channelIdB}`, access: "server", body: () => ({ is_verified: true }) },
+  { method: "DELETE", path: () => `/contact-channels/${userB.userId}/${channelIdB}`, access: "server" },
+  {
+    method: "POST",
+    path: () => `/contact-channels/${userB.userId}/${channelIdB}/send-verification-code`,
+    access: "server",
+    body: () => ({ callback_url: CALLBACK_URL }),
+  },
+  { method: "POST", path: () => "/contact-channels/send-verification-code", access: "client", body: () => ({ email: userB.email, callback_url: CALLBACK_URL }) },
+  { method: "POST", path: () => "/contact-channels/verify", access: "client", body: () => ({ code: UNKNOWN_CODE }) },
+  { method: "POST", path: () => "/auth/password/send-reset-code", access: "client", body: () => ({ email: userB.email, callback_url: CALLBACK_URL }) },
+  { method: "POST", path: () => "/auth/password/reset/check-code", access: "client", body: () => ({ code: UNKNOWN_CODE }) },
+  { method: "POST", path: () => "/auth/password/reset", access: "client", body: () => ({ code: UNKNOWN_CODE, password: "pwned pwned" }) },
+  { method: "POST", path: () => "/auth/otp/send-sign-in-code", access: "client", body: () => ({ email: userB.email, callback_url: CALLBACK_URL }) },
+  { method: "POST", path: () => "/auth/otp/sign-in", access: "client", body: () => ({ code: UNKNOWN_CODE }) },
+  { method: "GET", path: () => `/emails/notification-preference/${userB.userId}`, access: "server" },
+  { method: "PATCH", path: () => `/emails/notification-preference/${userB.userId}/${MARKETING}`, access: "server", body: () => ({ enabled: false }) },
+  {
+    method: "POST",
+    path: () => "/emails/send-email",
+    access: "server",
+    body: () => ({ user_ids: [userB.userId], html: "<p>phish</p>", subject: "phish" }),
+  },
+  { method: "GET", path: () => "/internal/emails", access: "admin" },
+  { method: "GET", path: () => "/internal/email-themes", access: "admin" },
+  { method: "POST", path: () => "/internal/email-themes", access: "admin", body: () => ({ display_name: "stolen" }) },
+  { method: "GET", path: () => "/internal/email-templates", access: "admin" },
+  { method: "GET", path: () => "/internal/email-drafts", access: "admin" },
+  { method: "POST", path: () => "/internal/email-drafts", access: "admin", body: () => ({ display_name: "stolen" }) },
+  { method: "POST", path: () => "/emails/render-email", access: "admin", body: () => ({ template_tsx_source: "export function EmailTemplate() { return null; }" }) },
 ];
 
 const label = (e: Endpoint) => `${e.method} ${e.path()}`;
