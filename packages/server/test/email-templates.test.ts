@@ -45,6 +45,13 @@ afterAll(() => mailing?.close());
 
 const db = () => server.instance.services.db;
 
+/** A project that sends through its own SMTP server (the same test peer), so its edited templates go out. */
+async function ownSmtpProject(): Promise<Project> {
+  const p = await createProject(server);
+  await patchProjectConfig(server, p, { email_config: ownSmtp() });
+  return p;
+}
+
 function ownSmtp() {
   return {
     type: "standard",
@@ -499,8 +506,19 @@ describe("code mails use the project's templates", () => {
       body: { email, password: PASSWORD, verification_callback_url: CALLBACK_URL },
     });
 
-  it("a verification mail is rendered from the edited template in the project's selected theme", async () => {
+  it("through the shared server, code mails keep the built-in wording even when the template was edited", async () => {
     const p = await createProject(server);
+    const source = templateSource("Click here to claim your prize: {variables.link}", { subject: "You won" });
+    await ok("PATCH", `/internal/email-templates/${DEFAULT_EMAIL_TEMPLATE_IDS.email_verification}`, p.admin, { tsx_source: source });
+    const email = uniqueEmail("shared");
+    expect((await signUp(p, email)).status).toBe(200);
+    const mail = await mailing.mailTo(email);
+    expect(mail.subject).toBe("Verify your e-mail address for Test project");
+    expect(mail.text).not.toContain("prize");
+  });
+
+  it("a verification mail is rendered from the edited template in the project's selected theme", async () => {
+    const p = await ownSmtpProject();
     const source = templateSource("Custom verification: {variables.link}", { subject: "Please verify (custom)" });
     await ok("PATCH", `/internal/email-templates/${DEFAULT_EMAIL_TEMPLATE_IDS.email_verification}`, p.admin, { tsx_source: source });
     await patchProjectConfig(server, p, { email_theme: DARK_EMAIL_THEME_ID });
@@ -516,7 +534,7 @@ describe("code mails use the project's templates", () => {
   });
 
   it("the built-in templates keep the subjects and the typed code of the plain messages", async () => {
-    const p = await createProject(server);
+    const p = await ownSmtpProject();
     const email = uniqueEmail("builtin");
     expect((await signUp(p, email)).status).toBe(200);
     const mail = await mailing.mailTo(email);
@@ -526,7 +544,7 @@ describe("code mails use the project's templates", () => {
   });
 
   it("a selected theme that no longer exists falls back to the light default", async () => {
-    const p = await createProject(server);
+    const p = await ownSmtpProject();
     await patchProjectConfig(server, p, { email_theme: UNKNOWN_UUID });
     const email = uniqueEmail("lost-theme");
     expect((await signUp(p, email)).status).toBe(200);
@@ -536,7 +554,7 @@ describe("code mails use the project's templates", () => {
   });
 
   it("an edited template that throws for real recipients → the plain message, and the code still works", async () => {
-    const p = await createProject(server);
+    const p = await ownSmtpProject();
     // Renders for the sample link (so the PATCH is accepted), throws for a real one, naming it.
     const source = templateSource("Fragile", {
       extra: `if (!String(variables.link).includes("example.com")) throw new Error("cannot use " + variables.link);`,
@@ -553,7 +571,7 @@ describe("code mails use the project's templates", () => {
   });
 
   it("the fallback is logged as a warning without the code or the link", async () => {
-    const p = await createProject(server);
+    const p = await ownSmtpProject();
     const source = templateSource("Fragile", {
       extra: `if (!String(variables.link).includes("example.com")) throw new Error("cannot use " + variables.link + " / " + variables.otp.toLowerCase());`,
     });

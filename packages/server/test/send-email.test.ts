@@ -11,7 +11,7 @@ import type { ParsedMail } from "mailparser";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailDrafts, emailTemplates, emailThemes, sentEmails } from "../src/db/schema/index.ts";
-import { createProject, expectPlainError, expectSchemaError, patchProjectConfig, signUpUser, type Project } from "./fixtures.ts";
+import { createProject, expectPlainError, expectSchemaError, expectSchemaErrorIncluding, patchProjectConfig, signUpUser, type Project } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
 
@@ -100,6 +100,19 @@ describe("html to named users", () => {
       expect(mail.text).not.toContain("unsubscribe");
       expect(await arrivals(user.email, subject)).toBe(1);
     }
+  });
+
+  it("takes HTML up to 100,000 characters; deeply nested HTML still gets a text part", async () => {
+    const user = await signUpUser(server, project);
+    const tooLong = await send(project.server, { user_ids: [user.userId], html: "x".repeat(100_001), subject: "Too long" });
+    expectSchemaErrorIncluding(tooLong, "body.html must be at most 100000 characters");
+    const subject = uniqueSubject("Nested");
+    const html = `${"<div>".repeat(19_000)}Deep inside`;
+    expect(await sent(project.server, { user_ids: [user.userId], html, subject })).toEqual([
+      { user_id: user.userId, user_email: user.email, status: "queued" },
+    ]);
+    const mail = await mailing.mailTo(user.email, new RegExp(subject.replace(/[#]/g, "\\#")));
+    expect(mail.text).toContain("Deep inside");
   });
 
   it("works with admin access, and with an empty list sends nothing", async () => {

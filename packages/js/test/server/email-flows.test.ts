@@ -183,8 +183,11 @@ export function EmailTemplate({ variables }) {
 `;
 
   it("edits the verification template (which then goes out), keeps themes and drafts, previews and lists sent mail", async () => {
-    const own = await createSdkProject(baseUrl);
+    // Edited templates go out only through the project's own SMTP server (here the same test peer).
+    const emailConfig = { type: "standard", host: "127.0.0.1", port: mailing.smtp.port, username: "", password: "", senderName: "Shop", senderEmail: "shop@example.com" };
+    const own = await createSdkProject(baseUrl, { emailConfig });
     const admin = new StackAdminApp({ baseUrl, projectId: own.id, superSecretAdminKey: own.superSecretAdminKey });
+    const onShared = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: project.superSecretAdminKey });
 
     const themes = await admin.listEmailThemes();
     expect(themes.map((t) => t.displayName).sort()).toEqual(["Default Dark", "Default Light"]);
@@ -194,7 +197,9 @@ export function EmailTemplate({ variables }) {
 
     const templates = await admin.listEmailTemplates();
     expect(templates.map((t) => t.id).sort()).toEqual(Object.values(DEFAULT_EMAIL_TEMPLATE_IDS).sort());
-    await expect(admin.createEmailTemplate("Newsletter")).rejects.toBeInstanceOf(KnownErrors.RequiresCustomEmailServer);
+
+    await expect(onShared.createEmailTemplate("Newsletter")).rejects.toBeInstanceOf(KnownErrors.RequiresCustomEmailServer);
+    expect((await admin.createEmailTemplate("Newsletter")).id).toMatch(/^[0-9a-f-]{36}$/);
     await expect(admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, { tsxSource: "export function EmailTemplate( {" })).rejects.toBeInstanceOf(
       KnownErrors.EmailRenderingError,
     );

@@ -11,11 +11,14 @@ import { themeChoiceFromJson, themeIdSchema } from "../../domain/emails/template
 import type { ProjectRow } from "../../domain/projects/projects.ts";
 import { defineRoute } from "../../http/route.ts";
 
+const SEND_EMAIL_HTML_MAX_LENGTH = 100_000;
+
 const body = z
   .object({
     user_ids: z.array(uuidSchema).optional(),
     all_users: z.boolean().optional(),
-    html: z.string().min(1).optional(),
+    // Gmail clips a message past 102 KB; a cap also keeps the per-recipient text conversion (on the event loop) short.
+    html: z.string().min(1).max(SEND_EMAIL_HTML_MAX_LENGTH).optional(),
     subject: z.string().min(1).max(998).optional(),
     template_id: uuidSchema.optional(),
     draft_id: uuidSchema.optional(),

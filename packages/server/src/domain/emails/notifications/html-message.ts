@@ -9,7 +9,25 @@ import type { ComposedEmail } from "./send.ts";
 
 export function htmlMessage(subject: string, html: string, unsubscribeLink: string | null): ComposedEmail {
   const body = unsubscribeLink ? withUnsubscribeFooter(html, unsubscribeLink) : html;
-  return { subject, html: body, text: convert(body, { wordwrap: false }) };
+  const text = textOf(html) + (unsubscribeLink ? `\n\nDon't want these e-mails? Unsubscribe: ${unsubscribeLink}` : "");
+  return { subject, html: body, text };
+}
+
+/** One conversion per send, not per recipient: the same HTML comes back for every user. */
+let lastText: { html: string; text: string } | null = null;
+
+function textOf(html: string): string {
+  if (lastText?.html !== html) lastText = { html, text: convertSafely(html) };
+  return lastText.text;
+}
+
+/** Deeply nested HTML overflows the converter's stack: then the text part is the HTML without its tags. */
+function convertSafely(html: string): string {
+  try {
+    return convert(html, { wordwrap: false });
+  } catch {
+    return html.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  }
 }
 
 function withUnsubscribeFooter(html: string, link: string): string {

@@ -51,7 +51,11 @@ export function themedHtmlComposer(db: DbOrTx, project: ProjectRow, subject: str
   return storedMessageComposer(db, project, message, theme);
 }
 
+/** Plain index lookups, not a regular expression: a backtracking pattern takes quadratic time on crafted HTML. */
 function bodyContent(html: string): string {
-  const match = /<body[^>]*>([\s\S]*)<\/body\s*>/i.exec(html);
-  return match ? match[1]! : html;
+  const lower = html.toLowerCase();
+  const open = lower.indexOf("<body");
+  const openEnd = open < 0 ? -1 : lower.indexOf(">", open);
+  const close = lower.lastIndexOf("</body");
+  return openEnd >= 0 && close > openEnd ? html.slice(openEnd + 1, close) : html;
 }

@@ -1,10 +1,13 @@
 /**
  * The mails that carry a code, rendered from the project's built-in
- * template of that kind, in the project's selected theme. They go to an
+ * template of that kind, in the project's selected theme (edits take effect
+ * once the project sends through its own SMTP server). They go to an
  * address, not necessarily to a user yet (a sign-in code may sign a new user
  * up), so templates get `user: null`; they cannot be unsubscribed from.
  */
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
+import { DEFAULT_TEMPLATES } from "./default-templates.ts";
+import { LIGHT_THEME_SOURCE } from "./default-themes.ts";
 import type { DbOrTx } from "../../../db/connect.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import type { RenderInput } from "../render/types.ts";
@@ -19,13 +22,14 @@ export async function codeMailRenderInput(
   kind: CodeMailKind,
   variables: { link: string; otp?: string },
 ): Promise<RenderInput> {
+  const props = { user: null, project: { displayName: project.displayName }, variables };
+  // Through the platform's shared server, only the built-in wording goes out: an edited
+  // template would let anyone who makes a project mail any HTML to any address from our sender.
+  if (project.config.email_config.type === "shared") {
+    return { templateSource: DEFAULT_TEMPLATES[kind].tsxSource, themeSource: LIGHT_THEME_SOURCE, props, unsubscribeLink: null };
+  }
   const template = await loadTemplate(db, project.id, DEFAULT_EMAIL_TEMPLATE_IDS[kind]);
   // Built-in templates cannot be deleted, and loadTemplate seeds them.
   if (!template) throw new Error(`The ${kind} e-mail template of project ${project.id} is missing.`);
-  return {
-    templateSource: template.tsxSource,
-    themeSource: await themeSourceFor(db, project, template),
-    props: { user: null, project: { displayName: project.displayName }, variables },
-    unsubscribeLink: null,
-  };
+  return { templateSource: template.tsxSource, themeSource: await themeSourceFor(db, project, template), props, unsubscribeLink: null };
 }
