@@ -6,8 +6,8 @@
  * outlive the reset).
  */
 import { KnownErrors } from "@latchkey/shared";
-import { and, eq } from "drizzle-orm";
-import { contactChannels, sessions, users } from "../../db/schema/index.ts";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { contactChannels, sessions, users, verificationCodes } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
@@ -32,12 +32,15 @@ export async function sendResetCode(
   email: string,
   callbackUrl: string,
 ): Promise<void> {
+  // Rendered whether or not anyone signs in with the address, so an account takes no longer to answer for
+  // than no account (the rendering is most of the time spent); the rate limit bounds the work.
+  const prepared = await prepareCodeMail(services.db, services.logger, { project, branchId, purpose: "password_reset", to: email, callbackUrl });
   const found = await findAuthEmailChannel(services.db, project.id, branchId, email);
   if (!found) return;
-  // To the address as the user registered it, whatever case was typed here.
   const data: PasswordResetData = { user_id: found.userId, email: found.value };
-  const prepared = await prepareCodeMail(services.db, services.logger, { project, branchId, purpose: "password_reset", to: found.value, callbackUrl });
-  await services.db.transaction((tx) => saveCodeMail(tx, prepared, { ...data }));
+  // To the address as the user registered it, whatever case was typed here.
+  const addressed = { ...prepared, email: { ...prepared.email, to: [found.value] } };
+  await services.db.transaction((tx) => saveCodeMail(tx, addressed, { ...data }));
   services.emails.kick();
 }
 
@@ -57,19 +60,30 @@ export async function resetPassword(
   const userId = await useCode<PasswordResetData, string>(services.db, resetScope(project, branchId), code, async (tx, data) => {
     const inScope = (table: typeof users | typeof contactChannels | typeof sessions) =>
       and(eq(table.projectId, project.id), eq(table.branchId, branchId));
-    const updated = await tx
-      .update(users)
-      .set({ passwordHash })
-      .where(and(inScope(users), eq(users.id, data.user_id)))
-      .returning({ id: users.id });
-    // The user was deleted since: throwing keeps the code unspent.
-    if (updated.length === 0) throw new KnownErrors.VerificationCodeNotFound();
-    // Only while the address is still theirs to sign in with: the code says
-    // nothing about an address the user has switched to since.
+    // The code proves access to one inbox; once that address is no longer how the user
+    // signs in (moved away from a lost or stolen mailbox), it resets nothing.
+    const [channel] = await tx
+      .select({ id: contactChannels.id })
+      .from(contactChannels)
+      .where(and(isAuthEmail(project.id, branchId, data.email), eq(contactChannels.userId, data.user_id)))
+      .for("update");
+    // Throwing keeps the code unspent, and says no more than a code that never existed.
+    if (!channel) throw new KnownErrors.VerificationCodeNotFound();
+    await tx.update(users).set({ passwordHash }).where(and(inScope(users), eq(users.id, data.user_id)));
+    await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channel.id));
+    // Other reset links of this user stop working too: one reset ends them all.
     await tx
-      .update(contactChannels)
-      .set({ isVerified: true })
-      .where(and(isAuthEmail(project.id, branchId, data.email), eq(contactChannels.userId, data.user_id)));
+      .update(verificationCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(verificationCodes.projectId, project.id),
+          eq(verificationCodes.branchId, branchId),
+          eq(verificationCodes.purpose, "password_reset"),
+          isNull(verificationCodes.usedAt),
+          sql`${verificationCodes.data}->>'user_id' = ${data.user_id}`,
+        ),
+      );
     await tx.delete(sessions).where(and(inScope(sessions), eq(sessions.userId, data.user_id)));
     // A user event also drops the user's sessions from every replica's cache.
     await services.bus.publish(tx, { t: "user", id: data.user_id });
