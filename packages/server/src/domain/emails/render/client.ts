@@ -13,6 +13,13 @@ const WORKER_STACK_MB = 32;
 const JOB_SLACK_MILLIS = 2_500;
 /** The first job also bundles and loads the runtime (~2 s here), far slower on a loaded CI machine. */
 const START_SLACK_MILLIS = 60_000;
+/**
+ * A replacement worker (after one was ended for overrunning) gets less: the
+ * runtime is bundled already, and a template that keeps killing workers must
+ * not hold everyone's mail for a minute each time.
+ */
+const RESTART_SLACK_MILLIS = 15_000;
+let workersStarted = 0;
 
 interface Queued {
   job: string;
@@ -31,6 +38,7 @@ function startWorker(): Worker {
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
   });
   started = false;
+  workersStarted += 1;
   w.on("message", (message: OutcomeMessage) => {
     if (running?.id !== message.id) return;
     started = true;
@@ -69,7 +77,7 @@ function pump() {
   worker.ref();
   const id = nextId++;
   const w = worker;
-  const allowance = RENDER_CPU_MILLIS + JOB_SLACK_MILLIS + (started ? 0 : START_SLACK_MILLIS);
+  const allowance = RENDER_CPU_MILLIS + JOB_SLACK_MILLIS + (started ? 0 : workersStarted > 1 ? RESTART_SLACK_MILLIS : START_SLACK_MILLIS);
   // Some built-ins never check for the interrupt (JSON.stringify of deeply nested arrays is quadratic): end the worker.
   const timer = setTimeout(() => stop(w, { kind: "timeout" }), allowance);
   running = { id, entry, timer };
