@@ -28,9 +28,10 @@ export function assertTrustedUrl(config: Pick<ProjectConfig, "allow_localhost" |
 }
 
 /**
- * A pattern is `http(s)://host[:port][/path]` with `*` standing for one DNS
- * label (or part of one), never a dot: `https://*.example.com` trusts
- * `app.example.com`, not `evil.com/.example.com` or `a.b.example.com`.
+ * A pattern is `http(s)://host[:port]` with `*` standing for one DNS label
+ * (or part of one), never a dot: `https://*.example.com` trusts
+ * `app.example.com`, not `evil.com/.example.com` or `a.b.example.com`. Trust
+ * is per origin: a path in the pattern (the handler path) does not narrow it.
  */
 function originMatches(pattern: string, url: URL): boolean {
   const match = /^(https?):\/\/([^/?#]*)/i.exec(pattern);
