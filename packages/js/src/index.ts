@@ -15,7 +15,9 @@ export {
 } from "./apps/server-app.ts";
 export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
 export type { SentEmail, EmailTheme, EmailThemeWithSource, EmailTemplate, EmailDraft, SmtpSettings, ThemeChoice } from "./apps/admin-emails.ts";
-export { CurrentUser, ServerUser, type User, type UserUpdateOptions, type ServerUserUpdateOptions } from "./models/user.ts";
+export { CurrentUser } from "./models/current-user.ts";
+export { ServerUser } from "./models/server-user.ts";
+export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/user-fields.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
 export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions } from "./models/admin-project.ts";
 export type { Project } from "./models/project.ts";

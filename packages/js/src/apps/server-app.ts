@@ -6,9 +6,10 @@
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType } from "../interface/api-client.ts";
 import type { ServerUserJson } from "../models/json.ts";
-import { ServerUser, userUpdateToJson, type ServerUserUpdateOptions } from "../models/user.ts";
+import { ServerUser } from "../models/server-user.ts";
+import { userUpdateToJson, type ServerUserUpdateOptions } from "../models/user-fields.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
-import type { CurrentUser } from "../models/user.ts";
+import type { CurrentUser } from "../models/current-user.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {

@@ -6,7 +6,8 @@ import type { AdminProjectJson } from "./json.ts";
 import { AdminProject } from "./admin-project.ts";
 import { snakeKeys } from "./case.ts";
 import type { AdminProjectUpdateOptions } from "./admin-project.ts";
-import { CurrentUser, type UserContext } from "./user.ts";
+import { CurrentUser } from "./current-user.ts";
+import type { UserContext } from "./user-fields.ts";
 import type { StackAdminApp } from "../apps/admin-app.ts";
 
 export interface AdminProjectCreateOptions extends Omit<AdminProjectUpdateOptions, "isProductionMode"> {

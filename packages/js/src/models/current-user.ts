@@ -1,0 +1,166 @@
+/** The signed-in user: profile, password, sessions, contact channels, notification choices, account deletion. */
+import { KnownErrors } from "@latchkey/shared/known-errors/index";
+import type { Session } from "../session/session.ts";
+import type { ClientUserJson, Json, SessionJson } from "./json.ts";
+import {
+  createContactChannel,
+  listContactChannels,
+  type ContactChannel,
+  type ContactChannelContext,
+  type ContactChannelCreateOptions,
+} from "./contact-channel.ts";
+import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
+import { activeSessionFromJson, type ActiveSession } from "./session.ts";
+import type { Team } from "./team.ts";
+import { UserFields, userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
+
+/** The signed-in user, as a client app (or a server app reading its own user) sees them. */
+export class CurrentUser extends UserFields {
+  readonly #json: ClientUserJson;
+
+  constructor(
+    json: ClientUserJson,
+    protected readonly context: UserContext,
+  ) {
+    super(json);
+    this.#json = json;
+  }
+
+  protected get session(): Session {
+    if (!this.context.session) throw new Error("This user object has no session.");
+    return this.context.session;
+  }
+
+  /** This user's session (e.g. a project owner's, for `new StackAdminApp({ projectOwnerSession })`). */
+  get _internalSession(): Session {
+    return this.session;
+  }
+
+  /** The user as the server sent it (snake_case). */
+  toClientJson(): ClientUserJson {
+    return this.#json;
+  }
+
+  readonly currentSession = {
+    getTokens: async (): Promise<{ accessToken: string | null; refreshToken: string | null }> => {
+      const accessToken = await this.session.getAccessToken();
+      return { accessToken, refreshToken: this.session.tokens.refreshToken };
+    },
+  };
+
+  async update(update: UserUpdateOptions): Promise<void> {
+    await this.send("/users/me", { method: "PATCH", body: userUpdateToJson(update) });
+    this.context.userChanged();
+  }
+
+  setDisplayName(displayName: string | null): Promise<void> {
+    return this.update({ displayName });
+  }
+
+  setClientMetadata(clientMetadata: Json): Promise<void> {
+    return this.update({ clientMetadata });
+  }
+
+  async setSelectedTeam(teamOrId: string | Team | null): Promise<void> {
+    return this.update({ selectedTeamId: typeof teamOrId === "object" && teamOrId !== null ? teamOrId.id : teamOrId });
+  }
+
+  /** Resolves with the refusal (wrong old password, weak new one), or nothing when changed. */
+  async updatePassword(options: {
+    oldPassword: string;
+    newPassword: string;
+  }): Promise<InstanceType<typeof KnownErrors.PasswordConfirmationMismatch> | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void> {
+    try {
+      await this.send("/auth/password/update", {
+        method: "POST",
+        body: { old_password: options.oldPassword, new_password: options.newPassword },
+      });
+    } catch (error) {
+      if (error instanceof KnownErrors.PasswordConfirmationMismatch || error instanceof KnownErrors.PasswordRequirementsNotMet) {
+        return error;
+      }
+      throw error;
+    }
+    this.context.userChanged();
+  }
+
+  /** For users without a password. Resolves with the refusal (a weak password), or nothing when set. */
+  async setPassword(options: { password: string }): Promise<InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void> {
+    try {
+      await this.send("/auth/password/set", { method: "POST", body: { password: options.password } });
+    } catch (error) {
+      if (error instanceof KnownErrors.PasswordRequirementsNotMet) return error;
+      throw error;
+    }
+    this.context.userChanged();
+  }
+
+  listContactChannels(): Promise<ContactChannel[]> {
+    return listContactChannels(this.channelContext());
+  }
+
+  createContactChannel(options: ContactChannelCreateOptions): Promise<ContactChannel> {
+    return createContactChannel(this.channelContext(), options);
+  }
+
+  /** The notification categories and whether this user gets mail of each. */
+  listNotificationCategories(): Promise<NotificationCategory[]> {
+    return listNotificationCategories({ api: this.context.api, accessType: this.context.accessType, session: this.session, userIdOrMe: "me" });
+  }
+
+  /** Mails a verification link to the primary e-mail. */
+  async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
+    if (!this.primaryEmail) throw new Error("This user has no primary e-mail to verify.");
+    await this.send("/contact-channels/send-verification-code", {
+      method: "POST",
+      body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
+    });
+  }
+
+  private channelContext(): ContactChannelContext {
+    return {
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: this.session,
+      userIdOrMe: "me",
+      callbackUrl: (given) => this.context.emailVerificationUrl(given),
+      userChanged: () => this.context.userChanged(),
+    };
+  }
+
+  async getActiveSessions(): Promise<ActiveSession[]> {
+    const body = await this.send<{ items: SessionJson[] }>("/auth/sessions", { query: { user_id: "me" } });
+    return body.items.map(activeSessionFromJson);
+  }
+
+  async revokeSession(sessionId: string): Promise<void> {
+    await this.send(`/auth/sessions/${encodeURIComponent(sessionId)}`, { method: "DELETE", query: { user_id: "me" } });
+  }
+
+  /** Deletes the account (the project must allow it for clients) and clears the session. */
+  async delete(): Promise<void> {
+    await this.send("/users/me", { method: "DELETE" });
+    this.session.clear();
+    this.context.userChanged();
+  }
+
+  signOut(options?: { redirectUrl?: string | URL }): Promise<void> {
+    return this.context.signOut(options);
+  }
+
+  getAccessToken(): Promise<string | null> {
+    return this.session.getAccessToken();
+  }
+
+  async getRefreshToken(): Promise<string | null> {
+    return this.session.tokens.refreshToken;
+  }
+
+  async getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }> {
+    return this.currentSession.getTokens();
+  }
+
+  protected send<T = unknown>(path: string, options: { method?: string; body?: unknown; query?: Record<string, string> } = {}) {
+    return this.context.api.send<T>(path, { ...options, accessType: this.context.accessType, session: this.session });
+  }
+}

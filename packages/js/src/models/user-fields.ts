@@ -1,0 +1,153 @@
+/**
+ * What every user object shares: the fields read from the wire view, the
+ * update options and their wire names, and what a user object needs from the
+ * app that read it. A user object is a snapshot of the user when it was read;
+ * its methods write through the API, and the app re-reads the signed-in user
+ * afterwards (hooks re-render with the new snapshot).
+ */
+import type { AccessType, ApiClient } from "../interface/api-client.ts";
+import type { Session } from "../session/session.ts";
+import type { ClientUserJson, Json } from "./json.ts";
+import { teamFromJson, type Team } from "./team.ts";
+
+export interface User {
+  readonly id: string;
+  readonly displayName: string | null;
+  readonly primaryEmail: string | null;
+  readonly primaryEmailVerified: boolean;
+  readonly profileImageUrl: string | null;
+  readonly signedUpAt: Date;
+  readonly clientMetadata: Json;
+  readonly clientReadOnlyMetadata: Json;
+  readonly hasPassword: boolean;
+  /** Signs in with the primary e-mail (password or one-time code). */
+  readonly emailAuthEnabled: boolean;
+  readonly otpAuthEnabled: boolean;
+  readonly passkeyAuthEnabled: boolean;
+  readonly isMultiFactorRequired: boolean;
+  readonly isAnonymous: boolean;
+  readonly isRestricted: boolean;
+  readonly restrictedReason: { type: string } | null;
+  readonly restrictedByAdmin: boolean;
+  readonly restrictedByAdminReason: string | null;
+  readonly oauthProviders: readonly { id: string }[];
+  readonly selectedTeam: Team | null;
+  readonly selectedTeamId: string | null;
+}
+
+export interface UserUpdateOptions {
+  displayName?: string | null;
+  clientMetadata?: Json;
+  selectedTeamId?: string | null;
+  profileImageUrl?: string | null;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  primaryEmail?: string | null;
+}
+
+export interface ServerUserUpdateOptions extends UserUpdateOptions {
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  clientReadOnlyMetadata?: Json;
+  serverMetadata?: Json;
+  password?: string | null;
+  restrictedByAdmin?: boolean;
+  restrictedByAdminReason?: string | null;
+  restrictedByAdminPrivateDetails?: string | null;
+}
+
+/** What a user object needs from the app that read it. */
+export interface UserContext {
+  api: ApiClient;
+  accessType: AccessType;
+  /** The signed-in user's session (current users), else null. */
+  session: Session | null;
+  /** Tells the app the signed-in user changed, so it reads them again. */
+  userChanged(): void;
+  signOut(options?: { redirectUrl?: string | URL }): Promise<void>;
+  /** Where a mailed verification link leads: the given URL, else the app's e-mail verification page (in browsers). */
+  emailVerificationUrl(given: string | undefined): string;
+}
+
+function baseFields(json: ClientUserJson): User {
+  return {
+    id: json.id,
+    displayName: json.display_name,
+    primaryEmail: json.primary_email,
+    primaryEmailVerified: json.primary_email_verified,
+    profileImageUrl: json.profile_image_url,
+    signedUpAt: new Date(json.signed_up_at_millis),
+    clientMetadata: json.client_metadata,
+    clientReadOnlyMetadata: json.client_read_only_metadata,
+    hasPassword: json.has_password,
+    emailAuthEnabled: json.auth_with_email,
+    otpAuthEnabled: json.otp_auth_enabled,
+    passkeyAuthEnabled: json.passkey_auth_enabled,
+    isMultiFactorRequired: json.requires_totp_mfa,
+    isAnonymous: json.is_anonymous,
+    isRestricted: json.is_restricted,
+    restrictedReason: json.restricted_reason,
+    restrictedByAdmin: json.restricted_by_admin,
+    restrictedByAdminReason: json.restricted_by_admin_reason,
+    oauthProviders: json.oauth_providers.map((p) => ({ id: p.id })),
+    selectedTeam: json.selected_team ? teamFromJson(json.selected_team) : null,
+    selectedTeamId: json.selected_team_id,
+  };
+}
+
+export function userUpdateToJson(update: ServerUserUpdateOptions): Record<string, unknown> {
+  const map: Record<string, string> = {
+    displayName: "display_name",
+    clientMetadata: "client_metadata",
+    selectedTeamId: "selected_team_id",
+    profileImageUrl: "profile_image_url",
+    otpAuthEnabled: "otp_auth_enabled",
+    passkeyAuthEnabled: "passkey_auth_enabled",
+    primaryEmail: "primary_email",
+    primaryEmailVerified: "primary_email_verified",
+    primaryEmailAuthEnabled: "primary_email_auth_enabled",
+    clientReadOnlyMetadata: "client_read_only_metadata",
+    serverMetadata: "server_metadata",
+    password: "password",
+    restrictedByAdmin: "restricted_by_admin",
+    restrictedByAdminReason: "restricted_by_admin_reason",
+    restrictedByAdminPrivateDetails: "restricted_by_admin_private_details",
+  };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(update)) {
+    if (value === undefined) continue;
+    const wire = map[key];
+    if (!wire) throw new Error(`Unknown user field ${JSON.stringify(key)}.`);
+    out[wire] = value;
+  }
+  return out;
+}
+
+/** The fields every user object has, read from the wire view. */
+export abstract class UserFields implements User {
+  readonly id!: string;
+  readonly displayName!: string | null;
+  readonly primaryEmail!: string | null;
+  readonly primaryEmailVerified!: boolean;
+  readonly profileImageUrl!: string | null;
+  readonly signedUpAt!: Date;
+  readonly clientMetadata!: Json;
+  readonly clientReadOnlyMetadata!: Json;
+  readonly hasPassword!: boolean;
+  readonly emailAuthEnabled!: boolean;
+  readonly otpAuthEnabled!: boolean;
+  readonly passkeyAuthEnabled!: boolean;
+  readonly isMultiFactorRequired!: boolean;
+  readonly isAnonymous!: boolean;
+  readonly isRestricted!: boolean;
+  readonly restrictedReason!: { type: string } | null;
+  readonly restrictedByAdmin!: boolean;
+  readonly restrictedByAdminReason!: string | null;
+  readonly oauthProviders!: readonly { id: string }[];
+  readonly selectedTeam!: Team | null;
+  readonly selectedTeamId!: string | null;
+
+  constructor(json: ClientUserJson) {
+    Object.assign(this, baseFields(json));
+  }
+}
