@@ -123,3 +123,8 @@ async function checkAdminToken(services: Services, token: string, project: Proje
     throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   }
 }
+
+/** The project and branch every query of the request is scoped to. */
+export function tenancyOf(auth: RequestAuth): { projectId: string; branchId: string } {
+  return { projectId: auth.project.id, branchId: auth.branchId };
+}

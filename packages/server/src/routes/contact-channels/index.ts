@@ -4,6 +4,7 @@ import { channelView, createChannel, listChannels, requireUser } from "../../dom
 import { clientChannelCreate, serverChannelCreate, toNewChannel } from "../../domain/contact-channels/schemas.ts";
 import { defineRoute } from "../../http/route.ts";
 import { resolveUserId } from "../../http/user-target.ts";
+import { tenancyOf } from "../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -17,7 +18,7 @@ export default [
     status: 201,
     handler: async ({ auth, body, services }) => {
       const userId = resolveUserId(auth, body.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       const row = await services.db.transaction(async (tx) => {
         await requireUser(tx, tenancy, userId, true);
         return createChannel(tx, services.bus, tenancy, userId, toNewChannel(body));
@@ -34,7 +35,7 @@ export default [
     query: z.object({ user_id: userIdOrMeSchema }).strict(),
     handler: async ({ auth, query, services }) => {
       const userId = resolveUserId(auth, query.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       await requireUser(services.db, tenancy, userId);
       const rows = await listChannels(services.db, tenancy, userId);
       return { body: { items: rows.map(channelView), is_paginated: false } };

@@ -5,6 +5,7 @@ import { prepareChannelVerification, saveChannelVerification } from "../../domai
 import { assertTrustedUrl } from "../../domain/projects/trusted-urls.ts";
 import { StatusError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
+import { tenancyOf } from "../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -17,7 +18,7 @@ export default [
     body: z.object({ email: emailSchema, callback_url: urlSchema }).strict(),
     handler: async ({ auth, body, services, ip }) => {
       const userId = auth.user!.id;
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       assertTrustedUrl(auth.project.config, body.callback_url);
       // Read afresh rather than from the (cached) signed-in user.
       const channels = await listChannels(services.db, tenancy, userId);

@@ -3,6 +3,7 @@ import { codeBody } from "../../domain/contact-channels/schemas.ts";
 import type { ChannelVerificationData } from "../../domain/contact-channels/verification.ts";
 import { useCode } from "../../domain/codes/verification-codes.ts";
 import { defineRoute } from "../../http/route.ts";
+import { tenancyOf } from "../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -14,7 +15,7 @@ export default [
     access: ["client", "server", "admin"],
     body: codeBody,
     handler: async ({ auth, body, services }) => {
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       await useCode<ChannelVerificationData, void>(
         services.db,
         { ...tenancy, purpose: "contact_channel_verification" },

@@ -10,6 +10,7 @@ import { markDraftSent } from "../../domain/emails/templates/store.ts";
 import { themeChoiceFromJson, themeIdSchema } from "../../domain/emails/templates/theme-choice.ts";
 import type { ProjectRow } from "../../domain/projects/projects.ts";
 import { defineRoute } from "../../http/route.ts";
+import { tenancyOf } from "../../http/auth.ts";
 
 const SEND_EMAIL_HTML_MAX_LENGTH = 100_000;
 
@@ -80,7 +81,7 @@ export default [
       if (auth.project.config.email_config.type === "shared") throw new KnownErrors.RequiresCustomEmailServer();
       const message = await messageFor(services.db, auth.project, body);
       const results = await sendToUsers(services, {
-        tenancy: { projectId: auth.project.id, branchId: auth.branchId },
+        tenancy: tenancyOf(auth),
         category: categoryByName(body.notification_category_name ?? "Transactional"),
         audience: body.user_ids !== undefined ? { userIds: body.user_ids } : { allUsers: true },
         ...message,

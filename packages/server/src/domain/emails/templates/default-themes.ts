@@ -5,39 +5,54 @@
  * for mail a user may turn off.
  */
 
-export const LIGHT_THEME_SOURCE = `import * as React from "react";
+interface Palette {
+  pageBackground: string;
+  text: string;
+  cardBackground: string;
+  cardBorder: string;
+  muted: string;
+  /** Extra <Head> content (e.g. telling mail apps the message is dark already). */
+  head: string;
+}
+
+/** One layout, two palettes: the built-in themes differ only in colours. */
+function themeSource(c: Palette): string {
+  return `import * as React from "react";
 import { Body, Container, Head, Html, Link, Section, Text } from "@react-email/components";
 
 const page = {
-  backgroundColor: "#f4f4f5",
-  color: "#18181b",
+  backgroundColor: "${c.pageBackground}",
+  color: "${c.text}",
   fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif",
   margin: "0",
   padding: "32px 12px",
 };
 
 const card = {
-  backgroundColor: "#ffffff",
-  border: "1px solid #e4e4e7",
+  backgroundColor: "${c.cardBackground}",
+  border: "1px solid ${c.cardBorder}",
   borderRadius: "8px",
+  color: "${c.text}",
   margin: "0 auto",
   maxWidth: "560px",
   padding: "32px",
 };
 
-const footer = { color: "#52525b", fontSize: "12px", lineHeight: "18px", textAlign: "center" };
+const footer = { color: "${c.muted}", fontSize: "12px", lineHeight: "18px", textAlign: "center" };
 
 export function EmailTheme({ children, unsubscribeLink }) {
   return (
     <Html lang="en" dir="ltr">
-      <Head />
+      ${c.head ? `<Head>
+${c.head}
+      </Head>` : "<Head />"}
       <Body style={page}>
         <Container style={card}>{children}</Container>
         {unsubscribeLink ? (
           <Section>
             <Text style={footer}>
               Don't want these e-mails?{" "}
-              <Link href={unsubscribeLink} style={{ color: "#52525b", textDecoration: "underline" }}>
+              <Link href={unsubscribeLink} style={{ color: "${c.muted}", textDecoration: "underline" }}>
                 Unsubscribe
               </Link>
             </Text>
@@ -48,51 +63,23 @@ export function EmailTheme({ children, unsubscribeLink }) {
   );
 }
 `;
-
-export const DARK_THEME_SOURCE = `import * as React from "react";
-import { Body, Container, Head, Html, Link, Section, Text } from "@react-email/components";
-
-const page = {
-  backgroundColor: "#09090b",
-  color: "#f4f4f5",
-  fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif",
-  margin: "0",
-  padding: "32px 12px",
-};
-
-const card = {
-  backgroundColor: "#18181b",
-  border: "1px solid #3f3f46",
-  borderRadius: "8px",
-  color: "#f4f4f5",
-  margin: "0 auto",
-  maxWidth: "560px",
-  padding: "32px",
-};
-
-const footer = { color: "#a1a1aa", fontSize: "12px", lineHeight: "18px", textAlign: "center" };
-
-export function EmailTheme({ children, unsubscribeLink }) {
-  return (
-    <Html lang="en" dir="ltr">
-      <Head>
-        <meta name="color-scheme" content="dark" />
-        <meta name="supported-color-schemes" content="dark" />
-      </Head>
-      <Body style={page}>
-        <Container style={card}>{children}</Container>
-        {unsubscribeLink ? (
-          <Section>
-            <Text style={footer}>
-              Don't want these e-mails?{" "}
-              <Link href={unsubscribeLink} style={{ color: "#a1a1aa", textDecoration: "underline" }}>
-                Unsubscribe
-              </Link>
-            </Text>
-          </Section>
-        ) : null}
-      </Body>
-    </Html>
-  );
 }
-`;
+
+export const LIGHT_THEME_SOURCE = themeSource({
+  pageBackground: "#f4f4f5",
+  text: "#18181b",
+  cardBackground: "#ffffff",
+  cardBorder: "#e4e4e7",
+  muted: "#52525b",
+  head: "",
+});
+
+export const DARK_THEME_SOURCE = themeSource({
+  pageBackground: "#09090b",
+  text: "#f4f4f5",
+  cardBackground: "#18181b",
+  cardBorder: "#3f3f46",
+  muted: "#a1a1aa",
+  head: `        <meta name="color-scheme" content="dark" />
+        <meta name="supported-color-schemes" content="dark" />`,
+});

@@ -2,6 +2,7 @@ import { channelView, deleteChannel, requireChannel, requireUser, updateChannel 
 import { channelParams, clientChannelPatch, serverChannelPatch, toChannelPatch } from "../../../domain/contact-channels/schemas.ts";
 import { defineRoute } from "../../../http/route.ts";
 import { resolveUserId } from "../../../http/user-target.ts";
+import { tenancyOf } from "../../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -13,7 +14,7 @@ export default [
     params: channelParams,
     handler: async ({ auth, params, services }) => {
       const userId = resolveUserId(auth, params.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       await requireUser(services.db, tenancy, userId);
       return { body: channelView(await requireChannel(services.db, tenancy, userId, params.contact_channel_id)) };
     },
@@ -29,7 +30,7 @@ export default [
     clientBody: clientChannelPatch,
     handler: async ({ auth, params, body, services }) => {
       const userId = resolveUserId(auth, params.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       const row = await services.db.transaction(async (tx) => {
         await requireUser(tx, tenancy, userId, true);
         const channel = await requireChannel(tx, tenancy, userId, params.contact_channel_id);
@@ -47,7 +48,7 @@ export default [
     params: channelParams,
     handler: async ({ auth, params, services }) => {
       const userId = resolveUserId(auth, params.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       await services.db.transaction(async (tx) => {
         await requireUser(tx, tenancy, userId, true);
         const channel = await requireChannel(tx, tenancy, userId, params.contact_channel_id);

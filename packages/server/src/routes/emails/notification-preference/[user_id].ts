@@ -4,6 +4,7 @@ import { requireUser } from "../../../domain/contact-channels/channels.ts";
 import { listPreferences } from "../../../domain/emails/notifications/preferences.ts";
 import { defineRoute } from "../../../http/route.ts";
 import { resolveUserId } from "../../../http/user-target.ts";
+import { tenancyOf } from "../../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -15,7 +16,7 @@ export default [
     params: z.object({ user_id: userIdOrMeSchema }),
     handler: async ({ auth, params, services }) => {
       const userId = resolveUserId(auth, params.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       await requireUser(services.db, tenancy, userId);
       return { body: { items: await listPreferences(services.db, tenancy, userId), is_paginated: false } };
     },

@@ -5,6 +5,7 @@ import { prepareChannelVerification, saveChannelVerification } from "../../../..
 import { assertTrustedUrl } from "../../../../domain/projects/trusted-urls.ts";
 import { defineRoute } from "../../../../http/route.ts";
 import { resolveUserId } from "../../../../http/user-target.ts";
+import { tenancyOf } from "../../../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -17,7 +18,7 @@ export default [
     body: callbackBody,
     handler: async ({ auth, params, body, services, ip }) => {
       const userId = resolveUserId(auth, params.user_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       assertTrustedUrl(auth.project.config, body.callback_url);
       await requireUser(services.db, tenancy, userId);
       const channel = await requireChannel(services.db, tenancy, userId, params.contact_channel_id);

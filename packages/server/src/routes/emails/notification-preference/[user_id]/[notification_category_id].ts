@@ -4,6 +4,7 @@ import { requireUser } from "../../../../domain/contact-channels/channels.ts";
 import { requireCategory, setPreference } from "../../../../domain/emails/notifications/preferences.ts";
 import { defineRoute } from "../../../../http/route.ts";
 import { resolveUserId } from "../../../../http/user-target.ts";
+import { tenancyOf } from "../../../../http/auth.ts";
 
 export default [
   defineRoute({
@@ -17,7 +18,7 @@ export default [
     handler: async ({ auth, params, body, services }) => {
       const userId = resolveUserId(auth, params.user_id);
       const category = requireCategory(params.notification_category_id);
-      const tenancy = { projectId: auth.project.id, branchId: auth.branchId };
+      const tenancy = tenancyOf(auth);
       const item = await services.db.transaction(async (tx) => {
         // The user's row lock: a user deleted meanwhile is reported, not a foreign-key failure.
         await requireUser(tx, tenancy, userId, true);
