@@ -20,3 +20,17 @@ it("counts test e-mails per project, and every send per address across projects"
   // Another address on a fresh project is fine.
   expect(() => limit.takeTestEmail("p-new", "203.0.113.1")).not.toThrow();
 });
+
+it("counts mailed codes per recipient (any case) and per client address, sharing the address's count with test e-mails", () => {
+  const limit = new EmailSendRateLimit();
+  for (let i = 0; i < 5; i++) limit.takeCodeEmail("p1", i % 2 ? "Ada@Example.com" : "ada@example.com", null);
+  expect(() => limit.takeCodeEmail("p1", "ADA@example.com", null)).toThrow(RateLimitedError);
+  // The same inbox in another project is counted apart.
+  expect(() => limit.takeCodeEmail("p2", "ada@example.com", null)).not.toThrow();
+
+  // One client address: 30 sends in all, whatever the recipients, test e-mails included.
+  for (let i = 0; i < 25; i++) limit.takeCodeEmail("p1", `user-${i}@example.com`, "198.51.100.9");
+  for (let i = 0; i < 5; i++) limit.takeTestEmail(`p-${i}`, "198.51.100.9");
+  expect(() => limit.takeCodeEmail("p1", "fresh@example.com", "198.51.100.9")).toThrow(RateLimitedError);
+  expect(() => limit.takeCodeEmail("p1", "fresh@example.com", "203.0.113.2")).not.toThrow();
+});
