@@ -4,6 +4,7 @@
  * Themes, templates and drafts are plain snapshots; change them through the
  * app's methods.
  */
+import { withoutUndefined } from "../models/case.ts";
 import type { AdminApi } from "./admin-app.ts";
 import type {
   EmailDraftJson,
@@ -62,11 +63,6 @@ function draftFromJson(json: EmailDraftJson): EmailDraft {
   return { ...templateFromJson(json), sentAt: json.sent_at_millis === undefined ? null : new Date(json.sent_at_millis) };
 }
 
-/** Only the fields given, in wire names. */
-function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
 export class AdminEmails {
   constructor(private readonly admin: AdminApi) {}
 
@@ -107,7 +103,7 @@ export class AdminEmails {
   async updateEmailTheme(id: string, update: { displayName?: string; tsxSource?: string }): Promise<void> {
     await this.admin(`/internal/email-themes/${encodeURIComponent(id)}`, {
       method: "PATCH",
-      body: defined({ display_name: update.displayName, tsx_source: update.tsxSource }),
+      body: withoutUndefined({ display_name: update.displayName, tsx_source: update.tsxSource }),
     });
   }
 
@@ -129,7 +125,7 @@ export class AdminEmails {
   async updateEmailTemplate(id: string, update: { tsxSource?: string; themeId?: ThemeChoice }): Promise<{ renderedHtml: string }> {
     const body = await this.admin<{ rendered_html: string }>(`/internal/email-templates/${encodeURIComponent(id)}`, {
       method: "PATCH",
-      body: defined({ tsx_source: update.tsxSource, theme_id: update.themeId }),
+      body: withoutUndefined({ tsx_source: update.tsxSource, theme_id: update.themeId }),
     });
     return { renderedHtml: body.rendered_html };
   }
@@ -150,14 +146,14 @@ export class AdminEmails {
   async createEmailDraft(options: { displayName: string; tsxSource?: string; themeId?: ThemeChoice }): Promise<{ id: string }> {
     return this.admin<{ id: string }>("/internal/email-drafts", {
       method: "POST",
-      body: defined({ display_name: options.displayName, tsx_source: options.tsxSource, theme_id: options.themeId }),
+      body: withoutUndefined({ display_name: options.displayName, tsx_source: options.tsxSource, theme_id: options.themeId }),
     });
   }
 
   async updateEmailDraft(id: string, update: { displayName?: string; tsxSource?: string; themeId?: ThemeChoice }): Promise<void> {
     await this.admin(`/internal/email-drafts/${encodeURIComponent(id)}`, {
       method: "PATCH",
-      body: defined({ display_name: update.displayName, tsx_source: update.tsxSource, theme_id: update.themeId }),
+      body: withoutUndefined({ display_name: update.displayName, tsx_source: update.tsxSource, theme_id: update.themeId }),
     });
   }
 
@@ -175,7 +171,7 @@ export class AdminEmails {
   }): Promise<{ html: string; subject: string | null }> {
     const body = await this.admin<{ html: string; subject?: string }>("/emails/render-email", {
       method: "POST",
-      body: defined({
+      body: withoutUndefined({
         template_id: options.templateId,
         template_tsx_source: options.templateTsxSource,
         theme_id: options.themeId,

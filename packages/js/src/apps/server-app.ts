@@ -10,6 +10,7 @@ import { ServerUser } from "../models/server-user.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions } from "../models/user-fields.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
 import type { CurrentUser } from "../models/current-user.ts";
+import { withoutUndefined } from "../models/case.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
@@ -108,7 +109,7 @@ export class StackServerApp extends StackClientApp {
    * or have no e-mail, are skipped and say so in the results.
    */
   async sendEmail(options: SendEmailOptions): Promise<SendEmailResult[]> {
-    const wire: Record<string, unknown> = {
+    const wire = withoutUndefined({
       user_ids: options.userIds,
       all_users: options.allUsers,
       html: options.html,
@@ -118,8 +119,7 @@ export class StackServerApp extends StackClientApp {
       variables: options.variables,
       theme_id: options.themeId,
       notification_category_name: options.notificationCategoryName,
-    };
-    for (const key of Object.keys(wire)) if (wire[key] === undefined) delete wire[key];
+    });
     const body = await this.api.send<{ results: { user_id: string; user_email?: string; status: "queued" | "skipped"; reason?: string }[] }>(
       "/emails/send-email",
       { method: "POST", accessType: this.accessType, body: wire },

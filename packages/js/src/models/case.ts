@@ -14,3 +14,8 @@ function convert(value: unknown, rename: (key: string) => string): unknown {
 
 export const camelKeys = <T>(value: unknown) => convert(value, toCamel) as T;
 export const snakeKeys = (value: unknown) => convert(value, toSnake) as Record<string, unknown>;
+
+/** The fields that are set, names as given (for bodies with free-form values, which snakeKeys would rename). */
+export function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}

@@ -22,6 +22,7 @@ import { renderEmail } from "../emails/render/render.ts";
 import { codeMailRenderInput, type CodeMailKind } from "../emails/templates/code-mail.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { createCode, newCode, splitSignInCode, type CodePurpose, type CodeScope } from "./verification-codes.ts";
+import { escapeRegExp } from "../../lib/regex.ts";
 
 const EMAIL_KINDS = {
   contact_channel_verification: "email_verification",
@@ -93,8 +94,4 @@ function redact(error: unknown, secrets: string[]): string {
   // Longest first, in any casing (the typed part is shown upper-case).
   const pattern = [...secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
   return text.replace(new RegExp(pattern, "gi"), "[redacted]");
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

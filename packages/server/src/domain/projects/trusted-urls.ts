@@ -6,6 +6,7 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
+import { escapeRegExp } from "../../lib/regex.ts";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -43,10 +44,6 @@ function originMatches(pattern: string, url: URL): boolean {
   const defaultPort = url.protocol === "https:" ? "443" : "80";
   const wantedPort = portMatch ? portMatch[1] : defaultPort;
   if ((url.port || defaultPort) !== wantedPort) return false;
-  const regex = new RegExp(`^${hostPattern.split("*").map(escapeRegex).join("[^.]+")}$`);
+  const regex = new RegExp(`^${hostPattern.split("*").map(escapeRegExp).join("[^.]+")}$`);
   return regex.test(url.hostname);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
