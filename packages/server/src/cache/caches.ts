@@ -7,6 +7,7 @@
 import { LRUCache } from "lru-cache";
 import type { ProjectRow } from "../domain/projects/projects.ts";
 import type { UserRecord } from "../domain/users/record.ts";
+import type { MaybePromise } from "../lib/maybe-async.ts";
 import type { CacheBus, CacheEvent } from "./bus.ts";
 
 const TTL_MILLIS = 60_000;
@@ -43,12 +44,16 @@ export class Caches {
   }
 
   /**
-   * Returns the cached value, or loads it; the result is cached only when no
+   * Returns the cached value at once (a hit costs no promise: see
+   * lib/maybe-async.ts), or loads it; the result is cached only when no
    * invalidation happened while loading (else it may predate a write).
    */
-  async load<V extends {}>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
+  load<V extends {}>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
     const hit = cache.get(key);
-    if (hit !== undefined) return hit;
+    return hit !== undefined ? hit : this.loadMissing(cache, key, loader);
+  }
+
+  private async loadMissing<V extends {}>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
     const generation = this.bus.generation;
     const value = await loader();
     if (value !== null && this.bus.generation === generation) cache.set(key, value);

@@ -9,6 +9,7 @@ import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
 import { findUserCached } from "../domain/users/cached.ts";
 import { restrictedReason, type UserRecord } from "../domain/users/record.ts";
+import { settle, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { stackHeader, type HeaderReader } from "./headers.ts";
 
@@ -22,17 +23,20 @@ export interface RequestAuth {
   sessionId: string | null;
 }
 
-/** Returns null for an unauthenticated request (no access type). */
-export async function authenticate(services: Services, headers: HeaderReader): Promise<RequestAuth | null> {
+const CREDENTIAL_HEADERS = ["publishable-client-key", "secret-server-key", "super-secret-admin-key", "admin-access-token"] as const;
+
+/**
+ * Returns null for an unauthenticated request (no access type). Steps for
+ * lib/maybe-async.ts: with the project, key and user cached, they finish
+ * without waiting.
+ */
+export function* authenticate(services: Services, headers: HeaderReader): Steps<RequestAuth | null> {
+  // Headers are read where a step needs them: most requests carry few of them.
   const accessType = stackHeader(headers, "access-type");
-  const publishableKey = stackHeader(headers, "publishable-client-key");
-  const secretKey = stackHeader(headers, "secret-server-key");
-  const adminKey = stackHeader(headers, "super-secret-admin-key");
-  const adminToken = stackHeader(headers, "admin-access-token");
 
   // 1–4: access type and project id.
   if (!accessType) {
-    if (publishableKey || secretKey || adminKey || adminToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
+    for (const key of CREDENTIAL_HEADERS) if (stackHeader(headers, key)) throw new KnownErrors.ProjectKeyWithoutAccessType();
     return null;
   }
   if (!(ACCESS_TYPES as readonly string[]).includes(accessType)) throw new KnownErrors.InvalidAccessType(accessType);
@@ -41,44 +45,49 @@ export async function authenticate(services: Services, headers: HeaderReader): P
   if (!projectId) throw new KnownErrors.AccessTypeWithoutProjectId(type);
 
   // 5: the user's access token.
-  const allowAnonymous = stackHeader(headers, "allow-anonymous-user") === "true";
-  const allowRestricted = allowAnonymous || stackHeader(headers, "allow-restricted-user") === "true";
   const accessToken = stackHeader(headers, "access-token");
   let claims: AccessTokenClaims | null = null;
   if (accessToken) {
-    claims = await services.tokens.verify(accessToken);
+    claims = services.tokens.verify(accessToken);
     if (claims.project_id !== projectId) {
       throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
     }
+    const allowAnonymous = (claims.is_anonymous || claims.is_restricted) && stackHeader(headers, "allow-anonymous-user") === "true";
     if (claims.is_anonymous && !allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
+    // Anonymous users are allowed wherever restricted ones are.
+    const allowRestricted = allowAnonymous || stackHeader(headers, "allow-restricted-user") === "true";
     if (claims.is_restricted && claims.restricted_reason && !allowRestricted) {
       throw new KnownErrors.RestrictedUserNotAllowed(claims.restricted_reason);
     }
   }
 
   // 6: the project.
-  const project = await services.projects.get(projectId);
+  const project = yield* settle(services.projects.get(projectId));
   if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
 
   // 7: keys, or a project owner's admin token (which makes keys irrelevant).
+  const adminToken = stackHeader(headers, "admin-access-token");
   if (adminToken) {
-    await checkAdminToken(services, adminToken, project);
+    yield* checkAdminToken(services, adminToken, project);
   } else if (type === "client") {
+    const publishableKey = stackHeader(headers, "publishable-client-key");
     if (publishableKey !== null) {
-      if (!(await checkProjectKey(services, project.id, "publishable_client_key", publishableKey))) {
+      if (!(yield* settle(checkProjectKey(services, project.id, "publishable_client_key", publishableKey)))) {
         throw new KnownErrors.InvalidPublishableClientKey(project.id);
       }
     } else if (project.config.require_publishable_client_key) {
       throw new KnownErrors.PublishableClientKeyRequiredForProject(project.id);
     }
   } else if (type === "server") {
+    const secretKey = stackHeader(headers, "secret-server-key");
     if (!secretKey) throw new KnownErrors.ServerAuthenticationRequired();
-    if (!(await checkProjectKey(services, project.id, "secret_server_key", secretKey))) {
+    if (!(yield* settle(checkProjectKey(services, project.id, "secret_server_key", secretKey)))) {
       throw new KnownErrors.InvalidSecretServerKey(project.id);
     }
   } else {
+    const adminKey = stackHeader(headers, "super-secret-admin-key");
     if (!adminKey) throw new KnownErrors.AdminAuthenticationRequired();
-    if (!(await checkProjectKey(services, project.id, "super_secret_admin_key", adminKey))) {
+    if (!(yield* settle(checkProjectKey(services, project.id, "super_secret_admin_key", adminKey)))) {
       throw new KnownErrors.InvalidSuperSecretAdminKey(project.id);
     }
   }
@@ -87,7 +96,7 @@ export async function authenticate(services: Services, headers: HeaderReader): P
   const branchId = stackHeader(headers, "branch-id") ?? DEFAULT_BRANCH_ID;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
-  const user = claims ? await findUserCached(services, project.id, branchId, claims.sub) : null;
+  const user = claims ? yield* settle(findUserCached(services, project.id, branchId, claims.sub)) : null;
   return { type, project, branchId, user, sessionId: user ? claims!.refresh_token_id : null };
 }
 
@@ -95,10 +104,10 @@ export async function authenticate(services: Services, headers: HeaderReader): P
  * An admin token is an internal-project access token of a member of the team
  * that owns the target project.
  */
-async function checkAdminToken(services: Services, token: string, project: ProjectRow): Promise<void> {
+function* checkAdminToken(services: Services, token: string, project: ProjectRow): Steps<void> {
   let claims: AccessTokenClaims;
   try {
-    claims = await services.tokens.verify(token);
+    claims = services.tokens.verify(token);
   } catch (error) {
     if (error instanceof KnownErrors.AccessTokenExpired) {
       const at = (error.details?.expired_at_millis as number | null) ?? null;
@@ -111,14 +120,17 @@ async function checkAdminToken(services: Services, token: string, project: Proje
     throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   }
   const teamId = project.ownerTeamId;
-  const member = await services.caches.load(services.caches.memberships, `${teamId}:${claims.sub}`, async () =>
-    (await isTeamMember(services.db, INTERNAL_PROJECT_ID, teamId, claims.sub)) ? { teamId } : null,
+  const userId = claims.sub;
+  const member = yield* settle(
+    services.caches.load(services.caches.memberships, `${teamId}:${userId}`, async () =>
+      (await isTeamMember(services.db, INTERNAL_PROJECT_ID, teamId, userId)) ? { teamId } : null,
+    ),
   );
   if (!member) throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   // The owner as they are now, not as the token says: restricting or deleting
   // an owner ends their admin access at once, not when the token expires.
-  const internalProject = await services.projects.get(INTERNAL_PROJECT_ID);
-  const owner = await findUserCached(services, INTERNAL_PROJECT_ID, DEFAULT_BRANCH_ID, claims.sub);
+  const internalProject = yield* settle(services.projects.get(INTERNAL_PROJECT_ID));
+  const owner = yield* settle(findUserCached(services, INTERNAL_PROJECT_ID, DEFAULT_BRANCH_ID, userId));
   if (!owner || !internalProject || restrictedReason(owner, internalProject.config.require_email_verification)) {
     throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   }

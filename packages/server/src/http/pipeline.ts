@@ -12,6 +12,7 @@ import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
 import { inspect } from "node:util";
 import { z } from "zod";
+import { isPromise, run, settle, type MaybePromise, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { authenticate, type RequestAuth } from "./auth.ts";
 import { parseBody } from "./body.ts";
@@ -24,25 +25,38 @@ const NO_KEYS = z.object({}).strict();
 const NO_BODY = NO_KEYS.optional();
 
 export function routeHandler(route: RouteDefinition, services: Services) {
-  return async (c: Context): Promise<Response> => {
+  return (c: Context): MaybePromise<Response> => {
     try {
-      return await handle(route, services, c);
+      const response = run(handle(route, services, c));
+      return isPromise(response) ? response.catch(rethrowAsError) : response;
     } catch (error) {
-      // Hono only hands Error instances to onError; anything else thrown would escape as an unlogged failure.
-      throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${inspect(error)}`, { cause: error });
+      return rethrowAsError(error);
     }
   };
 }
 
-async function handle(route: RouteDefinition, services: Services, c: Context): Promise<Response> {
+/** Hono only hands Error instances to onError; anything else thrown would escape as an unlogged failure. */
+function rethrowAsError(error: unknown): never {
+  throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${inspect(error)}`, { cause: error });
+}
+
+/**
+ * Steps (lib/maybe-async.ts): a request with no body whose credentials and
+ * user are cached, answered by a handler that does not wait, is answered
+ * synchronously, which keeps the Node adapter on its fast path.
+ */
+function* handle(route: RouteDefinition, services: Services, c: Context): Steps<Response> {
   const request = c.req.raw;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const headers: HeaderReader = incoming ? new NodeHeaderReader(incoming.headers) : request.headers;
   // On a socket, HTTP/1.1 announces any body with content-length or
-  // transfer-encoding; without them, skip building a body stream.
-  const noBody = incoming && !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0);
-  const rawBody = noBody ? undefined : await parseBody(request, headers);
-  const auth = await authenticate(services, headers);
+  // transfer-encoding; without them, skip building a body stream (asking
+  // the adapter's request for its body would build a whole web Request).
+  const noBody = incoming
+    ? !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0)
+    : request.body === null;
+  const rawBody = noBody ? undefined : yield* settle(parseBody(request, headers));
+  const auth = yield* authenticate(services, headers);
 
   if (route.access !== "public") {
     if (!auth) throw new KnownErrors.AccessTypeRequired();
@@ -64,7 +78,7 @@ async function handle(route: RouteDefinition, services: Services, c: Context): P
   const body = bodySchema || rawBody !== undefined ? parsePart(messages, "body", bodySchema ?? NO_BODY, rawBody) : undefined;
   if (messages.length > 0) throw schemaError(request.method, pathOf(request), messages);
 
-  const result = await route.handler(new Input(body, query, params, auth, services, request, headers, c));
+  const result = yield* settle(route.handler(new Input(body, query, params, auth, services, request, headers, c)));
   if (result instanceof Response) return result;
   return jsonResponse(result.status ?? route.status ?? 200, result.body, result.headers);
 }

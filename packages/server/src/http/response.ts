@@ -8,6 +8,17 @@ import { randomUUID } from "node:crypto";
 
 const EXPOSED = "x-stack-known-error, x-stack-request-id";
 
+// A request id tells requests apart in logs and bug reports; it is no
+// secret. A random prefix per process and a counter keep the UUID's shape
+// and are unique across restarts and replicas, at a tenth of randomUUID's
+// cost per request.
+const REQUEST_ID_PREFIX = randomUUID().slice(0, 24);
+let requestCount = 0;
+
+function nextRequestId(): string {
+  return REQUEST_ID_PREFIX + (requestCount++).toString(16).padStart(12, "0");
+}
+
 // Plain literals, no spreads: properties after a spread are defined one
 // runtime call at a time, which made this the costliest line of a request.
 export function responseHeaders(contentType: string | null, extra?: Record<string, string>): Record<string, string> {
@@ -15,14 +26,14 @@ export function responseHeaders(contentType: string | null, extra?: Record<strin
     contentType === null
       ? {
           "cache-control": "no-store, max-age=0",
-          "x-stack-request-id": randomUUID(),
+          "x-stack-request-id": nextRequestId(),
           "access-control-allow-origin": "*",
           "access-control-expose-headers": EXPOSED,
         }
       : {
           "content-type": contentType,
           "cache-control": "no-store, max-age=0",
-          "x-stack-request-id": randomUUID(),
+          "x-stack-request-id": nextRequestId(),
           "access-control-allow-origin": "*",
           "access-control-expose-headers": EXPOSED,
         };

@@ -57,6 +57,10 @@ export interface RouteDefinition<
   /** Documented success status (default 200). */
   status?: number;
   response?: z.ZodType;
+  /**
+   * A handler that has its answer at once should return it, not a promise:
+   * the request is then answered synchronously (lib/maybe-async.ts).
+   */
   handler: (
     input: HandlerInput<Infer<B>, Infer<Q>, Infer<P>, Access extends "public" ? RequestAuth | null : RequestAuth>,
   ) => Promise<RouteResult> | RouteResult;

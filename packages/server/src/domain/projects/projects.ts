@@ -8,6 +8,7 @@ import type { CacheBus } from "../../cache/bus.ts";
 import type { Caches } from "../../cache/caches.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects } from "../../db/schema/index.ts";
+import type { MaybePromise } from "../../lib/maybe-async.ts";
 import { internalProjectConfig } from "./config.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -19,7 +20,8 @@ export class ProjectStore {
     private readonly bus: CacheBus,
   ) {}
 
-  get(id: string): Promise<ProjectRow | null> {
+  /** At once when cached (see lib/maybe-async.ts); await it anywhere. */
+  get(id: string): MaybePromise<ProjectRow | null> {
     return this.caches.load(this.caches.projects, id, async () => {
       const rows = await this.db.select().from(projects).where(eq(projects.id, id)).limit(1);
       return rows[0] ?? null;

@@ -6,6 +6,7 @@
  * not rotated, so concurrent refreshes of one token all succeed.
  */
 import { KnownErrors } from "@latchkey/shared";
+import { run, settle, type MaybePromise, type Steps } from "../../lib/maybe-async.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -14,18 +15,29 @@ import { findUserCached } from "../users/cached.ts";
 import { tokenSubject } from "./issue.ts";
 import { findSessionByDigest } from "./sessions.ts";
 
-export async function refreshAccessToken(
+export function refreshAccessToken(
   services: Services,
   project: ProjectRow,
   branchId: string,
   refreshToken: string,
   ip: string | null,
-): Promise<string> {
+): MaybePromise<string> {
+  return run(refreshSteps(services, project, branchId, refreshToken, ip));
+}
+
+/** Steps (lib/maybe-async.ts): with the session and user cached, a refresh waits for nothing. */
+function* refreshSteps(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  refreshToken: string,
+  ip: string | null,
+): Steps<string> {
   if (refreshToken.length === 0 || refreshToken.length > 200) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   const now = new Date();
   const digest = sha256Hex(refreshToken);
-  const session = await services.caches.load(services.caches.sessions, digest, () =>
-    findSessionByDigest(services.db, project.id, branchId, digest),
+  const session = yield* settle(
+    services.caches.load(services.caches.sessions, digest, () => findSessionByDigest(services.db, project.id, branchId, digest)),
   );
   if (
     !session ||
@@ -35,9 +47,9 @@ export async function refreshAccessToken(
   ) {
     throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   }
-  const user = await findUserCached(services, project.id, branchId, session.userId);
+  const user = yield* settle(findUserCached(services, project.id, branchId, session.userId));
   if (!user) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   services.sessionActivity.touch(session.id, ip, now);
-  await markUserActive(services.db, user.id, now);
+  yield* settle(markUserActive(services.db, user.id, now));
   return services.tokens.issue(tokenSubject(user, project, session.id));
 }

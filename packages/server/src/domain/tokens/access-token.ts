@@ -57,6 +57,9 @@ const ISSUER_PATH: Record<AudienceKind, string> = {
 };
 const AUDIENCE_SUFFIX: Record<AudienceKind, string> = { regular: "", restricted: ":restricted", anonymous: ":anon" };
 
+/** 16 base64url characters of the signature: 96 random bits. */
+const LOOKUP_TAIL = 16;
+
 /** Bounds the memory of `recent` (tokens of one second) under a burst of distinct sessions. */
 const RECENT_MAX = 20_000;
 
@@ -67,7 +70,8 @@ export class AccessTokens {
     readonly lifetimeMillis: number,
   ) {}
 
-  async issue(subject: TokenSubject): Promise<string> {
+  /** Synchronous (node:crypto): a refresh whose session and user are cached never waits. */
+  issue(subject: TokenSubject): string {
     const kind = audienceKindOf(subject);
     const { kid, key } = this.keys.signingKey(kind);
     const nowSeconds = Math.floor(Date.now() / 1000);
@@ -128,19 +132,26 @@ export class AccessTokens {
   }
 
   /**
-   * Verified tokens, by their full text. A token cannot change, so its
-   * signature need only be checked once; expiry is still checked every time.
+   * Verified tokens. A token cannot change, so its signature need only be
+   * checked once; expiry is still checked every time. Entries are found by
+   * the last characters of the signature (random, 96 bits), and a hit counts
+   * only if the whole text is the same: the token arrives as a new string on
+   * every request, and hashing all ~600 characters of it for the lookup was
+   * the costliest step of a cached `/users/me`. A forged token that shares
+   * the tail is a miss, is verified in full and fails, and replaces nothing.
    */
-  private readonly verified = new LRUCache<string, AccessTokenClaims>({ max: 50_000 });
+  private readonly verified = new LRUCache<string, { token: string; claims: AccessTokenClaims }>({ max: 50_000 });
 
-  async verify(token: string): Promise<AccessTokenClaims> {
-    const known = this.verified.get(token);
-    if (known) {
-      if (known.exp * 1000 > Date.now()) return known;
-      this.verified.delete(token);
+  /** Synchronous (node:crypto), so a request whose data is cached never waits; throws the catalogue's errors. */
+  verify(token: string): AccessTokenClaims {
+    const tail = token.slice(-LOOKUP_TAIL);
+    const known = this.verified.get(tail);
+    if (known !== undefined && known.token === token) {
+      if (known.claims.exp * 1000 > Date.now()) return known.claims;
+      this.verified.delete(tail);
     }
-    const claims = await this.verifyUncached(token);
-    this.verified.set(token, claims);
+    const claims = this.verifyUncached(token);
+    this.verified.set(tail, { token, claims });
     return claims;
   }
 
@@ -150,7 +161,7 @@ export class AccessTokens {
    * made first uses of tokens wait for seconds. Checks, in order: shape,
    * known key, signature over the exact text, then the claims.
    */
-  private async verifyUncached(token: string): Promise<AccessTokenClaims> {
+  private verifyUncached(token: string): AccessTokenClaims {
     const parts = token.split(".");
     if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) throw new KnownErrors.UnparsableAccessToken();
     const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];

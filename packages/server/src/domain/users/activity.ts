@@ -10,11 +10,16 @@ import { users } from "../../db/schema/index.ts";
 const MIN_INTERVAL_MILLIS = 60_000;
 const lastWrite = new Map<string, number>();
 
-export async function markUserActive(db: DbOrTx, userId: string, now = new Date()): Promise<void> {
+/** Nothing to wait for (undefined) when this process wrote it within the minute; else the write. */
+export function markUserActive(db: DbOrTx, userId: string, now = new Date()): Promise<void> | undefined {
   const previous = lastWrite.get(userId);
-  if (previous !== undefined && now.getTime() - previous < MIN_INTERVAL_MILLIS) return;
+  if (previous !== undefined && now.getTime() - previous < MIN_INTERVAL_MILLIS) return undefined;
   if (lastWrite.size > 100_000) lastWrite.clear();
   lastWrite.set(userId, now.getTime());
+  return writeLastActive(db, userId, now);
+}
+
+async function writeLastActive(db: DbOrTx, userId: string, now: Date): Promise<void> {
   await db
     .update(users)
     .set({ lastActiveAt: now })

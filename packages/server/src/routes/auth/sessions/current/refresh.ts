@@ -2,6 +2,11 @@ import { KnownErrors } from "@latchkey/shared";
 import { refreshAccessToken } from "../../../../domain/sessions/refresh.ts";
 import { stackHeader } from "../../../../http/headers.ts";
 import { defineRoute } from "../../../../http/route.ts";
+import { mapMaybe } from "../../../../lib/maybe-async.ts";
+
+function accessTokenBody(accessToken: string) {
+  return { body: { access_token: accessToken } };
+}
 
 export default [
   defineRoute({
@@ -10,11 +15,11 @@ export default [
     summary: "Get a new access token with the refresh token in x-stack-refresh-token",
     tags: ["Sessions"],
     access: ["client", "server", "admin"],
-    handler: async ({ auth, headers, services, ip }) => {
+    // Answers at once when the session and user are cached (lib/maybe-async.ts).
+    handler: ({ auth, headers, services, ip }) => {
       const refreshToken = stackHeader(headers, "refresh-token");
       if (!refreshToken) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-      const accessToken = await refreshAccessToken(services, auth.project, auth.branchId, refreshToken, ip);
-      return { body: { access_token: accessToken } };
+      return mapMaybe(refreshAccessToken(services, auth.project, auth.branchId, refreshToken, ip), accessTokenBody);
     },
   }),
 ];

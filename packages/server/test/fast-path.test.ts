@@ -1,0 +1,125 @@
+/**
+ * The request path answers synchronously when everything it needs is cached
+ * (lib/maybe-async.ts), and asynchronously otherwise; both must give the
+ * same answers, errors included. Also: the verified-token cache, which finds
+ * tokens by the tail of their signature, never accepts a different token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProject, signUpUser, type EndUser, type Project } from "./fixtures.ts";
+import { authHeaders, createTestServer, type TestServer } from "./harness.ts";
+
+let server: TestServer;
+let project: Project;
+let user: EndUser;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  project = await createProject(server);
+  user = await signUpUser(server, project);
+});
+afterAll(() => server?.close());
+
+/** app.fetch as the Node adapter calls it: a Response, or a promise of one. */
+function fetchRaw(path: string, headers: Record<string, string>, init: RequestInit = {}): Response | Promise<Response> {
+  return server.instance.app.fetch(new Request(`http://localhost/api/v1${path}`, { ...init, headers }));
+}
+
+async function bodyOf(res: Response | Promise<Response>) {
+  const response = await res;
+  return { status: response.status, known: response.headers.get("x-stack-known-error"), text: await response.text() };
+}
+
+describe("synchronous answers from cached data", () => {
+  it("a cached GET /users/me is answered at once, with the same body as the first (loading) answer", async () => {
+    await server.instance.services.caches.users.clear();
+    const first = fetchRaw("/users/me", authHeaders(user.as));
+    expect(first).toBeInstanceOf(Promise);
+    const loaded = await bodyOf(first);
+    expect(loaded.status).toBe(200);
+
+    const cached = fetchRaw("/users/me", authHeaders(user.as));
+    expect(cached).not.toBeInstanceOf(Promise);
+    expect(await bodyOf(cached)).toEqual(loaded);
+    expect(JSON.parse(loaded.text).id).toBe(user.userId);
+  });
+
+  it("after a write, the next read waits for the database and shows the change", async () => {
+    const patched = await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "Changed" } });
+    expect(patched.status).toBe(200);
+    const next = fetchRaw("/users/me", authHeaders(user.as));
+    expect(next).toBeInstanceOf(Promise);
+    expect(JSON.parse((await bodyOf(next)).text).display_name).toBe("Changed");
+    const again = fetchRaw("/users/me", authHeaders(user.as));
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(JSON.parse((await bodyOf(again)).text).display_name).toBe("Changed");
+  });
+
+  it("errors found before any wait are answered at once, with the catalogue's code", async () => {
+    const res = fetchRaw("/users/me", { "x-stack-access-type": "client" });
+    expect(res).not.toBeInstanceOf(Promise);
+    const answer = await bodyOf(res);
+    expect(answer.status).toBe(400);
+    expect(answer.known).toBe("ACCESS_TYPE_WITHOUT_PROJECT_ID");
+  });
+
+  it("errors found after a wait are answered the same way", async () => {
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const res = fetchRaw("/users/me", { "x-stack-access-type": "client", "x-stack-project-id": missing });
+    expect(res).toBeInstanceOf(Promise);
+    const answer = await bodyOf(res);
+    expect(answer.status).toBe(400);
+    expect(answer.known).toBe("CURRENT_PROJECT_NOT_FOUND");
+  });
+
+  it("a deleted user's cached token finds no user, whichever path answers", async () => {
+    const doomed = await signUpUser(server, project);
+    expect((await bodyOf(fetchRaw("/users/me", authHeaders(doomed.as)))).status).toBe(200);
+    const deleted = await server.request(`/users/${doomed.userId}`, { method: "DELETE", as: project.server });
+    expect(deleted.status).toBe(200);
+    const answer = await bodyOf(fetchRaw("/users/me", authHeaders(doomed.as)));
+    expect(answer.known).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  });
+});
+
+describe("refresh", () => {
+  const refresh = (refreshToken: string) =>
+    fetchRaw("/auth/sessions/current/refresh", { ...authHeaders(project.client), "x-stack-refresh-token": refreshToken }, { method: "POST" });
+
+  it("a cached session is refreshed at once; a revoked one is refused at once after the revocation", async () => {
+    const session = await signUpUser(server, project);
+    const first = await bodyOf(refresh(session.refreshToken));
+    expect(first.status).toBe(200);
+    const cached = refresh(session.refreshToken);
+    expect(cached).not.toBeInstanceOf(Promise);
+    const answer = await bodyOf(cached);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text).access_token.split(".")).toHaveLength(3);
+
+    const signedOut = await server.request("/auth/sessions/current", { method: "DELETE", as: session.as, headers: { "x-stack-refresh-token": session.refreshToken } });
+    expect(signedOut.status).toBe(200);
+    const refused = await bodyOf(refresh(session.refreshToken));
+    expect(refused.status).toBe(401);
+    expect(refused.known).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+  });
+});
+
+describe("verified-token cache", () => {
+  it("a token sharing a cached token's signature tail but not its text is verified in full and refused", async () => {
+    // Cache the real token.
+    expect((await bodyOf(fetchRaw("/users/me", authHeaders(user.as))).then((r) => r.status))).toBe(200);
+    const [header, payload, signature] = user.accessToken.split(".") as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url");
+    // Same last 16 characters (all of the tail the cache looks at), different signature start and payload.
+    const forgedSignature = "A".repeat(signature.length - 16) + signature.slice(-16);
+    for (const forged of [`${header}.${forgedPayload}.${signature}`, `${header}.${payload}.${forgedSignature}`]) {
+      const answer = await bodyOf(fetchRaw("/users/me", authHeaders({ ...user.as, accessToken: forged })));
+      expect(answer.status).toBe(401);
+      expect(answer.known).toBe("UNPARSABLE_ACCESS_TOKEN");
+    }
+    // The real token is still cached and still works.
+    const real = fetchRaw("/users/me", authHeaders(user.as));
+    expect(real).not.toBeInstanceOf(Promise);
+    expect((await bodyOf(real)).status).toBe(200);
+  });
+});
