@@ -75,6 +75,13 @@ export class AccessTokens {
     const kind = audienceKindOf(subject);
     const { kid, key } = this.keys.signingKey(kind);
     const nowSeconds = Math.floor(Date.now() / 1000);
+    if (nowSeconds !== this.recentSecond) {
+      this.recent.clear();
+      this.recentSecond = nowSeconds;
+    }
+    const recent = this.recent.get(subject.sessionId);
+    if (recent !== undefined && recent.kid === kid && sameClaims(recent.subject, subject)) return recent.token;
+
     const payload: AccessTokenClaims = {
       project_id: subject.projectId,
       branch_id: subject.branchId,
@@ -100,27 +107,22 @@ export class AccessTokens {
     // of a refresh. Verification (jose, and every verifier using our JWKS)
     // is unaffected; the tests verify every kind of token with jose.
     const signingInput = `${this.encodedHeader(kid)}.${base64url(payload)}`;
-    if (nowSeconds !== this.recentSecond) {
-      this.recent.clear();
-      this.recentSecond = nowSeconds;
-    }
-    const recent = this.recent.get(signingInput);
-    if (recent !== undefined) return recent;
     // Base64url text is ASCII: latin1 is the cheapest exact encoding.
     const signature = sign("sha256", Buffer.from(signingInput, "latin1"), { key, dsaEncoding: "ieee-p1363" });
     const token = `${signingInput}.${signature.toString("base64url")}`;
-    if (this.recent.size < RECENT_MAX) this.recent.set(signingInput, token);
+    if (this.recent.size < RECENT_MAX) this.recent.set(subject.sessionId, { kid, subject, token });
     return token;
   }
 
   /**
-   * Tokens signed during the current second, by their signed text. `iat` has
-   * one-second resolution, so a second token for the same session, user state
-   * and key within that second would carry exactly the same claims: it is
-   * handed the one already signed (bursts of refreshes of one session, e.g.
-   * several tabs at once) rather than paying for another signature.
+   * Tokens signed during the current second, by session. `iat` has
+   * one-second resolution, so a second token for the same session, with the
+   * same user state and key within that second, would carry exactly the same
+   * claims: it is handed the one already signed (bursts of refreshes of one
+   * session, e.g. several tabs at once) rather than paying for another
+   * signature, or even for serializing the claims again.
    */
-  private readonly recent = new Map<string, string>();
+  private readonly recent = new Map<string, { kid: string; subject: TokenSubject; token: string }>();
   private recentSecond = 0;
 
   /** The encoded JWS header depends on the key id only. */
@@ -198,6 +200,39 @@ export class AccessTokens {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Every field of a token's subject, for `sameClaims`: adding a field to
+ * TokenSubject without listing it here does not compile.
+ */
+const SUBJECT_FIELDS = {
+  userId: true,
+  projectId: true,
+  branchId: true,
+  sessionId: true,
+  displayName: true,
+  primaryEmail: true,
+  primaryEmailVerified: true,
+  selectedTeamId: true,
+  signedUpAt: true,
+  isAnonymous: true,
+  restrictedReason: true,
+  requiresTotpMfa: true,
+} as const satisfies Record<keyof TokenSubject, true>;
+const SUBJECT_KEYS = Object.keys(SUBJECT_FIELDS) as (keyof TokenSubject)[];
+
+/** Whether two subjects give the same claims (within one second, with one key). */
+function sameClaims(a: TokenSubject, b: TokenSubject): boolean {
+  for (const field of SUBJECT_KEYS) {
+    const x = a[field];
+    const y = b[field];
+    if (x === y) continue;
+    if (x instanceof Date && y instanceof Date && x.getTime() === y.getTime()) continue;
+    if (field === "restrictedReason" && a.restrictedReason?.type === b.restrictedReason?.type) continue;
+    return false;
+  }
+  return true;
+}
 
 function parseJsonObject(encoded: string): Record<string, any> | null {
   try {
