@@ -3,6 +3,7 @@
  * errors, unexpected exceptions, 405/404, the headers on every response,
  * CORS, and the /api/latest alias.
  */
+import { MAX_REQUEST_BODY_BYTES } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { defineRoute } from "../src/http/route.ts";
@@ -83,6 +84,40 @@ describe("BODY_PARSING_ERROR", () => {
     });
     expectCoded(res, "BODY_PARSING_ERROR", 400, null);
     expect(res.body.error).toContain("application/xml");
+  });
+
+  it("a body over 4 MiB is refused, whether it says its length or not, and changes nothing", async () => {
+    const email = uniqueEmail();
+    const huge = JSON.stringify({ email, password: PASSWORD, padding: "x".repeat(MAX_REQUEST_BODY_BYTES) });
+    // Streamed without a length: counted while read, refused past the limit.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(huge);
+        for (let at = 0; at < bytes.length; at += 64 * 1024) controller.enqueue(bytes.subarray(at, at + 64 * 1024));
+        controller.close();
+      },
+    });
+    const streamed = await server.instance.app.request("http://localhost/api/v1/auth/password/sign-up", {
+      method: "POST",
+      headers: clientJson(),
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    const streamedBody = await streamed.json();
+    expect(streamed.status).toBe(400);
+    expect(streamedBody.code).toBe("BODY_PARSING_ERROR");
+    expect(streamedBody.error).toBe("The request body is larger than 4 MiB.");
+
+    // Over a socket, with content-length: refused before the body is read.
+    const base = await server.listen();
+    const declared = await fetch(`${base}/api/v1/auth/password/sign-up`, { method: "POST", headers: clientJson(), body: huge });
+    expect(declared.status).toBe(400);
+    expect(((await declared.json()) as { code: string }).code).toBe("BODY_PARSING_ERROR");
+
+    // Nothing was created.
+    const signIn = await raw("/api/v1/auth/password/sign-in", { method: "POST", headers: clientJson(), body: JSON.stringify({ email, password: PASSWORD }) });
+    expect(signIn.status).toBe(400);
+    expect(signIn.headers.get("x-stack-known-error")).toBe("EMAIL_PASSWORD_MISMATCH");
   });
 
   it("is checked before authentication", async () => {

@@ -7,6 +7,12 @@ export const DISPLAY_NAME_MAX_LENGTH = 256;
 export const URL_MAX_LENGTH = 1_000_000;
 export const ID_NAME_MAX_LENGTH = 63;
 export const BRANCH_ID_MAX_LENGTH = 255;
+/**
+ * Request bodies larger than this are refused before they are read whole (a
+ * body is otherwise held in memory). The largest field, a URL, is 1,000,000
+ * characters.
+ */
+export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 /** Profile images (usually data URLs) must stay under 100 KB. */
 export const PROFILE_IMAGE_MAX_BYTES = 100 * 1024;
 

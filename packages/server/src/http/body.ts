@@ -2,14 +2,14 @@
  * Reads the request body by content type (WIRE §1.1). Runs before
  * authentication, so a malformed body is reported as BODY_PARSING_ERROR first.
  */
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, MAX_REQUEST_BODY_BYTES } from "@latchkey/shared";
 import type { HeaderReader } from "./headers.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export async function parseBody(request: Request, headers: HeaderReader): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const bytes = await readCapped(request, headers);
   if (bytes.length === 0) return undefined;
   const contentType = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType === "application/octet-stream") return bytes;
@@ -43,4 +43,29 @@ export async function parseBody(request: Request, headers: HeaderReader): Promis
         `Unsupported Content-Type ${JSON.stringify(contentType)}: send application/json, application/x-www-form-urlencoded, text/plain or application/octet-stream.`,
       );
   }
+}
+
+function tooLarge() {
+  return new KnownErrors.BodyParsingError(`The request body is larger than ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MiB.`);
+}
+
+/** The whole body, refused as soon as it is known to be too large: from content-length, or while reading. */
+async function readCapped(request: Request, headers: HeaderReader): Promise<Uint8Array> {
+  if (Number(headers.get("content-length") ?? 0) > MAX_REQUEST_BODY_BYTES) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_REQUEST_BODY_BYTES) {
+      // The rest is drained or the connection closed by the Node adapter.
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
