@@ -2,10 +2,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectApiKeys } from "../src/db/schema/index.ts";
-import { createProject, expectPlainError, expectSchemaError, sleep, type Project } from "./fixtures.ts";
+import { createProject, expectPlainError, expectSchemaError, sleep, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 
 let server: TestServer;
 let project: Project;

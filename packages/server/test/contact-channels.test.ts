@@ -3,6 +3,7 @@
  * sign-in address rules, and e-mail verification through a real SMTP peer,
  * including the sign-up flow that mails a verification link.
  */
+import type { ContactChannelJson } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sentEmails, verificationCodes } from "../src/db/schema/index.ts";
@@ -16,12 +17,12 @@ import {
   uniqueEmail,
   type EndUser,
   type Project,
+  UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
 
 const CHANNEL_KEYS = ["id", "is_primary", "is_verified", "type", "used_for_auth", "user_id", "value"];
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 const EVIL_CALLBACK = "https://evil.example.com/cb";
 
 let mailing: MailingServer;
@@ -38,15 +39,7 @@ afterAll(() => mailing?.close());
 
 const db = () => server.instance.services.db;
 
-interface Channel {
-  id: string;
-  is_primary: boolean;
-  is_verified: boolean;
-  type: "email";
-  used_for_auth: boolean;
-  user_id: string;
-  value: string;
-}
+type Channel = ContactChannelJson;
 
 function addChannel(as: Auth, body: Record<string, unknown>) {
   return server.request("/contact-channels", { method: "POST", as, body: { type: "email", used_for_auth: false, ...body } });

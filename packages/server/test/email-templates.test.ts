@@ -21,11 +21,11 @@ import {
   patchProjectConfig,
   uniqueEmail,
   type Project,
+  UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { capturingLogger, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
 
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 const BUILT_IN_TEMPLATE_IDS = Object.values(DEFAULT_EMAIL_TEMPLATE_IDS);
 
 let mailing: MailingServer;

@@ -5,7 +5,7 @@
  * tokens by the tail of their signature, never accepts a different token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, signUpUser, type EndUser, type Project } from "./fixtures.ts";
+import { createProject, signUpUser, type EndUser, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { authHeaders, createTestServer, type TestServer } from "./harness.ts";
 
 let server: TestServer;
@@ -79,8 +79,7 @@ describe("synchronous answers from cached data", () => {
   });
 
   it("errors found after a wait are answered the same way", async () => {
-    const missing = "00000000-0000-4000-8000-000000000000";
-    const res = fetchRaw("/users/me", { "x-stack-access-type": "client", "x-stack-project-id": missing });
+    const res = fetchRaw("/users/me", { "x-stack-access-type": "client", "x-stack-project-id": UNKNOWN_UUID });
     expect(res).toBeInstanceOf(Promise);
     const answer = await bodyOf(res);
     expect(answer.status).toBe(400);

@@ -6,6 +6,9 @@ import { expect } from "vitest";
 import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 
 let counter = 0;
+/** A well-formed id that names nothing. */
+export const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
+
 export function uniqueEmail(prefix = "user"): string {
   counter += 1;
   return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;

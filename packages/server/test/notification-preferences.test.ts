@@ -4,12 +4,11 @@
  * preferences, and the errors for unknown users, categories and bad input.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, expectPlainError, expectSchemaError, signUpUser, type EndUser, type Project } from "./fixtures.ts";
+import { createProject, expectPlainError, expectSchemaError, signUpUser, type EndUser, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 const TRANSACTIONAL = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef";
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 
 const transactional = { can_disable: false, enabled: true, notification_category_id: TRANSACTIONAL, notification_category_name: "Transactional" };
 const marketing = (enabled: boolean) => ({ can_disable: true, enabled, notification_category_id: MARKETING, notification_category_name: "Marketing" });

@@ -14,6 +14,7 @@ import {
   signUpUser,
   type Owner,
   type Project,
+  UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
@@ -114,10 +115,9 @@ describe("GET /projects/current (client view)", () => {
   });
 
   it("unknown project → CURRENT_PROJECT_NOT_FOUND; no access type → ACCESS_TYPE_REQUIRED", async () => {
-    const missing = "00000000-0000-4000-8000-000000000000";
-    const res = await server.request("/projects/current", { as: { type: "client", projectId: missing } });
+    const res = await server.request("/projects/current", { as: { type: "client", projectId: UNKNOWN_UUID } });
     expectKnownError(res, "CURRENT_PROJECT_NOT_FOUND", 400);
-    expect(res.body.details).toEqual({ project_id: missing });
+    expect(res.body.details).toEqual({ project_id: UNKNOWN_UUID });
     expectKnownError(await server.request("/projects/current"), "ACCESS_TYPE_REQUIRED", 400);
   });
 });

@@ -11,12 +11,11 @@ import type { ParsedMail } from "mailparser";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailDrafts, emailTemplates, emailThemes, sentEmails } from "../src/db/schema/index.ts";
-import { createProject, expectPlainError, expectSchemaError, expectSchemaErrorIncluding, patchProjectConfig, signUpUser, type Project } from "./fixtures.ts";
+import { createProject, expectPlainError, expectSchemaError, expectSchemaErrorIncluding, patchProjectConfig, signUpUser, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
 
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 
 let mailing: MailingServer;
 let server: TestServer;

@@ -12,11 +12,11 @@ import {
   sleep,
   type EndUser,
   type Project,
+  UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 const SESSION_KEYS = ["created_at", "id", "is_current_session", "is_impersonation", "last_used_at", "user_id"];
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 
 let server: TestServer;
 let project: Project;

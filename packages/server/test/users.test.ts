@@ -16,6 +16,7 @@ import {
   signUpUser,
   uniqueEmail,
   type Project,
+  UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
 
@@ -73,7 +74,6 @@ const CLIENT_VIEW_KEYS = [
   "signed_up_at_millis",
 ];
 
-const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 
 let server: TestServer;
 let project: Project;

@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
-import { Alert, Card, useAction, useCodeFromUrl } from "./parts.tsx";
+import { Alert, Card, FooterLink, useAction, useCodeFromUrl } from "./parts.tsx";
 
 export function EmailVerification({ title = "Verify your e-mail" }: { title?: string }) {
   const app = useStackApp();
@@ -37,11 +37,7 @@ export function EmailVerification({ title = "Verify your e-mail" }: { title?: st
           </button>
         </>
       )}
-      <p className="lk-muted">
-        <a className="lk-link" href={app.urls.home}>
-          Go to the home page
-        </a>
-      </p>
+      <FooterLink href={app.urls.home}>Go to the home page</FooterLink>
     </Card>
   );
 }

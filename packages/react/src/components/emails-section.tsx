@@ -1,7 +1,7 @@
 /** Account settings: the user's e-mail addresses — add, verify, make primary, remove. */
 import type { ContactChannel, CurrentUser } from "@latchkey/js";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { Alert, Field, Section, errorText, useAction } from "./parts.tsx";
+import { useCallback, useEffect, useState } from "react";
+import { Alert, Field, Section, errorText, submitTo, useAction } from "./parts.tsx";
 
 export function EmailsSection({ user }: { user: CurrentUser }) {
   const [channels, setChannels] = useState<ContactChannel[] | null>(null);
@@ -94,10 +94,7 @@ function AddEmailForm({ user, onAdded }: { user: CurrentUser; onAdded(value: str
     setValue("");
     onAdded(email);
   });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void add.run();
-  };
+  const onSubmit = submitTo(add.run);
   return (
     <form className="lk-form" onSubmit={onSubmit}>
       <Field label="Add an e-mail address" type="email" autoComplete="email" required value={value} onChange={(e) => setValue(e.target.value)} />

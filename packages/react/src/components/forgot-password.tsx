@@ -1,7 +1,7 @@
 /** The forgot-password page: mails a reset link. It never says whether an account uses the address. */
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
-import { Alert, Card, Field, useAction } from "./parts.tsx";
+import { Alert, Card, Field, FooterLink, submitTo, useAction } from "./parts.tsx";
 
 export function ForgotPassword({ title = "Reset your password" }: { title?: string }) {
   const app = useStackApp();
@@ -12,10 +12,7 @@ export function ForgotPassword({ title = "Reset your password" }: { title?: stri
     if (result.status === "error") return result.error.message;
     setSentTo(email.trim());
   });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void send.run();
-  };
+  const onSubmit = submitTo(send.run);
   return (
     <Card title={title}>
       {sentTo ? (
@@ -31,11 +28,7 @@ export function ForgotPassword({ title = "Reset your password" }: { title?: stri
           </button>
         </form>
       )}
-      <p className="lk-muted">
-        <a className="lk-link" href={app.urls.signIn}>
-          Back to sign in
-        </a>
-      </p>
+      <FooterLink href={app.urls.signIn}>Back to sign in</FooterLink>
     </Card>
   );
 }

@@ -3,7 +3,7 @@
  * scanner that opens the link does not spend the one-time code.
  */
 import { useStackApp } from "../provider.tsx";
-import { Alert, Card, useAction, useCodeFromUrl } from "./parts.tsx";
+import { Alert, Card, FooterLink, useAction, useCodeFromUrl } from "./parts.tsx";
 
 export function MagicLinkCallback({ title = "Sign in" }: { title?: string }) {
   const app = useStackApp();
@@ -25,11 +25,7 @@ export function MagicLinkCallback({ title = "Sign in" }: { title?: string }) {
       ) : (
         <Alert>This link has no sign-in code. Open the link from the e-mail again.</Alert>
       )}
-      <p className="lk-muted">
-        <a className="lk-link" href={app.urls.signIn}>
-          Back to sign in
-        </a>
-      </p>
+      <FooterLink href={app.urls.signIn}>Back to sign in</FooterLink>
     </Card>
   );
 }

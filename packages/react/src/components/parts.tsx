@@ -1,6 +1,6 @@
 /** Small building blocks shared by the components: labelled fields, alerts, async actions. */
 import { KnownError } from "@latchkey/js";
-import { useCallback, useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 
 export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
@@ -9,6 +9,17 @@ export function Field({ label, ...input }: { label: string } & InputHTMLAttribut
       <label htmlFor={id}>{label}</label>
       <input id={id} className="lk-input" {...input} />
     </div>
+  );
+}
+
+/** The one link under a page's content (back to sign in, home, …). */
+export function FooterLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <p className="lk-muted">
+      <a className="lk-link" href={href}>
+        {children}
+      </a>
+    </p>
   );
 }
 
@@ -59,6 +70,14 @@ export function useAction<Args extends unknown[]>(action: (...args: Args) => Pro
     [action],
   );
   return { run, busy, error, setError };
+}
+
+/** A form's submit handler that runs `run` in place of the browser's own submit. */
+export function submitTo(run: () => unknown) {
+  return (event: FormEvent) => {
+    event.preventDefault();
+    void run();
+  };
 }
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {

@@ -1,7 +1,7 @@
 /** The page a reset link opens: checks the link, then takes the new password twice. */
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { useStackApp } from "../provider.tsx";
-import { Alert, Card, Field, errorText, useAction, useCodeFromUrl } from "./parts.tsx";
+import { Alert, Card, Field, FooterLink, errorText, submitTo, useAction, useCodeFromUrl } from "./parts.tsx";
 import { PASSWORDS_DO_NOT_MATCH } from "./sign-up.tsx";
 
 type LinkState = "checking" | "valid" | { invalid: string };
@@ -32,17 +32,10 @@ export function PasswordReset({ title = "Choose a new password" }: { title?: str
     if (result.status === "error") return result.error.message;
     setDone(true);
   });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit.run();
-  };
+  const onSubmit = submitTo(submit.run);
 
   const signIn = (
-    <p className="lk-muted">
-      <a className="lk-link" href={done ? app.urls.signIn : app.urls.forgotPassword}>
-        {done ? "Sign in" : "Ask for a new link"}
-      </a>
-    </p>
+    <FooterLink href={done ? app.urls.signIn : app.urls.forgotPassword}>{done ? "Sign in" : "Ask for a new link"}</FooterLink>
   );
   if (done) {
     return (

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
-import { Alert, Card, Field, useAction } from "./parts.tsx";
+import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
 
 export function SignIn({ title = "Sign in" }: { title?: string }) {
   const app = useStackApp();
@@ -40,10 +40,7 @@ function PasswordForm() {
     const result = await app.signInWithCredential({ email, password });
     if (result.status === "error") return result.error.message;
   });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit.run();
-  };
+  const onSubmit = submitTo(submit.run);
   return (
     <form className="lk-form" onSubmit={onSubmit} noValidate>
       <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />

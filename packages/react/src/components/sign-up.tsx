@@ -1,7 +1,7 @@
 /** The sign-up page: e-mail, password and the password again. */
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
-import { Alert, Card, Field, useAction } from "./parts.tsx";
+import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
 import { withReturnTo } from "./sign-in.tsx";
 
 /** SPEC §8: the words for a repeated password that differs. */
@@ -17,10 +17,7 @@ export function SignUp({ title = "Create an account" }: { title?: string }) {
     const result = await app.signUpWithCredential({ email, password });
     if (result.status === "error") return result.error.message;
   });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit.run();
-  };
+  const onSubmit = submitTo(submit.run);
   return (
     <Card title={title}>
       <form className="lk-form" onSubmit={onSubmit} noValidate>

@@ -13,7 +13,7 @@ import { KnownErrors, type ContactChannelJson } from "@latchkey/shared";
 import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import { isUniqueViolation, violatedConstraint } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import { StatusError } from "../../http/errors.ts";
 import type { ChannelVerificationData } from "./verification.ts";
@@ -59,6 +59,15 @@ export function listChannels(db: DbOrTx, t: Tenancy, userId: string): Promise<Co
     .from(contactChannels)
     .where(and(inTenancy(t), eq(contactChannels.userId, userId)))
     .orderBy(desc(contactChannels.isPrimary), asc(contactChannels.createdAt), asc(contactChannels.id));
+}
+
+/**
+ * USER_ID_DOES_NOT_EXIST unless the user is in this project, then the user's
+ * channel or 404; `lock` takes the per-user write lock (in a transaction).
+ */
+export async function requireUserChannel(db: DbOrTx, t: Tenancy, userId: string, channelId: string, lock = false): Promise<ContactChannelRow> {
+  await requireUser(db, t, userId, lock);
+  return requireChannel(db, t, userId, channelId);
 }
 
 /** The user's channel, or 404: another user's or project's channel is simply not found. */
@@ -219,14 +228,4 @@ async function guarded<T>(value: string, write: () => Promise<T>): Promise<T> {
         throw new StatusError(409, "The user's contact channels were changed at the same time. Try again.");
     }
   }
-}
-
-/** The index a unique violation names (postgres.js: constraint_name; PGlite: constraint). */
-function violatedConstraint(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const { constraint_name: a, constraint: b } = e as { constraint_name?: unknown; constraint?: unknown };
-    if (typeof a === "string") return a;
-    if (typeof b === "string") return b;
-  }
-  return undefined;
 }

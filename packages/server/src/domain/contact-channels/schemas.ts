@@ -2,7 +2,7 @@
  * Request shapes of the contact-channel endpoints (WIRE §2.3). Clients may not
  * set is_verified: only proving access to the mailbox (or a server) does.
  */
-import { emailSchema, urlSchema, userIdOrMeSchema, uuidSchema, verificationCodeSchema } from "@latchkey/shared";
+import { emailSchema, userIdOrMeSchema, uuidSchema } from "@latchkey/shared";
 import { z } from "zod";
 import type { ChannelPatch, NewChannel } from "./channels.ts";
 
@@ -27,10 +27,6 @@ export const clientChannelPatch = z.object(clientPatchShape).strict();
 export const serverChannelPatch = z.object({ ...clientPatchShape, is_verified: z.boolean().optional() }).strict();
 
 export const channelParams = z.object({ user_id: userIdOrMeSchema, contact_channel_id: uuidSchema });
-
-export const callbackBody = z.object({ callback_url: urlSchema }).strict();
-
-export const codeBody = z.object({ code: verificationCodeSchema }).strict();
 
 type CreateBody = z.output<typeof serverChannelCreate>;
 type PatchBody = z.output<typeof serverChannelPatch>;

@@ -9,6 +9,7 @@ import type { DbOrTx } from "../../db/connect.ts";
 import { StatusError } from "../../http/errors.ts";
 import { prepareCodeMail, saveCodeMail, type PreparedCodeMail } from "../codes/mail-code.ts";
 import type { ProjectRow } from "../projects/projects.ts";
+import type { Services } from "../../services.ts";
 
 export interface ChannelVerificationData {
   user_id: string;
@@ -40,4 +41,23 @@ export async function saveChannelVerification(
   }
   const data: ChannelVerificationData = { user_id: channel.userId, contact_channel_id: channel.id, email: channel.value };
   await saveCodeMail(tx, prepared, { ...data });
+}
+
+/**
+ * Mails a verification link for an existing channel: counted against the
+ * address's and the caller's limits, rendered outside any transaction,
+ * stored and queued in one.
+ */
+export async function sendChannelVerification(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  channel: { id: string; userId: string; value: string },
+  callbackUrl: string,
+  ip: string | null,
+): Promise<void> {
+  services.emailRateLimit.takeCodeEmail(project.id, channel.value, ip);
+  const prepared = await prepareChannelVerification(services.db, services.logger, project, branchId, channel.value, callbackUrl);
+  await services.db.transaction((tx) => saveChannelVerification(tx, prepared, channel));
+  services.emails.kick();
 }

@@ -6,12 +6,13 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { users } from "../../db/schema/index.ts";
+import type { MaybePromise } from "../../lib/maybe-async.ts";
 
 const MIN_INTERVAL_MILLIS = 60_000;
 const lastWrite = new Map<string, number>();
 
-/** Nothing to wait for (undefined) when this process wrote it within the minute; else the write. */
-export function markUserActive(db: DbOrTx, userId: string, now = new Date()): Promise<void> | undefined {
+/** Nothing to wait for when this process wrote it within the minute (see lib/maybe-async.ts); else the write. */
+export function markUserActive(db: DbOrTx, userId: string, now = new Date()): MaybePromise<void> {
   const previous = lastWrite.get(userId);
   if (previous !== undefined && now.getTime() - previous < MIN_INTERVAL_MILLIS) return undefined;
   if (lastWrite.size > 100_000) lastWrite.clear();

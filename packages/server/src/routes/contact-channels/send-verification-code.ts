@@ -1,7 +1,7 @@
-import { KnownErrors, emailSchema, urlSchema } from "@latchkey/shared";
-import { z } from "zod";
+import { KnownErrors } from "@latchkey/shared";
+import { mailCodeBody } from "../../domain/codes/request-bodies.ts";
 import { listChannels } from "../../domain/contact-channels/channels.ts";
-import { prepareChannelVerification, saveChannelVerification } from "../../domain/contact-channels/verification.ts";
+import { sendChannelVerification } from "../../domain/contact-channels/verification.ts";
 import { assertTrustedUrl } from "../../domain/projects/trusted-urls.ts";
 import { StatusError } from "../../http/errors.ts";
 import { defineRoute } from "../../http/route.ts";
@@ -15,7 +15,7 @@ export default [
     tags: ["Contact channels"],
     access: ["client", "server", "admin"],
     user: "required",
-    body: z.object({ email: emailSchema, callback_url: urlSchema }).strict(),
+    body: mailCodeBody,
     handler: async ({ auth, body, services, ip }) => {
       const userId = auth.user!.id;
       const tenancy = tenancyOf(auth);
@@ -28,10 +28,7 @@ export default [
       if (!channels.some((c) => c.value.toLowerCase() === email)) throw new KnownErrors.EmailNotAssociatedWithUser();
       if (primary.value.toLowerCase() !== email) throw new KnownErrors.EmailIsNotPrimaryEmail(body.email, primary.value);
       if (primary.isVerified) throw new KnownErrors.EmailAlreadyVerified();
-      services.emailRateLimit.takeCodeEmail(auth.project.id, primary.value, ip);
-      const prepared = await prepareChannelVerification(services.db, services.logger, auth.project, auth.branchId, primary.value, body.callback_url);
-      await services.db.transaction((tx) => saveChannelVerification(tx, prepared, primary));
-      services.emails.kick();
+      await sendChannelVerification(services, auth.project, auth.branchId, primary, body.callback_url, ip);
       return { body: { success: true } };
     },
   }),

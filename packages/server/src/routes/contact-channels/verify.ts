@@ -1,5 +1,5 @@
 import { markChannelVerified } from "../../domain/contact-channels/channels.ts";
-import { codeBody } from "../../domain/contact-channels/schemas.ts";
+import { codeBody } from "../../domain/codes/request-bodies.ts";
 import type { ChannelVerificationData } from "../../domain/contact-channels/verification.ts";
 import { useCode } from "../../domain/codes/verification-codes.ts";
 import { defineRoute } from "../../http/route.ts";

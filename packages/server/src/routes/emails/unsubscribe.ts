@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireUser } from "../../domain/contact-channels/channels.ts";
 import { escapeHtml } from "../../domain/emails/code-emails.ts";
 import { requireCategory, setPreference } from "../../domain/emails/notifications/preferences.ts";
-import { readUnsubscribeToken, type UnsubscribeTarget } from "../../domain/emails/notifications/unsubscribe.ts";
+import { readUnsubscribeToken } from "../../domain/emails/notifications/unsubscribe.ts";
 import { StatusError } from "../../http/errors.ts";
 import { responseHeaders } from "../../http/response.ts";
 import { defineRoute } from "../../http/route.ts";
@@ -35,13 +35,14 @@ async function resolve(services: Services, token: string) {
   return { target, project, category: requireCategory(target.categoryId) };
 }
 
-const gone = () => new StatusError(404, "This unsubscribe link belongs to an account that no longer exists.");
-
-async function userExists(services: Services, t: UnsubscribeTarget) {
+/** For a user deleted since the mail went out: a 404 page's words rather than USER_ID_DOES_NOT_EXIST. */
+async function ofExistingUser<T>(work: Promise<T>): Promise<T> {
   try {
-    await requireUser(services.db, t, t.userId);
+    return await work;
   } catch (error) {
-    if (error instanceof KnownErrors.UserIdDoesNotExist) throw gone();
+    if (error instanceof KnownErrors.UserIdDoesNotExist) {
+      throw new StatusError(404, "This unsubscribe link belongs to an account that no longer exists.");
+    }
     throw error;
   }
 }
@@ -56,7 +57,7 @@ export default [
     query,
     handler: async ({ query, services }) => {
       const { target, project, category } = await resolve(services, query.token);
-      await userExists(services, target);
+      await ofExistingUser(requireUser(services.db, target, target.userId));
       const name = escapeHtml(project.displayName);
       return page(
         `Unsubscribe from ${category.name.toLowerCase()} e-mails`,
@@ -76,15 +77,12 @@ export default [
     query,
     handler: async ({ query, services }) => {
       const { target, project, category } = await resolve(services, query.token);
-      try {
-        await services.db.transaction(async (tx) => {
+      await ofExistingUser(
+        services.db.transaction(async (tx) => {
           await requireUser(tx, target, target.userId, true);
           await setPreference(tx, target, target.userId, category, false);
-        });
-      } catch (error) {
-        if (error instanceof KnownErrors.UserIdDoesNotExist) throw gone();
-        throw error;
-      }
+        }),
+      );
       return page(
         "You are unsubscribed",
         `<p>${escapeHtml(project.displayName)} will no longer send you ${escapeHtml(category.name.toLowerCase())} e-mails. ` +

@@ -1,5 +1,5 @@
-import { emailSchema, urlSchema } from "@latchkey/shared";
 import { z } from "zod";
+import { mailCodeBody } from "../../../domain/codes/request-bodies.ts";
 import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
 import { mailSignInCode } from "../../../domain/users/otp-sign-in.ts";
 import { StatusError } from "../../../http/errors.ts";
@@ -16,7 +16,7 @@ export default [
     summary: "Mail a sign-in code and link",
     tags: ["OTP"],
     access: ["client", "server", "admin"],
-    body: z.object({ email: emailSchema, callback_url: urlSchema }).strict(),
+    body: mailCodeBody,
     response: z.object({ nonce: z.string() }),
     handler: async ({ auth, body, services, ip }) => {
       const { config } = auth.project;

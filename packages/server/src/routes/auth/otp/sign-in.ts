@@ -1,5 +1,5 @@
-import { verificationCodeSchema } from "@latchkey/shared";
 import { z } from "zod";
+import { codeBody } from "../../../domain/codes/request-bodies.ts";
 import { signInWithCode } from "../../../domain/users/otp-sign-in.ts";
 import { StatusError } from "../../../http/errors.ts";
 import { defineRoute } from "../../../http/route.ts";
@@ -12,7 +12,7 @@ export default [
     summary: "Sign in (or up) with a mailed code",
     tags: ["OTP"],
     access: ["client", "server", "admin"],
-    body: z.object({ code: verificationCodeSchema }).strict(),
+    body: codeBody,
     response: z.object({
       access_token: z.string(),
       refresh_token: z.string(),

@@ -1,5 +1,5 @@
-import { KnownErrors, emailSchema, urlSchema } from "@latchkey/shared";
-import { z } from "zod";
+import { KnownErrors } from "@latchkey/shared";
+import { mailCodeBody } from "../../../domain/codes/request-bodies.ts";
 import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
 import { sendResetCode } from "../../../domain/users/password-reset.ts";
 import { defineRoute } from "../../../http/route.ts";
@@ -11,7 +11,7 @@ export default [
     summary: "Mail a password-reset link, if a user signs in with this e-mail",
     tags: ["Password"],
     access: ["client", "server", "admin"],
-    body: z.object({ email: emailSchema, callback_url: urlSchema }).strict(),
+    body: mailCodeBody,
     handler: async ({ auth, body, services, ip }) => {
       const { config } = auth.project;
       if (!config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();

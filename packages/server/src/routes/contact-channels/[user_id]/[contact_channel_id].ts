@@ -1,4 +1,4 @@
-import { channelView, deleteChannel, requireChannel, requireUser, updateChannel } from "../../../domain/contact-channels/channels.ts";
+import { channelView, deleteChannel, requireUserChannel, updateChannel } from "../../../domain/contact-channels/channels.ts";
 import { channelParams, clientChannelPatch, serverChannelPatch, toChannelPatch } from "../../../domain/contact-channels/schemas.ts";
 import { defineRoute } from "../../../http/route.ts";
 import { resolveUserId } from "../../../http/user-target.ts";
@@ -15,8 +15,7 @@ export default [
     handler: async ({ auth, params, services }) => {
       const userId = resolveUserId(auth, params.user_id);
       const tenancy = tenancyOf(auth);
-      await requireUser(services.db, tenancy, userId);
-      return { body: channelView(await requireChannel(services.db, tenancy, userId, params.contact_channel_id)) };
+      return { body: channelView(await requireUserChannel(services.db, tenancy, userId, params.contact_channel_id)) };
     },
   }),
   defineRoute({
@@ -32,8 +31,7 @@ export default [
       const userId = resolveUserId(auth, params.user_id);
       const tenancy = tenancyOf(auth);
       const row = await services.db.transaction(async (tx) => {
-        await requireUser(tx, tenancy, userId, true);
-        const channel = await requireChannel(tx, tenancy, userId, params.contact_channel_id);
+        const channel = await requireUserChannel(tx, tenancy, userId, params.contact_channel_id, true);
         return updateChannel(tx, services.bus, tenancy, channel, toChannelPatch(body));
       });
       return { body: channelView(row) };
@@ -50,8 +48,7 @@ export default [
       const userId = resolveUserId(auth, params.user_id);
       const tenancy = tenancyOf(auth);
       await services.db.transaction(async (tx) => {
-        await requireUser(tx, tenancy, userId, true);
-        const channel = await requireChannel(tx, tenancy, userId, params.contact_channel_id);
+        const channel = await requireUserChannel(tx, tenancy, userId, params.contact_channel_id, true);
         await deleteChannel(tx, services.bus, tenancy, channel);
       });
       return { body: { success: true } };

@@ -1,5 +1,5 @@
-import { KnownErrors, verificationCodeSchema } from "@latchkey/shared";
-import { z } from "zod";
+import { KnownErrors } from "@latchkey/shared";
+import { codeBody } from "../../../../domain/codes/request-bodies.ts";
 import { checkResetCode } from "../../../../domain/users/password-reset.ts";
 import { defineRoute } from "../../../../http/route.ts";
 
@@ -10,7 +10,7 @@ export default [
     summary: "Check a password-reset code without using it",
     tags: ["Password"],
     access: ["client", "server", "admin"],
-    body: z.object({ code: verificationCodeSchema }).strict(),
+    body: codeBody,
     handler: async ({ auth, body, services }) => {
       if (!auth.project.config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();
       await checkResetCode(services, auth.project, auth.branchId, body.code);
