@@ -31,7 +31,10 @@ let browser = null;
 let cleaningUp = null;
 let interrupted = false;
 
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
   process.on(signal, () => {
     interrupted = true;
     process.exitCode = code;
@@ -51,15 +54,24 @@ try {
 
   console.log(`Installing Next.js 16 and ${tarballs.join(", ")} in ${appDir}…`);
   writeAppFiles();
-  await run("npm", ["install", "--no-audit", "--no-fund", "next@16", "react", "react-dom", "typescript@~5.9", "@types/react", "@types/node", ...tarballs], {
-    cwd: appDir,
-  });
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "next@16", "react", "react-dom", "typescript@~5.9", "@types/react", "@types/node", ...tarballs],
+    {
+      cwd: appDir,
+    },
+  );
   const nextVersion = JSON.parse(readFileSync(join(appDir, "node_modules", "next", "package.json"), "utf8")).version;
 
   console.log("Starting a Latchkey server and provisioning a project…");
   const internalPublishableClientKey = newInternalPublishableClientKey();
   // The server's output is kept, and shown only if the check fails.
-  server = startLatchkeyServer({ port: await freePort(), dataDir: join(tmp, "data"), internalPublishableClientKey, stdio: ["ignore", "pipe", "pipe"] });
+  server = startLatchkeyServer({
+    port: await freePort(),
+    dataDir: join(tmp, "data"),
+    internalPublishableClientKey,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const serverLog = collectOutput(server.process);
   await server.waitUntilReady();
   const project = await provisionProject(server.apiUrl, {
@@ -148,7 +160,7 @@ async function checkInBrowser(appUrl) {
       const lines = error instanceof Error ? error.message.split("\n") : [String(error)];
       const waitedFor = lines.find((line) => line.includes("waiting for"))?.trim();
       const reason = waitedFor ? `${lines[0]} (${waitedFor})` : lines[0];
-      throw new Error(`${description} — not met at ${page.url()}: ${reason}${errorsSoFar()}`);
+      throw new Error(`${description} — not met at ${page.url()}: ${reason}${errorsSoFar()}`, { cause: error });
     }
     if (pageErrors.length) throw new Error(`page error after: ${description}${errorsSoFar()}`);
   }
@@ -187,7 +199,8 @@ async function checkInBrowser(appUrl) {
     // Give a late hydration error time to surface.
     await page.waitForLoadState("networkidle");
   });
-  if (consoleErrors.length) console.log(`  Console errors (shown, not counted as failures):\n${consoleErrors.map((e) => `    ${e}`).join("\n")}`);
+  if (consoleErrors.length)
+    console.log(`  Console errors (shown, not counted as failures):\n${consoleErrors.map((e) => `    ${e}`).join("\n")}`);
   return email;
 }
 

@@ -71,7 +71,9 @@ try {
     server: { port: Number(process.env.DEMO_PORT ?? 5173) },
   });
   await vite.listen();
-  console.log(`\n  Demo: ${vite.resolvedUrls?.local[0] ?? `http://localhost:${vite.config.server.port}/`}\n  (Ctrl-C stops the demo and the server.)\n`);
+  console.log(
+    `\n  Demo: ${vite.resolvedUrls?.local[0] ?? `http://localhost:${vite.config.server.port}/`}\n  (Ctrl-C stops the demo and the server.)\n`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   await stop(1);

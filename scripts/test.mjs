@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type-check every package, then run every test — on embedded
+// `npm test`: type-check every package, lint (ESLint, which holds the layers;
+// then Prettier's format check), then run every test — on embedded
 // PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set —
 // including the browser tests, in Debian's Chromium (installed if missing).
 // Extra arguments go to vitest (e.g. `npm test -- users`).
@@ -19,6 +20,15 @@ for (const pkg of ["packages/shared", "packages/server", "packages/js", "package
     console.error(`Type errors in ${pkg}.`);
     process.exit(1);
   }
+}
+
+if (run("npx", ["eslint", "."]) !== 0) {
+  console.error("Lint errors (see above; each message says what to do instead).");
+  process.exit(1);
+}
+if (run("npx", ["prettier", "--check", "."]) !== 0) {
+  console.error("Files not formatted as Prettier would: run `npm run format`.");
+  process.exit(1);
 }
 
 try {

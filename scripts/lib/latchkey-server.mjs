@@ -97,7 +97,10 @@ export async function projectStillWorks(apiUrl, { projectId, publishableClientKe
  * project (with `config` settings), create its publishable key. Returns the owner's credentials, the
  * project's id and its publishable client key.
  */
-export async function provisionProject(apiUrl, { internalPublishableClientKey, displayName, keyDescription, ownerEmailPrefix, config = {} }) {
+export async function provisionProject(
+  apiUrl,
+  { internalPublishableClientKey, displayName, keyDescription, ownerEmailPrefix, config = {} },
+) {
   const internal = {
     "x-stack-access-type": "client",
     "x-stack-project-id": "internal",

@@ -15,11 +15,7 @@ export function App() {
       </Layout>
     );
   }
-  return (
-    <Layout userButton>
-      {path === "/protected" ? <Protected /> : path === "/" ? <Home /> : <NotFound />}
-    </Layout>
-  );
+  return <Layout userButton>{path === "/protected" ? <Protected /> : path === "/" ? <Home /> : <NotFound />}</Layout>;
 }
 
 function Home() {

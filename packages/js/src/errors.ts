@@ -2,16 +2,20 @@
  * Failures that are not in the error catalogue. Coded failures arrive as the
  * catalogue's own classes (`KnownErrors.*` from @latchkey/shared).
  */
+import { StatusError } from "@latchkey/shared/known-errors/index";
 
-/** The server answered with a status the SDK does not handle and no error code. */
-export class HttpError extends Error {
+/**
+ * The server answered with a status the SDK does not handle and no error
+ * code: the same `StatusError` the server threw, with the request it answered.
+ */
+export class HttpError extends StatusError {
   constructor(
-    readonly status: number,
+    status: number,
     readonly body: string,
     readonly method: string,
     readonly url: string,
   ) {
-    super(`${method} ${url} failed with status ${status}${body ? `: ${body.slice(0, 500)}` : ""}`);
+    super(status, `${method} ${url} failed with status ${status}${body ? `: ${body.slice(0, 500)}` : ""}`);
     this.name = "HttpError";
   }
 }

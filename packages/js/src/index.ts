@@ -14,9 +14,18 @@ export {
   type SendEmailResult,
 } from "./apps/server-app.ts";
 export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
-export type { SentEmail, EmailTheme, EmailThemeWithSource, EmailTemplate, EmailDraft, SmtpSettings, ThemeChoice } from "./apps/admin-emails.ts";
+export type {
+  SentEmail,
+  EmailTheme,
+  EmailThemeWithSource,
+  EmailTemplate,
+  EmailDraft,
+  SmtpSettings,
+  ThemeChoice,
+} from "./apps/admin-emails.ts";
 export { CurrentUser } from "./models/current-user.ts";
-export { ServerUser } from "./models/server-user.ts";
+export { ServerUser, type ServerOnlyUserFields } from "./models/server-user.ts";
+export { CurrentServerUser } from "./models/current-server-user.ts";
 export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/user-fields.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
 export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions } from "./models/admin-project.ts";
@@ -31,14 +40,25 @@ export {
   type ServerContactChannelUpdateOptions,
 } from "./models/contact-channel.ts";
 export type { VerificationCodeError, SendMagicLinkError } from "./apps/email-codes.ts";
+export type { BotChallenge, BotChallengeError } from "./apps/bot-challenge.ts";
+export type { SignInError, SignUpError } from "./apps/credentials.ts";
 export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";
 export { Session, type Tokens } from "./session/session.ts";
+export type { CacheEntry, CacheSnapshot } from "./cache/index.ts";
 export type { TokenStoreInit } from "./session/token-store.ts";
 export { Result } from "./result.ts";
 export { ConnectionError, HttpError, KnownErrorMismatchError } from "./errors.ts";
-export { resolveHandlerUrls, handlerPageOf, HANDLER_PAGES, type HandlerUrls, type HandlerUrlOptions, type HandlerPage } from "./urls/handler-urls.ts";
+export {
+  resolveHandlerUrls,
+  handlerPageOf,
+  HANDLER_PAGES,
+  type HandlerUrls,
+  type HandlerUrlOptions,
+  type HandlerPage,
+} from "./urls/handler-urls.ts";
 export { UntrustedRedirectError, type RedirectMethod } from "./urls/redirect.ts";
-export { KnownError, KnownErrors } from "@latchkey/shared/known-errors/index";
+export { KnownError, KnownErrors, RateLimitedError, StatusError, isKnownError } from "@latchkey/shared/known-errors/index";
+export type { AnyKnownError, CodedKnownError, KnownErrorCode, KnownErrorOf } from "@latchkey/shared/known-errors/index";
 export { SDK_VERSION } from "./version.ts";

@@ -12,6 +12,15 @@ export const Result = {
   error<E>(error: E): { status: "error"; error: E } {
     return { status: "error", error };
   },
+  /** Runs `call`; a thrown error that is an instance of one of `expected` becomes an error Result, anything else is thrown. */
+  async of<T, E>(expected: readonly (abstract new (...a: any[]) => E)[], call: () => Promise<T>): Promise<Result<T, E>> {
+    try {
+      return Result.ok(await call());
+    } catch (error) {
+      if (expected.some((kind) => error instanceof kind)) return Result.error(error as E);
+      throw error;
+    }
+  },
   /** The data, or throws the error. */
   orThrow<T, E>(result: Result<T, E>): T {
     if (result.status === "ok") return result.data;

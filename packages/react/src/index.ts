@@ -4,8 +4,11 @@
  * components. Themable with `--lk-*` CSS variables.
  */
 export { StackProvider, useStackApp, type StackProviderProps } from "./provider.tsx";
-export { useUser, type UseUserOptions } from "./use-user.ts";
+export { useUser, type UseUserOptions, type UserOfApp } from "./use-user.ts";
 export { useProject, useProjectOnceLoaded } from "./use-project.ts";
+export { useContactChannels } from "./use-contact-channels.ts";
+export { useNotificationCategories } from "./use-notification-categories.ts";
+export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { SignIn } from "./components/sign-in.tsx";
 export { SignUp, PASSWORDS_DO_NOT_MATCH } from "./components/sign-up.tsx";

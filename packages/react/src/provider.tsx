@@ -4,13 +4,19 @@ import { createContext, useContext, useInsertionEffect, type ReactNode } from "r
 import { STYLE_ELEMENT_ID, STYLES } from "./styles.ts";
 
 const StackAppContext = createContext<StackClientApp | null>(null);
+const TurnstileSiteKeyContext = createContext<string | null>(null);
 
 export interface StackProviderProps {
   app: StackClientApp;
+  /**
+   * A Cloudflare Turnstile site key: the sign-up and sign-in-code forms then
+   * show its widget (the app loads Turnstile's script itself).
+   */
+  turnstileSiteKey?: string;
   children?: ReactNode;
 }
 
-export function StackProvider({ app, children }: StackProviderProps) {
+export function StackProvider({ app, turnstileSiteKey, children }: StackProviderProps) {
   useInsertionEffect(() => {
     if (document.getElementById(STYLE_ELEMENT_ID)) return;
     const style = document.createElement("style");
@@ -18,7 +24,16 @@ export function StackProvider({ app, children }: StackProviderProps) {
     style.textContent = STYLES;
     document.head.prepend(style);
   }, []);
-  return <StackAppContext.Provider value={app}>{children}</StackAppContext.Provider>;
+  return (
+    <StackAppContext.Provider value={app}>
+      <TurnstileSiteKeyContext.Provider value={turnstileSiteKey || null}>{children}</TurnstileSiteKeyContext.Provider>
+    </StackAppContext.Provider>
+  );
+}
+
+/** The Turnstile site key of the nearest StackProvider (null: none). */
+export function useTurnstileSiteKey(): string | null {
+  return useContext(TurnstileSiteKeyContext);
 }
 
 /** The app of the nearest StackProvider. */

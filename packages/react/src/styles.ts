@@ -37,6 +37,8 @@ export const STYLES = `
 .lk-alert { padding: 9px 11px; border-radius: var(--lk-radius); background: color-mix(in srgb, var(--lk-danger) 10%, transparent); color: var(--lk-danger); font-size: 0.9rem; }
 .lk-success { padding: 9px 11px; border-radius: var(--lk-radius); background: var(--lk-surface); font-size: 0.9rem; }
 .lk-muted { color: var(--lk-muted); font-size: 0.9rem; }
+/* Turnstile draws a 65px-high widget into this; reserving it keeps the form from jumping. */
+.lk-turnstile { min-height: 65px; }
 .lk-link { color: var(--lk-primary); }
 .lk-link-button { margin-top: 14px; background: none; border: none; padding: 0; font: inherit; font-size: 0.9rem; cursor: pointer; text-decoration: underline; text-align: left; }
 .lk-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }

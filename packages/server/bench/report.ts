@@ -139,7 +139,8 @@ function previousNotes(): string {
 function revision(): string {
   if (process.env.BENCH_REVISION) return process.env.BENCH_REVISION;
   try {
-    const git = (...args: string[]) => execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", ROOT, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     const head = git("rev-parse", "--short", "HEAD");
     const dirty = git("status", "--porcelain", "--", "packages/server/src", "packages/shared/src") !== "";
     return `commit ${head}${dirty ? " plus uncommitted changes in packages/*/src" : ""}`;
@@ -178,7 +179,7 @@ export function writeReport(reports: DatabaseReport[], started: number, load0: n
     "  no authentication and no database, about the most any endpoint could reach.",
     "- The refresh target row cycles through the pool's 64 sessions, so each session is refreshed many times a",
     "  second; a token issued for the same session and claims within the same second is the one already signed",
-    "  (`iat` has one-second resolution). The two rows \"refresh: …\" below it are not targets. They use",
+    '  (`iat` has one-second resolution). The two rows "refresh: …" below it are not targets. They use',
     `  ${DISTINCT_SESSIONS.toLocaleString("en")} other sessions: first each once (read from the database, as a real client's refresh`,
     "  every few minutes mostly is), then in turn for the full duration (cached, but no session twice in a second,",
     "  so every request pays for an ES256 signature).",

@@ -48,7 +48,19 @@ import { seed } from "./setup.ts";
  * also from the signal handler in processes.ts while it is registered.
  */
 async function benchDatabase(label: string, databaseUrl: string | null): Promise<DatabaseReport> {
-  const report: DatabaseReport = { label, load: [loadavg()[0]!, NaN], hash: null, meDuringSignIn: null, ceiling: null, rows: [], burst: null, race: null, probe: null, serverErrors: [], failure: null };
+  const report: DatabaseReport = {
+    label,
+    load: [loadavg()[0]!, NaN],
+    hash: null,
+    meDuringSignIn: null,
+    ceiling: null,
+    rows: [],
+    burst: null,
+    race: null,
+    probe: null,
+    serverErrors: [],
+    failure: null,
+  };
   const dataDir = makeDataDir();
   let dropDatabase: (() => Promise<void>) | null = null;
   let child: Child | null = null;

@@ -8,7 +8,7 @@
  */
 import autocannon, { type Request as CannonRequest, type Result as CannonResult } from "autocannon";
 import { readFileSync } from "node:fs";
-import { hashPassword, verifyPassword } from "../src/domain/users/passwords.ts";
+import { hashPassword, verifyPassword } from "../src/domain/auth/password/passwords.ts";
 import { CONNECTIONS, DISTINCT_SESSIONS, DURATION, HELLO_ENTRY, PASSWORD, PROBE_COUNT, RUN_ID, WARMUP, wanted } from "./config.ts";
 import { freePort, startChild, stopChild, waitReady } from "./processes.ts";
 import { burst, call, sessionPool, type ApiResponse, type BurstResult, type Fixture } from "./setup.ts";
@@ -131,7 +131,8 @@ function withHeaderPerRequest(method: "GET" | "POST", path: string, header: stri
 }
 
 const REFRESH_PATH = "/api/v1/auth/sessions/current/refresh";
-const refreshWith = (nextRefreshToken: () => string) => withHeaderPerRequest("POST", REFRESH_PATH, "x-stack-refresh-token", nextRefreshToken);
+const refreshWith = (nextRefreshToken: () => string) =>
+  withHeaderPerRequest("POST", REFRESH_PATH, "x-stack-refresh-token", nextRefreshToken);
 
 function jsonPost(path: string, body: () => unknown): CannonRequest {
   return {
@@ -300,13 +301,23 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
   }
   if (wanted("me")) {
     process.stdout.write(`[${label}] GET /users/me…\n`);
-    const request = eachWithHeader("GET", "/api/v1/users/me", "x-stack-access-token", fx.users.map((u) => u.accessToken));
+    const request = eachWithHeader(
+      "GET",
+      "/api/v1/users/me",
+      "x-stack-access-token",
+      fx.users.map((u) => u.accessToken),
+    );
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("GET /users/me", base, { headers: fx.client, request, pid }));
   }
   if (wanted("refresh")) {
     process.stdout.write(`[${label}] refresh…\n`);
-    const request = eachWithHeader("POST", REFRESH_PATH, "x-stack-refresh-token", fx.users.map((u) => u.refreshToken));
+    const request = eachWithHeader(
+      "POST",
+      REFRESH_PATH,
+      "x-stack-refresh-token",
+      fx.users.map((u) => u.refreshToken),
+    );
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("POST /auth/sessions/current/refresh", base, { headers: fx.client, request, pid }));
   }
@@ -359,8 +370,10 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
   const raceEmail = `race-${RUN_ID}@example.com`;
   report.race = (
     await burst(
-      Array.from({ length: CONNECTIONS }, () => () =>
-        call(base, "/auth/password/sign-up", { method: "POST", headers: fx.client, body: { email: raceEmail, password: PASSWORD } }),
+      Array.from(
+        { length: CONNECTIONS },
+        () => () =>
+          call(base, "/auth/password/sign-up", { method: "POST", headers: fx.client, body: { email: raceEmail, password: PASSWORD } }),
       ),
     )
   ).result;

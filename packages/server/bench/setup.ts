@@ -146,7 +146,9 @@ export async function seed(base: string): Promise<Fixture> {
 
   const emails = Array.from({ length: POOL_SIZE }, (_, i) => `pool-${RUN_ID}-${i}@example.com`);
   const { result, responses } = await burst(
-    emails.map((email) => () => call(base, "/auth/password/sign-up", { method: "POST", headers: client, body: { email, password: PASSWORD } })),
+    emails.map(
+      (email) => () => call(base, "/auth/password/sign-up", { method: "POST", headers: client, body: { email, password: PASSWORD } }),
+    ),
   );
   const users: EndUser[] = [];
   responses.forEach((res, i) => {
@@ -168,7 +170,11 @@ export async function sessionPool(base: string, fx: Fixture, count: number): Pro
     const n = Math.min(64, count - tokens.length);
     const created = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        call(base, "/auth/sessions", { method: "POST", headers: fx.server, body: { user_id: fx.users[(tokens.length + i) % fx.users.length]!.id } }),
+        call(base, "/auth/sessions", {
+          method: "POST",
+          headers: fx.server,
+          body: { user_id: fx.users[(tokens.length + i) % fx.users.length]!.id },
+        }),
       ),
     );
     for (const res of created) {

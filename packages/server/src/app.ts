@@ -2,18 +2,19 @@
  * Builds the HTTP app from the route modules. `app.request()` serves a
  * Request with no socket (tests); `serve()` in main.ts binds a port.
  */
-import { KnownError } from "@latchkey/shared";
+import { KnownError, RateLimitedError, StatusError } from "@latchkey/shared";
 import { Hono } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
-import { RateLimitedError, StatusError, knownErrorResponse } from "./http/errors.ts";
+import { knownErrorResponse } from "./http/errors.ts";
 import { routeHandler } from "./http/pipeline.ts";
+import { ResponseSchemaMismatch } from "./http/response-check.ts";
 import { StaticMemoRouter } from "./http/router.ts";
 import { emptyResponse, textResponse } from "./http/response.ts";
 import type { RouteDefinition } from "./http/route.ts";
-import { allRoutes } from "./routes/index.ts";
-import { openApiRoutes } from "./routes/openapi.json.ts";
+import { openApiRoutes } from "./http/openapi-route.ts";
+import { compareRoutes } from "./route-table.ts";
 import type { Services } from "./services.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -28,7 +29,8 @@ const CORS_ALLOWED_HEADERS = [
   ...STACK_REQUEST_HEADERS.flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
 ].join(", ");
 
-export function createApp(services: Services, apiRoutes: RouteDefinition[] = allRoutes) {
+/** `apiRoutes`: the route table (route-table.ts `loadRoutes()`), or a test's own routes. */
+export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   const app = new Hono({
     router: new StaticMemoRouter(),
     getPath: (request) => {
@@ -54,6 +56,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
       return textResponse(429, error.message, { "retry-after": String(error.retryAfterSeconds) });
     }
     if (error instanceof StatusError) return textResponse(error.status, error.message);
+    // Only raised in test mode (ServerConfig.checkResponses): say what drifted.
+    if (error instanceof ResponseSchemaMismatch) return textResponse(500, error.message);
     // Never echo internals to the caller; the log has the stack.
     services.logger.error({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return textResponse(500, "Internal server error. The error was logged; please try again or report it.");
@@ -67,8 +71,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
       : textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."),
   );
 
-  // Static segments before parameters, so /users/me wins over /users/:user_id.
-  const ordered = [...routes].sort((a, b) => specificity(b.path) - specificity(a.path));
+  // Static segments before parameters, so /users/me wins over /users/:user_id (see compareRoutes).
+  const ordered = [...routes].sort(compareRoutes);
   for (const route of ordered) {
     const handler = routeHandler(route, services);
     for (const full of fullPaths(route.path)) {
@@ -82,10 +86,4 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[] = all
 /** The route's full path; the root is served both as `/api/v1` and `/api/v1/`. */
 function fullPaths(path: string): string[] {
   return path === "/" ? [API_PREFIX, `${API_PREFIX}/`] : [API_PREFIX + path];
-}
-
-function specificity(path: string): number {
-  const segments = path.split("/").filter(Boolean);
-  // Weight earlier static segments more: compare as a base-4 number.
-  return segments.reduce((score, s) => score * 4 + (s.startsWith(":") ? 1 : 3), 0) * 16 - segments.length;
 }

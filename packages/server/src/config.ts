@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS } from "@latchkey/shared";
 import { parseDuration } from "./lib/duration.ts";
 import type { SmtpSettings } from "./domain/emails/smtp.ts";
+import type { SiteverifySettings } from "./integrations/siteverify.ts";
 import { randomCode } from "./lib/secrets.ts";
 
 export interface ServerConfig {
@@ -26,7 +27,27 @@ export interface ServerConfig {
   email: SmtpSettings | null;
   /** Whether projects' own SMTP settings may name private or local hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS). */
   smtpAllowPrivateHosts: boolean;
+  /**
+   * Check every answer against its endpoint's response schema and fail the
+   * request (500, logged) when it does not match (LATCHKEY_CHECK_RESPONSES;
+   * the test suite turns it on). Off, answers are not looked at.
+   */
+  checkResponses: boolean;
+  /**
+   * Where bot challenge tokens are verified (STACK_TURNSTILE_*); null when
+   * STACK_DISABLE_BOT_CHALLENGE=true or no secret is set: every challenge then counts as passed.
+   */
+  botChallenge: SiteverifySettings | null;
+  /**
+   * Whether an SMTP password may be sent without TLS to a host that is not
+   * loopback (LATCHKEY_SMTP_ALLOW_INSECURE_AUTH); loopback hosts never need TLS.
+   */
+  smtpAllowInsecureAuth: boolean;
 }
+
+const TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+/** A sign-up waits at most this long for the verdict; past it the challenge counts as unverifiable. */
+const SITEVERIFY_TIMEOUT_MILLIS = 3000;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8102);
@@ -47,6 +68,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     },
     email: env.STACK_EMAIL_HOST ? sharedSmtpFromEnv(env) : null,
     smtpAllowPrivateHosts: env.LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS === "true",
+    checkResponses: env.LATCHKEY_CHECK_RESPONSES === "true",
+    botChallenge:
+      env.STACK_DISABLE_BOT_CHALLENGE === "true" || !env.STACK_TURNSTILE_SECRET_KEY
+        ? null
+        : {
+            url: env.STACK_TURNSTILE_SITEVERIFY_URL || TURNSTILE_SITEVERIFY_URL,
+            secretKey: env.STACK_TURNSTILE_SECRET_KEY,
+            timeoutMillis: SITEVERIFY_TIMEOUT_MILLIS,
+          },
+    smtpAllowInsecureAuth: env.LATCHKEY_SMTP_ALLOW_INSECURE_AUTH === "true",
   };
 }
 

@@ -5,6 +5,7 @@
 import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
 import { createApp } from "./app.ts";
+import { loadRoutes } from "./route-table.ts";
 import type { ServerConfig } from "./config.ts";
 import { connectDatabase, type Database, type DatabaseTarget } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
@@ -17,7 +18,8 @@ import { Caches } from "./cache/caches.ts";
 import { EmailQueue } from "./domain/emails/queue.ts";
 import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
-import { SignInRateLimit } from "./domain/users/rate-limit.ts";
+import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
+import { httpSiteverify } from "./integrations/siteverify.ts";
 import type { Services } from "./services.ts";
 
 export interface Instance {
@@ -30,12 +32,14 @@ export async function startInstance(
   config: ServerConfig,
   options: { database?: Database; target?: DatabaseTarget; logger?: Logger } = {},
 ): Promise<Instance> {
+  // The route files load while the database starts; a bad one still fails the start where it is awaited.
+  const routes = loadRoutes();
+  routes.catch(() => {});
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? "info" });
   const database =
     options.database ??
     (await connectDatabase(
-      options.target ??
-        (config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir }),
+      options.target ?? (config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir }),
     ));
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ applied }, "applied migrations");
@@ -48,7 +52,7 @@ export async function startInstance(
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
   const projects = new ProjectStore(db, caches, bus);
-  const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts);
+  const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts, config.smtpAllowInsecureAuth);
   emails.start();
   const services: Services = {
     config,
@@ -64,10 +68,11 @@ export async function startInstance(
     sessionActivity,
     emails,
     emailRateLimit: new EmailSendRateLimit(),
+    siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
   };
   return {
     services,
-    app: createApp(services),
+    app: createApp(services, await routes),
     close: async () => {
       await emails.close();
       await sessionActivity.close();

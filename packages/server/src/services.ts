@@ -11,9 +11,10 @@ import type { SessionActivity } from "./domain/sessions/activity.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Database, Db } from "./db/connect.ts";
 import type { ProjectStore } from "./domain/projects/projects.ts";
-import type { SignInRateLimit } from "./domain/users/rate-limit.ts";
+import type { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import type { AccessTokens } from "./domain/tokens/access-token.ts";
 import type { KeyStore } from "./domain/tokens/signing-keys.ts";
+import type { Siteverify } from "./integrations/siteverify.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -29,4 +30,6 @@ export interface Services {
   sessionActivity: SessionActivity;
   emails: EmailQueue;
   emailRateLimit: EmailSendRateLimit;
+  /** null: bot challenges are off (see ServerConfig.botChallenge). */
+  siteverify: Siteverify | null;
 }

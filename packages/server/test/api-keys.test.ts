@@ -1,10 +1,9 @@
-/** Internal (project) API keys: create, list, read, describe, revoke, expire (WIRE §2.5). */
+/** Internal (project) API keys: create, list, read, describe, revoke, expire. */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectApiKeys } from "../src/db/schema/index.ts";
 import { createProject, expectPlainError, expectSchemaError, sleep, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
-
 
 let server: TestServer;
 let project: Project;
@@ -31,9 +30,15 @@ async function createKeys(body: Record<string, unknown> = {}, as: Auth = project
 /** Auth objects using each key of a created key set. */
 function authsFor(keys: Record<string, string>): { auth: Auth; code: string }[] {
   return [
-    { auth: { type: "client", projectId: project.id, publishableClientKey: keys.publishable_client_key }, code: "INVALID_PUBLISHABLE_CLIENT_KEY" },
+    {
+      auth: { type: "client", projectId: project.id, publishableClientKey: keys.publishable_client_key },
+      code: "INVALID_PUBLISHABLE_CLIENT_KEY",
+    },
     { auth: { type: "server", projectId: project.id, secretServerKey: keys.secret_server_key }, code: "INVALID_SECRET_SERVER_KEY" },
-    { auth: { type: "admin", projectId: project.id, superSecretAdminKey: keys.super_secret_admin_key }, code: "INVALID_SUPER_SECRET_ADMIN_KEY" },
+    {
+      auth: { type: "admin", projectId: project.id, superSecretAdminKey: keys.super_secret_admin_key },
+      code: "INVALID_SUPER_SECRET_ADMIN_KEY",
+    },
   ];
 }
 
@@ -124,7 +129,11 @@ describe("POST /internal/api-keys", () => {
     for (const as of [project.server, project.client]) {
       expectKnownError(await server.request("/internal/api-keys", { as }), "INSUFFICIENT_ACCESS_TYPE", 401);
       expectKnownError(
-        await server.request("/internal/api-keys", { method: "POST", as, body: { description: "x", expires_at_millis: Date.now() + 60_000, ...ALL } }),
+        await server.request("/internal/api-keys", {
+          method: "POST",
+          as,
+          body: { description: "x", expires_at_millis: Date.now() + 60_000, ...ALL },
+        }),
         "INSUFFICIENT_ACCESS_TYPE",
         401,
       );
@@ -181,7 +190,11 @@ describe("GET /internal/api-keys(/{id})", () => {
 describe("PATCH /internal/api-keys/{id}", () => {
   it("changes the description", async () => {
     const keys = await createKeys({ description: "old words" });
-    const res = await server.request(`/internal/api-keys/${keys.id}`, { method: "PATCH", as: project.admin, body: { description: "new words" } });
+    const res = await server.request(`/internal/api-keys/${keys.id}`, {
+      method: "PATCH",
+      as: project.admin,
+      body: { description: "new words" },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.description).toBe("new words");
     expect(res.body).not.toHaveProperty("manually_revoked_at_millis");
@@ -205,13 +218,21 @@ describe("PATCH /internal/api-keys/{id}", () => {
       expect(refused.body.details).toEqual({ project_id: project.id });
     }
     // Revoked keys stay revoked.
-    const restore = await server.request(`/internal/api-keys/${keys.id}`, { method: "PATCH", as: project.ownerAdmin, body: { revoked: false } });
+    const restore = await server.request(`/internal/api-keys/${keys.id}`, {
+      method: "PATCH",
+      as: project.ownerAdmin,
+      body: { revoked: false },
+    });
     expectPlainError(restore, 400);
     const again = await server.request(`/internal/api-keys/${keys.id}`, { as: project.admin });
     expect(again.body.manually_revoked_at_millis).toBe(res.body.manually_revoked_at_millis);
     for (const { auth, code } of authsFor(keys)) expectKnownError(await server.request("/projects/current", { as: auth }), code, 401);
     // Revoking twice keeps the first time.
-    const twice = await server.request(`/internal/api-keys/${keys.id}`, { method: "PATCH", as: project.ownerAdmin, body: { revoked: true } });
+    const twice = await server.request(`/internal/api-keys/${keys.id}`, {
+      method: "PATCH",
+      as: project.ownerAdmin,
+      body: { revoked: true },
+    });
     expect(twice.body.manually_revoked_at_millis).toBe(res.body.manually_revoked_at_millis);
   });
 

@@ -1,7 +1,7 @@
 /**
- * WIRE §1.6 (authentication order) and §1.7 (project-authentication errors):
- * each step's failure, its status, code, header and details, and that when
- * two problems are present the earlier step is the one reported.
+ * The authentication order (src/http/auth.ts) and the project-authentication
+ * errors: each step's failure, its status, code, header and details, and
+ * that when two problems are present the earlier step is the one reported.
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -473,12 +473,7 @@ describe("step 7b: project keys", () => {
   it("server: no key or an empty key → SERVER_AUTHENTICATION_REQUIRED", async () => {
     const base = { "x-stack-access-type": "server", "x-stack-project-id": projectA.id };
     expectError(await call("/projects/current", base), "SERVER_AUTHENTICATION_REQUIRED", 401, null);
-    expectError(
-      await call("/projects/current", { ...base, "x-stack-secret-server-key": "" }),
-      "SERVER_AUTHENTICATION_REQUIRED",
-      401,
-      null,
-    );
+    expectError(await call("/projects/current", { ...base, "x-stack-secret-server-key": "" }), "SERVER_AUTHENTICATION_REQUIRED", 401, null);
     // A publishable key does not make server access.
     expectError(
       await call("/projects/current", { ...base, "x-stack-publishable-client-key": goodKey("client", projectA) }),
@@ -728,9 +723,13 @@ describe("x-hexclave-* aliases", () => {
   });
 
   it("x-hexclave-refresh-token on /auth/sessions/current/refresh", async () => {
-    const res = await call("/auth/sessions/current/refresh", hex({ ...authHeaders(projectA.client), "x-stack-refresh-token": userA.refreshToken }), {
-      method: "POST",
-    });
+    const res = await call(
+      "/auth/sessions/current/refresh",
+      hex({ ...authHeaders(projectA.client), "x-stack-refresh-token": userA.refreshToken }),
+      {
+        method: "POST",
+      },
+    );
     expect(res.status, res.text).toBe(200);
     expect(decodeJwt(res.body.access_token).sub).toBe(userA.userId);
   });

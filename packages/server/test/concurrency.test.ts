@@ -17,9 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const signUp = (email: string) =>
-  server.request("/auth/password/sign-up", { method: "POST", as: project.client, body: { email, password: PASSWORD } });
-
 async function countUsers(projectId: string): Promise<number> {
   const [row] = await server.instance.services.db
     .select({ n: sql<number>`count(*)::int` })

@@ -1,5 +1,5 @@
 /**
- * Contact channels (WIRE §2.3, SPEC §7): CRUD for clients and servers, the
+ * Contact channels: CRUD for clients and servers, the
  * sign-in address rules, and e-mail verification through a real SMTP peer,
  * including the sign-up flow that mails a verification link.
  */
@@ -61,7 +61,8 @@ const sendCode = (as: Auth, userId: string, id: string, callbackUrl = CALLBACK_U
 const sendPrimaryCode = (as: Auth, email: string, callbackUrl = CALLBACK_URL) =>
   server.request("/contact-channels/send-verification-code", { method: "POST", as, body: { email, callback_url: callbackUrl } });
 const verify = (as: Auth, code: unknown) => server.request("/contact-channels/verify", { method: "POST", as, body: { code } });
-const checkCode = (as: Auth, code: unknown) => server.request("/contact-channels/verify/check-code", { method: "POST", as, body: { code } });
+const checkCode = (as: Auth, code: unknown) =>
+  server.request("/contact-channels/verify/check-code", { method: "POST", as, body: { code } });
 
 async function me(as: Auth) {
   const res = await server.request("/users/me", { as });
@@ -156,7 +157,11 @@ describe("POST /contact-channels", () => {
 
     const notForAuth = await added(bob.as, { user_id: "me", value: alice.email, used_for_auth: false });
     // Turning sign-in on for it later hits the same rule.
-    expectKnownError(await patch(bob.as, "me", notForAuth.id, { used_for_auth: true }), "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409);
+    expectKnownError(
+      await patch(bob.as, "me", notForAuth.id, { used_for_auth: true }),
+      "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+      409,
+    );
     expect((await one(bob.as, "me", notForAuth.id)).body.used_for_auth).toBe(false);
     // Another project's users are no one's business here.
     const elsewhere = await signUpUser(server, otherProject);
@@ -168,7 +173,11 @@ describe("POST /contact-channels", () => {
     const value = uniqueEmail("contested");
     const results = await Promise.all([a, b].map((u) => addChannel(u.as, { user_id: "me", value, used_for_auth: true })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expectKnownError(results.find((r) => r.status === 409)!, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409);
+    expectKnownError(
+      results.find((r) => r.status === 409)!,
+      "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+      409,
+    );
   });
 
   it("a client acts only for itself (403 plain text); unknown users → USER_ID_DOES_NOT_EXIST", async () => {
@@ -190,7 +199,9 @@ describe("POST /contact-channels", () => {
     expectSchemaError(await post({ ...base, type: "phone" }), "POST", "/contact-channels", [
       "body.type must be one of the following values: email",
     ]);
-    expectSchemaError(await post({ ...base, used_for_auth: undefined }), "POST", "/contact-channels", ["body.used_for_auth must be defined"]);
+    expectSchemaError(await post({ ...base, used_for_auth: undefined }), "POST", "/contact-channels", [
+      "body.used_for_auth must be defined",
+    ]);
     expectSchemaError(await post({ ...base, colour: "red" }), "POST", "/contact-channels", ["body contains unknown properties: colour"]);
     expectSchemaError(await post({ ...base, is_verified: true }), "POST", "/contact-channels", [
       "body contains unknown properties: is_verified",
@@ -203,7 +214,9 @@ describe("GET /contact-channels", () => {
   it("needs a user id; a client may only list its own", async () => {
     const [alice, bob] = await Promise.all([signUpUser(server, project), signUpUser(server, project)]);
     expectPlainError(await list(alice.as, bob.userId), 403, /own user/);
-    expectSchemaError(await server.request("/contact-channels", { as: alice.as }), "GET", "/contact-channels", ["query.user_id must be defined"]);
+    expectSchemaError(await server.request("/contact-channels", { as: alice.as }), "GET", "/contact-channels", [
+      "query.user_id must be defined",
+    ]);
     expectSchemaError(await list(alice.as, "someone"), "GET", "/contact-channels", ["query.user_id must be a valid UUID"]);
     expectKnownError(await list(project.server, UNKNOWN_UUID), "USER_ID_DOES_NOT_EXIST", 400);
     expectKnownError(await list(project.client), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
@@ -253,7 +266,9 @@ describe("one contact channel: GET, PATCH, DELETE", () => {
 
   it("schema errors on the path and body", async () => {
     const { user, channel } = await userWithSecondAddress();
-    expectSchemaError(await one(user.as, "me", "abc"), "GET", "/contact-channels/me/abc", ["params.contact_channel_id must be a valid UUID"]);
+    expectSchemaError(await one(user.as, "me", "abc"), "GET", "/contact-channels/me/abc", [
+      "params.contact_channel_id must be a valid UUID",
+    ]);
     expectSchemaError(await one(user.as, "someone", channel.id), "GET", `/contact-channels/someone/${channel.id}`, [
       "params.user_id must be a valid UUID",
     ]);
@@ -386,9 +401,12 @@ describe("verification", () => {
   it("an untrusted callback URL → REDIRECT_URL_NOT_WHITELISTED, and nothing is mailed", async () => {
     const { user, channel } = await userWithSecondAddress();
     expectKnownError(await sendCode(user.as, "me", channel.id, EVIL_CALLBACK), "REDIRECT_URL_NOT_WHITELISTED", 400);
-    expectSchemaError(await sendCode(user.as, "me", channel.id, "not a url"), "POST", `/contact-channels/me/${channel.id}/send-verification-code`, [
-      "body.callback_url contains spaces",
-    ]);
+    expectSchemaError(
+      await sendCode(user.as, "me", channel.id, "not a url"),
+      "POST",
+      `/contact-channels/me/${channel.id}/send-verification-code`,
+      ["body.callback_url contains spaces"],
+    );
     expect(await mailsTo(channel.value)).toBe(0);
   });
 
@@ -452,7 +470,11 @@ describe("verification", () => {
     const code = await mailedCode(channel.value);
     const results = await Promise.all([verify(project.client, code), verify(project.client, code)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expectKnownError(results.find((r) => r.status === 409)!, "VERIFICATION_CODE_ALREADY_USED", 409);
+    expectKnownError(
+      results.find((r) => r.status === 409)!,
+      "VERIFICATION_CODE_ALREADY_USED",
+      409,
+    );
     expect((await one(user.as, "me", channel.id)).body.is_verified).toBe(true);
   });
 

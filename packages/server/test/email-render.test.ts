@@ -72,7 +72,9 @@ beforeAll(async () => {
 
 describe("rendering", () => {
   it("frames the template in its theme, as a full HTML document", async () => {
-    const { html } = await renderEmail(input(GREETING, { themeSource: THEME, unsubscribeLink: "https://app.example.com/unsubscribe?t=abc" }));
+    const { html } = await renderEmail(
+      input(GREETING, { themeSource: THEME, unsubscribeLink: "https://app.example.com/unsubscribe?t=abc" }),
+    );
     expect(html.startsWith("<!DOCTYPE html PUBLIC")).toBe(true);
     expect(html).toMatch(/<html [^>]*lang="en"[^>]*>.*<\/html>$/s);
     expect(html).not.toContain('rel="preload"');
@@ -108,7 +110,10 @@ describe("rendering", () => {
 
   it("takes the subject from a string, from a function of the props, or gives null", async () => {
     expect((await renderEmail(input(GREETING))).subject).toBe("Hello there");
-    const fromProps = template("return <p>hi</p>;", 'export function subject({ project, variables }) { return `Code ${variables.code} for ${project.displayName}`; }');
+    const fromProps = template(
+      "return <p>hi</p>;",
+      "export function subject({ project, variables }) { return `Code ${variables.code} for ${project.displayName}`; }",
+    );
     expect((await renderEmail(input(fromProps))).subject).toBe("Code 731-204 for Analytical Engines");
     expect((await renderEmail(input(template("return <p>hi</p>;")))).subject).toBeNull();
   });
@@ -150,7 +155,9 @@ describe("rendering", () => {
 
 describe("failures", () => {
   it("a syntax error names the line", async () => {
-    expect(await renderingError(input("export function EmailTemplate() {\n  return <p>unclosed;\n}"))).toMatch(/^The template does not compile: .*line \d+/);
+    expect(await renderingError(input("export function EmailTemplate() {\n  return <p>unclosed;\n}"))).toMatch(
+      /^The template does not compile: .*line \d+/,
+    );
     expect(await renderingError(input(GREETING, { themeSource: "export function EmailTheme( {" }))).toMatch(/^The theme does not compile/);
     await stillWorks();
   });
@@ -173,7 +180,9 @@ describe("failures", () => {
   it("a built-in that never checks the time limit: the worker is replaced", async () => {
     // QuickJS's JSON.stringify of deeply nested arrays is quadratic and uninterruptible.
     const started = Date.now();
-    const nested = template("const top = []; let at = top; for (let i = 0; i < 100000; i++) { const next = []; at.push(next); at = next; } JSON.stringify(top); return <p/>;");
+    const nested = template(
+      "const top = []; let at = top; for (let i = 0; i < 100000; i++) { const next = []; at.push(next); at = next; } JSON.stringify(top); return <p/>;",
+    );
     expect(await renderingError(input(nested))).toMatch(/took longer than/);
     expect(Date.now() - started).toBeLessThan(10_000);
     await stillWorks();
@@ -192,8 +201,12 @@ describe("failures", () => {
   }, 60_000);
 
   it("a huge allocation stops at the memory limit", async () => {
-    expect(await renderingError(input(template("const chunks = []; for (;;) chunks.push(new ArrayBuffer(1 << 20));")))).toMatch(/more than 64 MiB/);
-    expect(await renderingError(input(template("const cells = []; for (;;) cells.push({ n: cells.length });")))).toMatch(/more than 64 MiB/);
+    expect(await renderingError(input(template("const chunks = []; for (;;) chunks.push(new ArrayBuffer(1 << 20));")))).toMatch(
+      /more than 64 MiB/,
+    );
+    expect(await renderingError(input(template("const cells = []; for (;;) cells.push({ n: cells.length });")))).toMatch(
+      /more than 64 MiB/,
+    );
     expect(await renderingError(input(template("return <p>{new Array(5e7).fill(1.5).length}</p>;")))).toMatch(/more than 64 MiB/);
     await stillWorks();
   });
@@ -205,27 +218,39 @@ describe("failures", () => {
   });
 
   it("imports other than react and @react-email/components", async () => {
-    expect(await renderingError(input(template("return <p>{fs.readFileSync('/etc/passwd', 'utf8')}</p>;", 'import fs from "fs";')))).toMatch(
-      /^The template does not compile: "fs" cannot be imported/,
+    expect(
+      await renderingError(input(template("return <p>{fs.readFileSync('/etc/passwd', 'utf8')}</p>;", 'import fs from "fs";'))),
+    ).toMatch(/^The template does not compile: "fs" cannot be imported/);
+    expect(await renderingError(input(template("return <p>{String(x)}</p>;", 'import x from "./secrets";')))).toMatch(
+      /"\.\/secrets" cannot be imported/,
     );
-    expect(await renderingError(input(template("return <p>{String(x)}</p>;", 'import x from "./secrets";')))).toMatch(/"\.\/secrets" cannot be imported/);
-    expect(await renderingError(input(template("return <p>{String(require('child_process'))}</p>;")))).toMatch(/"child_process" cannot be imported/);
+    expect(await renderingError(input(template("return <p>{String(require('child_process'))}</p>;")))).toMatch(
+      /"child_process" cannot be imported/,
+    );
     expect(await renderingError(input(template("import('node:fs'); return <p/>;")))).toMatch(/"node:fs" cannot be imported/);
     // Hidden from the compiler: the sandbox's require answers only the three modules.
-    expect(await renderingError(input(template("const r = require; return <p>{String(r('f' + 's'))}</p>;")))).toBe('The template imports "fs", which is not available');
+    expect(await renderingError(input(template("const r = require; return <p>{String(r('f' + 's'))}</p>;")))).toBe(
+      'The template imports "fs", which is not available',
+    );
     await stillWorks();
   });
 
   it("a missing EmailTemplate or EmailTheme export", async () => {
-    expect(await renderingError(input("export function Template() { return <p/>; }"))).toBe("The template does not export a function named EmailTemplate");
-    expect(await renderingError(input(GREETING, { themeSource: "export const theme = 1;" }))).toBe("The theme does not export a function named EmailTheme");
+    expect(await renderingError(input("export function Template() { return <p/>; }"))).toBe(
+      "The template does not export a function named EmailTemplate",
+    );
+    expect(await renderingError(input(GREETING, { themeSource: "export const theme = 1;" }))).toBe(
+      "The theme does not export a function named EmailTheme",
+    );
     await stillWorks();
   });
 
   it("a component that returns something other than an element, or an invalid child", async () => {
     expect(await renderingError(input(template('return "just text";')))).toBe("EmailTemplate returned a string instead of a React element");
     expect(await renderingError(input(template("return null;")))).toBe("EmailTemplate returned null instead of a React element");
-    expect(await renderingError(input(template("return <p>{{ a: 1 }}</p>;")))).toBe("Error: Objects are not valid as a React child (found: object with keys {a})");
+    expect(await renderingError(input(template("return <p>{{ a: 1 }}</p>;")))).toBe(
+      "Error: Objects are not valid as a React child (found: object with keys {a})",
+    );
     const missing = template("return <Nope />;", 'import { Nope } from "@react-email/components";');
     expect(await renderingError(input(missing))).toMatch(/Element type is invalid.*got undefined/);
     await stillWorks();
@@ -244,7 +269,9 @@ describe("failures", () => {
 
   it("no host object is reachable: process, require, fetch, timers, console", async () => {
     expect(await renderingError(input(template("return <p>{process.env.HOME}</p>;")))).toBe("ReferenceError: 'process' is not defined");
-    expect(await renderingError(input(template("fetch('https://example.com'); return <p/>;")))).toBe("ReferenceError: 'fetch' is not defined");
+    expect(await renderingError(input(template("fetch('https://example.com'); return <p/>;")))).toBe(
+      "ReferenceError: 'fetch' is not defined",
+    );
     const probe = template(
       `const g = new Function("return this")();
        return <p>{[typeof g.process, typeof g.require, typeof g.fetch, typeof g.setTimeout, typeof g.console, typeof g.Buffer, typeof g.WebAssembly].join(",")}</p>;`,
@@ -255,7 +282,9 @@ describe("failures", () => {
 });
 
 describe("isolation", () => {
-  const SETTER = template('globalThis.leaked = "secret of project A"; Array.prototype.poisoned = true; Math.max = () => 0; return <p>set</p>;');
+  const SETTER = template(
+    'globalThis.leaked = "secret of project A"; Array.prototype.poisoned = true; Math.max = () => 0; return <p>set</p>;',
+  );
   const READER = template("return <p>{String(globalThis.leaked)} {String([].poisoned)} {Math.max(1, 2)}</p>;");
   const UNTOUCHED = "<p>undefined<!-- --> <!-- -->undefined<!-- --> <!-- -->2</p>";
 

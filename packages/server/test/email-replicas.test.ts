@@ -32,7 +32,9 @@ afterAll(async () => {
 
 it.runIf(onPostgres)("two replicas draining one queue send each of 40 messages exactly once", async () => {
   const subjects = Array.from({ length: 40 }, (_, i) => `Shared queue ${i}`);
-  await Promise.all(subjects.map((subject) => enqueueEmail(a.instance.services.db, project.id, { to: ["x@example.com"], subject, html: subject })));
+  await Promise.all(
+    subjects.map((subject) => enqueueEmail(a.instance.services.db, project.id, { to: ["x@example.com"], subject, html: subject })),
+  );
   const [byA, byB] = await Promise.all([a.instance.services.emails.flush(), b.instance.services.emails.flush()]);
   for (const subject of subjects) await peer.waitFor((m) => m.subject === subject);
   const arrived = peer.inbox.filter((m) => m.subject?.startsWith("Shared queue "));

@@ -1,9 +1,10 @@
 /**
- * E-mail themes, templates and drafts (WIRE §2.7, SPEC §7): the admin CRUD
- * with its exact shapes, access and not-found rules, the built-in defaults
- * (seeded once per project, edits kept), previews, and the code mails that
- * are rendered from the project's templates through a real SMTP peer,
- * falling back to the plain message when an edited template fails.
+ * E-mail themes, templates and drafts (see @latchkey/shared
+ * api/email-admin.ts): the admin CRUD with its exact shapes, access and
+ * not-found rules, the built-in defaults (seeded once per project, edits
+ * kept), previews, and the code mails that are rendered from the project's
+ * templates through a real SMTP peer, falling back to the plain message when
+ * an edited template fails.
  */
 import { DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
@@ -237,10 +238,12 @@ describe("/internal/email-themes", () => {
     expectSchemaError(await req("POST", "/internal/email-themes", project.admin, {}), "POST", "/internal/email-themes", [
       "body.display_name must be defined",
     ]);
-    expectSchemaError(await req("POST", "/internal/email-themes", project.admin, { display_name: "", x: 1 }), "POST", "/internal/email-themes", [
-      "body.display_name must not be empty",
-      "body contains unknown properties: x",
-    ]);
+    expectSchemaError(
+      await req("POST", "/internal/email-themes", project.admin, { display_name: "", x: 1 }),
+      "POST",
+      "/internal/email-themes",
+      ["body.display_name must not be empty", "body contains unknown properties: x"],
+    );
     expectSchemaError(await req("POST", "/internal/email-themes", project.admin, { display_name: "" }), "POST", "/internal/email-themes", [
       "body.display_name must not be empty",
     ]);
@@ -308,9 +311,10 @@ describe("/internal/email-templates", () => {
     }
     // A theme that does not render fails the template's PATCH too.
     const { id: themeId } = await ok("POST", "/internal/email-themes", custom.admin, { display_name: "Broken later" });
-    await db().update(emailThemes).set({ tsxSource: THROWING_TSX.replace("EmailTemplate", "EmailTheme") }).where(
-      and(eq(emailThemes.projectId, custom.id), eq(emailThemes.id, themeId)),
-    );
+    await db()
+      .update(emailThemes)
+      .set({ tsxSource: THROWING_TSX.replace("EmailTemplate", "EmailTheme") })
+      .where(and(eq(emailThemes.projectId, custom.id), eq(emailThemes.id, themeId)));
     expectKnownError(await req("PATCH", path, custom.admin, { theme_id: themeId }), "EMAIL_RENDERING_ERROR", 400);
     expect(await ok("GET", path, custom.admin)).toEqual(before);
   });
@@ -343,9 +347,12 @@ describe("/internal/email-templates", () => {
   });
 
   it("schema errors", async () => {
-    expectSchemaError(await req("POST", "/internal/email-templates", custom.admin, { display_name: 1 }), "POST", "/internal/email-templates", [
-      "body.display_name must be a `string` type, but the final value was: `1`.",
-    ]);
+    expectSchemaError(
+      await req("POST", "/internal/email-templates", custom.admin, { display_name: 1 }),
+      "POST",
+      "/internal/email-templates",
+      ["body.display_name must be a `string` type, but the final value was: `1`."],
+    );
     const path = `/internal/email-templates/${DEFAULT_EMAIL_TEMPLATE_IDS.sign_in_code}`;
     expectSchemaError(await req("PATCH", path, custom.admin, { theme_id: "dark" }), "PATCH", path, [
       "body.theme_id must be a valid UUID or false",
@@ -371,7 +378,9 @@ describe("/internal/email-drafts", () => {
     expect((await ok("GET", "/internal/email-drafts", project.admin)).drafts).toContainEqual(item);
 
     const source = templateSource("We launched");
-    expect(await ok("PATCH", path, project.admin, { display_name: "Launch day", tsx_source: source, theme_id: DARK_EMAIL_THEME_ID })).toEqual({
+    expect(
+      await ok("PATCH", path, project.admin, { display_name: "Launch day", tsx_source: source, theme_id: DARK_EMAIL_THEME_ID }),
+    ).toEqual({
       ok: "ok",
     });
     expect(await ok("GET", path, project.admin)).toEqual({
@@ -430,7 +439,11 @@ describe("/internal/email-drafts", () => {
   });
 
   it("a theme_id naming no theme of the project → 404 plain text; schema errors", async () => {
-    expectPlainError(await req("POST", "/internal/email-drafts", project.admin, { display_name: "x", theme_id: UNKNOWN_UUID }), 404, /theme/);
+    expectPlainError(
+      await req("POST", "/internal/email-drafts", project.admin, { display_name: "x", theme_id: UNKNOWN_UUID }),
+      404,
+      /theme/,
+    );
     expectSchemaError(await req("POST", "/internal/email-drafts", project.admin, { tsx_source: "x" }), "POST", "/internal/email-drafts", [
       "body.display_name must be defined",
     ]);
@@ -458,7 +471,10 @@ describe("POST /emails/render-email", () => {
   });
 
   it("TSX sources for template and theme; theme_id false renders unframed; no subject export → no subject", async () => {
-    const framed = await render(project.admin, { template_tsx_source: templateSource("Preview body"), theme_tsx_source: themeSource("preview-theme") });
+    const framed = await render(project.admin, {
+      template_tsx_source: templateSource("Preview body"),
+      theme_tsx_source: themeSource("preview-theme"),
+    });
     expect(framed.status, framed.text).toBe(200);
     expect(framed.body.html).toContain("preview-theme");
     expect(framed.body.html).toContain("Preview body");
@@ -482,7 +498,9 @@ describe("POST /emails/render-email", () => {
     expectPlainError(await render(project.admin, { template_id: UNKNOWN_UUID }), 404, /template/);
     expectPlainError(await render(project.admin, { template_tsx_source: templateSource("x"), theme_id: UNKNOWN_UUID }), 404, /theme/);
     const path = "/emails/render-email";
-    expectSchemaError(await render(project.admin, {}), "POST", path, ["body must contain exactly one of template_id and template_tsx_source"]);
+    expectSchemaError(await render(project.admin, {}), "POST", path, [
+      "body must contain exactly one of template_id and template_tsx_source",
+    ]);
     expectSchemaError(
       await render(project.admin, { template_id: foreign, template_tsx_source: "x", theme_id: false, theme_tsx_source: "y" }),
       "POST",
@@ -579,7 +597,13 @@ describe("code mails use the project's templates", () => {
     const project = (await server.instance.services.projects.get(p.id))!;
     const { logger, logs } = capturingLogger();
     const to = uniqueEmail("logged");
-    const prepared = await prepareCodeMail(db(), logger, { project, branchId: "main", purpose: "otp_sign_in", to, callbackUrl: CALLBACK_URL });
+    const prepared = await prepareCodeMail(db(), logger, {
+      project,
+      branchId: "main",
+      purpose: "otp_sign_in",
+      to,
+      callbackUrl: CALLBACK_URL,
+    });
     await db().transaction((tx) => saveCodeMail(tx, prepared, {}));
     const { code } = prepared;
     const warning = logs.find((l) => l.level === 40);
@@ -589,7 +613,10 @@ describe("code mails use the project's templates", () => {
     const line = JSON.stringify(logs).toLowerCase();
     expect(line).not.toContain(code);
     expect(line).not.toContain(code.slice(0, 6));
-    const [queued] = await db().select().from(sentEmails).where(and(eq(sentEmails.projectId, p.id)));
+    const [queued] = await db()
+      .select()
+      .from(sentEmails)
+      .where(and(eq(sentEmails.projectId, p.id)));
     expect(queued!.subject).toBe(`Your sign-in code for Test project: ${code.slice(0, 6).toUpperCase()}`);
     expect(queued!.to).toEqual([to]);
   });

@@ -59,7 +59,15 @@ describe("delivery", () => {
   it("uses the project's own SMTP server when its email_config is standard", async () => {
     const p = await createProject(server);
     await patchProjectConfig(server, p, {
-      email_config: { type: "standard", host: "127.0.0.1", port: own.port, username: "", password: "", sender_name: "Shop", sender_email: "shop@example.com" },
+      email_config: {
+        type: "standard",
+        host: "127.0.0.1",
+        port: own.port,
+        username: "",
+        password: "",
+        sender_name: "Shop",
+        sender_email: "shop@example.com",
+      },
     });
     await enqueueEmail(server.instance.services.db, p.id, message("Through the project's server"));
     await emails(server).flush();
@@ -82,7 +90,10 @@ describe("delivery", () => {
       await emails(server).flush();
       expect((await row()).attempts).toBe(1);
       for (let attempt = 2; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
-        await db.update(sentEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(sentEmails.id, id));
+        await db
+          .update(sentEmails)
+          .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+          .where(eq(sentEmails.id, id));
         await emails(server).flush();
         expect((await row()).attempts).toBe(attempt);
       }
@@ -124,7 +135,10 @@ describe("delivery", () => {
   it("takes over a message another replica claimed and never finished", async () => {
     const db = server.instance.services.db;
     const id = await enqueueEmail(db, project.id, message("Claimed then abandoned"));
-    await db.update(sentEmails).set({ status: "sending", claimedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(sentEmails.id, id));
+    await db
+      .update(sentEmails)
+      .set({ status: "sending", claimedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(sentEmails.id, id));
     await emails(server).flush();
     await shared.waitFor((m) => m.subject === "Claimed then abandoned");
     const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
@@ -176,7 +190,15 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
   it("refuses a project's own SMTP server on a private address, for good, and says why", async () => {
     const p = await createProject(strict);
     await patchProjectConfig(strict, p, {
-      email_config: { type: "standard", host: "127.0.0.1", port: own.port, username: "", password: "", sender_name: "Probe", sender_email: "probe@example.com" },
+      email_config: {
+        type: "standard",
+        host: "127.0.0.1",
+        port: own.port,
+        username: "",
+        password: "",
+        sender_name: "Probe",
+        sender_email: "probe@example.com",
+      },
     });
     const id = await enqueueEmail(strict.instance.services.db, p.id, message("Into the private network"));
     await emails(strict).flush();
@@ -210,7 +232,14 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
 });
 
 describe("POST /internal/send-test-email", () => {
-  const config = (port: number) => ({ host: "127.0.0.1", port, username: "", password: "", sender_name: "Tester", sender_email: "tester@example.com" });
+  const config = (port: number) => ({
+    host: "127.0.0.1",
+    port,
+    username: "",
+    password: "",
+    sender_name: "Tester",
+    sender_email: "tester@example.com",
+  });
 
   it("sends through the given settings and reports success", async () => {
     const res = await server.request("/internal/send-test-email", {

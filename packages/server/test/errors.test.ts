@@ -1,9 +1,10 @@
 /**
- * How failures reach the caller (WIRE §1.1, §1.5): body parsing, schema
+ * How failures reach the caller: body parsing, schema
  * errors, unexpected exceptions, 405/404, the headers on every response,
  * CORS, and the /api/latest alias.
  */
-import { MAX_REQUEST_BODY_BYTES } from "@latchkey/shared";
+import { MAX_REQUEST_BODY_BYTES, defineEndpoint } from "@latchkey/shared";
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { defineRoute } from "../src/http/route.ts";
@@ -30,7 +31,7 @@ async function raw(
   return { status: res.status, headers: res.headers, body, text };
 }
 
-/** A coded error exactly as WIRE §1.5 shapes it. */
+/** A coded error exactly as the API shapes it. */
 function expectCoded(res: TestResponse, code: string, status: number, details: Record<string, unknown> | null) {
   expectKnownError(res, code, status);
   expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -115,7 +116,11 @@ describe("BODY_PARSING_ERROR", () => {
     expect(((await declared.json()) as { code: string }).code).toBe("BODY_PARSING_ERROR");
 
     // Nothing was created.
-    const signIn = await raw("/api/v1/auth/password/sign-in", { method: "POST", headers: clientJson(), body: JSON.stringify({ email, password: PASSWORD }) });
+    const signIn = await raw("/api/v1/auth/password/sign-in", {
+      method: "POST",
+      headers: clientJson(),
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     expect(signIn.status).toBe(400);
     expect(signIn.headers.get("x-stack-known-error")).toBe("EMAIL_PASSWORD_MISMATCH");
   });
@@ -164,7 +169,9 @@ describe("SCHEMA_ERROR", () => {
 
   it("no body at all", async () => {
     const res = await raw("/api/v1/auth/password/sign-up", { method: "POST", headers: authHeaders(project.client) });
-    expectCoded(res, "SCHEMA_ERROR", 400, { message: expect.stringMatching(/^Request validation failed on POST \/api\/v1\/auth\/password\/sign-up:\n  - body/) });
+    expectCoded(res, "SCHEMA_ERROR", 400, {
+      message: expect.stringMatching(/^Request validation failed on POST \/api\/v1\/auth\/password\/sign-up:\n {2}- body/),
+    });
   });
 
   it("null and wrong types", async () => {
@@ -226,14 +233,10 @@ describe("SCHEMA_ERROR", () => {
 describe("unexpected exceptions", () => {
   function appWith(handler: () => unknown) {
     const { logger, logs } = capturingLogger();
-    const route = defineRoute({
-      method: "GET",
-      path: "/boom",
-      summary: "Throws",
-      tags: ["Test"],
-      access: "public",
-      handler: handler as () => never,
-    });
+    const route = defineRoute(
+      defineEndpoint({ method: "GET", path: "/boom", summary: "Throws", tags: ["Test"], access: "public", response: z.never() }),
+      handler as () => never,
+    );
     const app = createApp({ ...server.instance.services, logger }, [route]);
     return { app, logs };
   }

@@ -137,7 +137,10 @@ export function expectSchemaError(res: TestResponse, method: string, path: strin
 /** Asserts a SCHEMA_ERROR that mentions `message` among its lines. */
 export function expectSchemaErrorIncluding(res: TestResponse, message: string): void {
   expectKnownError(res, "SCHEMA_ERROR", 400);
-  const lines = String(res.body.error).split("\n").slice(1).map((l) => l.replace(/^ {2}- /, ""));
+  const lines = String(res.body.error)
+    .split("\n")
+    .slice(1)
+    .map((l) => l.replace(/^ {2}- /, ""));
   expect(lines, res.text).toContain(message);
 }
 

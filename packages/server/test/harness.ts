@@ -70,9 +70,7 @@ export async function createTestServer(
   overrides: Partial<ServerConfig> = {},
   options: { replicaOf?: TestServer } = {},
 ): Promise<TestServer> {
-  const { database, drop, url } = options.replicaOf
-    ? await replicaDatabase(options.replicaOf)
-    : await testDatabase();
+  const { database, drop, url } = options.replicaOf ? await replicaDatabase(options.replicaOf) : await testDatabase();
   const { logger, logs } = capturingLogger();
   const config: ServerConfig = {
     port: 0,
@@ -85,6 +83,9 @@ export async function createTestServer(
     email: null,
     // The test SMTP peers listen on loopback.
     smtpAllowPrivateHosts: true,
+    checkResponses: true,
+    botChallenge: null,
+    smtpAllowInsecureAuth: false,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });
@@ -101,9 +102,7 @@ export async function createTestServer(
         if (!headers.has("content-type")) headers.set("content-type", "application/json");
       }
     }
-    const qs = options.query
-      ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}`
-      : "";
+    const qs = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : "";
     const url = `http://localhost/api/v1${path}${qs}`;
     const res = await instance.app.request(url, { method: options.method ?? "GET", headers, body });
     const text = await res.text();

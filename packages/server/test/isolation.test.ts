@@ -110,7 +110,12 @@ const endpoints: Endpoint[] = [
   },
   { method: "POST", path: () => "/auth/password/sign-up", access: "client", body: () => ({ email: uniqueEmail("x"), password: PASSWORD }) },
   { method: "POST", path: () => "/auth/password/sign-in", access: "client", body: () => ({ email: userB.email, password: PASSWORD }) },
-  { method: "POST", path: () => "/auth/password/update", access: "client", body: () => ({ old_password: PASSWORD, new_password: "pwned pwned" }) },
+  {
+    method: "POST",
+    path: () => "/auth/password/update",
+    access: "client",
+    body: () => ({ old_password: PASSWORD, new_password: "pwned pwned" }),
+  },
   { method: "POST", path: () => "/auth/password/set", access: "client", body: () => ({ password: "pwned pwned" }) },
   { method: "POST", path: () => "/auth/anonymous/sign-up", access: "client" },
   { method: "GET", path: () => "/internal/projects/current", access: "admin" },
@@ -148,15 +153,35 @@ const endpoints: Endpoint[] = [
     access: "server",
     body: () => ({ callback_url: CALLBACK_URL }),
   },
-  { method: "POST", path: () => "/contact-channels/send-verification-code", access: "client", body: () => ({ email: userB.email, callback_url: CALLBACK_URL }) },
+  {
+    method: "POST",
+    path: () => "/contact-channels/send-verification-code",
+    access: "client",
+    body: () => ({ email: userB.email, callback_url: CALLBACK_URL }),
+  },
   { method: "POST", path: () => "/contact-channels/verify", access: "client", body: () => ({ code: UNKNOWN_CODE }) },
-  { method: "POST", path: () => "/auth/password/send-reset-code", access: "client", body: () => ({ email: userB.email, callback_url: CALLBACK_URL }) },
+  {
+    method: "POST",
+    path: () => "/auth/password/send-reset-code",
+    access: "client",
+    body: () => ({ email: userB.email, callback_url: CALLBACK_URL }),
+  },
   { method: "POST", path: () => "/auth/password/reset/check-code", access: "client", body: () => ({ code: UNKNOWN_CODE }) },
   { method: "POST", path: () => "/auth/password/reset", access: "client", body: () => ({ code: UNKNOWN_CODE, password: "pwned pwned" }) },
-  { method: "POST", path: () => "/auth/otp/send-sign-in-code", access: "client", body: () => ({ email: userB.email, callback_url: CALLBACK_URL }) },
+  {
+    method: "POST",
+    path: () => "/auth/otp/send-sign-in-code",
+    access: "client",
+    body: () => ({ email: userB.email, callback_url: CALLBACK_URL }),
+  },
   { method: "POST", path: () => "/auth/otp/sign-in", access: "client", body: () => ({ code: UNKNOWN_CODE }) },
   { method: "GET", path: () => `/emails/notification-preference/${userB.userId}`, access: "server" },
-  { method: "PATCH", path: () => `/emails/notification-preference/${userB.userId}/${MARKETING}`, access: "server", body: () => ({ enabled: false }) },
+  {
+    method: "PATCH",
+    path: () => `/emails/notification-preference/${userB.userId}/${MARKETING}`,
+    access: "server",
+    body: () => ({ enabled: false }),
+  },
   {
     method: "POST",
     path: () => "/emails/send-email",
@@ -169,7 +194,12 @@ const endpoints: Endpoint[] = [
   { method: "GET", path: () => "/internal/email-templates", access: "admin" },
   { method: "GET", path: () => "/internal/email-drafts", access: "admin" },
   { method: "POST", path: () => "/internal/email-drafts", access: "admin", body: () => ({ display_name: "stolen" }) },
-  { method: "POST", path: () => "/emails/render-email", access: "admin", body: () => ({ template_tsx_source: "export function EmailTemplate() { return null; }" }) },
+  {
+    method: "POST",
+    path: () => "/emails/render-email",
+    access: "admin",
+    body: () => ({ template_tsx_source: "export function EmailTemplate() { return null; }" }),
+  },
 ];
 
 const label = (e: Endpoint) => `${e.method} ${e.path()}`;
@@ -185,12 +215,18 @@ const call = (e: Endpoint, as: Auth) =>
 /** A's key of the endpoint's access type, sent with B's project id. */
 function aKeyOnB(access: Access): { as: Auth; code: string } {
   if (access === "client") {
-    return { as: { type: "client", projectId: B.id, publishableClientKey: A.client.publishableClientKey! }, code: "INVALID_PUBLISHABLE_CLIENT_KEY" };
+    return {
+      as: { type: "client", projectId: B.id, publishableClientKey: A.client.publishableClientKey! },
+      code: "INVALID_PUBLISHABLE_CLIENT_KEY",
+    };
   }
   if (access === "server") {
     return { as: { type: "server", projectId: B.id, secretServerKey: A.server.secretServerKey! }, code: "INVALID_SECRET_SERVER_KEY" };
   }
-  return { as: { type: "admin", projectId: B.id, superSecretAdminKey: A.admin.superSecretAdminKey! }, code: "INVALID_SUPER_SECRET_ADMIN_KEY" };
+  return {
+    as: { type: "admin", projectId: B.id, superSecretAdminKey: A.admin.superSecretAdminKey! },
+    code: "INVALID_SUPER_SECRET_ADMIN_KEY",
+  };
 }
 const bKey = (access: Access): Auth => ({ client: B.client, server: B.server, admin: B.admin })[access];
 
@@ -299,7 +335,11 @@ describe("B's valid credentials reach nothing of A", () => {
     }
     // Sign-out on B with A's refresh token does nothing to A.
     expectKnownError(
-      await server.request("/auth/sessions/current", { method: "DELETE", as: B.client, headers: { "x-stack-refresh-token": userA.refreshToken } }),
+      await server.request("/auth/sessions/current", {
+        method: "DELETE",
+        as: B.client,
+        headers: { "x-stack-refresh-token": userA.refreshToken },
+      }),
       "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
       401,
     );
@@ -314,7 +354,12 @@ describe("B's valid credentials reach nothing of A", () => {
       server.request("/auth/oauth/token", {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: userA.refreshToken, client_id: clientId, client_secret: secret }).toString(),
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: userA.refreshToken,
+          client_id: clientId,
+          client_secret: secret,
+        }).toString(),
       });
     expectKnownError(await token(B.id, B.client.publishableClientKey!), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
     expectKnownError(await token(B.id, "__stack_public_client__"), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);

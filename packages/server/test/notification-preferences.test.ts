@@ -1,5 +1,5 @@
 /**
- * Notification preferences (WIRE §2.7, SPEC §7): defaults, turning Marketing
+ * Notification preferences: defaults, turning Marketing
  * off and on, Transactional staying on, who may read and change whose
  * preferences, and the errors for unknown users, categories and bad input.
  */
@@ -10,8 +10,18 @@ import { createTestServer, expectKnownError, type Auth, type TestServer } from "
 const TRANSACTIONAL = "7bb82d33-2f54-4a3d-9d23-82739e0d66ef";
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 
-const transactional = { can_disable: false, enabled: true, notification_category_id: TRANSACTIONAL, notification_category_name: "Transactional" };
-const marketing = (enabled: boolean) => ({ can_disable: true, enabled, notification_category_id: MARKETING, notification_category_name: "Marketing" });
+const transactional = {
+  can_disable: false,
+  enabled: true,
+  notification_category_id: TRANSACTIONAL,
+  notification_category_name: "Transactional",
+};
+const marketing = (enabled: boolean) => ({
+  can_disable: true,
+  enabled,
+  notification_category_id: MARKETING,
+  notification_category_name: "Marketing",
+});
 
 let server: TestServer;
 let project: Project;
@@ -137,7 +147,9 @@ describe("schema errors", () => {
     const base = `/emails/notification-preference`;
     expectSchemaError(await read(project.server, "not-a-user"), "GET", `${base}/not-a-user`, ["params.user_id must be a valid UUID"]);
     expectSchemaError(await patch(user.as, "me", MARKETING, {}), "PATCH", `${base}/me/${MARKETING}`, ["body.enabled must be defined"]);
-    expectSchemaError(await patch(user.as, "me", MARKETING, { enabled: null }), "PATCH", `${base}/me/${MARKETING}`, ["body.enabled cannot be null"]);
+    expectSchemaError(await patch(user.as, "me", MARKETING, { enabled: null }), "PATCH", `${base}/me/${MARKETING}`, [
+      "body.enabled cannot be null",
+    ]);
     expectSchemaError(await patch(user.as, "me", MARKETING, { enabled: "no" }), "PATCH", `${base}/me/${MARKETING}`, [
       'body.enabled must be a `boolean` type, but the final value was: `"no"`.',
     ]);

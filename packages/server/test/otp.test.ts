@@ -1,5 +1,5 @@
 /**
- * One-time-code sign-in (SPEC §7 Auth; WIRE §2.8, §5 "OTP"): the mailed link
+ * One-time-code sign-in (see @latchkey/shared api/auth.ts): the mailed link
  * and the typed code, new and existing users, and every way it must refuse.
  * Mail goes through a real SMTP peer.
  */
@@ -80,7 +80,10 @@ async function me(p: Pick<Project, "client">, accessToken: string) {
 }
 
 async function codeRow(code: string) {
-  const [row] = await server.instance.services.db.select().from(verificationCodes).where(eq(verificationCodes.codeHash, sha256Hex(code)));
+  const [row] = await server.instance.services.db
+    .select()
+    .from(verificationCodes)
+    .where(eq(verificationCodes.codeHash, sha256Hex(code)));
   return row!;
 }
 
@@ -156,7 +159,11 @@ describe("sign-in with a mailed code", () => {
     const user = await verifiedPasswordUser(project);
     const { code } = await mailedCode(project, user.email);
     // The flag was cleared after the code went out; the code proves the inbox anew.
-    const unverify = await server.request(`/users/${user.userId}`, { method: "PATCH", as: project.server, body: { primary_email_verified: false } });
+    const unverify = await server.request(`/users/${user.userId}`, {
+      method: "PATCH",
+      as: project.server,
+      body: { primary_email_verified: false },
+    });
     expect(unverify.body.primary_email_verified).toBe(false);
     const res = await signInWith(project, code);
     expect(res.status, res.text).toBe(200);
@@ -272,7 +279,11 @@ describe("refusals", () => {
 
   it("a callback URL off the trusted domains → REDIRECT_URL_NOT_WHITELISTED, nothing mailed", async () => {
     const email = uniqueEmail("untrusted");
-    expectKnownError(await sendCode(project, email, project.client, "https://evil.example.net/callback"), "REDIRECT_URL_NOT_WHITELISTED", 400);
+    expectKnownError(
+      await sendCode(project, email, project.client, "https://evil.example.net/callback"),
+      "REDIRECT_URL_NOT_WHITELISTED",
+      400,
+    );
     const strict = await createProject(server, undefined, { ...MAGIC_LINK, allow_localhost: false });
     expectKnownError(await sendCode(strict, email), "REDIRECT_URL_NOT_WHITELISTED", 400);
     expect(await anythingMailedTo(email)).toBe(false);
@@ -361,7 +372,11 @@ describe("refusals", () => {
   it("a code for a user who no longer signs in with that address → VERIFICATION_CODE_NOT_FOUND", async () => {
     const user = await verifiedPasswordUser(project);
     const { code } = await mailedCode(project, user.email);
-    const moved = await server.request(`/users/${user.userId}`, { method: "PATCH", as: project.server, body: { primary_email: uniqueEmail("moved") } });
+    const moved = await server.request(`/users/${user.userId}`, {
+      method: "PATCH",
+      as: project.server,
+      body: { primary_email: uniqueEmail("moved") },
+    });
     expect(moved.status, moved.text).toBe(200);
     expectKnownError(await signInWith(project, code), "VERIFICATION_CODE_NOT_FOUND", 404);
     // Nobody was signed up with the old address either.

@@ -1,4 +1,4 @@
-/** Password reset: send-reset-code, reset/check-code, reset (SPEC §7; WIRE §1.3, §2.8, §5). */
+/** Password reset: send-reset-code, reset/check-code, reset. */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sentEmails, verificationCodes } from "../src/db/schema/index.ts";
@@ -173,7 +173,9 @@ describe("failures", () => {
     const bad = (body: Record<string, unknown>) => server.request(send, { method: "POST", as: project.client, body });
     expectSchemaError(await bad({ email: "not-an-email", callback_url: CALLBACK_URL }), "POST", send, ["body.email must be a valid email"]);
     expectSchemaError(await bad({ email: uniqueEmail() }), "POST", send, ["body.callback_url must be defined"]);
-    expectSchemaError(await bad({ email: uniqueEmail(), callback_url: "not-a-url" }), "POST", send, ["body.callback_url is not a valid URL"]);
+    expectSchemaError(await bad({ email: uniqueEmail(), callback_url: "not-a-url" }), "POST", send, [
+      "body.callback_url is not a valid URL",
+    ]);
     expectSchemaError(await bad({ email: uniqueEmail(), callback_url: CALLBACK_URL, user_id: "me" }), "POST", send, [
       "body contains unknown properties: user_id",
     ]);
@@ -277,12 +279,16 @@ describe("failures", () => {
     expectKnownError(await reset(project, { code, password: NEW_PASSWORD }), "VERIFICATION_CODE_NOT_FOUND", 404);
   });
 
-  it("a too-short or too-long password → the §5 error, and the code still works afterwards", async () => {
+  it("a too-short or too-long password → the password-length error, and the code still works afterwards", async () => {
     const user = await signUpUser(server, project);
     const code = await resetCode(project, user.email);
     const short = await reset(project, { code, password: "1234567" });
     expectKnownError(short, "PASSWORD_TOO_SHORT", 400);
-    expect(short.body).toEqual({ code: "PASSWORD_TOO_SHORT", details: { min_length: 8 }, error: "Password too short. Minimum length is 8." });
+    expect(short.body).toEqual({
+      code: "PASSWORD_TOO_SHORT",
+      details: { min_length: 8 },
+      error: "Password too short. Minimum length is 8.",
+    });
     const long = await reset(project, { code, password: "p".repeat(71) });
     expectKnownError(long, "PASSWORD_TOO_LONG", 400);
     expect(long.body).toEqual({ code: "PASSWORD_TOO_LONG", details: { maxLength: 70 }, error: "Password too long. Maximum length is 70." });

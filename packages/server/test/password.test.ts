@@ -1,4 +1,4 @@
-/** Password sign-up, sign-in, update and set (SPEC §5, §8; WIRE §1.8, §2.8). */
+/** Password sign-up, sign-in, update and set (see @latchkey/shared api/auth.ts). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createProject,
@@ -77,7 +77,7 @@ describe("POST /auth/password/sign-up", () => {
     expect((await passwordSignIn(server, p, user.email)).status).toBe(200);
   });
 
-  it("too short → PASSWORD_TOO_SHORT {min_length: 8} with the SPEC message", async () => {
+  it("too short → PASSWORD_TOO_SHORT {min_length: 8} with its fixed message", async () => {
     const email = uniqueEmail("short");
     const res = await signUp(project, { email, password: "1234567" });
     expectKnownError(res, "PASSWORD_TOO_SHORT", 400);
@@ -124,12 +124,9 @@ describe("POST /auth/password/sign-up", () => {
   it("bad bodies → SCHEMA_ERROR", async () => {
     expectSchemaError(await signUp(project, { email: uniqueEmail() }), "POST", "/auth/password/sign-up", ["body.password must be defined"]);
     expectSchemaError(await signUp(project, { password: PASSWORD }), "POST", "/auth/password/sign-up", ["body.email must be defined"]);
-    expectSchemaError(
-      await signUp(project, { email: uniqueEmail(), password: PASSWORD, name: "x" }),
-      "POST",
-      "/auth/password/sign-up",
-      ["body contains unknown properties: name"],
-    );
+    expectSchemaError(await signUp(project, { email: uniqueEmail(), password: PASSWORD, name: "x" }), "POST", "/auth/password/sign-up", [
+      "body contains unknown properties: name",
+    ]);
     expectSchemaError(
       await signUp(project, { email: uniqueEmail(), password: PASSWORD, verification_callback_url: "not-a-url" }),
       "POST",

@@ -1,6 +1,7 @@
 /**
- * Projects: the client view, the admin view and config (WIRE §2.4), production
- * mode (SPEC §5), the internal project (WIRE §4), owner routes and transfer.
+ * Projects: the client view, the admin view and config (see @latchkey/shared
+ * api/projects.ts), production mode, the internal project, owner routes and
+ * transfer.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,7 +84,7 @@ async function getCurrent(as: Auth) {
 }
 
 describe("GET /projects/current (client view)", () => {
-  it("has exactly the WIRE §2.4 fields, for every access type", async () => {
+  it("has exactly the client view's fields, for every access type", async () => {
     const project = await createProject(server);
     const res = await server.request("/projects/current", { as: project.client });
     expect(res.status, res.text).toBe(200);
@@ -229,10 +230,24 @@ describe("admin /internal/projects/current", () => {
     const expectedConfig = {
       ...config,
       oauth_providers: [
-        { id: "facebook", type: "standard", client_id: "fb-id", client_secret: "fb-secret", facebook_config_id: "fb-config", provider_config_id: "facebook" },
+        {
+          id: "facebook",
+          type: "standard",
+          client_id: "fb-id",
+          client_secret: "fb-secret",
+          facebook_config_id: "fb-config",
+          provider_config_id: "facebook",
+        },
         { id: "github", type: "standard", client_id: "gh-id", client_secret: "gh-secret", provider_config_id: "github" },
         { id: "google", type: "shared", provider_config_id: "google" },
-        { id: "microsoft", type: "standard", client_id: "ms-id", client_secret: "ms-secret", microsoft_tenant_id: "tenant-1", provider_config_id: "microsoft" },
+        {
+          id: "microsoft",
+          type: "standard",
+          client_id: "ms-id",
+          client_secret: "ms-secret",
+          microsoft_tenant_id: "tenant-1",
+          provider_config_id: "microsoft",
+        },
       ],
       enabled_oauth_providers: [{ id: "facebook" }, { id: "github" }, { id: "google" }, { id: "microsoft" }],
     };
@@ -308,18 +323,12 @@ describe("admin /internal/projects/current", () => {
       await patchCurrent(project.admin, { config: { domains: [{ domain: "https://example.com", handler_path: "handler" }] } }),
       "body.config.domains[0].handler_path must start with '/'",
     );
-    expectSchemaError(
-      await patchCurrent(project.admin, { config: { sign_up_enabled: "yes" } }),
-      "PATCH",
-      "/internal/projects/current",
-      ['body.config.sign_up_enabled must be a `boolean` type, but the final value was: `"yes"`.'],
-    );
-    expectSchemaError(
-      await patchCurrent(project.admin, { config: { unknown_flag: true } }),
-      "PATCH",
-      "/internal/projects/current",
-      ["body.config contains unknown properties: unknown_flag"],
-    );
+    expectSchemaError(await patchCurrent(project.admin, { config: { sign_up_enabled: "yes" } }), "PATCH", "/internal/projects/current", [
+      'body.config.sign_up_enabled must be a `boolean` type, but the final value was: `"yes"`.',
+    ]);
+    expectSchemaError(await patchCurrent(project.admin, { config: { unknown_flag: true } }), "PATCH", "/internal/projects/current", [
+      "body.config contains unknown properties: unknown_flag",
+    ]);
     expectSchemaErrorIncluding(
       await patchCurrent(project.admin, { config: { oauth_account_merge_strategy: "merge_everything" } }),
       "body.config.oauth_account_merge_strategy must be one of the following values: link_method, raise_error, allow_duplicates",
@@ -368,7 +377,7 @@ describe("admin /internal/projects/current", () => {
     }
   });
 
-  describe("production mode (SPEC §5)", () => {
+  describe("production mode", () => {
     const fix = (id: string) => `/projects/${id}/domains`;
     const line = (id: string, message: string) => `${message} (fix it at ${fix(id)})`;
     const LOCALHOST = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
@@ -400,11 +409,10 @@ describe("admin /internal/projects/current", () => {
         await refused(project, { config: { allow_localhost: false, domains: [{ domain, handler_path: "/handler" }] } }, [message]);
       }
       // All at once, together with allow_localhost.
-      await refused(
-        project,
-        { config: { domains: cases.map(([domain]) => ({ domain, handler_path: "/handler" })) } },
-        [LOCALHOST, ...cases.map(([, m]) => m)],
-      );
+      await refused(project, { config: { domains: cases.map(([domain]) => ({ domain, handler_path: "/handler" })) } }, [
+        LOCALHOST,
+        ...cases.map(([, m]) => m),
+      ]);
     });
 
     it("a stored domain that is not a URL", async () => {
@@ -413,7 +421,9 @@ describe("admin /internal/projects/current", () => {
       const [row] = await db.select().from(projects).where(eq(projects.id, project.id));
       await db
         .update(projects)
-        .set({ config: { ...row!.config, allow_localhost: false, domains: [{ domain: "https://exa mple.com", handler_path: "/handler" }] } })
+        .set({
+          config: { ...row!.config, allow_localhost: false, domains: [{ domain: "https://exa mple.com", handler_path: "/handler" }] },
+        })
         .where(eq(projects.id, project.id));
       server.instance.services.projects.invalidate(project.id);
       await refused(project, {}, ["Trusted domain is not a valid URL: https://exa mple.com"]);
@@ -480,7 +490,7 @@ describe("admin /internal/projects/current", () => {
   });
 });
 
-describe("the internal project (WIRE §4)", () => {
+describe("the internal project", () => {
   it("has the documented config", async () => {
     const body = await getCurrent(server.internal.admin);
     expect(body).toMatchObject({ id: "internal", display_name: "Latchkey Dashboard", is_production_mode: false });
@@ -586,7 +596,11 @@ describe("owner routes: /internal/projects", () => {
       ["body.owner_team_id must be defined"],
     );
     expectKnownError(
-      await server.request("/internal/projects", { method: "POST", as: server.internal.client, body: { display_name: "x", owner_team_id: a.teamId } }),
+      await server.request("/internal/projects", {
+        method: "POST",
+        as: server.internal.client,
+        body: { display_name: "x", owner_team_id: a.teamId },
+      }),
       "USER_AUTHENTICATION_REQUIRED",
       401,
     );
@@ -597,7 +611,11 @@ describe("owner routes: /internal/projects", () => {
     const project = await createProject(server);
     const user = await signUpUser(server, project);
     expectKnownError(
-      await server.request("/internal/projects", { method: "POST", as: user.as, body: { display_name: "x", owner_team_id: project.owner.teamId } }),
+      await server.request("/internal/projects", {
+        method: "POST",
+        as: user.as,
+        body: { display_name: "x", owner_team_id: project.owner.teamId },
+      }),
       "EXPECTED_INTERNAL_PROJECT",
       401,
     );
@@ -635,7 +653,11 @@ describe("POST /internal/projects/transfer", () => {
     const adminAs = (o: Owner): Auth => ({ type: "admin", projectId: project.id, adminAccessToken: o.accessToken });
 
     expect((await server.request("/internal/projects/current", { as: adminAs(oldMember) })).status).toBe(200);
-    expectKnownError(await server.request("/internal/projects/current", { as: adminAs(newMember) }), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", 401);
+    expectKnownError(
+      await server.request("/internal/projects/current", { as: adminAs(newMember) }),
+      "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+      401,
+    );
 
     const res = await server.request("/internal/projects/transfer", {
       method: "POST",
@@ -645,7 +667,11 @@ describe("POST /internal/projects/transfer", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ success: true });
 
-    expectKnownError(await server.request("/internal/projects/current", { as: adminAs(oldMember) }), "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", 401);
+    expectKnownError(
+      await server.request("/internal/projects/current", { as: adminAs(oldMember) }),
+      "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
+      401,
+    );
     const now = await server.request("/internal/projects/current", { as: adminAs(newMember) });
     expect(now.status, now.text).toBe(200);
     expect(now.body.owner_team_id).toBe(newTeam);
@@ -685,7 +711,11 @@ describe("POST /internal/projects/transfer", () => {
     expectKnownError(steal, "PROJECT_NOT_FOUND", 404);
     expect((await getCurrent(project.admin)).owner_team_id).toBe(owner.teamId);
     expectSchemaError(
-      await server.request("/internal/projects/transfer", { method: "POST", as: ownerClient(owner), body: { project_id: "internal", new_team_id: owner.teamId } }),
+      await server.request("/internal/projects/transfer", {
+        method: "POST",
+        as: ownerClient(owner),
+        body: { project_id: "internal", new_team_id: owner.teamId },
+      }),
       "POST",
       "/internal/projects/transfer",
       ["body.project_id must be a valid UUID"],

@@ -10,8 +10,7 @@ describe("StaticMemoRouter", () => {
     r.add("DELETE", "/api/v1/auth/sessions/:session_id", "delete-session");
     return r;
   }
-  const handlers = (result: ReturnType<StaticMemoRouter<string>["match"]>) =>
-    (result[0] as [string, unknown][]).map(([h]) => h);
+  const handlers = (result: ReturnType<StaticMemoRouter<string>["match"]>) => (result[0] as [string, unknown][]).map(([h]) => h);
 
   it("answers static paths the same on first and later matches", () => {
     const r = router();

@@ -1,5 +1,5 @@
 /**
- * POST /emails/send-email (SPEC §7) through a real SMTP peer as the
+ * POST /emails/send-email through a real SMTP peer as the
  * project's own server: HTML mail to named users and to all users, who is
  * skipped and why, all-or-nothing on unknown users, the custom-server rule,
  * access, input errors, the unsubscribe link of Marketing mail, and stored
@@ -11,7 +11,16 @@ import type { ParsedMail } from "mailparser";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailDrafts, emailTemplates, emailThemes, sentEmails } from "../src/db/schema/index.ts";
-import { createProject, expectPlainError, expectSchemaError, expectSchemaErrorIncluding, patchProjectConfig, signUpUser, type Project, UNKNOWN_UUID } from "./fixtures.ts";
+import {
+  createProject,
+  expectPlainError,
+  expectSchemaError,
+  expectSchemaErrorIncluding,
+  patchProjectConfig,
+  signUpUser,
+  type Project,
+  UNKNOWN_UUID,
+} from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
 
@@ -164,7 +173,12 @@ describe("skipped users", () => {
 
     const notice = uniqueSubject("Terms changed");
     expect(
-      await sent(project.server, { user_ids: [tired.userId], html: "<p>New terms</p>", subject: notice, notification_category_name: "Transactional" }),
+      await sent(project.server, {
+        user_ids: [tired.userId],
+        html: "<p>New terms</p>",
+        subject: notice,
+        notification_category_name: "Transactional",
+      }),
     ).toEqual([{ user_id: tired.userId, user_email: tired.email, status: "queued" }]);
     expect(await arrivals(tired.email, notice)).toBe(1);
   });
@@ -241,7 +255,10 @@ describe("refusals", () => {
       [{ user_ids: ids, html: "<p>x</p>", subject: "x", template_id: UNKNOWN_UUID }, [messageRule]],
       [{ user_ids: ids, template_id: UNKNOWN_UUID, draft_id: UNKNOWN_UUID }, [messageRule]],
       [{ user_ids: ids, html: "<p>x</p>" }, ["body.subject must be defined when html is given"]],
-      [{ user_ids: ids, html: "<p>x</p>", subject: "x", variables: { a: 1 } }, ["body.variables can only be used with template_id or draft_id"]],
+      [
+        { user_ids: ids, html: "<p>x</p>", subject: "x", variables: { a: 1 } },
+        ["body.variables can only be used with template_id or draft_id"],
+      ],
       [{ user_ids: ["nope"], html: "<p>x</p>", subject: "x" }, ["body.user_ids[0] must be a valid UUID"]],
       [{ user_ids: ids, html: "", subject: "x" }, ["body.html must not be empty"]],
       [
@@ -269,7 +286,9 @@ describe("unsubscribe link", () => {
     });
     const mail = await mailing.mailTo(user.email, new RegExp(subject.replace(/[#]/g, "\\#")));
     // The footer goes inside the body.
-    expect(mail.html).toMatch(/<p>Our news<\/p><p[^>]*>Don't want these e-mails\? <a href="[^"]+">Unsubscribe<\/a>\.<\/p><\/body><\/html>$/);
+    expect(mail.html).toMatch(
+      /<p>Our news<\/p><p[^>]*>Don't want these e-mails\? <a href="[^"]+">Unsubscribe<\/a>\.<\/p><\/body><\/html>$/,
+    );
     const url = link(mail);
     expect(url.pathname).toBe("/api/v1/emails/unsubscribe");
     const token = url.searchParams.get("token")!;
@@ -278,19 +297,23 @@ describe("unsubscribe link", () => {
     expect(page.status, page.text).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(page.text).toContain('<form method="post"');
-    expect((await server.request(`/emails/notification-preference/${user.userId}`, { as: project.server })).body.items[1].enabled).toBe(true);
+    expect((await server.request(`/emails/notification-preference/${user.userId}`, { as: project.server })).body.items[1].enabled).toBe(
+      true,
+    );
 
     const done = await server.request("/emails/unsubscribe", { method: "POST", query: { token } });
     expect(done.status, done.text).toBe(200);
     expect(done.text).toContain("You are unsubscribed");
-    expect((await server.request(`/emails/notification-preference/${user.userId}`, { as: project.server })).body.items[1].enabled).toBe(false);
+    expect((await server.request(`/emails/notification-preference/${user.userId}`, { as: project.server })).body.items[1].enabled).toBe(
+      false,
+    );
     // Twice is fine.
     expect((await server.request("/emails/unsubscribe", { method: "POST", query: { token } })).status).toBe(200);
 
     const next = uniqueSubject("Newsletter");
-    expect(await sent(project.server, { user_ids: [user.userId], html: "<p>More</p>", subject: next, notification_category_name: "Marketing" })).toEqual([
-      { user_id: user.userId, user_email: user.email, status: "skipped", reason: "notification_category_disabled" },
-    ]);
+    expect(
+      await sent(project.server, { user_ids: [user.userId], html: "<p>More</p>", subject: next, notification_category_name: "Marketing" }),
+    ).toEqual([{ user_id: user.userId, user_email: user.email, status: "skipped", reason: "notification_category_disabled" }]);
   });
 
   it("gives each user their own link, appended to an HTML fragment", async () => {
@@ -364,13 +387,23 @@ export function EmailTheme({ children, unsubscribeLink }) {
     await db().insert(emailThemes).values({ projectId: p.id, id, displayName: "Custom", tsxSource: CUSTOM_THEME });
     return id;
   }
-  async function storeTemplate(p: Project, tsxSource: string, theme: { themeId?: string; noTheme?: boolean } = {}, displayName = "Greeting"): Promise<string> {
+  async function storeTemplate(
+    p: Project,
+    tsxSource: string,
+    theme: { themeId?: string; noTheme?: boolean } = {},
+    displayName = "Greeting",
+  ): Promise<string> {
     const id = randomUUID();
-    await db().insert(emailTemplates).values({ projectId: p.id, id, displayName, tsxSource, ...theme });
+    await db()
+      .insert(emailTemplates)
+      .values({ projectId: p.id, id, displayName, tsxSource, ...theme });
     return id;
   }
   async function storeDraft(p: Project, tsxSource: string, theme: { themeId?: string; noTheme?: boolean } = {}): Promise<string> {
-    const [row] = await db().insert(emailDrafts).values({ projectId: p.id, displayName: "Launch", tsxSource, ...theme }).returning();
+    const [row] = await db()
+      .insert(emailDrafts)
+      .values({ projectId: p.id, displayName: "Launch", tsxSource, ...theme })
+      .returning();
     return row!.id;
   }
   const draftSentAt = async (id: string) => (await db().select().from(emailDrafts).where(eq(emailDrafts.id, id)))[0]!.sentAt;
@@ -420,7 +453,12 @@ export function EmailTheme({ children, unsubscribeLink }) {
     expect(bare.html).not.toContain("THEME-TOP");
     expect(bare.html).not.toContain("560px");
     expect(bare.text).toContain("Nothing to declare.");
-    await sent(project.server, { user_ids: [user.userId], template_id: template, subject: "Default theme", theme_id: DEFAULT_EMAIL_THEME_ID });
+    await sent(project.server, {
+      user_ids: [user.userId],
+      template_id: template,
+      subject: "Default theme",
+      theme_id: DEFAULT_EMAIL_THEME_ID,
+    });
     const framed = await mailing.mailTo(user.email, /Default theme/);
     expect(framed.html).not.toContain("THEME-TOP");
     expect(framed.html).toContain("560px");
@@ -430,14 +468,26 @@ export function EmailTheme({ children, unsubscribeLink }) {
     const user = await signUpUser(server, project);
     const theme = await storeTheme(project);
     const template = await storeTemplate(project, GREETING, { themeId: theme });
-    await sent(project.server, { user_ids: [user.userId], template_id: template, variables: { name: "Cy" }, notification_category_name: "Marketing" });
+    await sent(project.server, {
+      user_ids: [user.userId],
+      template_id: template,
+      variables: { name: "Cy" },
+      notification_category_name: "Marketing",
+    });
     const mail = await mailing.mailTo(user.email, /Greetings from Cy/);
     expect(mail.html).toContain("Leave the list");
     const url = themedLink(mail);
-    expect((await server.request("/emails/unsubscribe", { method: "POST", query: { token: url.searchParams.get("token")! } })).status).toBe(200);
-    expect(await sent(project.server, { user_ids: [user.userId], template_id: template, variables: { name: "Cy" }, notification_category_name: "Marketing" })).toEqual([
-      { user_id: user.userId, user_email: user.email, status: "skipped", reason: "notification_category_disabled" },
-    ]);
+    expect((await server.request("/emails/unsubscribe", { method: "POST", query: { token: url.searchParams.get("token")! } })).status).toBe(
+      200,
+    );
+    expect(
+      await sent(project.server, {
+        user_ids: [user.userId],
+        template_id: template,
+        variables: { name: "Cy" },
+        notification_category_name: "Marketing",
+      }),
+    ).toEqual([{ user_id: user.userId, user_email: user.email, status: "skipped", reason: "notification_category_disabled" }]);
   });
 
   it("frames HTML in a theme when theme_id asks for one (null: the project's)", async () => {
@@ -502,7 +552,11 @@ export function EmailTheme({ children, unsubscribeLink }) {
     }
     for (const id of [UNKNOWN_UUID, theirTheme]) {
       expectPlainError(await send(project.server, { user_ids: [user.userId], template_id: mine, theme_id: id }), 404, /no e-mail theme/);
-      expectPlainError(await send(project.server, { user_ids: [user.userId], html: "<p>x</p>", subject: "x", theme_id: id }), 404, /no e-mail theme/);
+      expectPlainError(
+        await send(project.server, { user_ids: [user.userId], html: "<p>x</p>", subject: "x", theme_id: id }),
+        404,
+        /no e-mail theme/,
+      );
     }
     expect(await queuedCount(project)).toBe(before);
     expect(await draftSentAt(theirDraft)).toBeNull();
@@ -511,12 +565,15 @@ export function EmailTheme({ children, unsubscribeLink }) {
   it("answers EMAIL_RENDERING_ERROR for a template that does not render, sending nothing", async () => {
     const [a, b] = [await signUpUser(server, project), await signUpUser(server, project)];
     // Renders for a, fails for b: nothing is queued for a either.
-    const broken = await storeTemplate(project, `import * as React from "react";
+    const broken = await storeTemplate(
+      project,
+      `import * as React from "react";
 export function EmailTemplate({ user }) {
   if (user.primaryEmail === ${JSON.stringify(b.email)}) throw new Error("no mail for b");
   return <p>Fine for a</p>;
 }
-`);
+`,
+    );
     const before = await queuedCount(project);
     const res = await send(project.server, { user_ids: [a.userId, b.userId], template_id: broken });
     expectKnownError(res, "EMAIL_RENDERING_ERROR", 400);

@@ -1,4 +1,4 @@
-/** Sessions: list, revoke, server-created and impersonation sessions, anonymous sign-up (WIRE §2.3, §1.4). */
+/** Sessions: list, revoke, server-created and impersonation sessions, anonymous sign-up. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createProject,
@@ -248,7 +248,9 @@ describe("POST /auth/sessions (server)", () => {
       expect(res.body.items.map((s: { is_impersonation: boolean }) => s.is_impersonation)).toEqual([true, false]);
     }
     // The impersonation tokens act as the user.
-    expect((await server.request("/users/me", { as: { ...project.client, accessToken: imp.body.access_token } })).body.id).toBe(user.userId);
+    expect((await server.request("/users/me", { as: { ...project.client, accessToken: imp.body.access_token } })).body.id).toBe(
+      user.userId,
+    );
   });
 
   it("an expired session cannot refresh", async () => {
@@ -261,7 +263,11 @@ describe("POST /auth/sessions (server)", () => {
     expect(res.status, res.text).toBe(200);
     await sleep(20);
     expectKnownError(await refreshWith(server, project, res.body.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
-    const zero = await server.request("/auth/sessions", { method: "POST", as: project.server, body: { user_id: user.userId, expires_in_millis: 0 } });
+    const zero = await server.request("/auth/sessions", {
+      method: "POST",
+      as: project.server,
+      body: { user_id: user.userId, expires_in_millis: 0 },
+    });
     expectKnownError(await refreshWith(server, project, zero.body.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
     // Expired sessions are not listed.
     expect((await listSessions(user.as)).body.items.map((s: { id: string }) => s.id)).toEqual([sessionIdOf(user.accessToken)]);

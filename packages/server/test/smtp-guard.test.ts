@@ -1,6 +1,12 @@
 /** Which SMTP hosts a project may name, and what an admin is told when sending fails. */
 import { describe, expect, it } from "vitest";
-import { PrivateSmtpHostError, SmtpDeadlineError, isPrivateAddress, resolveSmtpHost, smtpFailureSummary } from "../src/domain/emails/smtp-guard.ts";
+import {
+  PrivateSmtpHostError,
+  SmtpDeadlineError,
+  isPrivateAddress,
+  resolveSmtpHost,
+  smtpFailureSummary,
+} from "../src/domain/emails/smtp-guard.ts";
 
 describe("isPrivateAddress", () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * Access and refresh tokens (WIRE §3): the JWT header and claims, the JWKS
+ * Access and refresh tokens: the JWT header and claims, the JWKS
  * that verifies them, refresh-token storage, and the OAuth token endpoint.
  */
 import { eq } from "drizzle-orm";
@@ -65,7 +65,7 @@ describe("access token", () => {
     expect(header.kid).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
 
-  it("claims: exactly those of WIRE §3, with the regular issuer and audience", async () => {
+  it("claims: exactly the access token's claims, with the regular issuer and audience", async () => {
     const claims = decodeJwt(user.accessToken);
     expect(Object.keys(claims).sort()).toEqual(CLAIM_KEYS);
     const me = await server.request("/users/me", { as: user.as });
@@ -428,7 +428,10 @@ describe("POST /auth/oauth/token", () => {
     const strictUser = await signUpUser(server, strict);
     const { db, projects: store } = server.instance.services;
     const [row] = await db.select().from(projects).where(eq(projects.id, strict.id));
-    await db.update(projects).set({ config: { ...row!.config, require_publishable_client_key: true } }).where(eq(projects.id, strict.id));
+    await db
+      .update(projects)
+      .set({ config: { ...row!.config, require_publishable_client_key: true } })
+      .where(eq(projects.id, strict.id));
     store.invalidate(strict.id);
     const res = await tokenEndpoint({
       grant_type: "refresh_token",
@@ -517,7 +520,11 @@ describe("verification rejects crafted tokens", () => {
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const meWith = (token: string) => server.request("/users/me", { as: { ...project.client, accessToken: token } });
 
-  function signWithServerKey(header: Record<string, unknown>, payload: Record<string, unknown>, dsaEncoding: "ieee-p1363" | "der" = "ieee-p1363") {
+  function signWithServerKey(
+    header: Record<string, unknown>,
+    payload: Record<string, unknown>,
+    dsaEncoding: "ieee-p1363" | "der" = "ieee-p1363",
+  ) {
     const { key } = server.instance.services.keys.signingKey("regular");
     const input = `${b64(header)}.${b64(payload)}`;
     return `${input}.${sign("sha256", Buffer.from(input), { key, dsaEncoding }).toString("base64url")}`;

@@ -1,6 +1,6 @@
 /**
  * Users: server POST/GET/PATCH/DELETE /users(/{id}) and client /users/me
- * (WIRE §1.2, §1.4, §2.1; SPEC §5 validation).
+ * (the user objects of @latchkey/shared api/users.ts; `me`; field validation).
  */
 import { hash as argon2Hash } from "@node-rs/argon2";
 import bcrypt from "bcryptjs";
@@ -73,7 +73,6 @@ const CLIENT_VIEW_KEYS = [
   "selected_team_id",
   "signed_up_at_millis",
 ];
-
 
 let server: TestServer;
 let project: Project;
@@ -214,14 +213,15 @@ describe("POST /users (server)", () => {
   });
 
   it("refuses unknown properties and bad field values", async () => {
+    expectSchemaError(await server.request("/users", { method: "POST", as: project.server, body: { nickname: "x" } }), "POST", "/users", [
+      "body contains unknown properties: nickname",
+    ]);
     expectSchemaError(
-      await server.request("/users", { method: "POST", as: project.server, body: { nickname: "x" } }),
-      "POST",
-      "/users",
-      ["body contains unknown properties: nickname"],
-    );
-    expectSchemaError(
-      await server.request("/users", { method: "POST", as: project.server, body: { password: "a".repeat(71), primary_email: uniqueEmail() } }),
+      await server.request("/users", {
+        method: "POST",
+        as: project.server,
+        body: { password: "a".repeat(71), primary_email: uniqueEmail() },
+      }),
       "POST",
       "/users",
       ["body.password must be at most 70 characters"],
@@ -237,7 +237,7 @@ describe("POST /users (server)", () => {
   });
 });
 
-describe("e-mail rules (SPEC §5)", () => {
+describe("e-mail rules", () => {
   const bad = [
     [".leading@example.com", "leading dot"],
     ["double..dot@example.com", "double dot"],
@@ -463,12 +463,9 @@ describe("GET/PATCH/DELETE /users/{id} (server)", () => {
       "USER_NOT_FOUND",
       404,
     );
-    expectSchemaError(
-      await server.request("/users/123", { method: "PATCH", as: project.server, body: {} }),
-      "PATCH",
-      "/users/123",
-      ["params.user_id must be a valid UUID"],
-    );
+    expectSchemaError(await server.request("/users/123", { method: "PATCH", as: project.server, body: {} }), "PATCH", "/users/123", [
+      "params.user_id must be a valid UUID",
+    ]);
   });
 
   it("DELETE removes the user; a second DELETE → USER_NOT_FOUND", async () => {
@@ -573,7 +570,11 @@ describe("/users/me (client)", () => {
     const before = await getUser(user.userId);
 
     expectSchemaError(
-      await server.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "Changed", server_metadata: { admin: true } } }),
+      await server.request("/users/me", {
+        method: "PATCH",
+        as: user.as,
+        body: { display_name: "Changed", server_metadata: { admin: true } },
+      }),
       "PATCH",
       "/users/me",
       ["body contains unknown properties: server_metadata"],

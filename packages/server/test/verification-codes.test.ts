@@ -1,4 +1,4 @@
-/** One-time codes (WIRE §5): digests only, expiry, use-once, attempts shared by nonce, and races. */
+/** One-time codes: digests only, expiry, use-once, attempts shared by nonce, and races. */
 import { KnownErrors, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +33,10 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 /** Another code with the same nonce (last 39 characters): what a wrong guess of a typed sign-in code is. */
 function sameNonceGuess(code: string, n: number): string {
-  const prefix = n.toString(32).padStart(6, "0").replace(/[ilou]/g, "0");
+  const prefix = n
+    .toString(32)
+    .padStart(6, "0")
+    .replace(/[ilou]/g, "0");
   return prefix === code.slice(0, 6) ? `zzzzzz${code.slice(6)}` : `${prefix}${code.slice(6)}`;
 }
 
@@ -78,7 +81,10 @@ describe("verification codes", () => {
   it("expire: VERIFICATION_CODE_EXPIRED, checked before whether they were used", async () => {
     const { code } = await createCode(db(), scope, {}, HOUR);
     await useCode(db(), scope, code);
-    await db().update(verificationCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(verificationCodes.projectId, scope.projectId));
+    await db()
+      .update(verificationCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(verificationCodes.projectId, scope.projectId));
     expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
     const expired = await createCode(db(), scope, {}, -1000);
     expect(await rejection(checkCode(db(), scope, expired.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);

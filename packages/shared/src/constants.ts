@@ -1,4 +1,4 @@
-/** SPEC §9 and WIRE §3–§5: the numbers both sides agree on. */
+/** The numbers both sides (server and SDK) agree on: limits, lengths and lifetimes. */
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 70;
@@ -19,7 +19,7 @@ export const PROFILE_IMAGE_MAX_BYTES = 100 * 1024;
 export const ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS = 10 * 60 * 1000;
 export const REFRESH_TOKEN_LENGTH = 45;
 
-/** Every one-time code (WIRE §5): 45 lowercase Crockford base32 characters. */
+/** Every one-time code: 45 lowercase Crockford base32 characters. */
 export const VERIFICATION_CODE_LENGTH = 45;
 /** An e-mailed sign-in code shows its first 6 characters; the other 39 are the nonce the client keeps. */
 export const OTP_DISPLAYED_LENGTH = 6;
@@ -32,6 +32,10 @@ export const MAX_SESSION_EXPIRATION_MILLIS = 31_708_800_000;
 /** The SDK reuses an access token with at least this much life left. */
 export const ACCESS_TOKEN_FRESHNESS_MILLIS = 20_000;
 export const MAX_ACCESS_TOKEN_FRESHNESS_REQUIREMENT_MILLIS = 60_000;
+
+/** The SDK's cache: an entry is dropped this long after its last subscriber left; reads of one entry start at least this far apart. */
+export const SDK_CACHE_DROP_AFTER_MILLIS = 5000;
+export const SDK_CACHE_THROTTLE_MILLIS = 300;
 
 export const REFRESH_COOKIE_MAX_AGE_SECONDS = 31_536_000;
 export const ACCESS_COOKIE_MAX_AGE_SECONDS = 86_400;
@@ -56,7 +60,7 @@ export const DEFAULT_EMAIL_TEMPLATE_IDS = {
   team_invitation: "ce8f1216-ec43-4a64-b60b-ae1d7d3f9f47",
 } as const;
 
-/** Notification categories (WIRE §2.7): both enabled by default; transactional mail cannot be turned off. */
+/** Notification categories: both enabled by default; transactional mail cannot be turned off. */
 export const NOTIFICATION_CATEGORIES = [
   { id: "7bb82d33-2f54-4a3d-9d23-82739e0d66ef", name: "Transactional", canDisable: false },
   { id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", name: "Marketing", canDisable: true },

@@ -1,4 +1,5 @@
 export * from "./known-errors/index.ts";
 export * from "./constants.ts";
 export * from "./schema-fields.ts";
-export type * from "./api/index.ts";
+export * from "./case.ts";
+export * from "./api/index.ts";

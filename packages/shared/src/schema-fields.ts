@@ -1,5 +1,5 @@
 /**
- * Validators of SPEC §5, shared by the server (request schemas) and the SDK.
+ * The field validation rules, shared by the server (request schemas) and the SDK.
  * Messages here are the ones a caller sees after the field path, e.g.
  * `body.email must be a valid email`.
  */
@@ -17,17 +17,13 @@ import {
  * Stricter than RFC 5322 on purpose: no leading dot or '..' in the local part,
  * and the domain must end in a suffix of at least two letters.
  */
-const EMAIL_PATTERN =
-  /^(?!\.)(?!.*\.\.)[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
 
 export function isValidEmail(value: string): boolean {
   return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value) && !value.split("@")[0]!.endsWith(".");
 }
 
-export const emailSchema = z
-  .string()
-  .max(EMAIL_MAX_LENGTH)
-  .refine(isValidEmail, { message: "must be a valid email" });
+export const emailSchema = z.string().max(EMAIL_MAX_LENGTH).refine(isValidEmail, { message: "must be a valid email" });
 
 export function isValidUrl(value: string): boolean {
   if (/\s/.test(value)) return false;
@@ -45,7 +41,7 @@ export const urlSchema = z
   .refine((v) => !/\s/.test(v), { message: "contains spaces", abort: true })
   .refine(isValidUrl, { message: "is not a valid URL" });
 
-/** A one-time code as a request carries it (WIRE §5): exactly 45 characters, matched case-insensitively. */
+/** A one-time code as a request carries it: exactly 45 characters, matched case-insensitively. */
 export const verificationCodeSchema = z.string().length(VERIFICATION_CODE_LENGTH);
 
 export const uuidSchema = z.string().refine((v) => UUID_PATTERN.test(v), { message: "must be a valid UUID" });
@@ -56,9 +52,7 @@ export const userIdOrMeSchema = z.string().refine((v) => v === "me" || UUID_PATT
   message: "must be a valid UUID",
 });
 
-export const projectIdSchema = z
-  .string()
-  .refine((v) => v === "internal" || UUID_PATTERN.test(v), { message: "must be a valid UUID" });
+export const projectIdSchema = z.string().refine((v) => v === "internal" || UUID_PATTERN.test(v), { message: "must be a valid UUID" });
 
 export const branchIdSchema = z.string().min(1).max(BRANCH_ID_MAX_LENGTH);
 
@@ -95,7 +89,8 @@ export const jsonValueSchema: z.ZodType<unknown> = z.unknown().refine(
   { message: "must be JSON-serializable" },
 );
 
-export const metadataSchema = jsonValueSchema;
+/** Metadata: any JSON value, validated in full. */
+export const metadataSchema = z.json();
 
 export function isValidBase64(value: string): boolean {
   return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);

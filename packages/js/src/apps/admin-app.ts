@@ -6,20 +6,20 @@
 import type { AccessType } from "../interface/api-client.ts";
 import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
 import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
-import type { AdminProjectJson, InternalApiKeyFirstViewJson, InternalApiKeyJson } from "../models/json.ts";
 import type { Session } from "../session/session.ts";
-import { AdminEmails, type SmtpSettings, type ThemeChoice } from "./admin-emails.ts";
+import {
+  AdminEmails,
+  type EmailDraftCreateOptions,
+  type EmailDraftUpdateOptions,
+  type EmailTemplateUpdateOptions,
+  type EmailThemeUpdateOptions,
+  type SendTestEmailOptions,
+} from "./admin-emails.ts";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.ts";
-
-/** An admin request of this app's project (with the key or the owner's session). */
-export type AdminApi = <T>(path: string, options?: { method?: string; body?: unknown }) => Promise<T>;
 
 export type StackAdminAppOptions = Omit<StackServerAppOptions, "secretServerKey"> & {
   secretServerKey?: string;
-} & (
-    | { superSecretAdminKey: string; projectOwnerSession?: undefined }
-    | { superSecretAdminKey?: undefined; projectOwnerSession: Session }
-  );
+} & ({ superSecretAdminKey: string; projectOwnerSession?: undefined } | { superSecretAdminKey?: undefined; projectOwnerSession: Session });
 
 export interface InternalApiKeyCreateOptions {
   description: string;
@@ -32,7 +32,7 @@ export interface InternalApiKeyCreateOptions {
 export class StackAdminApp extends StackServerApp {
   protected override readonly accessType: AccessType = "admin";
   readonly #ownerSession: Session | null;
-  readonly #emails = new AdminEmails((path, options) => this.admin(path, options));
+  readonly #emails: AdminEmails;
 
   constructor(options: StackAdminAppOptions) {
     if (!options.superSecretAdminKey && !options.projectOwnerSession) {
@@ -42,6 +42,7 @@ export class StackAdminApp extends StackServerApp {
     this.#ownerSession = options.projectOwnerSession ?? null;
     // Every request of this app — user management included — goes as the owner.
     this.api.defaultAdminSession = this.#ownerSession;
+    this.#emails = new AdminEmails(this.adminProjectContext());
   }
 
   protected override extraCredentials(): { secretServerKey?: string; superSecretAdminKey?: string } {
@@ -54,21 +55,27 @@ export class StackAdminApp extends StackServerApp {
 
   /** How this app's project objects reach the API. */
   adminProjectContext(): AdminProjectContext {
-    return { api: this.api, adminSession: this.#ownerSession };
+    return { api: this.api, adminSession: this.#ownerSession, changed: () => this.projectChanged() };
   }
 
-  private admin<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
-    return this.api.send<T>(path, { ...options, accessType: "admin", adminSession: this.#ownerSession });
+  /** Who this app's admin requests go as: the admin key, or the owner's session. */
+  private get asAdmin() {
+    return { accessType: "admin", adminSession: this.#ownerSession } as const;
+  }
+
+  /** What `useProject` shows of an admin app: the admin view (`getProject` itself always reads anew). */
+  protected override fetchProject(): Promise<AdminProject> {
+    return this.getProject();
   }
 
   /** The project with every setting (the admin view), editable. */
   override async getProject(): Promise<AdminProject> {
-    return new AdminProject(await this.admin<AdminProjectJson>("/internal/projects/current"), this.adminProjectContext());
+    return new AdminProject(await this.api.call("GET /internal/projects/current", this.asAdmin), this.adminProjectContext());
   }
 
   async createInternalApiKey(options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
-    const json = await this.admin<InternalApiKeyFirstViewJson>("/internal/api-keys", {
-      method: "POST",
+    const json = await this.api.call("POST /internal/api-keys", {
+      ...this.asAdmin,
       body: {
         description: options.description,
         expires_at_millis: options.expiresAt.getTime(),
@@ -81,33 +88,32 @@ export class StackAdminApp extends StackServerApp {
   }
 
   async listInternalApiKeys(): Promise<InternalApiKey[]> {
-    const body = await this.admin<{ items: InternalApiKeyJson[] }>("/internal/api-keys");
+    const body = await this.api.call("GET /internal/api-keys", this.asAdmin);
     return body.items.map((json) => internalApiKeyFromJson(json, (id) => this.revokeInternalApiKey(id)));
   }
 
   private async revokeInternalApiKey(id: string): Promise<void> {
-    await this.admin(`/internal/api-keys/${encodeURIComponent(id)}`, { method: "PATCH", body: { revoked: true } });
+    await this.api.call("PATCH /internal/api-keys/:api_key_id", { ...this.asAdmin, params: { api_key_id: id }, body: { revoked: true } });
   }
 
   // -------------------------------------------------------------------------
   // E-mail: sent mail, SMTP tests, themes, templates, drafts, previews
 
   listSentEmails = () => this.#emails.listSentEmails();
-  sendTestEmail = (options: { recipientEmail: string; emailConfig: SmtpSettings }) => this.#emails.sendTestEmail(options);
+  sendTestEmail = (options: SendTestEmailOptions) => this.#emails.sendTestEmail(options);
   listEmailThemes = () => this.#emails.listEmailThemes();
   getEmailTheme = (id: string) => this.#emails.getEmailTheme(id);
   createEmailTheme = (displayName: string) => this.#emails.createEmailTheme(displayName);
-  updateEmailTheme = (id: string, update: { displayName?: string; tsxSource?: string }) => this.#emails.updateEmailTheme(id, update);
+  updateEmailTheme = (id: string, update: EmailThemeUpdateOptions) => this.#emails.updateEmailTheme(id, update);
   listEmailTemplates = () => this.#emails.listEmailTemplates();
   getEmailTemplate = (id: string) => this.#emails.getEmailTemplate(id);
   createEmailTemplate = (displayName: string) => this.#emails.createEmailTemplate(displayName);
-  updateEmailTemplate = (id: string, update: { tsxSource?: string; themeId?: ThemeChoice }) => this.#emails.updateEmailTemplate(id, update);
+  updateEmailTemplate = (id: string, update: EmailTemplateUpdateOptions) => this.#emails.updateEmailTemplate(id, update);
   deleteEmailTemplate = (id: string) => this.#emails.deleteEmailTemplate(id);
   listEmailDrafts = () => this.#emails.listEmailDrafts();
   getEmailDraft = (id: string) => this.#emails.getEmailDraft(id);
-  createEmailDraft = (options: { displayName: string; tsxSource?: string; themeId?: ThemeChoice }) => this.#emails.createEmailDraft(options);
-  updateEmailDraft = (id: string, update: { displayName?: string; tsxSource?: string; themeId?: ThemeChoice }) =>
-    this.#emails.updateEmailDraft(id, update);
+  createEmailDraft = (options: EmailDraftCreateOptions) => this.#emails.createEmailDraft(options);
+  updateEmailDraft = (id: string, update: EmailDraftUpdateOptions) => this.#emails.updateEmailDraft(id, update);
   deleteEmailDraft = (id: string) => this.#emails.deleteEmailDraft(id);
   getEmailPreview = (options: Parameters<AdminEmails["getEmailPreview"]>[0]) => this.#emails.getEmailPreview(options);
 }

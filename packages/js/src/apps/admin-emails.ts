@@ -4,18 +4,21 @@
  * Themes, templates and drafts are plain snapshots; change them through the
  * app's methods.
  */
-import { withoutUndefined } from "../models/case.ts";
-import type { AdminApi } from "./admin-app.ts";
 import type {
-  EmailDraftJson,
-  EmailTemplateJson,
-  EmailThemeJson,
-  SendTestEmailResultJson,
-  SentEmailJson,
-} from "../models/json.ts";
+  RenderEmailBody,
+  EmailDraftCreateBody,
+  EmailDraftPatchBody,
+  EmailTemplatePatchBody,
+  EmailThemePatchBody,
+  SendTestEmailBody,
+  ThemeIdJson,
+} from "@latchkey/shared/api/index";
+import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
+import type { AdminProjectContext } from "../models/admin-project.ts";
+import type { EmailDraftJson, EmailTemplateJson } from "../models/json.ts";
 
 /** A theme's id, false for no theme, or null for the project's selected theme. */
-export type ThemeChoice = string | false | null;
+export type ThemeChoice = ThemeIdJson | null;
 
 export interface SentEmail {
   id: string;
@@ -46,14 +49,18 @@ export interface EmailDraft extends EmailTemplate {
   sentAt: Date | null;
 }
 
-export interface SmtpSettings {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  senderEmail: string;
-  senderName: string;
+/** The project's own SMTP server, as `sendTestEmail` tries it. */
+export type SmtpSettings = Omit<CamelCaseKeys<SendTestEmailBody["email_config"]>, "type">;
+
+export interface SendTestEmailOptions {
+  recipientEmail: string;
+  emailConfig: SmtpSettings;
 }
+
+export type EmailThemeUpdateOptions = CamelCaseKeys<EmailThemePatchBody>;
+export type EmailTemplateUpdateOptions = CamelCaseKeys<EmailTemplatePatchBody>;
+export type EmailDraftCreateOptions = CamelCaseKeys<EmailDraftCreateBody>;
+export type EmailDraftUpdateOptions = CamelCaseKeys<EmailDraftPatchBody>;
 
 function templateFromJson(json: EmailTemplateJson): EmailTemplate {
   return { id: json.id, displayName: json.display_name, tsxSource: json.tsx_source, themeId: json.theme_id ?? null };
@@ -64,121 +71,117 @@ function draftFromJson(json: EmailDraftJson): EmailDraft {
 }
 
 export class AdminEmails {
-  constructor(private readonly admin: AdminApi) {}
+  constructor(private readonly context: AdminProjectContext) {}
+
+  /** Who the requests go as: the admin key, or the owner's session. */
+  private get asAdmin() {
+    return { accessType: "admin", adminSession: this.context.adminSession } as const;
+  }
 
   async listSentEmails(): Promise<SentEmail[]> {
-    const body = await this.admin<{ items: SentEmailJson[] }>("/internal/emails");
-    return body.items.map((e) => ({ id: e.id, to: e.to, subject: e.subject, sentAt: e.sent_at_millis === null ? null : new Date(e.sent_at_millis), error: e.error }));
+    const body = await this.context.api.call("GET /internal/emails", this.asAdmin);
+    return body.items.map((e) => ({
+      id: e.id,
+      to: e.to,
+      subject: e.subject,
+      sentAt: e.sent_at_millis === null ? null : new Date(e.sent_at_millis),
+      error: e.error,
+    }));
   }
 
   /** Tries SMTP settings at once; resolves with what happened rather than throwing on a refused connection. */
-  async sendTestEmail(options: { recipientEmail: string; emailConfig: SmtpSettings }): Promise<{ success: boolean; errorMessage: string | null }> {
-    const c = options.emailConfig;
-    const body = await this.admin<SendTestEmailResultJson>("/internal/send-test-email", {
-      method: "POST",
-      body: {
-        recipient_email: options.recipientEmail,
-        email_config: { host: c.host, port: c.port, username: c.username, password: c.password, sender_email: c.senderEmail, sender_name: c.senderName },
-      },
+  async sendTestEmail(options: SendTestEmailOptions): Promise<{ success: boolean; errorMessage: string | null }> {
+    const body = await this.context.api.call("POST /internal/send-test-email", {
+      ...this.asAdmin,
+      body: { recipient_email: options.recipientEmail, email_config: snakeCaseKeys(options.emailConfig) },
     });
     return { success: body.success, errorMessage: body.error_message ?? null };
   }
 
   async listEmailThemes(): Promise<EmailTheme[]> {
-    const body = await this.admin<{ themes: { id: string; display_name: string }[] }>("/internal/email-themes");
+    const body = await this.context.api.call("GET /internal/email-themes", this.asAdmin);
     return body.themes.map((t) => ({ id: t.id, displayName: t.display_name }));
   }
 
   async getEmailTheme(id: string): Promise<EmailThemeWithSource> {
-    const t = await this.admin<EmailThemeJson>(`/internal/email-themes/${encodeURIComponent(id)}`);
+    const t = await this.context.api.call("GET /internal/email-themes/:theme_id", { ...this.asAdmin, params: { theme_id: id } });
     return { id: t.id, displayName: t.display_name, tsxSource: t.tsx_source };
   }
 
   /** A new theme, starting from the default light theme; resolves with its id. */
   async createEmailTheme(displayName: string): Promise<{ id: string }> {
-    return this.admin<{ id: string }>("/internal/email-themes", { method: "POST", body: { display_name: displayName } });
+    return this.context.api.call("POST /internal/email-themes", { ...this.asAdmin, body: { display_name: displayName } });
   }
 
   /** A new TSX source must render (else EMAIL_RENDERING_ERROR and nothing is saved). */
-  async updateEmailTheme(id: string, update: { displayName?: string; tsxSource?: string }): Promise<void> {
-    await this.admin(`/internal/email-themes/${encodeURIComponent(id)}`, {
-      method: "PATCH",
-      body: withoutUndefined({ display_name: update.displayName, tsx_source: update.tsxSource }),
+  async updateEmailTheme(id: string, update: EmailThemeUpdateOptions): Promise<void> {
+    await this.context.api.call("PATCH /internal/email-themes/:theme_id", {
+      ...this.asAdmin,
+      params: { theme_id: id },
+      body: snakeCaseKeys(update),
     });
   }
 
   async listEmailTemplates(): Promise<EmailTemplate[]> {
-    const body = await this.admin<{ templates: EmailTemplateJson[] }>("/internal/email-templates");
+    const body = await this.context.api.call("GET /internal/email-templates", this.asAdmin);
     return body.templates.map(templateFromJson);
   }
 
   async getEmailTemplate(id: string): Promise<EmailTemplate> {
-    return templateFromJson(await this.admin<EmailTemplateJson>(`/internal/email-templates/${encodeURIComponent(id)}`));
+    return templateFromJson(
+      await this.context.api.call("GET /internal/email-templates/:template_id", { ...this.asAdmin, params: { template_id: id } }),
+    );
   }
 
   /** Needs the project's own SMTP server (REQUIRES_CUSTOM_EMAIL_SERVER on the shared one). */
   async createEmailTemplate(displayName: string): Promise<{ id: string }> {
-    return this.admin<{ id: string }>("/internal/email-templates", { method: "POST", body: { display_name: displayName } });
+    return this.context.api.call("POST /internal/email-templates", { ...this.asAdmin, body: { display_name: displayName } });
   }
 
   /** Saves the template if it renders, and resolves with the rendered HTML (a sample user and variables). */
-  async updateEmailTemplate(id: string, update: { tsxSource?: string; themeId?: ThemeChoice }): Promise<{ renderedHtml: string }> {
-    const body = await this.admin<{ rendered_html: string }>(`/internal/email-templates/${encodeURIComponent(id)}`, {
-      method: "PATCH",
-      body: withoutUndefined({ tsx_source: update.tsxSource, theme_id: update.themeId }),
+  async updateEmailTemplate(id: string, update: EmailTemplateUpdateOptions): Promise<{ renderedHtml: string }> {
+    const body = await this.context.api.call("PATCH /internal/email-templates/:template_id", {
+      ...this.asAdmin,
+      params: { template_id: id },
+      body: snakeCaseKeys(update),
     });
     return { renderedHtml: body.rendered_html };
   }
 
   async deleteEmailTemplate(id: string): Promise<void> {
-    await this.admin(`/internal/email-templates/${encodeURIComponent(id)}`, { method: "DELETE" });
+    await this.context.api.call("DELETE /internal/email-templates/:template_id", { ...this.asAdmin, params: { template_id: id } });
   }
 
   async listEmailDrafts(): Promise<EmailDraft[]> {
-    const body = await this.admin<{ drafts: EmailDraftJson[] }>("/internal/email-drafts");
+    const body = await this.context.api.call("GET /internal/email-drafts", this.asAdmin);
     return body.drafts.map(draftFromJson);
   }
 
   async getEmailDraft(id: string): Promise<EmailDraft> {
-    return draftFromJson(await this.admin<EmailDraftJson>(`/internal/email-drafts/${encodeURIComponent(id)}`));
+    return draftFromJson(
+      await this.context.api.call("GET /internal/email-drafts/:draft_id", { ...this.asAdmin, params: { draft_id: id } }),
+    );
   }
 
-  async createEmailDraft(options: { displayName: string; tsxSource?: string; themeId?: ThemeChoice }): Promise<{ id: string }> {
-    return this.admin<{ id: string }>("/internal/email-drafts", {
-      method: "POST",
-      body: withoutUndefined({ display_name: options.displayName, tsx_source: options.tsxSource, theme_id: options.themeId }),
-    });
+  async createEmailDraft(options: EmailDraftCreateOptions): Promise<{ id: string }> {
+    return this.context.api.call("POST /internal/email-drafts", { ...this.asAdmin, body: snakeCaseKeys(options) });
   }
 
-  async updateEmailDraft(id: string, update: { displayName?: string; tsxSource?: string; themeId?: ThemeChoice }): Promise<void> {
-    await this.admin(`/internal/email-drafts/${encodeURIComponent(id)}`, {
-      method: "PATCH",
-      body: withoutUndefined({ display_name: update.displayName, tsx_source: update.tsxSource, theme_id: update.themeId }),
+  async updateEmailDraft(id: string, update: EmailDraftUpdateOptions): Promise<void> {
+    await this.context.api.call("PATCH /internal/email-drafts/:draft_id", {
+      ...this.asAdmin,
+      params: { draft_id: id },
+      body: snakeCaseKeys(update),
     });
   }
 
   async deleteEmailDraft(id: string): Promise<void> {
-    await this.admin(`/internal/email-drafts/${encodeURIComponent(id)}`, { method: "DELETE" });
+    await this.context.api.call("DELETE /internal/email-drafts/:draft_id", { ...this.asAdmin, params: { draft_id: id } });
   }
 
   /** Renders a template (stored, or as TSX) in a theme (stored, as TSX, or none) with sample values, saving nothing. */
-  async getEmailPreview(options: {
-    templateId?: string;
-    templateTsxSource?: string;
-    themeId?: ThemeChoice;
-    themeTsxSource?: string;
-    variables?: Record<string, unknown>;
-  }): Promise<{ html: string; subject: string | null }> {
-    const body = await this.admin<{ html: string; subject?: string }>("/emails/render-email", {
-      method: "POST",
-      body: withoutUndefined({
-        template_id: options.templateId,
-        template_tsx_source: options.templateTsxSource,
-        theme_id: options.themeId,
-        theme_tsx_source: options.themeTsxSource,
-        variables: options.variables,
-      }),
-    });
+  async getEmailPreview(options: CamelCaseKeys<RenderEmailBody>): Promise<{ html: string; subject: string | null }> {
+    const body = await this.context.api.call("POST /emails/render-email", { ...this.asAdmin, body: snakeCaseKeys(options) });
     return { html: body.html, subject: body.subject ?? null };
   }
 }

@@ -12,7 +12,7 @@ export interface RedirectToOptions {
   noRedirectBack?: boolean;
 }
 
-/** SPEC §9: after starting a redirect, give the browser this long to leave before going on. */
+/** After starting a redirect, give the browser this long to leave before going on. */
 const AFTER_REDIRECT_WAIT_MILLIS = 2000;
 
 export class AppRedirects {

@@ -16,8 +16,8 @@ export class AppSessions {
     private readonly projectId: string,
     private readonly init: TokenStoreInit | null,
     private readonly refresher: Refresher,
-    /** Called when who is signed in on the app's own store may have changed. */
-    private readonly onSessionChange: () => void,
+    /** Called when who is signed in on a session (the app's own, or one of given tokens) may have changed. */
+    private readonly onSessionChange: (session: Session) => void,
   ) {}
 
   /** The session of the given tokens, or of the app's own token store. */
@@ -34,10 +34,6 @@ export class AppSessions {
     return this.#default;
   }
 
-  isAppSession(session: Session): boolean {
-    return session === this.#default;
-  }
-
   private explicit(init: object): Session {
     if (!isTokenPair(init)) {
       throw new Error(
@@ -49,6 +45,7 @@ export class AppSessions {
     if (!session) {
       if (this.#explicit.size >= EXPLICIT_SESSIONS_MAX) this.#explicit.clear();
       session = new Session(this.refresher, init);
+      this.watchSignIns(session);
       this.#explicit.set(key, session);
     }
     return session;
@@ -56,17 +53,21 @@ export class AppSessions {
 
   private onStore(store: TokenStore): Session {
     const session = new Session(this.refresher, store.read());
+    session.onChange((tokens) => store.write(tokens));
+    this.watchSignIns(session);
+    store.subscribe((tokens) => session.set(tokens));
+    return session;
+  }
+
+  private watchSignIns(session: Session): void {
     let refreshToken = session.tokens.refreshToken;
     session.onChange((tokens) => {
-      store.write(tokens);
       // A new access token for the same session is not a new user.
       if (tokens.refreshToken !== refreshToken) {
         refreshToken = tokens.refreshToken;
-        this.onSessionChange();
+        this.onSessionChange(session);
       }
     });
-    store.subscribe((tokens) => session.set(tokens));
-    return session;
   }
 }
 

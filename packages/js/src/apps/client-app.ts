@@ -6,14 +6,17 @@
 import { INTERNAL_PROJECT_ID } from "@latchkey/shared/constants";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import { USER_NOT_SIGNED_IN_THROW_MESSAGE } from "../errors.ts";
+import { CachedQuery, CacheStore, type CacheEntry } from "../cache/index.ts";
 import { ApiClient, type AccessType } from "../interface/api-client.ts";
-import type { ClientProjectJson, ClientUserJson, SignInTokensJson } from "../models/json.ts";
+import { listContactChannels } from "../models/contact-channel.ts";
+import { listNotificationCategories } from "../models/notification-category.ts";
+import type { ClientUserJson } from "../models/json.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
-import { CurrentUser } from "../models/current-user.ts";
+import { channelContextOf, CurrentUser } from "../models/current-user.ts";
 import type { UserContext } from "../models/user-fields.ts";
 import { Result } from "../result.ts";
-import type { Session } from "../session/session.ts";
+import { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
 import {
   resolveHandlerUrls,
@@ -26,6 +29,10 @@ import type { RedirectMethod } from "../urls/redirect.ts";
 import { AppRedirects, type RedirectToOptions } from "./app-redirects.ts";
 import { AppSessions } from "./app-sessions.ts";
 import * as codes from "./email-codes.ts";
+import type { BotChallenge } from "./bot-challenge.ts";
+import * as credentials from "./credentials.ts";
+import type { SignInError, SignUpError } from "./credentials.ts";
+import { readCurrentUserJson } from "./current-user-read.ts";
 
 export type { RedirectToOptions };
 
@@ -52,14 +59,15 @@ export interface GetUserOptions {
   tokenStore?: TokenStoreInit;
 }
 
+/** Which signed-in users a read of the current user accepts ("anonymous" also makes one when nobody is signed in). */
+type UserKind = "default" | "include-restricted" | "anonymous";
 
-type SignInError = InstanceType<typeof KnownErrors.EmailPasswordMismatch> | InstanceType<typeof KnownErrors.InvalidTotpCode>;
-type SignUpError =
-  | InstanceType<typeof KnownErrors.UserWithEmailAlreadyExists>
-  | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet>;
+function userKind(options: { or?: GetUserOptions["or"]; includeRestricted?: boolean }): UserKind {
+  if (options.or === "anonymous") return "anonymous";
+  return options.includeRestricted === true ? "include-restricted" : "default";
+}
 
 const DEFAULT_BASE_URL = "http://localhost:8102";
-const MFA_ATTEMPT_STORAGE_KEY = "latchkey-mfa-attempt-code";
 
 export class StackClientApp {
   readonly projectId: string;
@@ -69,6 +77,27 @@ export class StackClientApp {
   readonly #sessions: AppSessions;
   readonly #redirects: AppRedirects;
   readonly #userListeners = new Set<() => void>();
+  /** Sessions an anonymous read of the user is signing up right now (that read's answer is already the new user). */
+  readonly #signingUpAnonymously = new WeakSet<Session>();
+  /**
+   * Every cached read of this app (see cache/query.ts for adding one): the
+   * hooks of @latchkey/react and the get and list methods share its entries.
+   */
+  protected readonly cache = new CacheStore();
+  readonly #user = new CachedQuery(this.cache, "user", (session: Session, kind: UserKind) => this.fetchCurrentUser(session, kind));
+  readonly #project = new CachedQuery(this.cache, "project", () => this.fetchProject());
+  readonly #contactChannels = new CachedQuery(this.cache, "contactChannels", (session: Session) =>
+    listContactChannels(channelContextOf(this.userContext(session))),
+  );
+  readonly #notificationCategories = new CachedQuery(this.cache, "notificationCategories", (session: Session) =>
+    listNotificationCategories({
+      api: this.api,
+      accessType: this.accessType,
+      session,
+      userIdOrMe: "me",
+      changed: () => this.#notificationCategories.invalidate(session),
+    }),
+  );
 
   constructor(protected readonly options: StackClientAppOptions) {
     if (!options.projectId) throw new Error("StackClientApp needs a projectId.");
@@ -86,7 +115,7 @@ export class StackClientApp {
       options.projectId,
       options.tokenStore,
       (refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType),
-      () => this.notifyUserChanged(),
+      (session) => this.sessionUserChanged(session),
     );
     this.#redirects = new AppRedirects(this.urls, options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window"));
   }
@@ -135,7 +164,16 @@ export class StackClientApp {
     return () => this.#userListeners.delete(listener);
   }
 
+  /** Something about a user changed where it may be any session's user: every session's cached reads are read again. */
   protected notifyUserChanged(): void {
+    this.cache.invalidateWhere((entry) => entry.args.some((arg) => arg instanceof Session));
+    for (const listener of this.#userListeners) listener();
+  }
+
+  /** Who is signed in on `session`, or what it knows about them, changed: its cached reads are read again. */
+  private sessionUserChanged(session: Session): void {
+    const signingUp = this.#signingUpAnonymously.has(session) ? this.#user.entry(session, "anonymous") : null;
+    this.cache.invalidateWhere((entry) => entry.args.includes(session) && entry !== signingUp);
     for (const listener of this.#userListeners) listener();
   }
 
@@ -149,50 +187,37 @@ export class StackClientApp {
     /** Do not send a verification e-mail link (no callback URL). */
     noVerificationCallback?: boolean;
     verificationCallbackUrl?: string;
+    botChallenge?: BotChallenge;
   }): Promise<Result<undefined, SignUpError>> {
-    const callbackUrl = options.noVerificationCallback ? undefined : (options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification));
-    let tokens: SignInTokensJson;
-    try {
-      tokens = await this.api.send<SignInTokensJson>("/auth/password/sign-up", {
-        method: "POST",
-        accessType: this.accessType,
-        body: { email: options.email, password: options.password, ...(callbackUrl ? { verification_callback_url: callbackUrl } : {}) },
-      });
-    } catch (error) {
-      if (error instanceof KnownErrors.UserWithEmailAlreadyExists || error instanceof KnownErrors.PasswordRequirementsNotMet) {
-        return Result.error(error);
-      }
-      throw error;
-    }
-    this.sessionFor().set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-    if (!options.noRedirect) await this.#redirects.afterAuth("afterSignUp");
-    return Result.ok(undefined);
+    const result = await credentials.signUpWithPassword(this.credentialContext(), {
+      email: options.email,
+      password: options.password,
+      verificationCallbackUrl: options.noVerificationCallback
+        ? undefined
+        : (options.verificationCallbackUrl ?? this.absoluteUrl(this.urls.emailVerification)),
+      botChallenge: options.botChallenge,
+    });
+    return this.signedIn(result, options.noRedirect ? null : "afterSignUp");
   }
 
   async signInWithCredential(options: { email: string; password: string; noRedirect?: boolean }): Promise<Result<undefined, SignInError>> {
-    let tokens: SignInTokensJson;
-    try {
-      tokens = await this.api.send<SignInTokensJson>("/auth/password/sign-in", {
-        method: "POST",
-        accessType: this.accessType,
-        body: { email: options.email, password: options.password },
-      });
-    } catch (error) {
-      if (error instanceof KnownErrors.MultiFactorAuthenticationRequired) {
-        // SPEC §4: keep the attempt code for the MFA page and go there.
-        const attemptCode = (error.details?.attempt_code as string | undefined) ?? "";
-        if (typeof sessionStorage !== "undefined") sessionStorage.setItem(MFA_ATTEMPT_STORAGE_KEY, attemptCode);
-        await this.redirectToMfa();
-        throw error;
-      }
-      if (error instanceof KnownErrors.EmailPasswordMismatch || error instanceof KnownErrors.InvalidTotpCode) {
-        return Result.error(error);
-      }
-      throw error;
-    }
-    this.sessionFor().set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-    if (!options.noRedirect) await this.#redirects.afterAuth("afterSignIn");
+    const result = await credentials.signInWithPassword(this.credentialContext(), options);
+    return this.signedIn(result, options.noRedirect ? null : "afterSignIn");
+  }
+
+  /** Keeps the tokens of a successful sign-in on the app's session, then goes where the app sends its users next. */
+  private async signedIn<E>(
+    result: Result<{ access_token: string; refresh_token: string }, E>,
+    next: "afterSignIn" | "afterSignUp" | null,
+  ): Promise<Result<undefined, E>> {
+    if (result.status === "error") return result;
+    this.sessionFor().set({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
+    if (next !== null) await this.#redirects.afterAuth(next);
     return Result.ok(undefined);
+  }
+
+  private credentialContext(): credentials.CredentialContext {
+    return { api: this.api, accessType: this.accessType, toMfaPage: () => this.redirectToMfa() };
   }
 
   /** Ends the session on the server (if it still exists), forgets the tokens, then redirects. */
@@ -204,19 +229,17 @@ export class StackClientApp {
     const { refreshToken } = session.tokens;
     if (refreshToken !== null) {
       try {
-        await this.api.send("/auth/sessions/current", {
-          method: "DELETE",
+        await this.api.call("DELETE /auth/sessions/current", {
           accessType: this.accessType,
           headers: { "x-stack-refresh-token": refreshToken },
         });
       } catch (error) {
-        // Already gone on the server: signing out locally is all that is left (SPEC §8).
+        // Already gone on the server: signing out locally is all that is left.
         if (!(error instanceof KnownErrors.RefreshTokenNotFoundOrExpired)) throw error;
       }
     }
+    // Clearing the tokens invalidates the session's cached user (see AppSessions).
     session.clear();
-    // Explicit-token sessions are not the app's own: no one else changes user.
-    if (!this.#sessions.isAppSession(session)) this.notifyUserChanged();
     await this.redirectToUrl(redirectUrl?.toString() ?? this.urls.afterSignOut);
   }
 
@@ -224,17 +247,18 @@ export class StackClientApp {
   // Mailed codes: magic links and typed sign-in codes, e-mail verification, password reset
 
   /** Mails a sign-in link and code; keep the nonce to sign in with the 6 characters the user types. */
-  sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}) {
+  sendMagicLinkEmail(email: string, options: { callbackUrl?: string; botChallenge?: BotChallenge } = {}) {
     return codes.sendMagicLinkEmail(this.codeFlows(), email, options);
   }
 
   /** Signs in with a magic link's code, or with the typed 6 characters followed by the nonce; then redirects. */
-  async signInWithMagicLink(code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined, codes.VerificationCodeError | InstanceType<typeof KnownErrors.UserWithEmailAlreadyExists>>> {
+  async signInWithMagicLink(
+    code: string,
+    options: { noRedirect?: boolean } = {},
+  ): Promise<Result<undefined, codes.VerificationCodeError | InstanceType<typeof KnownErrors.UserWithEmailAlreadyExists>>> {
     const result = await codes.signInWithCode(this.codeFlows(), code);
-    if (result.status === "error") return result;
-    this.sessionFor().set({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
-    if (!options.noRedirect) await this.#redirects.afterAuth(result.data.is_new_user ? "afterSignUp" : "afterSignIn");
-    return Result.ok(undefined);
+    const next = result.status === "ok" && result.data.is_new_user ? "afterSignUp" : "afterSignIn";
+    return this.signedIn(result, options.noRedirect ? null : next);
   }
 
   async verifyEmail(code: string): Promise<Result<undefined, codes.VerificationCodeError>> {
@@ -262,7 +286,9 @@ export class StackClientApp {
       callbackUrl: (given, page) => {
         const url = given ?? this.absoluteUrl(this.urls[page]);
         if (url === undefined) {
-          throw new Error(`Outside a browser, pass callbackUrl: the absolute URL of your ${this.urls[page]} page, which the mailed link opens.`);
+          throw new Error(
+            `Outside a browser, pass callbackUrl: the absolute URL of your ${this.urls[page]} page, which the mailed link opens.`,
+          );
         }
         return url;
       },
@@ -275,9 +301,7 @@ export class StackClientApp {
   getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
   getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
   async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
-    const session = this.sessionFor(options.tokenStore);
-    const anonymous = options.or === "anonymous";
-    const user = await this.readCurrentUser(session, anonymous, anonymous || options.includeRestricted === true);
+    const user = await this.#user.get(this.sessionFor(options.tokenStore), userKind(options));
     if (user) return user;
     switch (options.or) {
       case "redirect":
@@ -285,56 +309,76 @@ export class StackClientApp {
         throw new Error("Redirected to the sign-in page: nobody is signed in.");
       case "throw":
         throw new Error(USER_NOT_SIGNED_IN_THROW_MESSAGE);
-      case "anonymous": {
-        const tokens = await this.api.send<SignInTokensJson>("/auth/anonymous/sign-up", { method: "POST", accessType: this.accessType });
-        session.set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
-        const created = await this.readCurrentUser(session, true, true);
-        if (!created) throw new Error("The anonymous user just created could not be read back.");
-        return created;
-      }
       default:
         return null;
     }
   }
 
-  private async readCurrentUser(session: Session, allowAnonymous: boolean, allowRestricted: boolean): Promise<CurrentUser | null> {
-    if (session.isSignedOut) return null;
-    const headers: Record<string, string> = {};
-    if (allowAnonymous) headers["x-stack-allow-anonymous-user"] = "true";
-    if (allowRestricted) headers["x-stack-allow-restricted-user"] = "true";
-    let json: ClientUserJson;
-    try {
-      json = await this.api.send<ClientUserJson>("/users/me", { accessType: this.accessType, session, headers });
-    } catch (error) {
-      // Signed out, or a kind of user this call does not accept: no user (SPEC §4, §8).
-      if (
-        error instanceof KnownErrors.CannotGetOwnUserWithoutUser ||
-        error instanceof KnownErrors.AnonymousAuthenticationNotAllowed ||
-        error instanceof KnownErrors.RestrictedUserNotAllowed
-      ) {
-        return null;
-      }
-      throw error;
-    }
-    // The server may answer with a restricted user when the token predates the restriction.
-    if ((json.is_anonymous && !allowAnonymous) || (json.is_restricted && !allowRestricted)) return null;
-    return this.currentUserFromJson(json, session);
+  /**
+   * The cache entry of the app's signed-in user, for hooks (`useUser` of
+   * @latchkey/react): shared with `getUser` calls of the same options.
+   */
+  _userEntry(options: { or?: GetUserOptions["or"]; includeRestricted?: boolean } = {}): CacheEntry<CurrentUser | null> {
+    return this.#user.entry(this.sessionFor(), userKind(options));
   }
 
+  /** The cache entry of the project's public settings, for hooks (`useProject`): shared with `getProject`. */
+  _projectEntry(): CacheEntry<Project> {
+    return this.#project.entry();
+  }
+
+  private async fetchCurrentUser(session: Session, kind: UserKind): Promise<CurrentUser | null> {
+    const anonymous = kind === "anonymous";
+    const user = await this.readCurrentUser(session, anonymous, kind !== "default");
+    if (user || !anonymous) return user;
+    const tokens = await this.api.call("POST /auth/anonymous/sign-up", { accessType: this.accessType });
+    this.#signingUpAnonymously.add(session);
+    try {
+      session.set({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+    } finally {
+      this.#signingUpAnonymously.delete(session);
+    }
+    const created = await this.readCurrentUser(session, true, true);
+    if (!created) throw new Error("The anonymous user just created could not be read back.");
+    return created;
+  }
+
+  private async readCurrentUser(session: Session, allowAnonymous: boolean, allowRestricted: boolean): Promise<CurrentUser | null> {
+    const json = await readCurrentUserJson(this.api, this.accessType, session, { anonymous: allowAnonymous, restricted: allowRestricted });
+    return json && this.currentUserFromJson(json, session);
+  }
+
+  /** The signed-in user of `session` from /users/me, read with this app's access (server apps get the server view). */
   protected currentUserFromJson(json: ClientUserJson, session: Session): CurrentUser {
-    const context: UserContext = {
-      api: this.api,
-      accessType: this.accessType,
-      session,
-      userChanged: () => this.notifyUserChanged(),
-      signOut: (options) => this.signOutSession(session, options?.redirectUrl),
-      emailVerificationUrl: (given) => this.codeFlows().callbackUrl(given, "emailVerification"),
-    };
+    const context = this.userContext(session);
     return this.projectId === INTERNAL_PROJECT_ID ? new CurrentInternalUser(json, context, this.options) : new CurrentUser(json, context);
   }
 
+  protected userContext(session: Session): UserContext {
+    return {
+      api: this.api,
+      accessType: this.accessType,
+      session,
+      userChanged: () => this.sessionUserChanged(session),
+      signOut: (options) => this.signOutSession(session, options?.redirectUrl),
+      emailVerificationUrl: (given) => this.codeFlows().callbackUrl(given, "emailVerification"),
+      contactChannels: () => this.#contactChannels.entry(session),
+      notificationCategories: () => this.#notificationCategories.entry(session),
+    };
+  }
+
   async getProject(): Promise<Project> {
-    return projectFromJson(await this.api.send<ClientProjectJson>("/projects/current", { accessType: this.accessType }));
+    return this.#project.get();
+  }
+
+  /** The project's settings changed through this app: its cached read is read again. */
+  protected projectChanged(): void {
+    this.#project.invalidate();
+  }
+
+  /** The read behind `getProject` and `useProject`. */
+  protected async fetchProject(): Promise<Project> {
+    return projectFromJson(await this.api.call("GET /projects/current", { accessType: this.accessType }));
   }
 
   // -------------------------------------------------------------------------
@@ -372,6 +416,6 @@ export class StackClientApp {
 
   /** The attempt code an MFA-required sign-in left for the MFA page, if any. */
   static mfaAttemptCode(): string | null {
-    return typeof sessionStorage === "undefined" ? null : sessionStorage.getItem(MFA_ATTEMPT_STORAGE_KEY);
+    return typeof sessionStorage === "undefined" ? null : sessionStorage.getItem(credentials.MFA_ATTEMPT_STORAGE_KEY);
   }
 }

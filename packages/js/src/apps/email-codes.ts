@@ -6,8 +6,9 @@
  */
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
-import type { CodeSignInJson, SignInCodeSentJson } from "../models/json.ts";
+import type { CodeSignInJson } from "../models/json.ts";
 import { Result } from "../result.ts";
+import { BOT_CHALLENGE_ERRORS, botChallengeFields, type BotChallenge, type BotChallengeError } from "./bot-challenge.ts";
 
 export type VerificationCodeError = InstanceType<typeof KnownErrors.VerificationCodeError>;
 type RedirectUrlNotWhitelisted = InstanceType<typeof KnownErrors.RedirectUrlNotWhitelisted>;
@@ -15,7 +16,7 @@ type UserWithEmailAlreadyExists = InstanceType<typeof KnownErrors.UserWithEmailA
 type SignUpNotEnabled = InstanceType<typeof KnownErrors.SignUpNotEnabled>;
 type PasswordRequirementsNotMet = InstanceType<typeof KnownErrors.PasswordRequirementsNotMet>;
 
-export type SendMagicLinkError = RedirectUrlNotWhitelisted | UserWithEmailAlreadyExists | SignUpNotEnabled;
+export type SendMagicLinkError = RedirectUrlNotWhitelisted | UserWithEmailAlreadyExists | SignUpNotEnabled | BotChallengeError;
 
 export interface CodeFlowContext {
   api: ApiClient;
@@ -29,28 +30,21 @@ function normalizeCode(code: string): string {
   return code.trim().replace(/\s+/g, "").toLowerCase();
 }
 
-/** Runs `call`; the errors that are instances of `expected` become an error Result. */
-async function asResult<T, E>(expected: (abstract new (...a: any[]) => E)[], call: () => Promise<T>): Promise<Result<T, E>> {
-  try {
-    return Result.ok(await call());
-  } catch (error) {
-    if (expected.some((kind) => error instanceof kind)) return Result.error(error as E);
-    throw error;
-  }
-}
-
 export function sendMagicLinkEmail(
   ctx: CodeFlowContext,
   email: string,
-  options: { callbackUrl?: string } = {},
+  options: { callbackUrl?: string; botChallenge?: BotChallenge } = {},
 ): Promise<Result<{ nonce: string }, SendMagicLinkError>> {
-  return asResult<{ nonce: string }, SendMagicLinkError>(
-    [KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.SignUpNotEnabled],
+  return Result.of<{ nonce: string }, SendMagicLinkError>(
+    [KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.SignUpNotEnabled, ...BOT_CHALLENGE_ERRORS],
     async () => {
-      const body = await ctx.api.send<SignInCodeSentJson>("/auth/otp/send-sign-in-code", {
-        method: "POST",
+      const body = await ctx.api.call("POST /auth/otp/send-sign-in-code", {
         accessType: ctx.accessType,
-        body: { email, callback_url: ctx.callbackUrl(options.callbackUrl, "magicLinkCallback") },
+        body: {
+          email,
+          callback_url: ctx.callbackUrl(options.callbackUrl, "magicLinkCallback"),
+          ...botChallengeFields(options.botChallenge),
+        },
       });
       return { nonce: body.nonce };
     },
@@ -62,11 +56,10 @@ export function signInWithCode(
   ctx: CodeFlowContext,
   code: string,
 ): Promise<Result<CodeSignInJson, VerificationCodeError | UserWithEmailAlreadyExists>> {
-  return asResult<CodeSignInJson, VerificationCodeError | UserWithEmailAlreadyExists>(
+  return Result.of<CodeSignInJson, VerificationCodeError | UserWithEmailAlreadyExists>(
     [KnownErrors.VerificationCodeError, KnownErrors.UserWithEmailAlreadyExists],
     () =>
-      ctx.api.send<CodeSignInJson>("/auth/otp/sign-in", {
-        method: "POST",
+      ctx.api.call("POST /auth/otp/sign-in", {
         accessType: ctx.accessType,
         body: { code: normalizeCode(code) },
       }),
@@ -74,8 +67,8 @@ export function signInWithCode(
 }
 
 export function verifyEmail(ctx: CodeFlowContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
-  return asResult<undefined, VerificationCodeError>([KnownErrors.VerificationCodeError], async () => {
-    await ctx.api.send("/contact-channels/verify", { method: "POST", accessType: ctx.accessType, body: { code: normalizeCode(code) } });
+  return Result.of<undefined, VerificationCodeError>([KnownErrors.VerificationCodeError], async () => {
+    await ctx.api.call("POST /contact-channels/verify", { accessType: ctx.accessType, body: { code: normalizeCode(code) } });
     return undefined;
   });
 }
@@ -86,9 +79,8 @@ export function sendForgotPasswordEmail(
   email: string,
   options: { callbackUrl?: string } = {},
 ): Promise<Result<undefined, RedirectUrlNotWhitelisted>> {
-  return asResult<undefined, RedirectUrlNotWhitelisted>([KnownErrors.RedirectUrlNotWhitelisted], async () => {
-    await ctx.api.send("/auth/password/send-reset-code", {
-      method: "POST",
+  return Result.of<undefined, RedirectUrlNotWhitelisted>([KnownErrors.RedirectUrlNotWhitelisted], async () => {
+    await ctx.api.call("POST /auth/password/send-reset-code", {
       accessType: ctx.accessType,
       body: { email, callback_url: ctx.callbackUrl(options.callbackUrl, "passwordReset") },
     });
@@ -97,9 +89,8 @@ export function sendForgotPasswordEmail(
 }
 
 export function verifyPasswordResetCode(ctx: CodeFlowContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
-  return asResult<undefined, VerificationCodeError>([KnownErrors.VerificationCodeError], async () => {
-    await ctx.api.send("/auth/password/reset/check-code", {
-      method: "POST",
+  return Result.of<undefined, VerificationCodeError>([KnownErrors.VerificationCodeError], async () => {
+    await ctx.api.call("POST /auth/password/reset/check-code", {
       accessType: ctx.accessType,
       body: { code: normalizeCode(code) },
     });
@@ -111,11 +102,10 @@ export function resetPassword(
   ctx: CodeFlowContext,
   options: { code: string; password: string },
 ): Promise<Result<undefined, VerificationCodeError | PasswordRequirementsNotMet>> {
-  return asResult<undefined, VerificationCodeError | PasswordRequirementsNotMet>(
+  return Result.of<undefined, VerificationCodeError | PasswordRequirementsNotMet>(
     [KnownErrors.VerificationCodeError, KnownErrors.PasswordRequirementsNotMet],
     async () => {
-      await ctx.api.send("/auth/password/reset", {
-        method: "POST",
+      await ctx.api.call("POST /auth/password/reset", {
         accessType: ctx.accessType,
         body: { code: normalizeCode(options.code), password: options.password },
       });

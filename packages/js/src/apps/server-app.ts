@@ -3,14 +3,16 @@
  * user management (create, list, read, update, delete, sessions) on top of
  * everything a client app does.
  */
+import type { SendEmailBody } from "@latchkey/shared/api/index";
+import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType } from "../interface/api-client.ts";
-import type { ServerUserJson } from "../models/json.ts";
+import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
+import { CurrentServerUser } from "../models/current-server-user.ts";
 import { ServerUser } from "../models/server-user.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions } from "../models/user-fields.ts";
+import type { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
-import type { CurrentUser } from "../models/current-user.ts";
-import { withoutUndefined } from "../models/case.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
@@ -34,20 +36,14 @@ export interface ListUsersOptions {
   teamId?: string;
 }
 
-/** `sendEmail`: who gets it, and what (exactly one of html, templateId, draftId). */
-export interface SendEmailOptions {
-  userIds?: string[];
-  allUsers?: true;
-  html?: string;
-  subject?: string;
-  templateId?: string;
-  draftId?: string;
-  variables?: Record<string, unknown>;
-  /** A theme's id, false for none, null for the project's selected theme; absent: the template's own. */
-  themeId?: string | false | null;
-  /** Who may turn it off: "Transactional" (default, always sent) or "Marketing". */
-  notificationCategoryName?: "Transactional" | "Marketing";
-}
+/**
+ * `sendEmail`: who gets it (userIds, or allUsers: true), and what (exactly one
+ * of html, templateId, draftId). themeId: a theme's id, false for none, null
+ * for the project's selected theme; absent, the template's own.
+ * notificationCategoryName: who may turn it off, "Transactional" (default,
+ * always sent) or "Marketing".
+ */
+export type SendEmailOptions = CamelCaseKeys<SendEmailBody>;
 
 export interface SendEmailResult {
   userId: string;
@@ -71,14 +67,18 @@ export class StackServerApp extends StackClientApp {
     return options.secretServerKey ? { secretServerKey: options.secretServerKey } : {};
   }
 
+  /** /users/me answers a server app with the server view of the user. */
+  protected override currentUserFromJson(json: ClientUserJson, session: Session): CurrentServerUser {
+    return new CurrentServerUser(json as ServerUserJson, this.userContext(session));
+  }
+
   protected serverUser(json: ServerUserJson): ServerUser {
     return new ServerUser(json, { api: this.api, accessType: this.accessType, userChanged: () => this.notifyUserChanged() });
   }
 
   async createUser(options: ServerUserCreateOptions = {}): Promise<ServerUser> {
     const { isAnonymous, ...fields } = options;
-    const json = await this.api.send<ServerUserJson>("/users", {
-      method: "POST",
+    const json = await this.api.call("POST /users", {
       accessType: this.accessType,
       body: { ...userUpdateToJson(fields), ...(isAnonymous !== undefined ? { is_anonymous: isAnonymous } : {}) },
     });
@@ -87,20 +87,20 @@ export class StackServerApp extends StackClientApp {
 
   /** One page of users (all of them without `limit`); `nextCursor` reads the next page. */
   async listUsers(options: ListUsersOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
-    const body = await this.api.send<{ items: ServerUserJson[]; pagination?: { next_cursor: string | null } }>("/users", {
+    const body = await this.api.call("GET /users", {
       accessType: this.accessType,
       query: {
         cursor: options.cursor,
         limit: options.limit,
         order_by: options.orderBy === undefined ? undefined : "signed_up_at",
-        desc: options.desc,
+        desc: booleanText(options.desc),
         query: options.query,
-        include_anonymous: options.includeAnonymous,
+        include_anonymous: booleanText(options.includeAnonymous),
         team_id: options.teamId,
       },
     });
     const users = body.items.map((json) => this.serverUser(json));
-    return Object.assign(users, { nextCursor: body.pagination?.next_cursor ?? null });
+    return Object.assign(users, { nextCursor: body.pagination.next_cursor });
   }
 
   /**
@@ -109,40 +109,35 @@ export class StackServerApp extends StackClientApp {
    * or have no e-mail, are skipped and say so in the results.
    */
   async sendEmail(options: SendEmailOptions): Promise<SendEmailResult[]> {
-    const wire = withoutUndefined({
-      user_ids: options.userIds,
-      all_users: options.allUsers,
-      html: options.html,
-      subject: options.subject,
-      template_id: options.templateId,
-      draft_id: options.draftId,
-      variables: options.variables,
-      theme_id: options.themeId,
-      notification_category_name: options.notificationCategoryName,
-    });
-    const body = await this.api.send<{ results: { user_id: string; user_email?: string; status: "queued" | "skipped"; reason?: string }[] }>(
-      "/emails/send-email",
-      { method: "POST", accessType: this.accessType, body: wire },
-    );
+    const body = await this.api.call("POST /emails/send-email", { accessType: this.accessType, body: snakeCaseKeys(options) });
     return body.results.map((r) => ({
       userId: r.user_id,
       userEmail: r.user_email ?? null,
       status: r.status,
-      reason: (r.reason as SendEmailResult["reason"]) ?? null,
+      reason: r.status === "skipped" ? r.reason : null,
     }));
   }
 
-  /** A user by id (null when there is none), or, given options, the signed-in user of a token store. */
-  override getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
-  override getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
+  /**
+   * A user by id (null when there is none), or, given options, the signed-in
+   * user of a token store in the server's view (server fields and methods).
+   */
+  override getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentServerUser>;
+  override getUser(options?: GetUserOptions): Promise<CurrentServerUser | null>;
   override getUser(id: string): Promise<ServerUser | null>;
-  override async getUser(idOrOptions?: string | GetUserOptions): Promise<CurrentUser | ServerUser | null> {
-    if (typeof idOrOptions !== "string") return super.getUser(idOrOptions);
+  override async getUser(idOrOptions?: string | GetUserOptions): Promise<CurrentServerUser | ServerUser | null> {
+    // The signed-in user is built by currentUserFromJson below, so it is a CurrentServerUser.
+    if (typeof idOrOptions !== "string") return (await super.getUser(idOrOptions)) as CurrentServerUser | null;
     try {
-      return this.serverUser(await this.api.send<ServerUserJson>(`/users/${encodeURIComponent(idOrOptions)}`, { accessType: this.accessType }));
+      return this.serverUser(await this.api.call("GET /users/:user_id", { accessType: this.accessType, params: { user_id: idOrOptions } }));
     } catch (error) {
       if (error instanceof KnownErrors.UserNotFound) return null;
       throw error;
     }
   }
+}
+
+/** Query flags travel as the strings `true` and `false`. */
+function booleanText(value: boolean | undefined): "true" | "false" | undefined {
+  return value === undefined ? undefined : value ? "true" : "false";
 }

@@ -1,4 +1,4 @@
-/** Network retry policy (SPEC §9): up to 5 attempts, exponential back-off from 1000 ms, with jitter. */
+/** Network retry policy: up to 5 attempts, exponential back-off from 1000 ms, with jitter. */
 import { NETWORK_RETRY_BASE_DELAY_MILLIS, NETWORK_RETRY_MAX_ATTEMPTS } from "@latchkey/shared/constants";
 
 export const MAX_ATTEMPTS = NETWORK_RETRY_MAX_ATTEMPTS;

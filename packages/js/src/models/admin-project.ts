@@ -1,46 +1,24 @@
 /** A project as its owners and admin keys see it: every setting, editable. */
+import type { AdminProjectConfigJson, ProjectPatchBody } from "@latchkey/shared/api/index";
 import type { ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
-import { camelKeys, snakeKeys } from "./case.ts";
+import { camelKeys, snakeKeys, type DeepCamelCaseKeys } from "./case.ts";
 import type { AdminProjectJson } from "./json.ts";
 import type { Project } from "./project.ts";
 
-export interface AdminProjectConfig {
-  readonly allowLocalhost: boolean;
-  readonly signUpEnabled: boolean;
-  readonly credentialEnabled: boolean;
-  readonly magicLinkEnabled: boolean;
-  readonly passkeyEnabled: boolean;
-  readonly clientTeamCreationEnabled: boolean;
-  readonly clientUserDeletionEnabled: boolean;
-  readonly createTeamOnSignUp: boolean;
-  readonly allowUserApiKeys: boolean;
-  readonly allowTeamApiKeys: boolean;
-  readonly requireEmailVerification?: boolean;
-  readonly domains: readonly { domain: string; handlerPath: string }[];
-  readonly oauthAccountMergeStrategy: "link_method" | "raise_error" | "allow_duplicates";
-  /** The providers configured for OAuth sign-in (credentials included). */
-  readonly oauthProviders: readonly { id: string; type: "shared" | "standard"; [key: string]: unknown }[];
-  readonly enabledOauthProviders: readonly { id: string }[];
-  readonly [key: string]: unknown;
-}
+/** Every setting of the project, as the admin view gives them (the wire's config, camelCase). */
+export type AdminProjectConfig = Readonly<DeepCamelCaseKeys<AdminProjectConfigJson>>;
 
-export interface AdminProjectUpdateOptions {
-  displayName?: string;
-  description?: string | null;
-  isProductionMode?: boolean;
-  logoUrl?: string | null;
-  logoFullUrl?: string | null;
-  logoDarkModeUrl?: string | null;
-  logoFullDarkModeUrl?: string | null;
-  config?: Partial<Record<keyof AdminProjectConfig & string, unknown>>;
-}
+/** The fields of a project an admin may change (the PATCH body, camelCase); `config` may hold any subset of the settings. */
+export type AdminProjectUpdateOptions = DeepCamelCaseKeys<ProjectPatchBody>;
 
 export interface AdminProjectContext {
   /** An API client for this project. */
   api: ApiClient;
   /** A project owner's session (admin access token), or null when the client holds the admin key. */
   adminSession: Session | null;
+  /** Called after the project changed, so the app's cached reads of it are read again. */
+  changed?(): void;
 }
 
 export class AdminProject implements Project {
@@ -75,20 +53,16 @@ export class AdminProject implements Project {
 
   /** Writes the changes and returns the project as it is now. */
   async update(update: AdminProjectUpdateOptions): Promise<AdminProject> {
-    const json = await this.context.api.send<AdminProjectJson>("/internal/projects/current", {
-      method: "PATCH",
+    const json = await this.context.api.call("PATCH /internal/projects/current", {
       accessType: "admin",
       adminSession: this.context.adminSession,
       body: snakeKeys(update),
     });
+    this.context.changed?.();
     return new AdminProject(json, this.context);
   }
 
   async delete(): Promise<void> {
-    await this.context.api.send("/internal/projects/current", {
-      method: "DELETE",
-      accessType: "admin",
-      adminSession: this.context.adminSession,
-    });
+    await this.context.api.call("DELETE /internal/projects/current", { accessType: "admin", adminSession: this.context.adminSession });
   }
 }

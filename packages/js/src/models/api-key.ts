@@ -24,7 +24,9 @@ export interface InternalApiKey extends InternalApiKeyBase<false> {
   revoke(): Promise<void>;
 }
 
-function dates(json: InternalApiKeyJson | InternalApiKeyFirstViewJson) {
+function dates(
+  json: Pick<InternalApiKeyJson, "id" | "description" | "created_at_millis" | "expires_at_millis" | "manually_revoked_at_millis">,
+) {
   return {
     id: json.id,
     description: json.description,
@@ -43,7 +45,11 @@ export function firstViewFromJson(json: InternalApiKeyFirstViewJson): InternalAp
   };
 }
 
-export function internalApiKeyFromJson(json: InternalApiKeyJson, revoke: (id: string) => Promise<void>, now = () => Date.now()): InternalApiKey {
+export function internalApiKeyFromJson(
+  json: InternalApiKeyJson,
+  revoke: (id: string) => Promise<void>,
+  now = () => Date.now(),
+): InternalApiKey {
   const lastFour = (value: InternalApiKeyJson["publishable_client_key"]) => (value ? { lastFour: value.last_four } : null);
   const base = dates(json);
   const whyInvalid = () =>

@@ -3,6 +3,13 @@
  * primary, and used to sign in. Its methods act through the API for the
  * user it belongs to (`me` on a client, the user's id on a server).
  */
+import type {
+  ClientContactChannelCreateBody,
+  ClientContactChannelPatchBody,
+  ServerContactChannelCreateBody,
+  ServerContactChannelPatchBody,
+} from "@latchkey/shared/api/index";
+import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ContactChannelJson } from "./json.ts";
@@ -19,45 +26,12 @@ export interface ContactChannelContext {
   userChanged(): void;
 }
 
-export interface ContactChannelCreateOptions {
-  type: "email";
-  value: string;
-  usedForAuth: boolean;
-  isPrimary?: boolean;
-}
-
-export interface ContactChannelUpdateOptions {
-  value?: string;
-  usedForAuth?: boolean;
-  isPrimary?: boolean;
-}
-
-export interface ServerContactChannelCreateOptions extends ContactChannelCreateOptions {
-  isVerified?: boolean;
-}
-
-export interface ServerContactChannelUpdateOptions extends ContactChannelUpdateOptions {
-  isVerified?: boolean;
-}
-
-const WIRE_NAMES: Record<string, string> = {
-  type: "type",
-  value: "value",
-  usedForAuth: "used_for_auth",
-  isPrimary: "is_primary",
-  isVerified: "is_verified",
-};
-
-export function contactChannelOptionsToJson(options: ServerContactChannelUpdateOptions | ServerContactChannelCreateOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (value === undefined) continue;
-    const wire = WIRE_NAMES[key];
-    if (!wire) throw new Error(`Unknown contact channel field ${JSON.stringify(key)}.`);
-    out[wire] = value;
-  }
-  return out;
-}
+/** What a client may set on a new channel of its user (the wire body less `user_id`, in camelCase). */
+export type ContactChannelCreateOptions = CamelCaseKeys<Omit<ClientContactChannelCreateBody, "user_id">>;
+export type ContactChannelUpdateOptions = CamelCaseKeys<ClientContactChannelPatchBody>;
+/** A server may also mark an address verified. */
+export type ServerContactChannelCreateOptions = CamelCaseKeys<Omit<ServerContactChannelCreateBody, "user_id">>;
+export type ServerContactChannelUpdateOptions = CamelCaseKeys<ServerContactChannelPatchBody>;
 
 export class ContactChannel {
   readonly id: string;
@@ -81,40 +55,43 @@ export class ContactChannel {
 
   /** Mails a verification link to this address. */
   async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
-    await this.send(`${this.path}/send-verification-code`, {
-      method: "POST",
+    await this.context.api.call("POST /contact-channels/:user_id/:contact_channel_id/send-verification-code", {
+      ...callerOf(this.context),
+      params: this.params,
       body: { callback_url: this.context.callbackUrl(options.callbackUrl) },
     });
   }
 
   async update(options: ServerContactChannelUpdateOptions): Promise<void> {
-    await this.send(this.path, { method: "PATCH", body: contactChannelOptionsToJson(options) });
+    await this.context.api.call("PATCH /contact-channels/:user_id/:contact_channel_id", {
+      ...callerOf(this.context),
+      params: this.params,
+      body: snakeCaseKeys(options),
+    });
     this.context.userChanged();
   }
 
   async delete(): Promise<void> {
-    await this.send(this.path, { method: "DELETE" });
+    await this.context.api.call("DELETE /contact-channels/:user_id/:contact_channel_id", {
+      ...callerOf(this.context),
+      params: this.params,
+    });
     this.context.userChanged();
   }
 
-  private get path(): string {
-    return `/contact-channels/${encodeURIComponent(this.context.userIdOrMe)}/${encodeURIComponent(this.id)}`;
+  private get params() {
+    return { user_id: this.context.userIdOrMe, contact_channel_id: this.id };
   }
+}
 
-  private send(path: string, options: { method: string; body?: unknown }) {
-    const { api, accessType, session } = this.context;
-    return api.send(path, { ...options, accessType, ...(session ? { session } : {}) });
-  }
+/** Who calls: the app's access, with the signed-in user's session on a client. */
+function callerOf({ accessType, session }: ContactChannelContext) {
+  return { accessType, session };
 }
 
 /** Lists and creates the channels of one user. */
 export async function listContactChannels(context: ContactChannelContext): Promise<ContactChannel[]> {
-  const { api, accessType, session, userIdOrMe } = context;
-  const body = await api.send<{ items: ContactChannelJson[] }>("/contact-channels", {
-    accessType,
-    query: { user_id: userIdOrMe },
-    ...(session ? { session } : {}),
-  });
+  const body = await context.api.call("GET /contact-channels", { ...callerOf(context), query: { user_id: context.userIdOrMe } });
   return body.items.map((json) => new ContactChannel(json, context));
 }
 
@@ -122,12 +99,9 @@ export async function createContactChannel(
   context: ContactChannelContext,
   options: ServerContactChannelCreateOptions,
 ): Promise<ContactChannel> {
-  const { api, accessType, session, userIdOrMe } = context;
-  const json = await api.send<ContactChannelJson>("/contact-channels", {
-    method: "POST",
-    accessType,
-    body: { user_id: userIdOrMe, ...contactChannelOptionsToJson(options) },
-    ...(session ? { session } : {}),
+  const json = await context.api.call("POST /contact-channels", {
+    ...callerOf(context),
+    body: { user_id: context.userIdOrMe, ...snakeCaseKeys(options) },
   });
   context.userChanged();
   return new ContactChannel(json, context);

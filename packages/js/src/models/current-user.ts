@@ -1,15 +1,15 @@
 /** The signed-in user: profile, password, sessions, contact channels, notification choices, account deletion. */
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { Session } from "../session/session.ts";
-import type { ClientUserJson, Json, SessionJson } from "./json.ts";
+import type { ClientUserJson, Json } from "./json.ts";
+import type { CacheEntry } from "../cache/entry.ts";
 import {
   createContactChannel,
-  listContactChannels,
   type ContactChannel,
   type ContactChannelContext,
   type ContactChannelCreateOptions,
 } from "./contact-channel.ts";
-import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
+import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import type { Team } from "./team.ts";
 import { UserFields, userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
@@ -49,7 +49,11 @@ export class CurrentUser extends UserFields {
   };
 
   async update(update: UserUpdateOptions): Promise<void> {
-    await this.send("/users/me", { method: "PATCH", body: userUpdateToJson(update) });
+    await this.context.api.call("PATCH /users/me", {
+      accessType: this.context.accessType,
+      session: this.session,
+      body: userUpdateToJson(update),
+    });
     this.context.userChanged();
   }
 
@@ -69,10 +73,13 @@ export class CurrentUser extends UserFields {
   async updatePassword(options: {
     oldPassword: string;
     newPassword: string;
-  }): Promise<InstanceType<typeof KnownErrors.PasswordConfirmationMismatch> | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void> {
+  }): Promise<
+    InstanceType<typeof KnownErrors.PasswordConfirmationMismatch> | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void
+  > {
     try {
-      await this.send("/auth/password/update", {
-        method: "POST",
+      await this.context.api.call("POST /auth/password/update", {
+        accessType: this.context.accessType,
+        session: this.session,
         body: { old_password: options.oldPassword, new_password: options.newPassword },
       });
     } catch (error) {
@@ -87,7 +94,11 @@ export class CurrentUser extends UserFields {
   /** For users without a password. Resolves with the refusal (a weak password), or nothing when set. */
   async setPassword(options: { password: string }): Promise<InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void> {
     try {
-      await this.send("/auth/password/set", { method: "POST", body: { password: options.password } });
+      await this.context.api.call("POST /auth/password/set", {
+        accessType: this.context.accessType,
+        session: this.session,
+        body: { password: options.password },
+      });
     } catch (error) {
       if (error instanceof KnownErrors.PasswordRequirementsNotMet) return error;
       throw error;
@@ -96,50 +107,59 @@ export class CurrentUser extends UserFields {
   }
 
   listContactChannels(): Promise<ContactChannel[]> {
-    return listContactChannels(this.channelContext());
+    return this.context.contactChannels().get();
+  }
+
+  /** The cache entry behind `listContactChannels`, for hooks (`useContactChannels` of @latchkey/react). */
+  _contactChannelsEntry(): CacheEntry<ContactChannel[]> {
+    return this.context.contactChannels();
   }
 
   createContactChannel(options: ContactChannelCreateOptions): Promise<ContactChannel> {
-    return createContactChannel(this.channelContext(), options);
+    return createContactChannel(channelContextOf(this.context), options);
   }
 
   /** The notification categories and whether this user gets mail of each. */
   listNotificationCategories(): Promise<NotificationCategory[]> {
-    return listNotificationCategories({ api: this.context.api, accessType: this.context.accessType, session: this.session, userIdOrMe: "me" });
+    return this.context.notificationCategories().get();
+  }
+
+  /** The cache entry behind `listNotificationCategories`, for hooks (`useNotificationCategories` of @latchkey/react). */
+  _notificationCategoriesEntry(): CacheEntry<NotificationCategory[]> {
+    return this.context.notificationCategories();
   }
 
   /** Mails a verification link to the primary e-mail. */
   async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
     if (!this.primaryEmail) throw new Error("This user has no primary e-mail to verify.");
-    await this.send("/contact-channels/send-verification-code", {
-      method: "POST",
+    await this.context.api.call("POST /contact-channels/send-verification-code", {
+      accessType: this.context.accessType,
+      session: this.session,
       body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
     });
   }
 
-  private channelContext(): ContactChannelContext {
-    return {
-      api: this.context.api,
+  async getActiveSessions(): Promise<ActiveSession[]> {
+    const body = await this.context.api.call("GET /auth/sessions", {
       accessType: this.context.accessType,
       session: this.session,
-      userIdOrMe: "me",
-      callbackUrl: (given) => this.context.emailVerificationUrl(given),
-      userChanged: () => this.context.userChanged(),
-    };
-  }
-
-  async getActiveSessions(): Promise<ActiveSession[]> {
-    const body = await this.send<{ items: SessionJson[] }>("/auth/sessions", { query: { user_id: "me" } });
+      query: { user_id: "me" },
+    });
     return body.items.map(activeSessionFromJson);
   }
 
   async revokeSession(sessionId: string): Promise<void> {
-    await this.send(`/auth/sessions/${encodeURIComponent(sessionId)}`, { method: "DELETE", query: { user_id: "me" } });
+    await this.context.api.call("DELETE /auth/sessions/:session_id", {
+      accessType: this.context.accessType,
+      session: this.session,
+      params: { session_id: sessionId },
+      query: { user_id: "me" },
+    });
   }
 
   /** Deletes the account (the project must allow it for clients) and clears the session. */
   async delete(): Promise<void> {
-    await this.send("/users/me", { method: "DELETE" });
+    await this.context.api.call("DELETE /users/me", { accessType: this.context.accessType, session: this.session });
     this.session.clear();
     this.context.userChanged();
   }
@@ -159,8 +179,17 @@ export class CurrentUser extends UserFields {
   async getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }> {
     return this.currentSession.getTokens();
   }
+}
 
-  protected send<T = unknown>(path: string, options: { method?: string; body?: unknown; query?: Record<string, string> } = {}) {
-    return this.context.api.send<T>(path, { ...options, accessType: this.context.accessType, session: this.session });
-  }
+/** How the signed-in user's contact channels reach the API (`me`, with the user's session). */
+export function channelContextOf(context: UserContext): ContactChannelContext {
+  if (!context.session) throw new Error("This user object has no session.");
+  return {
+    api: context.api,
+    accessType: context.accessType,
+    session: context.session,
+    userIdOrMe: "me",
+    callbackUrl: (given) => context.emailVerificationUrl(given),
+    userChanged: () => context.userChanged(),
+  };
 }

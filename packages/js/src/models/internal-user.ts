@@ -46,20 +46,25 @@ export class CurrentInternalUser extends CurrentUser {
     const { teamId, ...rest } = options;
     const ownerTeamId = teamId ?? this.selectedTeamId;
     if (!ownerTeamId) throw new Error("createProject needs a teamId: this user has no selected team.");
-    const json = await this.send<AdminProjectJson>("/internal/projects", {
-      method: "POST",
+    const json = await this.context.api.call("POST /internal/projects", {
+      accessType: "client",
+      session: this.session,
       body: { ...snakeKeys(rest), owner_team_id: ownerTeamId },
     });
     return this.owned(json);
   }
 
   async listOwnedProjects(): Promise<AdminOwnedProject[]> {
-    const body = await this.send<{ items: AdminProjectJson[] }>("/internal/projects");
+    const body = await this.context.api.call("GET /internal/projects", { accessType: "client", session: this.session });
     return Promise.all(body.items.map((json) => this.owned(json)));
   }
 
   async transferProject(projectId: string, newTeamId: string): Promise<void> {
-    await this.send("/internal/projects/transfer", { method: "POST", body: { project_id: projectId, new_team_id: newTeamId } });
+    await this.context.api.call("POST /internal/projects/transfer", {
+      accessType: "client",
+      session: this.session,
+      body: { project_id: projectId, new_team_id: newTeamId },
+    });
   }
 
   private async owned(json: AdminProjectJson): Promise<AdminOwnedProject> {

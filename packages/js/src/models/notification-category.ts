@@ -12,6 +12,8 @@ export interface NotificationCategoryContext {
   session: Session | null;
   /** `me` for the signed-in user, else the user's id. */
   userIdOrMe: string;
+  /** Called after a choice changed, so cached lists are read again. */
+  changed?(): void;
 }
 
 export class NotificationCategory {
@@ -32,20 +34,18 @@ export class NotificationCategory {
 
   async setEnabled(enabled: boolean): Promise<void> {
     const { api, accessType, session, userIdOrMe } = this.context;
-    await api.send(`/emails/notification-preference/${encodeURIComponent(userIdOrMe)}/${encodeURIComponent(this.id)}`, {
-      method: "PATCH",
+    await api.call("PATCH /emails/notification-preference/:user_id/:notification_category_id", {
       accessType,
       session,
+      params: { user_id: userIdOrMe, notification_category_id: this.id },
       body: { enabled },
     });
+    this.context.changed?.();
   }
 }
 
 export async function listNotificationCategories(context: NotificationCategoryContext): Promise<NotificationCategory[]> {
   const { api, accessType, session, userIdOrMe } = context;
-  const body = await api.send<{ items: NotificationPreferenceJson[] }>(`/emails/notification-preference/${encodeURIComponent(userIdOrMe)}`, {
-    accessType,
-    session,
-  });
+  const body = await api.call("GET /emails/notification-preference/:user_id", { accessType, session, params: { user_id: userIdOrMe } });
   return body.items.map((json) => new NotificationCategory(json, context));
 }

@@ -1,5 +1,7 @@
 /** Any user of the project, as a server (or admin) app sees and manages them. */
-import type { CreatedSessionJson, Json, ServerUserJson, SessionJson } from "./json.ts";
+import type { CreateSessionBody } from "@latchkey/shared/api/index";
+import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
+import type { Json, ServerUserJson } from "./json.ts";
 import {
   createContactChannel,
   listContactChannels,
@@ -12,15 +14,58 @@ import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import { serverTeamFromJson, type ServerTeam } from "./team.ts";
 import { UserFields, userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
 
-/** Any user, as a server (or admin) app sees them. */
-export class ServerUser extends UserFields {
-  declare readonly selectedTeam: ServerTeam | null;
+/** How long a new session lasts, and whether it is an impersonation. */
+export type CreateSessionOptions = CamelCaseKeys<Omit<CreateSessionBody, "user_id">>;
+
+/** What a server (or admin) app reads of a user beyond the client's view. */
+export interface ServerOnlyUserFields {
+  readonly selectedTeam: ServerTeam | null;
   readonly lastActiveAt: Date;
   readonly serverMetadata: Json;
   readonly primaryEmailAuthEnabled: boolean;
   readonly restrictedByAdminPrivateDetails: string | null;
   readonly countryCode: string | null;
   readonly riskScores: { readonly signUp: { readonly bot: number; readonly freeTrialAbuse: number } };
+}
+
+/** Shared by `ServerUser` and the signed-in user of a server app (`CurrentServerUser`). */
+export function serverOnlyUserFields(json: ServerUserJson): ServerOnlyUserFields {
+  return {
+    selectedTeam: json.selected_team ? serverTeamFromJson(json.selected_team) : null,
+    lastActiveAt: new Date(json.last_active_at_millis),
+    serverMetadata: json.server_metadata,
+    primaryEmailAuthEnabled: json.primary_email_auth_enabled,
+    restrictedByAdminPrivateDetails: json.restricted_by_admin_private_details,
+    countryCode: json.country_code,
+    riskScores: { signUp: { bot: json.risk_scores.sign_up.bot, freeTrialAbuse: json.risk_scores.sign_up.free_trial_abuse } },
+  };
+}
+
+export type CreatedSession = { getTokens(): Promise<{ accessToken: string; refreshToken: string }> };
+
+/** A new session for a user (e.g. to impersonate them from an admin tool). */
+export async function createUserSession(
+  context: Pick<UserContext, "api" | "accessType">,
+  userId: string,
+  options: CreateSessionOptions,
+): Promise<CreatedSession> {
+  const body = await context.api.call("POST /auth/sessions", {
+    accessType: context.accessType,
+    body: { ...snakeCaseKeys(options), user_id: userId },
+  });
+  const tokens = { accessToken: body.access_token, refreshToken: body.refresh_token };
+  return { getTokens: async () => tokens };
+}
+
+// The fields are assigned from `serverOnlyUserFields` in the constructor, so
+// the merged declaration is safe; it keeps the field list in one place.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface ServerUser extends ServerOnlyUserFields {}
+
+/** Any user, as a server (or admin) app sees them. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
+export class ServerUser extends UserFields {
+  declare readonly selectedTeam: ServerTeam | null;
   readonly #json: ServerUserJson;
 
   constructor(
@@ -28,13 +73,7 @@ export class ServerUser extends UserFields {
     private readonly context: Pick<UserContext, "api" | "accessType" | "userChanged">,
   ) {
     super(json);
-    this.selectedTeam = json.selected_team ? serverTeamFromJson(json.selected_team) : null;
-    this.lastActiveAt = new Date(json.last_active_at_millis);
-    this.serverMetadata = json.server_metadata;
-    this.primaryEmailAuthEnabled = json.primary_email_auth_enabled;
-    this.restrictedByAdminPrivateDetails = json.restricted_by_admin_private_details;
-    this.countryCode = json.country_code;
-    this.riskScores = { signUp: { bot: json.risk_scores.sign_up.bot, freeTrialAbuse: json.risk_scores.sign_up.free_trial_abuse } };
+    Object.assign(this, serverOnlyUserFields(json));
     this.#json = json;
   }
 
@@ -43,7 +82,11 @@ export class ServerUser extends UserFields {
   }
 
   async update(update: ServerUserUpdateOptions): Promise<void> {
-    await this.send(`/users/${this.id}`, { method: "PATCH", body: userUpdateToJson(update) });
+    await this.context.api.call("PATCH /users/:user_id", {
+      accessType: this.context.accessType,
+      params: { user_id: this.id },
+      body: userUpdateToJson(update),
+    });
     this.context.userChanged();
   }
 
@@ -68,7 +111,7 @@ export class ServerUser extends UserFields {
   }
 
   async delete(): Promise<void> {
-    await this.send(`/users/${this.id}`, { method: "DELETE" });
+    await this.context.api.call("DELETE /users/:user_id", { accessType: this.context.accessType, params: { user_id: this.id } });
     this.context.userChanged();
   }
 
@@ -81,7 +124,13 @@ export class ServerUser extends UserFields {
   }
 
   listNotificationCategories(): Promise<NotificationCategory[]> {
-    return listNotificationCategories({ api: this.context.api, accessType: this.context.accessType, session: null, userIdOrMe: this.id });
+    return listNotificationCategories({
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: null,
+      userIdOrMe: this.id,
+      changed: () => this.context.userChanged(),
+    });
   }
 
   private channelContext(): ContactChannelContext {
@@ -99,31 +148,20 @@ export class ServerUser extends UserFields {
   }
 
   async getActiveSessions(): Promise<ActiveSession[]> {
-    const body = await this.send<{ items: SessionJson[] }>("/auth/sessions", { query: { user_id: this.id } });
+    const body = await this.context.api.call("GET /auth/sessions", { accessType: this.context.accessType, query: { user_id: this.id } });
     return body.items.map(activeSessionFromJson);
   }
 
   async revokeSession(sessionId: string): Promise<void> {
-    await this.send(`/auth/sessions/${encodeURIComponent(sessionId)}`, { method: "DELETE", query: { user_id: this.id } });
+    await this.context.api.call("DELETE /auth/sessions/:session_id", {
+      accessType: this.context.accessType,
+      params: { session_id: sessionId },
+      query: { user_id: this.id },
+    });
   }
 
   /** A new session for this user (e.g. to impersonate them from an admin tool). */
-  async createSession(options: { expiresInMillis?: number; isImpersonation?: boolean } = {}): Promise<{
-    getTokens(): Promise<{ accessToken: string; refreshToken: string }>;
-  }> {
-    const body = await this.send<CreatedSessionJson>("/auth/sessions", {
-      method: "POST",
-      body: {
-        user_id: this.id,
-        ...(options.expiresInMillis !== undefined ? { expires_in_millis: options.expiresInMillis } : {}),
-        ...(options.isImpersonation !== undefined ? { is_impersonation: options.isImpersonation } : {}),
-      },
-    });
-    const tokens = { accessToken: body.access_token, refreshToken: body.refresh_token };
-    return { getTokens: async () => tokens };
-  }
-
-  private send<T = unknown>(path: string, options: { method?: string; body?: unknown; query?: Record<string, string> } = {}) {
-    return this.context.api.send<T>(path, { ...options, accessType: this.context.accessType });
+  createSession(options: CreateSessionOptions = {}): Promise<CreatedSession> {
+    return createUserSession(this.context, this.id, options);
   }
 }

@@ -5,8 +5,13 @@
  * its methods write through the API, and the app re-reads the signed-in user
  * afterwards (hooks re-render with the new snapshot).
  */
+import type { ClientUserPatchBody, ServerUserPatchBody } from "@latchkey/shared/api/index";
+import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
+import type { CacheEntry } from "../cache/entry.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
+import type { ContactChannel } from "./contact-channel.ts";
+import type { NotificationCategory } from "./notification-category.ts";
 import type { ClientUserJson, Json } from "./json.ts";
 import { teamFromJson, type Team } from "./team.ts";
 
@@ -35,26 +40,15 @@ export interface User {
   readonly selectedTeamId: string | null;
 }
 
-export interface UserUpdateOptions {
-  displayName?: string | null;
-  clientMetadata?: Json;
-  selectedTeamId?: string | null;
-  profileImageUrl?: string | null;
-  otpAuthEnabled?: boolean;
-  passkeyAuthEnabled?: boolean;
-  primaryEmail?: string | null;
-}
+/**
+ * What the signed-in user may change about themselves: the body of
+ * `PATCH /users/me` (clientUserPatchBody in @latchkey/shared), in camelCase.
+ * Two-factor secrets are set through their own methods, not here.
+ */
+export type UserUpdateOptions = CamelCaseKeys<Omit<ClientUserPatchBody, "totp_secret_base64">>;
 
-export interface ServerUserUpdateOptions extends UserUpdateOptions {
-  primaryEmailVerified?: boolean;
-  primaryEmailAuthEnabled?: boolean;
-  clientReadOnlyMetadata?: Json;
-  serverMetadata?: Json;
-  password?: string | null;
-  restrictedByAdmin?: boolean;
-  restrictedByAdminReason?: string | null;
-  restrictedByAdminPrivateDetails?: string | null;
-}
+/** What a server may change about any user: the body of `PATCH /users/{id}` (serverUserPatchBody), in camelCase. */
+export type ServerUserUpdateOptions = CamelCaseKeys<Omit<ServerUserPatchBody, "totp_secret_base64">>;
 
 /** What a user object needs from the app that read it. */
 export interface UserContext {
@@ -67,6 +61,9 @@ export interface UserContext {
   signOut(options?: { redirectUrl?: string | URL }): Promise<void>;
   /** Where a mailed verification link leads: the given URL, else the app's e-mail verification page (in browsers). */
   emailVerificationUrl(given: string | undefined): string;
+  /** The app's cached lists of this user's contact channels and notification choices. */
+  contactChannels(): CacheEntry<ContactChannel[]>;
+  notificationCategories(): CacheEntry<NotificationCategory[]>;
 }
 
 function baseFields(json: ClientUserJson): User {
@@ -95,32 +92,9 @@ function baseFields(json: ClientUserJson): User {
   };
 }
 
-export function userUpdateToJson(update: ServerUserUpdateOptions): Record<string, unknown> {
-  const map: Record<string, string> = {
-    displayName: "display_name",
-    clientMetadata: "client_metadata",
-    selectedTeamId: "selected_team_id",
-    profileImageUrl: "profile_image_url",
-    otpAuthEnabled: "otp_auth_enabled",
-    passkeyAuthEnabled: "passkey_auth_enabled",
-    primaryEmail: "primary_email",
-    primaryEmailVerified: "primary_email_verified",
-    primaryEmailAuthEnabled: "primary_email_auth_enabled",
-    clientReadOnlyMetadata: "client_read_only_metadata",
-    serverMetadata: "server_metadata",
-    password: "password",
-    restrictedByAdmin: "restricted_by_admin",
-    restrictedByAdminReason: "restricted_by_admin_reason",
-    restrictedByAdminPrivateDetails: "restricted_by_admin_private_details",
-  };
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(update)) {
-    if (value === undefined) continue;
-    const wire = map[key];
-    if (!wire) throw new Error(`Unknown user field ${JSON.stringify(key)}.`);
-    out[wire] = value;
-  }
-  return out;
+/** The one mapping from update options to the wire: by rule, so the schema stays the only list of fields. */
+export function userUpdateToJson(update: ServerUserUpdateOptions): ServerUserPatchBody {
+  return snakeCaseKeys(update);
 }
 
 /** The fields every user object has, read from the wire view. */

@@ -1,7 +1,7 @@
 /**
  * One signed-in session on the client side: a refresh token and the latest
  * access token. It hands out an access token with enough life left, and
- * refreshes it when needed — once, however many calls are waiting (SPEC §4, §9).
+ * refreshes it when needed — once, however many calls are waiting.
  */
 import { ACCESS_TOKEN_FRESHNESS_MILLIS } from "@latchkey/shared/constants";
 import { accessTokenExpiresAt } from "./access-token.ts";

@@ -1,6 +1,6 @@
 /**
  * Where a client app keeps its tokens between calls: in memory, in browser
- * cookies (SPEC §9 names and lifetimes; other tabs' changes are picked up),
+ * cookies (fixed names and lifetimes; other tabs' changes are picked up),
  * or given explicitly per call (a server handling a request for a user).
  */
 import { ACCESS_COOKIE_MAX_AGE_SECONDS, REFRESH_COOKIE_MAX_AGE_SECONDS } from "@latchkey/shared/constants";

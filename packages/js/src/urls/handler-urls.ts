@@ -1,5 +1,5 @@
 /**
- * Handler pages and redirect targets (SPEC §2): pages live under a handler
+ * Handler pages and redirect targets: pages live under a handler
  * base (default `/handler`); home defaults to `/`; after sign-in and sign-out
  * default to home; after sign-up defaults to the after-sign-in target.
  */

@@ -1,6 +1,6 @@
 /**
  * Where the SDK may send the browser. A redirect goes only to a trusted URL:
- * a relative one, or one on the page's own origin (SPEC §2).
+ * a relative one, or one on the page's own origin.
  */
 export type RedirectMethod = "window" | "none" | { navigate: (to: string) => void };
 

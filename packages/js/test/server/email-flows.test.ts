@@ -36,6 +36,19 @@ async function signedUp(email = uniqueEmail(), options: { verificationCallbackUr
   return { app, email, user: await app.getUser({ or: "throw" }) };
 }
 
+/** The project's own SMTP settings, pointing at this file's test peer (edited templates go out only through a project's own server). */
+function peerEmailConfig() {
+  return {
+    type: "standard",
+    host: "127.0.0.1",
+    port: mailing.smtp.port,
+    username: "",
+    password: "",
+    senderName: "Shop",
+    senderEmail: "shop@example.com",
+  };
+}
+
 describe("magic links and typed codes", () => {
   it("signs a new user up by the typed code (any case), and an existing one in by the link", async () => {
     const app = clientApp();
@@ -46,7 +59,10 @@ describe("magic links and typed codes", () => {
     const mail = await mailing.mailTo(email);
     const typed = linkIn(mail).code.slice(0, 6);
     expect(mail.subject).toContain(typed.toUpperCase());
-    expect(await app.signInWithMagicLink(` ${typed.toUpperCase()} ${sent.data.nonce.toUpperCase()}`, { noRedirect: true })).toEqual({ status: "ok", data: undefined });
+    expect(await app.signInWithMagicLink(` ${typed.toUpperCase()} ${sent.data.nonce.toUpperCase()}`, { noRedirect: true })).toEqual({
+      status: "ok",
+      data: undefined,
+    });
     const user = await app.getUser({ or: "throw" });
     expect(user).toMatchObject({ primaryEmail: email, primaryEmailVerified: true, otpAuthEnabled: true });
 
@@ -137,7 +153,7 @@ describe("contact channels", () => {
 
 describe("notification preferences and sending mail", () => {
   async function ownServerProject() {
-    const emailConfig = { type: "standard", host: "127.0.0.1", port: mailing.smtp.port, username: "", password: "", senderName: "Shop", senderEmail: "shop@example.com" };
+    const emailConfig = peerEmailConfig();
     return createSdkProject(baseUrl, { emailConfig });
   }
 
@@ -158,9 +174,9 @@ describe("notification preferences and sending mail", () => {
     await expect(categories.find((c) => c.name === "Transactional")!.setEnabled(false)).rejects.toThrow();
 
     const server = new StackServerApp({ baseUrl, projectId: own.id, secretServerKey: own.secretServerKey });
-    expect(await server.sendEmail({ userIds: [user.id], html: "<p>Sale</p>", subject: "Sale", notificationCategoryName: "Marketing" })).toEqual([
-      { userId: user.id, userEmail: email, status: "skipped", reason: "notification_category_disabled" },
-    ]);
+    expect(
+      await server.sendEmail({ userIds: [user.id], html: "<p>Sale</p>", subject: "Sale", notificationCategoryName: "Marketing" }),
+    ).toEqual([{ userId: user.id, userEmail: email, status: "skipped", reason: "notification_category_disabled" }]);
     const sent = await server.sendEmail({ userIds: [user.id], html: "<p>Thanks for your order.</p>", subject: "Your receipt" });
     expect(sent).toEqual([{ userId: user.id, userEmail: email, status: "queued", reason: null }]);
     expect((await mailing.mailTo(email, /Your receipt/)).html).toContain("Thanks for your order.");
@@ -184,7 +200,7 @@ export function EmailTemplate({ variables }) {
 
   it("edits the verification template (which then goes out), keeps themes and drafts, previews and lists sent mail", async () => {
     // Edited templates go out only through the project's own SMTP server (here the same test peer).
-    const emailConfig = { type: "standard", host: "127.0.0.1", port: mailing.smtp.port, username: "", password: "", senderName: "Shop", senderEmail: "shop@example.com" };
+    const emailConfig = peerEmailConfig();
     const own = await createSdkProject(baseUrl, { emailConfig });
     const admin = new StackAdminApp({ baseUrl, projectId: own.id, superSecretAdminKey: own.superSecretAdminKey });
     const onShared = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: project.superSecretAdminKey });
@@ -193,23 +209,32 @@ export function EmailTemplate({ variables }) {
     expect(themes.map((t) => t.displayName).sort()).toEqual(["Default Dark", "Default Light"]);
     const { id: themeId } = await admin.createEmailTheme("Brand");
     await admin.updateEmailTheme(themeId, { displayName: "Brand 2" });
-    expect(await admin.getEmailTheme(themeId)).toMatchObject({ id: themeId, displayName: "Brand 2", tsxSource: expect.stringContaining("EmailTheme") });
+    expect(await admin.getEmailTheme(themeId)).toMatchObject({
+      id: themeId,
+      displayName: "Brand 2",
+      tsxSource: expect.stringContaining("EmailTheme"),
+    });
 
     const templates = await admin.listEmailTemplates();
     expect(templates.map((t) => t.id).sort()).toEqual(Object.values(DEFAULT_EMAIL_TEMPLATE_IDS).sort());
 
     await expect(onShared.createEmailTemplate("Newsletter")).rejects.toBeInstanceOf(KnownErrors.RequiresCustomEmailServer);
     expect((await admin.createEmailTemplate("Newsletter")).id).toMatch(/^[0-9a-f-]{36}$/);
-    await expect(admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, { tsxSource: "export function EmailTemplate( {" })).rejects.toBeInstanceOf(
-      KnownErrors.EmailRenderingError,
-    );
-    const saved = await admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, { tsxSource: template("Glad you joined us"), themeId: false });
+    await expect(
+      admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, { tsxSource: "export function EmailTemplate( {" }),
+    ).rejects.toBeInstanceOf(KnownErrors.EmailRenderingError);
+    const saved = await admin.updateEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification, {
+      tsxSource: template("Glad you joined us"),
+      themeId: false,
+    });
     expect(saved.renderedHtml).toContain("Glad you joined us");
     expect(await admin.getEmailTemplate(DEFAULT_EMAIL_TEMPLATE_IDS.email_verification)).toMatchObject({ themeId: false });
 
     const app = new StackClientApp({ baseUrl, projectId: own.id, publishableClientKey: own.publishableClientKey, tokenStore: "memory" });
     const email = uniqueEmail("templated");
-    expect((await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true, verificationCallbackUrl: CALLBACK_URL })).status).toBe("ok");
+    expect(
+      (await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true, verificationCallbackUrl: CALLBACK_URL })).status,
+    ).toBe("ok");
     const mail = await mailing.mailTo(email);
     expect(mail.subject).toBe("Welcome aboard");
     expect(mail.html).toContain("Glad you joined us");
@@ -223,13 +248,24 @@ export function EmailTemplate({ variables }) {
     await admin.deleteEmailDraft(draftId);
     expect(await admin.listEmailDrafts()).toEqual([]);
 
-    const preview = await admin.getEmailPreview({ templateTsxSource: template("Just a preview"), themeId: false, variables: { link: "https://example.com/x" } });
+    const preview = await admin.getEmailPreview({
+      templateTsxSource: template("Just a preview"),
+      themeId: false,
+      variables: { link: "https://example.com/x" },
+    });
     expect(preview.subject).toBe("Welcome aboard");
     expect(preview.html).toContain("Just a preview");
 
     const tested = await admin.sendTestEmail({
       recipientEmail: "admin@example.com",
-      emailConfig: { host: "127.0.0.1", port: mailing.smtp.port, username: "", password: "", senderEmail: "shop@example.com", senderName: "Shop" },
+      emailConfig: {
+        host: "127.0.0.1",
+        port: mailing.smtp.port,
+        username: "",
+        password: "",
+        senderEmail: "shop@example.com",
+        senderName: "Shop",
+      },
     });
     expect(tested).toEqual({ success: true, errorMessage: null });
   });

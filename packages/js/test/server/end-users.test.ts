@@ -1,7 +1,7 @@
 /** An end user's whole life through StackClientApp, against a real server. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CurrentUser, HttpError, KnownErrors, StackClientApp, StackServerApp } from "../../src/index.ts";
-import { createSdkProject, type SdkProject } from "./fixtures.ts";
+import { createSdkProject, type SdkProject, clientAppOf } from "./fixtures.ts";
 import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 function clientApp(options: Partial<ConstructorParameters<typeof StackClientApp>[0]> = {}) {
-  return new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: project.publishableClientKey, tokenStore: "memory", ...options });
+  return clientAppOf(baseUrl, project, options);
 }
 
 async function signedUp(app = clientApp(), email = uniqueEmail()) {
@@ -28,7 +28,13 @@ describe("sign-up and sign-in", () => {
   it("signs up, reads the user, signs out and in again", async () => {
     const { app, email, user } = await signedUp();
     expect(user).toBeInstanceOf(CurrentUser);
-    expect(user).toMatchObject({ primaryEmail: email, primaryEmailVerified: false, hasPassword: true, isAnonymous: false, displayName: null });
+    expect(user).toMatchObject({
+      primaryEmail: email,
+      primaryEmailVerified: false,
+      hasPassword: true,
+      isAnonymous: false,
+      displayName: null,
+    });
     expect(user.signedUpAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
 
     await app.signOut();
@@ -39,6 +45,8 @@ describe("sign-up and sign-in", () => {
     expect(wrong.status).toBe("error");
     expect(wrong.status === "error" && wrong.error).toBeInstanceOf(KnownErrors.EmailPasswordMismatch);
     expect(wrong.status === "error" && wrong.error.message).toBe("Wrong e-mail or password.");
+    // The official SDK's property name, which apps written for it test.
+    expect(wrong.status === "error" && wrong.error.errorCode).toBe("EMAIL_PASSWORD_MISMATCH");
 
     expect(await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).toEqual({ status: "ok", data: undefined });
     expect((await app.getUser())?.id).toBe(user.id);
@@ -48,6 +56,10 @@ describe("sign-up and sign-in", () => {
     const { email } = await signedUp();
     const again = await clientApp().signUpWithCredential({ email, password: PASSWORD, noRedirect: true });
     expect(again.status === "error" && again.error).toBeInstanceOf(KnownErrors.UserWithEmailAlreadyExists);
+    if (again.status === "error" && again.error instanceof KnownErrors.UserWithEmailAlreadyExists) {
+      expect(again.error.details.email).toBe(email);
+      expect(again.error.errorCode).toBe("USER_EMAIL_ALREADY_EXISTS");
+    }
     const short = await clientApp().signUpWithCredential({ email: uniqueEmail(), password: "short", noRedirect: true });
     expect(short.status === "error" && short.error).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
   });
@@ -88,7 +100,9 @@ describe("the signed-in user", () => {
     expect(await user.updatePassword({ oldPassword: "wrong password", newPassword: "another long password" })).toBeInstanceOf(
       KnownErrors.PasswordConfirmationMismatch,
     );
-    expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "short" })).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
+    expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "short" })).toBeInstanceOf(
+      KnownErrors.PasswordRequirementsNotMet,
+    );
     expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "another long password" })).toBeUndefined();
     await expect(user.setPassword({ password: "yet another password" })).rejects.toBeInstanceOf(HttpError);
 

@@ -1,5 +1,5 @@
 /** A project with keys, made through the SDK the way an owner would. */
-import { CurrentInternalUser, StackClientApp, type AdminOwnedProject } from "../../src/index.ts";
+import { CurrentInternalUser, StackClientApp, type AdminOwnedProject, type StackClientAppOptions } from "../../src/index.ts";
 import { PASSWORD, SEED_KEYS, uniqueEmail } from "./support.ts";
 
 export interface SdkProject {
@@ -34,10 +34,30 @@ export async function createSdkProject(baseUrl: string, config: Record<string, u
 
 /** A new project owner, signed up on the internal project. */
 export async function signUpOwner(baseUrl: string): Promise<CurrentInternalUser> {
-  const internal = new StackClientApp({ baseUrl, projectId: "internal", publishableClientKey: SEED_KEYS.publishableClientKey, tokenStore: "memory" });
+  const internal = new StackClientApp({
+    baseUrl,
+    projectId: "internal",
+    publishableClientKey: SEED_KEYS.publishableClientKey,
+    tokenStore: "memory",
+  });
   const result = await internal.signUpWithCredential({ email: uniqueEmail("owner"), password: PASSWORD, noRedirect: true });
   if (result.status !== "ok") throw result.error;
   const owner = await internal.getUser({ or: "throw" });
   if (!(owner instanceof CurrentInternalUser)) throw new Error("An internal-project user should be a CurrentInternalUser.");
   return owner;
+}
+
+/** A client app of `project` keeping its tokens in memory, as a test's end user. */
+export function clientAppOf(
+  baseUrl: string,
+  project: Pick<SdkProject, "id" | "publishableClientKey">,
+  options: Partial<StackClientAppOptions> = {},
+): StackClientApp {
+  return new StackClientApp({
+    baseUrl,
+    projectId: project.id,
+    publishableClientKey: project.publishableClientKey,
+    tokenStore: "memory",
+    ...options,
+  });
 }

@@ -47,7 +47,12 @@ describe("project owners", () => {
     expect(keys.superSecretAdminKey).toBeNull();
 
     // The new keys work for the new project's end users.
-    const endUsers = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
+    const endUsers = new StackClientApp({
+      baseUrl,
+      projectId: project.id,
+      publishableClientKey: keys.publishableClientKey!,
+      tokenStore: "memory",
+    });
     expect((await endUsers.getProject()).displayName).toBe("Shop");
   });
 
@@ -56,10 +61,46 @@ describe("project owners", () => {
     const bob = await signedUpOwner();
     const alicesProject = await alice.createProject({ displayName: "Alice's" });
     expect(await bob.listOwnedProjects()).toEqual([]);
-    const asAlice = new StackAdminApp({ baseUrl, projectId: alicesProject.id, projectOwnerSession: alice._internalSession, tokenStore: null });
+    const asAlice = new StackAdminApp({
+      baseUrl,
+      projectId: alicesProject.id,
+      projectOwnerSession: alice._internalSession,
+      tokenStore: null,
+    });
     expect((await asAlice.getProject()).id).toBe(alicesProject.id);
     const asBob = new StackAdminApp({ baseUrl, projectId: alicesProject.id, projectOwnerSession: bob._internalSession, tokenStore: null });
     await expect(asBob.getProject()).rejects.toBeInstanceOf(KnownErrors.AdminAccessTokenIsNotAdmin);
+  });
+});
+
+describe("a project's nested settings, transfer and deletion", () => {
+  it("writes nested config camelCase and reads it back the same way", async () => {
+    const owner = await signedUpOwner();
+    const project = await owner.createProject({ displayName: "Nested" });
+    const edited = await project.update({
+      config: {
+        requireEmailVerification: true,
+        domains: [{ domain: "https://shop.example.com", handlerPath: "/handler" }],
+        oauthProviders: [{ id: "github", type: "standard", clientId: "id", clientSecret: "secret" }],
+      },
+    });
+    expect(edited.config.domains).toEqual([{ domain: "https://shop.example.com", handlerPath: "/handler" }]);
+    expect(edited.config.oauthProviders).toEqual([
+      { id: "github", type: "standard", clientId: "id", clientSecret: "secret", providerConfigId: "github" },
+    ]);
+    expect(edited.config).not.toHaveProperty("requireEmailVerification");
+  });
+
+  it("transfers only to the owner's own teams, and only their own projects; deletes a project", async () => {
+    const alice = await signedUpOwner();
+    const bob = await signedUpOwner();
+    const project = await alice.createProject({ displayName: "Kept" });
+    await expect(alice.transferProject(project.id, bob.selectedTeamId!)).rejects.toBeInstanceOf(KnownErrors.TeamMembershipNotFound);
+    await expect(bob.transferProject(project.id, bob.selectedTeamId!)).rejects.toBeInstanceOf(KnownErrors.ProjectNotFound);
+    expect((await alice.listOwnedProjects()).map((p) => p.ownerTeamId)).toEqual([alice.selectedTeamId]);
+
+    await project.delete();
+    expect(await alice.listOwnedProjects()).toEqual([]);
   });
 });
 
@@ -71,7 +112,12 @@ describe("StackAdminApp with the super secret admin key", () => {
     const edited = await (await admin.getProject()).update({ displayName: "Renamed", config: { signUpEnabled: false } });
     expect(edited.displayName).toBe("Renamed");
     expect(edited.config.signUpEnabled).toBe(false);
-    const client = new StackClientApp({ baseUrl, projectId: project.id, publishableClientKey: keys.publishableClientKey, tokenStore: "memory" });
+    const client = new StackClientApp({
+      baseUrl,
+      projectId: project.id,
+      publishableClientKey: keys.publishableClientKey,
+      tokenStore: "memory",
+    });
     await expect(client.signUpWithCredential({ email: uniqueEmail(), password: PASSWORD, noRedirect: true })).rejects.toBeInstanceOf(
       KnownErrors.SignUpNotEnabled,
     );

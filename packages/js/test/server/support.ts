@@ -6,7 +6,9 @@ import { createTestServer, SEED_KEYS, type TestServer } from "../../../server/te
 
 export { SEED_KEYS, type TestServer };
 
-export async function startServer(overrides: Parameters<typeof createTestServer>[0] = {}): Promise<{ server: TestServer; baseUrl: string }> {
+export async function startServer(
+  overrides: Parameters<typeof createTestServer>[0] = {},
+): Promise<{ server: TestServer; baseUrl: string }> {
   const server = await createTestServer(overrides);
   return { server, baseUrl: await server.listen() };
 }

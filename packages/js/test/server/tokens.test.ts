@@ -1,12 +1,12 @@
 /**
- * Token behaviour against a real server (SPEC §4, §9): tokens with more than
+ * Token behaviour against a real server: tokens with more than
  * 20 s left are reused; a stale one is refreshed once however many calls
  * wait; a refused refresh token signs the client out; a token the server
  * calls invalid is dropped and the call retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StackClientApp } from "../../src/index.ts";
-import { createSdkProject, type SdkProject } from "./fixtures.ts";
+import { createSdkProject, type SdkProject, clientAppOf } from "./fixtures.ts";
 import { countingFetch, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 /** Tokens expire at a whole second 22–23 s after issue: fresh for the SDK (> 20 s left) at first, stale after 3.1 s. */
@@ -25,13 +25,7 @@ afterAll(() => server?.close());
 
 async function signedInApp() {
   const counted = countingFetch();
-  const app = new StackClientApp({
-    baseUrl,
-    projectId: project.id,
-    publishableClientKey: project.publishableClientKey,
-    tokenStore: "memory",
-    fetch: counted.fetch,
-  });
+  const app = clientAppOf(baseUrl, project, { fetch: counted.fetch });
   const email = uniqueEmail();
   await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true });
   counted.calls.length = 0;

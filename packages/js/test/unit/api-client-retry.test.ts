@@ -19,7 +19,12 @@ describe("ApiClient network retry", () => {
     const result = settle(client.send("/users/me", { accessType: "client" }));
     await vi.advanceTimersByTimeAsync(0);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    for (const [delay, calls] of [[1000, 2], [2000, 3], [4000, 4], [8000, 5]] as const) {
+    for (const [delay, calls] of [
+      [1000, 2],
+      [2000, 3],
+      [4000, 4],
+      [8000, 5],
+    ] as const) {
       await vi.advanceTimersByTimeAsync(delay - 1);
       expect(fetchMock).toHaveBeenCalledTimes(calls - 1);
       await vi.advanceTimersByTimeAsync(1);
@@ -79,7 +84,10 @@ describe("ApiClient rate limits and loops", () => {
   });
 
   it("waits Retry-After seconds on 429, then retries (even a POST)", async () => {
-    const { client, fetchMock } = setup([new Response("slow down", { status: 429, headers: { "retry-after": "3" } }), jsonResponse({ ok: true })]);
+    const { client, fetchMock } = setup([
+      new Response("slow down", { status: 429, headers: { "retry-after": "3" } }),
+      jsonResponse({ ok: true }),
+    ]);
     const result = settle(client.send("/x", { method: "POST", accessType: "client", body: {} }));
     await vi.advanceTimersByTimeAsync(2999);
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -89,7 +97,9 @@ describe("ApiClient rate limits and loops", () => {
   });
 
   it("gives up with HttpError 429 after 5 attempts", async () => {
-    const { client, fetchMock } = setup(Array.from({ length: 5 }, () => new Response("no", { status: 429, headers: { "retry-after": "1" } })));
+    const { client, fetchMock } = setup(
+      Array.from({ length: 5 }, () => new Response("no", { status: 429, headers: { "retry-after": "1" } })),
+    );
     const result = settle(client.send("/x", { accessType: "client" }));
     await vi.advanceTimersByTimeAsync(10_000);
     const { error } = await result;

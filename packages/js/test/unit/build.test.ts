@@ -2,8 +2,8 @@
  * `npm run build` gives plain ESM JavaScript with type declarations that Node
  * imports with no TypeScript tooling, @latchkey/shared bundled in.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
@@ -33,4 +33,68 @@ it("builds ESM with declarations that plain Node can import", { timeout: 120_000
   `;
   const printed = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: tmpdir(), encoding: "utf8" });
   expect(JSON.parse(printed)).toEqual({ signIn: "/handler/sign-in", known: true });
+});
+
+it("declares its types on their own: an app type-checks against them with zod installed and nothing else", { timeout: 120_000 }, () => {
+  const declarations = readFileSync(join(outDir, "index.d.ts"), "utf8");
+  const imports = [...declarations.matchAll(/^import .* from ['"]([^'"]+)['"];?$/gm)].map((m) => m[1]);
+  expect(imports.filter((from) => from !== "zod")).toEqual([]);
+
+  // A project outside the repository: the built package and zod in its node_modules, strict TypeScript.
+  const app = mkdtempSync(join(tmpdir(), "latchkey-js-consumer-"));
+  try {
+    const packageDir = join(app, "node_modules", "@latchkey", "js");
+    mkdirSync(packageDir, { recursive: true });
+    cpSync(outDir, packageDir, { recursive: true });
+    writeFileSync(
+      join(packageDir, "package.json"),
+      JSON.stringify({
+        name: "@latchkey/js",
+        type: "module",
+        types: "./index.d.ts",
+        exports: { ".": { types: "./index.d.ts", default: "./index.js" } },
+      }),
+    );
+    symlinkSync(dirname(createRequire(import.meta.url).resolve("zod/package.json")), join(app, "node_modules", "zod"), "dir");
+    writeFileSync(
+      join(app, "app.ts"),
+      [
+        'import { KnownErrors, StackClientApp } from "@latchkey/js";',
+        'const app = new StackClientApp({ projectId: "p", tokenStore: "memory" });',
+        "export async function rename(): Promise<string | null> {",
+        '  const user = await app.getUser({ or: "throw" });',
+        '  await user.update({ displayName: "Ada", clientMetadata: { plan: "pro" } });',
+        "  // @ts-expect-error not a field a user may change",
+        "  await user.update({ serverMetadata: {} });",
+        "  return user.displayName;",
+        "}",
+        "export function emailOf(error: unknown): string | null {",
+        "  return error instanceof KnownErrors.UserWithEmailAlreadyExists ? error.details.email : null;",
+        "}",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2023", "dom"],
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["app.ts"],
+      }),
+    );
+    writeFileSync(join(app, "package.json"), JSON.stringify({ type: "module" }));
+    const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+    const result = spawnSync(process.execPath, [tsc, "-p", app], { encoding: "utf8" });
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  } finally {
+    rmSync(app, { recursive: true, force: true });
+  }
 });

@@ -84,7 +84,10 @@ describe("Session.getAccessToken", () => {
   it("keeps the tokens when the refresher throws, and tries again on the next call", async () => {
     const expired = tokenLiving(-1000);
     const fresh = tokenLiving(3_600_000);
-    const refresher = vi.fn<(rt: string) => Promise<string | null>>().mockRejectedValueOnce(new TypeError("offline")).mockResolvedValueOnce(fresh);
+    const refresher = vi
+      .fn<(rt: string) => Promise<string | null>>()
+      .mockRejectedValueOnce(new TypeError("offline"))
+      .mockResolvedValueOnce(fresh);
     const session = new Session(refresher, { accessToken: expired, refreshToken: "rt" }, now);
     await expect(session.getAccessToken()).rejects.toThrow("offline");
     expect(session.tokens).toEqual({ accessToken: expired, refreshToken: "rt" });

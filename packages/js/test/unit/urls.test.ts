@@ -39,8 +39,17 @@ describe("resolveHandlerUrls", () => {
   });
 
   it("derives after-sign-in/out from home and after-sign-up from after-sign-in", () => {
-    expect(resolveHandlerUrls({ home: "/app" })).toMatchObject({ home: "/app", afterSignIn: "/app", afterSignUp: "/app", afterSignOut: "/app" });
-    expect(resolveHandlerUrls({ home: "/app", afterSignIn: "/dash" })).toMatchObject({ afterSignIn: "/dash", afterSignUp: "/dash", afterSignOut: "/app" });
+    expect(resolveHandlerUrls({ home: "/app" })).toMatchObject({
+      home: "/app",
+      afterSignIn: "/app",
+      afterSignUp: "/app",
+      afterSignOut: "/app",
+    });
+    expect(resolveHandlerUrls({ home: "/app", afterSignIn: "/dash" })).toMatchObject({
+      afterSignIn: "/dash",
+      afterSignUp: "/dash",
+      afterSignOut: "/app",
+    });
     expect(resolveHandlerUrls({ afterSignUp: "/welcome" })).toMatchObject({ afterSignIn: "/", afterSignUp: "/welcome" });
   });
 });

@@ -41,7 +41,11 @@ function ProfileSection({ user }: { user: CurrentUser }) {
         <p className="lk-muted">Signed in as {user.primaryEmail ?? "a user without an e-mail"}</p>
         <Field label="Display name" value={displayName} maxLength={256} onChange={(e) => setDisplayName(e.target.value)} />
         <Alert>{save.error}</Alert>
-        {saved && !save.error ? <p className="lk-success" role="status">Saved.</p> : null}
+        {saved && !save.error ? (
+          <p className="lk-success" role="status">
+            Saved.
+          </p>
+        ) : null}
         <button className="lk-button" type="submit" disabled={save.busy}>
           Save
         </button>
@@ -72,11 +76,21 @@ function PasswordSection({ user }: { user: CurrentUser }) {
     <Section title="Password">
       <form className="lk-form" onSubmit={onSubmit}>
         {user.hasPassword ? (
-          <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <Field
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
         ) : null}
         <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
         <Alert>{change.error}</Alert>
-        {done && !change.error ? <p className="lk-success" role="status">Password changed.</p> : null}
+        {done && !change.error ? (
+          <p className="lk-success" role="status">
+            Password changed.
+          </p>
+        ) : null}
         <button className="lk-button" type="submit" disabled={change.busy}>
           {user.hasPassword ? "Change password" : "Set password"}
         </button>

@@ -1,21 +1,17 @@
 /** Account settings: the user's e-mail addresses — add, verify, make primary, remove. */
-import type { ContactChannel, CurrentUser } from "@latchkey/js";
-import { useCallback, useEffect, useState } from "react";
+import type { CurrentUser } from "@latchkey/js";
+import { useState } from "react";
+import { useCacheSnapshot } from "../use-cache-entry.ts";
 import { Alert, Field, Section, errorText, submitTo, useAction } from "./parts.tsx";
 
 export function EmailsSection({ user }: { user: CurrentUser }) {
-  const [channels, setChannels] = useState<ContactChannel[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  // The SDK's cached list: its own writes below invalidate it, and it re-renders.
+  const listed = useCacheSnapshot(user._contactChannelsEntry());
+  const channels = listed.status === "ok" ? listed.value : null;
+  const loadError = listed.status === "error" ? errorText(listed.error) : null;
   const [notice, setNotice] = useState<string | null>(null);
-  const load = useCallback(() => {
-    user.listContactChannels().then(setChannels, (caught: unknown) => setLoadError(errorText(caught)));
-  }, [user]);
-  useEffect(load, [load]);
 
-  const done = (message: string) => {
-    setNotice(message);
-    load();
-  };
+  const done = (message: string) => setNotice(message);
   const act = useAction(async (run: () => Promise<void>, message: string) => {
     setNotice(null);
     await run();
@@ -97,7 +93,14 @@ function AddEmailForm({ user, onAdded }: { user: CurrentUser; onAdded(value: str
   const onSubmit = submitTo(add.run);
   return (
     <form className="lk-form" onSubmit={onSubmit}>
-      <Field label="Add an e-mail address" type="email" autoComplete="email" required value={value} onChange={(e) => setValue(e.target.value)} />
+      <Field
+        label="Add an e-mail address"
+        type="email"
+        autoComplete="email"
+        required
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+      />
       <Alert>{add.error}</Alert>
       <button className="lk-button" type="submit" disabled={add.busy}>
         Add e-mail

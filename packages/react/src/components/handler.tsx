@@ -32,12 +32,14 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     error: <ErrorPage />,
   };
   const page = handlerPageOf(app.urls, path);
-  return (page && pages[page]) ?? (
-    <Card title="Page not found">
-      <p className="lk-muted">There is no page at {path}.</p>
-      <a className="lk-link" href={app.urls.home}>
-        Go to the home page
-      </a>
-    </Card>
+  return (
+    (page && pages[page]) ?? (
+      <Card title="Page not found">
+        <p className="lk-muted">There is no page at {path}.</p>
+        <a className="lk-link" href={app.urls.home}>
+          Go to the home page
+        </a>
+      </Card>
+    )
   );
 }

@@ -1,29 +1,27 @@
 /** Account settings: which kinds of mail the user gets (transactional mail cannot be turned off). */
 import type { CurrentUser, NotificationCategory } from "@latchkey/js";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useCacheSnapshot } from "../use-cache-entry.ts";
 import { Alert, Section, errorText, useAction } from "./parts.tsx";
 
 export function NotificationsSection({ user }: { user: CurrentUser }) {
-  const [categories, setCategories] = useState<NotificationCategory[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  // The box shows the new choice at once; the server's answer then replaces it (or takes it back).
-  const [shown, setShown] = useState<Record<string, boolean>>({});
-  const load = useCallback(() => {
-    user.listNotificationCategories().then(
-      (read) => {
-        setCategories(read);
-        setShown({});
-      },
-      (caught: unknown) => setLoadError(errorText(caught)),
-    );
-  }, [user]);
-  useEffect(load, [load]);
+  // The SDK's cached list: a changed choice invalidates it, and it re-renders with the server's answer.
+  const listed = useCacheSnapshot(user._notificationCategoriesEntry());
+  const categories = listed.status === "ok" ? listed.value : null;
+  const loadError = listed.status === "error" ? errorText(listed.error) : null;
+  // The box shows the new choice at once, until the list read after it arrives (or the change fails).
+  const [shown, setShown] = useState<{ over: NotificationCategory[] | null; choices: Record<string, boolean> }>({
+    over: null,
+    choices: {},
+  });
+  const choices = shown.over === categories ? shown.choices : {};
   const toggle = useAction(async (category: NotificationCategory, enabled: boolean) => {
-    setShown((current) => ({ ...current, [category.id]: enabled }));
+    setShown({ over: categories, choices: { ...choices, [category.id]: enabled } });
     try {
       await category.setEnabled(enabled);
-    } finally {
-      load();
+    } catch (error) {
+      setShown({ over: null, choices: {} });
+      throw error;
     }
   });
   return (
@@ -38,7 +36,7 @@ export function NotificationsSection({ user }: { user: CurrentUser }) {
               <label className="lk-check">
                 <input
                   type="checkbox"
-                  checked={shown[category.id] ?? category.enabled}
+                  checked={choices[category.id] ?? category.enabled}
                   disabled={!category.canDisable || toggle.busy}
                   onChange={(event) => void toggle.run(category, event.target.checked)}
                 />

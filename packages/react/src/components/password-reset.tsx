@@ -1,8 +1,8 @@
 /** The page a reset link opens: checks the link, then takes the new password twice. */
 import { useEffect, useState } from "react";
 import { useStackApp } from "../provider.tsx";
-import { Alert, Card, Field, FooterLink, errorText, submitTo, useAction, useCodeFromUrl } from "./parts.tsx";
-import { PASSWORDS_DO_NOT_MATCH } from "./sign-up.tsx";
+import { useNewPassword } from "./new-password.tsx";
+import { Alert, Card, FooterLink, errorText, submitTo, useAction, useCodeFromUrl } from "./parts.tsx";
 
 type LinkState = "checking" | "valid" | { invalid: string };
 
@@ -10,8 +10,7 @@ export function PasswordReset({ title = "Choose a new password" }: { title?: str
   const app = useStackApp();
   const code = useCodeFromUrl();
   const [link, setLink] = useState<LinkState>("checking");
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
+  const { password, mismatch, fields } = useNewPassword("New password");
   const [done, setDone] = useState(false);
 
   useEffect(() => {
@@ -27,16 +26,14 @@ export function PasswordReset({ title = "Choose a new password" }: { title?: str
   }, [app, code]);
 
   const submit = useAction(async () => {
-    if (password !== repeat) return PASSWORDS_DO_NOT_MATCH;
+    if (mismatch) return mismatch;
     const result = await app.resetPassword({ code: code!, password });
     if (result.status === "error") return result.error.message;
     setDone(true);
   });
   const onSubmit = submitTo(submit.run);
 
-  const signIn = (
-    <FooterLink href={done ? app.urls.signIn : app.urls.forgotPassword}>{done ? "Sign in" : "Ask for a new link"}</FooterLink>
-  );
+  const signIn = <FooterLink href={done ? app.urls.signIn : app.urls.forgotPassword}>{done ? "Sign in" : "Ask for a new link"}</FooterLink>;
   if (done) {
     return (
       <Card title="Password changed">
@@ -65,8 +62,7 @@ export function PasswordReset({ title = "Choose a new password" }: { title?: str
   return (
     <Card title={title}>
       <form className="lk-form" onSubmit={onSubmit} noValidate>
-        <Field label="New password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <Field label="Repeat password" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
+        {fields}
         <Alert>{submit.error}</Alert>
         <button className="lk-button" type="submit" disabled={submit.busy}>
           Change password

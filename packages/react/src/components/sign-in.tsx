@@ -6,8 +6,10 @@ import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
 import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
+import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
 
-export function SignIn({ title = "Sign in" }: { title?: string }) {
+/** `turnstileSiteKey`: show a Turnstile widget on the sign-in-code form (default: StackProvider's). */
+export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string; turnstileSiteKey?: string }) {
   const app = useStackApp();
   const project = useProjectOnceLoaded();
   const codeOffered = project?.config.magicLinkEnabled ?? false;
@@ -16,7 +18,7 @@ export function SignIn({ title = "Sign in" }: { title?: string }) {
   const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
   return (
     <Card title={title}>
-      {shown === "password" ? <PasswordForm /> : <CodeForm />}
+      {shown === "password" ? <PasswordForm /> : <CodeForm turnstileSiteKey={turnstileSiteKey} />}
       {codeOffered && passwordOffered ? (
         <button className="lk-link lk-link-button" type="button" onClick={() => setMethod(shown === "password" ? "code" : "password")}>
           {shown === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}
@@ -63,14 +65,19 @@ function PasswordForm() {
   );
 }
 
-/** Step one mails the code; step two takes the 6 characters the e-mail shows. */
-function CodeForm() {
+/** Step one mails the code; step two takes the 6 characters the e-mail shows. (Exported for tests.) */
+export function CodeForm({ turnstileSiteKey }: { turnstileSiteKey?: string }) {
   const app = useStackApp();
+  // A code to a new address signs someone up, so the server may ask for a challenge.
+  const turnstile = useTurnstile("send_magic_link_email", turnstileSiteKey);
   const [email, setEmail] = useState("");
   const [sent, setSent] = useState<{ email: string; nonce: string } | null>(null);
   const [typed, setTyped] = useState("");
   const send = useAction(async () => {
-    const result = await app.sendMagicLinkEmail(email.trim());
+    const botChallenge = turnstile.challenge();
+    if (botChallenge === null) return CHALLENGE_NOT_SOLVED;
+    const result = await app.sendMagicLinkEmail(email.trim(), { botChallenge });
+    if (botChallenge?.token) turnstile.used();
     if (result.status === "error") return result.error.message;
     setSent({ email: email.trim(), nonce: result.data.nonce });
   });
@@ -107,6 +114,7 @@ function CodeForm() {
   return (
     <form className="lk-form" onSubmit={onSubmit} noValidate>
       <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      {turnstile.element}
       <Alert>{send.error}</Alert>
       <button className="lk-button" type="submit" disabled={send.busy}>
         Send sign-in code

@@ -13,9 +13,5 @@ export function SignOut() {
     started.current = true;
     app.signOut().catch((caught: unknown) => setError(errorText(caught)));
   }, [app]);
-  return (
-    <Card title="Signing out">
-      {error ? <Alert>{error}</Alert> : <p className="lk-muted">One moment…</p>}
-    </Card>
-  );
+  return <Card title="Signing out">{error ? <Alert>{error}</Alert> : <p className="lk-muted">One moment…</p>}</Card>;
 }

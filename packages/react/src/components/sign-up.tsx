@@ -1,20 +1,25 @@
 /** The sign-up page: e-mail, password and the password again. */
 import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
+import { useNewPassword } from "./new-password.tsx";
 import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
 import { withReturnTo } from "./sign-in.tsx";
+import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
 
-/** SPEC §8: the words for a repeated password that differs. */
-export const PASSWORDS_DO_NOT_MATCH = "Passwords do not match.";
+export { PASSWORDS_DO_NOT_MATCH } from "./new-password.tsx";
 
-export function SignUp({ title = "Create an account" }: { title?: string }) {
+/** `turnstileSiteKey`: show a Turnstile widget (default: StackProvider's). */
+export function SignUp({ title = "Create an account", turnstileSiteKey }: { title?: string; turnstileSiteKey?: string }) {
   const app = useStackApp();
+  const turnstile = useTurnstile("sign_up_with_credential", turnstileSiteKey);
   const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
+  const { password, mismatch, fields } = useNewPassword("Password");
   const submit = useAction(async () => {
-    if (password !== repeat) return PASSWORDS_DO_NOT_MATCH;
-    const result = await app.signUpWithCredential({ email, password });
+    if (mismatch) return mismatch;
+    const botChallenge = turnstile.challenge();
+    if (botChallenge === null) return CHALLENGE_NOT_SOLVED;
+    const result = await app.signUpWithCredential({ email, password, botChallenge });
+    if (botChallenge?.token) turnstile.used();
     if (result.status === "error") return result.error.message;
   });
   const onSubmit = submitTo(submit.run);
@@ -22,8 +27,8 @@ export function SignUp({ title = "Create an account" }: { title?: string }) {
     <Card title={title}>
       <form className="lk-form" onSubmit={onSubmit} noValidate>
         <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <Field label="Repeat password" type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
+        {fields}
+        {turnstile.element}
         <Alert>{submit.error}</Alert>
         <button className="lk-button" type="submit" disabled={submit.busy}>
           Sign up

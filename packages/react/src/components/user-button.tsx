@@ -104,6 +104,9 @@ export function UserButton() {
 }
 
 function initials(name: string): string {
-  const words = name.replace(/@.*/, "").split(/[\s._-]+/).filter(Boolean);
+  const words = name
+    .replace(/@.*/, "")
+    .split(/[\s._-]+/)
+    .filter(Boolean);
   return ((words[0]?.[0] ?? "?") + (words[1]?.[0] ?? "")).toUpperCase();
 }

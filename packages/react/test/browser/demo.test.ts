@@ -6,65 +6,42 @@
  * e-mail, edit the profile, sign out, sign in again, add an address, reset
  * the password, sign in by magic link and by typed code.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { createServer, type ViteDevServer } from "vite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import type { TestServer } from "../../../server/test/harness.ts";
 import { createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
-import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
+import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const demoRoot = join(repoRoot, "apps", "demo");
 const artifacts = join(repoRoot, "test-artifacts");
 
 let mailing: MailingServer;
 let server: TestServer;
-let vite: ViteDevServer;
+let demo: DemoApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let demoUrl: string;
-// Vite's own dependency cache, so a `npm run demo` running alongside is left alone.
-const viteCacheDir = mkdtempSync(join(tmpdir(), "latchkey-demo-vite-"));
 
 const email = uniqueEmail("browser");
 const NEW_PASSWORD = "a brand new passphrase";
 
 beforeAll(async () => {
-  const executablePath = ensureChromium();
-
   mailing = await createMailingTestServer();
   server = mailing.server;
   const apiUrl = await server.listen();
   const project = await createSdkProject(apiUrl, { magicLinkEnabled: true });
 
-  // Vite hands the VITE_* variables of its own process to the app (import.meta.env).
-  process.env.VITE_LATCHKEY_API_URL = apiUrl;
-  process.env.VITE_LATCHKEY_PROJECT_ID = project.id;
-  process.env.VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY = project.publishableClientKey;
-  vite = await createServer({
-    root: demoRoot,
-    configFile: join(demoRoot, "vite.config.ts"),
-    server: { port: 0, host: "127.0.0.1", strictPort: false },
-    cacheDir: viteCacheDir,
-    logLevel: "warn",
-    clearScreen: false,
+  demo = await startDemoApp({
+    VITE_LATCHKEY_API_URL: apiUrl,
+    VITE_LATCHKEY_PROJECT_ID: project.id,
+    VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
   });
-  await vite.listen();
-  const address = vite.httpServer?.address();
-  if (!address || typeof address === "string") throw new Error("Vite is not listening on a TCP port.");
-  demoUrl = `http://127.0.0.1:${address.port}`;
-
-  browser = await chromium.launch({
-    executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  demoUrl = demo.url;
+  browser = demo.browser;
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await context.newPage();
   page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
@@ -79,10 +56,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await vite?.close();
+  await demo?.close();
   await mailing?.close();
-  rmSync(viteCacheDir, { recursive: true, force: true });
 });
 
 /** Goes to `path` on the demo. */
@@ -119,11 +94,23 @@ async function openAccountMenu(): Promise<void> {
   await page.getByRole("menu").waitFor();
 }
 
+/** The form refused a second password that differs from the first, without leaving the page. */
+async function expectPasswordMismatch(path: string) {
+  const alert = page.getByRole("alert").filter({ hasText: "Passwords do not match." });
+  await alert.waitFor();
+  expect((await alert.innerText()).trim()).toBe("Passwords do not match.");
+  expect(new URL(page.url()).pathname).toBe(path);
+}
+
 describe("the demo app with @latchkey/react", () => {
-  test("signs up on /handler/sign-up and lands on the home page, signed in", async () => {
+  test("signs up on /handler/sign-up (a repeated password that differs is refused first) and lands on the home page, signed in", async () => {
     await visit("/handler/sign-up");
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password", { exact: true }).fill(`${PASSWORD}x`);
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await expectPasswordMismatch("/handler/sign-up");
+
     await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
 
@@ -208,7 +195,10 @@ describe("the demo app with @latchkey/react", () => {
     await emails.getByText(email).waitFor();
     await emails.getByLabel("Add an e-mail address", { exact: true }).fill(second);
     await emails.getByRole("button", { name: "Add e-mail", exact: true }).click();
-    await emails.getByRole("status").filter({ hasText: `${second} was added` }).waitFor();
+    await emails
+      .getByRole("status")
+      .filter({ hasText: `${second} was added` })
+      .waitFor();
     await emails.getByRole("listitem").filter({ hasText: second }).getByText("Not verified").waitFor();
 
     await openMailedLink(second, /Verify your e-mail/, "/handler/email-verification");
@@ -220,7 +210,10 @@ describe("the demo app with @latchkey/react", () => {
     await row.getByText("Verified", { exact: true }).waitFor();
     await page.screenshot({ path: join(artifacts, "account-settings-emails.png"), fullPage: true });
     await row.getByRole("button", { name: `Remove ${second}` }).click();
-    await page.getByRole("status").filter({ hasText: `${second} was removed` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `${second} was removed` })
+      .waitFor();
     await expect.poll(() => page.getByRole("listitem").filter({ hasText: second }).count()).toBe(0);
   });
 
@@ -243,10 +236,16 @@ describe("the demo app with @latchkey/react", () => {
     await waitForPath("/handler/forgot-password");
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByRole("button", { name: "Send reset link", exact: true }).click();
-    await page.getByRole("status").filter({ hasText: `If an account uses ${email}` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `If an account uses ${email}` })
+      .waitFor();
 
     await openMailedLink(email, /Reset your password/, "/handler/password-reset");
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Change password", exact: true }).click();
+    await expectPasswordMismatch("/handler/password-reset");
     await page.getByLabel("Repeat password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole("button", { name: "Change password", exact: true }).click();
     await page.getByText("Your password was changed").waitFor();
@@ -263,7 +262,10 @@ describe("the demo app with @latchkey/react", () => {
     await page.getByRole("button", { name: "Email me a sign-in code instead" }).click();
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByRole("button", { name: "Send sign-in code", exact: true }).click();
-    await page.getByRole("status").filter({ hasText: `We sent a sign-in code and link to ${email}` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `We sent a sign-in code and link to ${email}` })
+      .waitFor();
     await page.screenshot({ path: join(artifacts, "sign-in-code.png"), fullPage: true });
 
     await openMailedLink(email, /sign-in code/, "/handler/magic-link-callback");

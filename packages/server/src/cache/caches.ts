@@ -25,7 +25,7 @@ export interface CachedKey {
   expiresAt: Date | null;
 }
 
-function lru<V extends {}>(max: number) {
+function lru<V extends object>(max: number) {
   return new LRUCache<string, V>({ max, ttl: TTL_MILLIS, updateAgeOnGet: false });
 }
 
@@ -48,12 +48,12 @@ export class Caches {
    * lib/maybe-async.ts), or loads it; the result is cached only when no
    * invalidation happened while loading (else it may predate a write).
    */
-  load<V extends {}>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
+  load<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
     const hit = cache.get(key);
     return hit !== undefined ? hit : this.loadMissing(cache, key, loader);
   }
 
-  private async loadMissing<V extends {}>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
+  private async loadMissing<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
     const generation = this.bus.generation;
     const value = await loader();
     if (value !== null && this.bus.generation === generation) cache.set(key, value);
@@ -94,6 +94,6 @@ export class Caches {
   }
 }
 
-function dropWhere<V extends {}>(cache: LRUCache<string, V>, predicate: (value: V, key: string) => boolean): void {
+function dropWhere<V extends object>(cache: LRUCache<string, V>, predicate: (value: V, key: string) => boolean): void {
   for (const [key, value] of cache.entries()) if (predicate(value, key)) cache.delete(key);
 }

@@ -35,9 +35,7 @@ export interface Database {
 
 export type RawRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
 
-export type DatabaseTarget =
-  | { kind: "postgres"; url: string; max?: number }
-  | { kind: "pglite"; dataDir?: string; pglite?: PGlite };
+export type DatabaseTarget = { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite };
 
 export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {

@@ -23,9 +23,7 @@ export function migrationFiles(): { name: string; sql: string }[] {
 export async function migrate(database: Database): Promise<string[]> {
   return database.rawTransaction(async (run) => {
     await run(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
-    await run(
-      "CREATE TABLE IF NOT EXISTS latchkey_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-    );
+    await run("CREATE TABLE IF NOT EXISTS latchkey_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
     const done = new Set((await run("SELECT name FROM latchkey_migrations")).map((r) => String(r.name)));
     const applied: string[] = [];
     for (const file of migrationFiles()) {

@@ -1,6 +1,7 @@
 /**
  * Who is calling: access type, project, branch and user, established in the
- * order of WIRE §1.6 so the first failing check is the one reported.
+ * fixed order below (test/auth-order.test.ts holds it) so the first failing
+ * check is the one reported.
  */
 import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
 import { checkProjectKey } from "../domain/api-keys/key-check.ts";
@@ -110,7 +111,7 @@ function* checkAdminToken(services: Services, token: string, project: ProjectRow
     claims = services.tokens.verify(token);
   } catch (error) {
     if (error instanceof KnownErrors.AccessTokenExpired) {
-      const at = (error.details?.expired_at_millis as number | null) ?? null;
+      const at = error.details.expired_at_millis;
       throw new KnownErrors.AdminAccessTokenExpired(at === null ? null : new Date(at));
     }
     throw new KnownErrors.UnparsableAdminAccessToken();

@@ -1,5 +1,5 @@
 /**
- * Reads the request body by content type (WIRE §1.1). Runs before
+ * Reads the request body by content type. Runs before
  * authentication, so a malformed body is reported as BODY_PARSING_ERROR first.
  */
 import { KnownErrors, MAX_REQUEST_BODY_BYTES } from "@latchkey/shared";

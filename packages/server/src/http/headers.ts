@@ -22,7 +22,7 @@ export class NodeHeaderReader implements HeaderReader {
 
 /**
  * Request headers by their short name: `x-stack-<name>`, or the newer
- * `x-hexclave-<name>` alias (WIRE §1.1); the x-stack form wins when both come.
+ * `x-hexclave-<name>` alias; the x-stack form wins when both come.
  */
 export function stackHeader(headers: HeaderReader, name: StackRequestHeader): string | null {
   const [stack, hexclave] = HEADER_NAMES[name];
@@ -50,6 +50,7 @@ export const STACK_REQUEST_HEADERS = [
 export type StackRequestHeader = (typeof STACK_REQUEST_HEADERS)[number];
 
 // Built once: a name concatenated per lookup would be a new string to hash every time.
-const HEADER_NAMES = Object.fromEntries(
-  STACK_REQUEST_HEADERS.map((h) => [h, [`x-stack-${h}`, `x-hexclave-${h}`] as const]),
-) as Record<StackRequestHeader, readonly [string, string]>;
+const HEADER_NAMES = Object.fromEntries(STACK_REQUEST_HEADERS.map((h) => [h, [`x-stack-${h}`, `x-hexclave-${h}`] as const])) as Record<
+  StackRequestHeader,
+  readonly [string, string]
+>;

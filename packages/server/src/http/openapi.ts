@@ -1,19 +1,58 @@
 /**
- * The OpenAPI 3.1 document, generated from the route declarations: every
- * route appears, with its parameters, body schema and who may call it.
+ * The OpenAPI 3.1 document, generated from the route declarations (the
+ * contract in @latchkey/shared): every route with its parameters, request and
+ * response bodies, who may call it (security schemes for the x-stack-*
+ * headers) and the coded errors it can answer with.
  */
+import { KnownErrors, type KnownErrorClass } from "@latchkey/shared";
 import { z } from "zod";
-import type { RouteDefinition } from "./route.ts";
+import { allowedAccess, type RouteDefinition } from "./route.ts";
 
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+/**
+ * Schemas that zod writes with local definitions (recursive ones, such as
+ * JSON metadata) have them moved to `components.schemas`, so a schema placed
+ * anywhere in the document still resolves its references.
+ */
+class SchemaWriter {
+  readonly components: Record<string, unknown> = {};
+  readonly #names = new Map<string, string>();
+
+  write(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+    delete json.$schema;
+    const defs = (json.$defs ?? {}) as Record<string, unknown>;
+    delete json.$defs;
+    const renamed = new Map<string, string>();
+    for (const [local, definition] of Object.entries(defs)) {
+      const text = JSON.stringify(definition);
+      let name = this.#names.get(text);
+      if (!name) {
+        name = /^__schema\d+$/.test(local) || local in this.components ? `Schema${this.#names.size + 1}` : local;
+        this.#names.set(text, name);
+      }
+      renamed.set(local, name);
+    }
+    const relink = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(relink);
+      if (value === null || typeof value !== "object") return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, inner]) =>
+          key === "$ref" && typeof inner === "string" && inner.startsWith("#/$defs/")
+            ? [key, `#/components/schemas/${renamed.get(inner.slice("#/$defs/".length))}`]
+            : [key, relink(inner)],
+        ),
+      );
+    };
+    for (const [local, definition] of Object.entries(defs)) this.components[renamed.get(local)!] ??= relink(definition);
+    return relink(json) as Record<string, unknown>;
+  }
 }
 
-function parameters(route: RouteDefinition) {
+function parameters(route: RouteDefinition, schemas: SchemaWriter) {
   const out: Record<string, unknown>[] = [];
   const add = (where: "path" | "query", schema: z.ZodType | undefined) => {
     if (!schema) return;
-    const json = jsonSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+    const json = schemas.write(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
       out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: prop });
     }
@@ -23,17 +62,115 @@ function parameters(route: RouteDefinition) {
   return out;
 }
 
-const SECURITY_HEADERS = {
-  client: ["x-stack-publishable-client-key"],
-  server: ["x-stack-secret-server-key"],
-  admin: ["x-stack-super-secret-admin-key", "x-stack-admin-access-token"],
-};
+/** One scheme per credential header; a route's security lists the combinations that authenticate it. */
+const SECURITY_SCHEMES = {
+  AccessType: { header: "x-stack-access-type", description: "client, server or admin" },
+  ProjectId: { header: "x-stack-project-id", description: "The project's id" },
+  PublishableClientKey: {
+    header: "x-stack-publishable-client-key",
+    description: "Client access: the project's publishable key (when the project requires one)",
+  },
+  SecretServerKey: { header: "x-stack-secret-server-key", description: "Server access: a secret server key" },
+  SuperSecretAdminKey: { header: "x-stack-super-secret-admin-key", description: "Admin access: a super secret admin key" },
+  AdminAccessToken: {
+    header: "x-stack-admin-access-token",
+    description: "Admin access: a project owner's access token on the internal project",
+  },
+  AccessToken: { header: "x-stack-access-token", description: "The signed-in user's access token" },
+} as const;
+type Scheme = keyof typeof SECURITY_SCHEMES;
+
+function security(route: RouteDefinition): Record<string, string[]>[] {
+  const access = allowedAccess(route);
+  const alternatives: Scheme[][] = [];
+  if (access.includes("client")) alternatives.push(["PublishableClientKey"], []);
+  if (access.includes("server")) alternatives.push(["SecretServerKey"]);
+  if (access.includes("admin")) alternatives.push(["SuperSecretAdminKey"], ["AdminAccessToken"]);
+  return alternatives.map((credentials) => {
+    const schemes: Scheme[] = ["AccessType", "ProjectId", ...credentials];
+    if (route.user === "required") schemes.push("AccessToken");
+    return Object.fromEntries(schemes.map((scheme) => [scheme, []]));
+  });
+}
+
+/** What any request can fail with before its handler runs. */
+const REQUEST_ERRORS: KnownErrorClass[] = [KnownErrors.BodyParsingError, KnownErrors.SchemaError];
+const AUTHENTICATION_ERRORS: KnownErrorClass[] = [
+  KnownErrors.ProjectKeyWithoutAccessType,
+  KnownErrors.AccessTypeRequired,
+  KnownErrors.InvalidAccessType,
+  KnownErrors.AccessTypeWithoutProjectId,
+  KnownErrors.AccessTokenExpired,
+  KnownErrors.UnparsableAccessToken,
+  KnownErrors.InvalidProjectForAccessToken,
+  KnownErrors.AnonymousAuthenticationNotAllowed,
+  KnownErrors.RestrictedUserNotAllowed,
+  KnownErrors.CurrentProjectNotFound,
+  KnownErrors.AdminAccessTokenExpired,
+  KnownErrors.UnparsableAdminAccessToken,
+  KnownErrors.AdminAccessTokenIsNotAdmin,
+  KnownErrors.PublishableClientKeyRequiredForProject,
+  KnownErrors.InvalidPublishableClientKey,
+  KnownErrors.ServerAuthenticationRequired,
+  KnownErrors.InvalidSecretServerKey,
+  KnownErrors.AdminAuthenticationRequired,
+  KnownErrors.InvalidSuperSecretAdminKey,
+  KnownErrors.BranchDoesNotExist,
+  KnownErrors.InsufficientAccessType,
+];
+
+/** Every coded error a route can answer with: its own, and those of the pipeline before it. */
+export function routeErrors(route: RouteDefinition): KnownErrorClass[] {
+  const all = [...REQUEST_ERRORS, ...(route.access === "public" ? [] : AUTHENTICATION_ERRORS), ...(route.errors ?? [])];
+  return [...new Map(all.map((error) => [error.code, error])).values()];
+}
+
+function errorResponses(route: RouteDefinition): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const error of routeErrors(route)) byStatus.set(error.statusCode, [...(byStatus.get(error.statusCode) ?? []), error.code]);
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] = {
+      description: `A coded error (the x-stack-known-error header names it): ${codes.join(", ")}`,
+      headers: { "x-stack-known-error": { schema: { type: "string", enum: codes } } },
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["code", "error"],
+            properties: { code: { type: "string", enum: codes }, details: { type: "object" }, error: { type: "string" } },
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function successResponse(route: RouteDefinition, schemas: SchemaWriter): Record<string, unknown> {
+  const status = String(route.status ?? 200);
+  if (!route.response) return { [status]: { description: "Success" } };
+  const type = route.responseType ?? "json";
+  if (type === "redirect") {
+    return { [status]: { description: "A redirect", headers: { location: { schema: schemas.write(route.response, "output") } } } };
+  }
+  const mediaType = type === "text" ? "text/plain" : "application/json";
+  const server = schemas.write(route.response, "output");
+  const schema = route.clientResponse
+    ? {
+        oneOf: [server, schemas.write(route.clientResponse, "output")],
+        description: "The second form is what a caller with client access receives.",
+      }
+    : server;
+  return { [status]: { description: "Success", content: { [mediaType]: { schema } } } };
+}
 
 export function buildOpenApiDocument(routes: RouteDefinition[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas = new SchemaWriter();
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-    const access = route.access === "public" ? [] : [...route.access];
+    const access = allowedAccess(route);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       summary: route.summary,
@@ -41,34 +178,13 @@ export function buildOpenApiDocument(routes: RouteDefinition[], serverUrl: strin
       operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
       "x-access-types": access,
       ...(route.user === "required" ? { "x-requires-user": true } : {}),
-      parameters: [
-        ...(access.length > 0
-          ? [
-              { name: "x-stack-access-type", in: "header", required: true, schema: { type: "string", enum: access } },
-              { name: "x-stack-project-id", in: "header", required: true, schema: { type: "string" } },
-              ...[...new Set(access.flatMap((a) => SECURITY_HEADERS[a]))].map((name) => ({
-                name,
-                in: "header",
-                required: false,
-                schema: { type: "string" },
-              })),
-              { name: "x-stack-access-token", in: "header", required: route.user === "required", schema: { type: "string" } },
-            ]
-          : []),
-        ...parameters(route),
-      ],
+      "x-known-errors": routeErrors(route).map((error) => error.code),
+      security: access.length > 0 ? security(route) : [],
+      parameters: parameters(route, schemas),
       ...(route.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body) } } } }
+        ? { requestBody: { required: true, content: { "application/json": { schema: schemas.write(route.body, "input") } } } }
         : {}),
-      responses: {
-        [String(route.status ?? 200)]: {
-          description: "Success",
-          ...(route.response ? { content: { "application/json": { schema: jsonSchema(route.response) } } } : {}),
-        },
-        "4XX": {
-          description: "A coded error: JSON {code, details?, error} with the x-stack-known-error header",
-        },
-      },
+      responses: { ...successResponse(route, schemas), ...errorResponses(route) },
     };
   }
   return {
@@ -79,6 +195,15 @@ export function buildOpenApiDocument(routes: RouteDefinition[], serverUrl: strin
       description: "Authentication and user management. Every path is also served under /api/latest.",
     },
     servers: [{ url: `${serverUrl}/api/v1` }],
+    components: {
+      schemas: schemas.components,
+      securitySchemes: Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).map(([name, { header, description }]) => [
+          name,
+          { type: "apiKey", in: "header", name: header, description },
+        ]),
+      ),
+    },
     paths,
   };
 }

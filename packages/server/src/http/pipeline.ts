@@ -17,7 +17,8 @@ import type { Services } from "../services.ts";
 import { authenticate, type RequestAuth } from "./auth.ts";
 import { parseBody } from "./body.ts";
 import { NodeHeaderReader, type HeaderReader } from "./headers.ts";
-import { jsonResponse } from "./response.ts";
+import { checkedResponse } from "./response-check.ts";
+import { jsonResponse, jsonTextResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
 import type { HandlerInput, RouteDefinition } from "./route.ts";
 
@@ -25,9 +26,11 @@ const NO_KEYS = z.object({}).strict();
 const NO_BODY = NO_KEYS.optional();
 
 export function routeHandler(route: RouteDefinition, services: Services) {
+  // Decided once per route: with the check off, answers are not looked at.
+  const check = services.config.checkResponses;
   return (c: Context): MaybePromise<Response> => {
     try {
-      const response = run(handle(route, services, c));
+      const response = run(handle(route, services, c, check));
       return isPromise(response) ? response.catch(rethrowAsError) : response;
     } catch (error) {
       return rethrowAsError(error);
@@ -45,7 +48,7 @@ function rethrowAsError(error: unknown): never {
  * user are cached, answered by a handler that does not wait, is answered
  * synchronously, which keeps the Node adapter on its fast path.
  */
-function* handle(route: RouteDefinition, services: Services, c: Context): Steps<Response> {
+function* handle(route: RouteDefinition, services: Services, c: Context, check: boolean): Steps<Response> {
   const request = c.req.raw;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const headers: HeaderReader = incoming ? new NodeHeaderReader(incoming.headers) : request.headers;
@@ -66,20 +69,27 @@ function* handle(route: RouteDefinition, services: Services, c: Context): Steps<
 
   const messages: string[] = [];
   const params = route.params ? parsePart(messages, "params", route.params, c.req.param()) : undefined;
-  // A route that declares no query or body still refuses unknown keys
-  // (WIRE §1.1); with nothing sent there is nothing to check.
+  // A route that declares no query or body still refuses unknown keys;
+  // with nothing sent there is nothing to check.
   const url = request.url;
   const search = url.indexOf("?");
   const query =
     route.query || search >= 0
-      ? parsePart(messages, "query", route.query ?? NO_KEYS, search < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(search + 1))))
+      ? parsePart(
+          messages,
+          "query",
+          route.query ?? NO_KEYS,
+          search < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(search + 1))),
+        )
       : undefined;
   const bodySchema = (auth?.type === "client" && route.clientBody) || route.body;
   const body = bodySchema || rawBody !== undefined ? parsePart(messages, "body", bodySchema ?? NO_BODY, rawBody) : undefined;
   if (messages.length > 0) throw schemaError(request.method, pathOf(request), messages);
 
   const result = yield* settle(route.handler(new Input(body, query, params, auth, services, request, headers, c)));
+  if (check) return yield* settle(checkedResponse(route, auth?.type ?? null, result));
   if (result instanceof Response) return result;
+  if ("json" in result) return jsonTextResponse(result.status ?? route.status ?? 200, result.json, result.headers);
   return jsonResponse(result.status ?? route.status ?? 200, result.body, result.headers);
 }
 

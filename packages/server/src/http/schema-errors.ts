@@ -1,11 +1,11 @@
 /**
- * Formats validation failures as WIRE §1.5 words them
+ * Formats validation failures in the words the API sends
  * (`body.email must be a valid email`, `query contains unknown properties: x`).
  */
 import { KnownErrors } from "@latchkey/shared";
 import type { z } from "zod";
 
-export type Part = "body" | "query" | "params" | "auth";
+export type Part = "body" | "query" | "params" | "auth" | "response";
 
 export function pathText(part: Part, path: readonly PropertyKey[]): string {
   let out: string = part;

@@ -1,10 +1,9 @@
 /**
- * Resolving "user id or me" (WIRE §1.4). A client may only name its own
+ * Resolving "user id or me". A client may only name its own
  * user; server and admin callers may name any user of the project.
  */
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, StatusError } from "@latchkey/shared";
 import type { RequestAuth } from "./auth.ts";
-import { StatusError } from "./errors.ts";
 
 export function resolveUserId(auth: RequestAuth, userIdOrMe: string): string {
   if (userIdOrMe === "me") {

@@ -1,6 +1,6 @@
 /**
  * Random tokens, digests and constant-time comparison. Every code, refresh
- * token and key is 45 characters of lowercase Crockford base32 (WIRE §5):
+ * token and key is 45 characters of lowercase Crockford base32:
  * 225 bits of entropy, so an unsalted SHA-256 digest is a safe way to store it,
  * and looking secrets up by digest leaks nothing through timing.
  */

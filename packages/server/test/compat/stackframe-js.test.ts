@@ -46,7 +46,11 @@ async function thrownBy(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("Expected the SDK call to throw");
 }
 
-function clientApp(projectId: string, publishableClientKey: string, tokenStore: "memory" | { accessToken: string; refreshToken: string } = "memory") {
+function clientApp(
+  projectId: string,
+  publishableClientKey: string,
+  tokenStore: "memory" | { accessToken: string; refreshToken: string } = "memory",
+) {
   return new StackClientApp({ projectId, publishableClientKey, baseUrl, tokenStore, redirectMethod: "none" });
 }
 
@@ -102,7 +106,12 @@ describe("@stackframe/js against Latchkey", () => {
       redirectMethod: "none",
     });
     const email = uniqueEmail("sdk-owner");
-    const result = await ownerApp.signUpWithCredential({ email, password: PASSWORD, verificationCallbackUrl: VERIFICATION_URL, noRedirect: true });
+    const result = await ownerApp.signUpWithCredential({
+      email,
+      password: PASSWORD,
+      verificationCallbackUrl: VERIFICATION_URL,
+      noRedirect: true,
+    });
     expect(result.status).toBe("ok");
 
     const owner = await ownerApp.getUser({ or: "throw" });
@@ -216,7 +225,12 @@ describe("@stackframe/js against Latchkey", () => {
     expect(clientProject.config.credentialEnabled).toBe(true);
 
     endUserEmail = uniqueEmail("sdk-user");
-    const signUp = await app.signUpWithCredential({ email: endUserEmail, password: PASSWORD, noVerificationCallback: true, noRedirect: true });
+    const signUp = await app.signUpWithCredential({
+      email: endUserEmail,
+      password: PASSWORD,
+      noVerificationCallback: true,
+      noRedirect: true,
+    });
     expect(signUp.status).toBe("ok");
 
     const user = await app.getUser({ or: "throw" });
@@ -253,11 +267,21 @@ describe("@stackframe/js against Latchkey", () => {
 
   it("reports duplicate sign-ups, short passwords and wrong passwords as known errors", async () => {
     const app = clientApp(projectId, keys.publishableClientKey);
-    const duplicate = await app.signUpWithCredential({ email: endUserEmail, password: PASSWORD, noVerificationCallback: true, noRedirect: true });
+    const duplicate = await app.signUpWithCredential({
+      email: endUserEmail,
+      password: PASSWORD,
+      noVerificationCallback: true,
+      noRedirect: true,
+    });
     expect(duplicate.status).toBe("error");
     expect(errorCode(duplicate.status === "error" ? duplicate.error : null)).toBe("USER_EMAIL_ALREADY_EXISTS");
 
-    const short = await app.signUpWithCredential({ email: uniqueEmail("short"), password: "short", noVerificationCallback: true, noRedirect: true });
+    const short = await app.signUpWithCredential({
+      email: uniqueEmail("short"),
+      password: "short",
+      noVerificationCallback: true,
+      noRedirect: true,
+    });
     expect(short.status).toBe("error");
     expect(errorCode(short.status === "error" ? short.error : null)).toBe("PASSWORD_TOO_SHORT");
 
@@ -298,7 +322,11 @@ describe("@stackframe/js against Latchkey", () => {
     const remaining = await onLaptop.getActiveSessions();
     expect(remaining.map((s) => s.id)).not.toContain(phoneCurrent.id);
     expect(remaining.map((s) => s.id)).toContain(current[0]!.id);
-    expectKnownError(await refreshGrant(projectId, keys.publishableClientKey, phoneRefreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    expectKnownError(
+      await refreshGrant(projectId, keys.publishableClientKey, phoneRefreshToken),
+      "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+      401,
+    );
     // An app holding only the revoked refresh token is signed out.
     const revokedApp = clientApp(projectId, keys.publishableClientKey, { accessToken: "", refreshToken: phoneRefreshToken });
     expect(await revokedApp.getUser()).toBeNull();
@@ -341,7 +369,9 @@ describe("@stackframe/js against Latchkey", () => {
     const forgedPayload = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) + 600 })).toString("base64url");
     const forged = `${header}.${forgedPayload}.${signature}`;
     expectKnownError(
-      await server.request("/users/me", { as: { type: "client", projectId, publishableClientKey: keys.publishableClientKey, accessToken: forged } }),
+      await server.request("/users/me", {
+        as: { type: "client", projectId, publishableClientKey: keys.publishableClientKey, accessToken: forged },
+      }),
       "UNPARSABLE_ACCESS_TOKEN",
       401,
     );
@@ -363,7 +393,9 @@ describe("@stackframe/js against Latchkey", () => {
     const other = clientApp(projectId, keys.publishableClientKey);
     const withOld = await other.signInWithCredential({ email: endUserEmail, password: PASSWORD, noRedirect: true });
     expect(errorCode(withOld.status === "error" ? withOld.error : null)).toBe("EMAIL_PASSWORD_MISMATCH");
-    expect((await other.signInWithCredential({ email: endUserEmail, password: "a brand new password", noRedirect: true })).status).toBe("ok");
+    expect((await other.signInWithCredential({ email: endUserEmail, password: "a brand new password", noRedirect: true })).status).toBe(
+      "ok",
+    );
     expect((await other.getUser({ or: "throw" })).id).toBe(user.id);
   });
 
@@ -386,7 +418,9 @@ describe("@stackframe/js against Latchkey", () => {
   it("lets a user delete their own account when the project allows it", async () => {
     const app = clientApp(projectId, keys.publishableClientKey);
     const email = uniqueEmail("sdk-leaver");
-    expect((await app.signUpWithCredential({ email, password: PASSWORD, noVerificationCallback: true, noRedirect: true })).status).toBe("ok");
+    expect((await app.signUpWithCredential({ email, password: PASSWORD, noVerificationCallback: true, noRedirect: true })).status).toBe(
+      "ok",
+    );
     const user = await app.getUser({ or: "throw" });
     const refreshToken = (await user.getRefreshToken())!;
     await user.delete();
@@ -394,7 +428,11 @@ describe("@stackframe/js against Latchkey", () => {
     const serverApp = new StackServerApp({ projectId, secretServerKey: keys.secretServerKey, baseUrl, tokenStore: null });
     expect(await serverApp.getUser(user.id)).toBeNull();
     expectKnownError(await refreshGrant(projectId, keys.publishableClientKey, refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
-    const again = await clientApp(projectId, keys.publishableClientKey).signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    const again = await clientApp(projectId, keys.publishableClientKey).signInWithCredential({
+      email,
+      password: PASSWORD,
+      noRedirect: true,
+    });
     expect(errorCode(again.status === "error" ? again.error : null)).toBe("EMAIL_PASSWORD_MISMATCH");
   });
 
@@ -445,7 +483,11 @@ describe("@stackframe/js against Latchkey", () => {
     const duplicate = await thrownBy(serverApp.createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, password: PASSWORD }));
     expect(errorCode(duplicate)).toBe("USER_EMAIL_ALREADY_EXISTS");
 
-    await created.update({ displayName: "Rear Admiral Hopper", serverMetadata: { internalNote: "promoted" }, clientReadOnlyMetadata: { plan: "max" } });
+    await created.update({
+      displayName: "Rear Admiral Hopper",
+      serverMetadata: { internalNote: "promoted" },
+      clientReadOnlyMetadata: { plan: "max" },
+    });
     const updated = (await serverApp.getUser(created.id))!;
     expect(updated.displayName).toBe("Rear Admiral Hopper");
     expect(updated.serverMetadata).toEqual({ internalNote: "promoted" });
@@ -487,17 +529,29 @@ describe("@stackframe/js against Latchkey", () => {
 
     // A password set by the server is the one to sign in with.
     await updated.update({ password: "set by the server 1" });
-    const withNew = await clientApp(projectId, keys.publishableClientKey).signInWithCredential({ email, password: "set by the server 1", noRedirect: true });
+    const withNew = await clientApp(projectId, keys.publishableClientKey).signInWithCredential({
+      email,
+      password: "set by the server 1",
+      noRedirect: true,
+    });
     expect(withNew.status).toBe("ok");
 
     await updated.revokeSession(serverMade.id);
     expect((await updated.getActiveSessions()).map((s) => s.id)).not.toContain(serverMade.id);
-    expectKnownError(await refreshGrant(projectId, keys.publishableClientKey, tokens.refreshToken!), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    expectKnownError(
+      await refreshGrant(projectId, keys.publishableClientKey, tokens.refreshToken!),
+      "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+      401,
+    );
 
     await updated.delete();
     expect(await serverApp.getUser(created.id)).toBeNull();
     expect((await serverApp.listUsers()).map((u) => u.id)).not.toContain(created.id);
-    expectKnownError(await refreshGrant(projectId, keys.publishableClientKey, clientRefreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    expectKnownError(
+      await refreshGrant(projectId, keys.publishableClientKey, clientRefreshToken),
+      "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+      401,
+    );
   });
 
   it("lets a browser send every header the SDK sends (CORS preflight)", async () => {
@@ -515,7 +569,9 @@ describe("@stackframe/js against Latchkey", () => {
     // Sent by the SDK's OAuth library outside browsers only.
     headerNames.delete("user-agent");
     headerNames.delete("accept");
-    expect([...headerNames]).toEqual(expect.arrayContaining(["x-hexclave-access-token", "x-hexclave-admin-access-token", "x-hexclave-secret-server-key"]));
+    expect([...headerNames]).toEqual(
+      expect.arrayContaining(["x-hexclave-access-token", "x-hexclave-admin-access-token", "x-hexclave-secret-server-key"]),
+    );
     // This SDK speaks only the x-hexclave-* aliases.
     expect([...headerNames].filter((name) => name.startsWith("x-stack-"))).toEqual([]);
 

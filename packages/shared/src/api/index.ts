@@ -1,13 +1,59 @@
 /**
- * The wire shapes of the API's objects (WIRE §2), snake_case as sent. The
- * server's views are typed with these and the SDK reads them, so a field
- * renamed on one side fails to compile on the other.
+ * The API's contract, one module per area: the zod schemas of every
+ * endpoint's params, query, body and response, with their JSON types
+ * (`z.infer`), and the endpoints themselves (api/endpoint.ts). The server
+ * validates and documents with them; the SDK's HTTP layer is typed by
+ * `Endpoints`, so a call is type-checked end to end.
  */
-export type * from "./json.ts";
-export type * from "./teams.ts";
-export type * from "./users.ts";
-export type * from "./sessions.ts";
-export type * from "./projects.ts";
-export type * from "./api-keys.ts";
-export type * from "./emails.ts";
-export type * from "./contact-channels.ts";
+import type { EndpointDefinition, EndpointMapOf } from "./endpoint.ts";
+import { contactChannelsEndpoints } from "./contact-channels.ts";
+import { emailsEndpoints } from "./emails.ts";
+import { authEndpoints } from "./auth.ts";
+import { metaEndpoints } from "./meta.ts";
+import { internalProjectsEndpoints, projectsEndpoints } from "./projects.ts";
+import { sessionsEndpoints } from "./sessions.ts";
+import { internalApiKeysEndpoints } from "./api-keys.ts";
+import { internalEmailsEndpoints } from "./email-admin.ts";
+import { usersEndpoints } from "./users.ts";
+
+export * from "./endpoint.ts";
+export * from "./json.ts";
+export * from "./teams.ts";
+export * from "./users.ts";
+export * from "./codes.ts";
+export * from "./auth.ts";
+export * from "./sessions.ts";
+export * from "./meta.ts";
+export * from "./projects.ts";
+export * from "./api-keys.ts";
+export * from "./emails.ts";
+export * from "./contact-channels.ts";
+export * from "./email-admin.ts";
+
+/** Every endpoint of the API, by area. */
+export const endpointsByArea = {
+  users: usersEndpoints,
+  contactChannels: contactChannelsEndpoints,
+  emails: emailsEndpoints,
+  auth: authEndpoints,
+  sessions: sessionsEndpoints,
+  meta: metaEndpoints,
+  projects: projectsEndpoints,
+  internalProjects: internalProjectsEndpoints,
+  internalApiKeys: internalApiKeysEndpoints,
+  internalEmails: internalEmailsEndpoints,
+} as const;
+
+/** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
+export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
+  EndpointMapOf<typeof contactChannelsEndpoints> &
+  EndpointMapOf<typeof emailsEndpoints> &
+  EndpointMapOf<typeof authEndpoints> &
+  EndpointMapOf<typeof sessionsEndpoints> &
+  EndpointMapOf<typeof metaEndpoints> &
+  EndpointMapOf<typeof projectsEndpoints> &
+  EndpointMapOf<typeof internalProjectsEndpoints> &
+  EndpointMapOf<typeof internalApiKeysEndpoints> &
+  EndpointMapOf<typeof internalEmailsEndpoints>;
+
+export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -1,15 +1,18 @@
-/** Team objects (WIRE §2.2). */
-import type { Json } from "./json.ts";
+/** Team objects, as a client and as a server sees them. */
+import { z } from "zod";
+import { jsonSchema } from "./json.ts";
 
-export interface ClientTeamJson {
-  client_metadata: Json;
-  client_read_only_metadata: Json;
-  display_name: string;
-  id: string;
-  profile_image_url: string | null;
-}
+export const clientTeamJson = z.strictObject({
+  client_metadata: jsonSchema,
+  client_read_only_metadata: jsonSchema,
+  display_name: z.string(),
+  id: z.string(),
+  profile_image_url: z.string().nullable(),
+});
+export type ClientTeamJson = z.infer<typeof clientTeamJson>;
 
-export interface ServerTeamJson extends ClientTeamJson {
-  created_at_millis: number;
-  server_metadata: Json;
-}
+export const serverTeamJson = clientTeamJson.extend({
+  created_at_millis: z.number(),
+  server_metadata: jsonSchema,
+});
+export type ServerTeamJson = z.infer<typeof serverTeamJson>;

@@ -1,43 +1,218 @@
-/** User objects per access level (WIRE §2.1). */
-import type { Json } from "./json.ts";
-import type { ClientTeamJson, ServerTeamJson } from "./teams.ts";
+/**
+ * Users: the user object per access level, the bodies that create and update
+ * one, and the /users endpoints. Sign-up and sign-in live with the auth
+ * endpoints; a user's contact channels and sessions in their own modules.
+ */
+import { z } from "zod";
+import { PASSWORD_MAX_LENGTH } from "../constants.ts";
+import { KnownErrors } from "../known-errors/index.ts";
+import { base64Schema, displayNameSchema, emailSchema, metadataSchema, profileImageUrlSchema, uuidSchema } from "../schema-fields.ts";
+import { defineEndpoint } from "./endpoint.ts";
+import { booleanQuery, paginatedListJson, successJson } from "./json.ts";
+import { clientTeamJson, serverTeamJson } from "./teams.ts";
+import { jsonSchema } from "./json.ts";
 
-export interface UserOAuthProviderJson {
-  account_id: string;
-  email: string | null;
-  id: string;
-}
+export const userOAuthProviderJson = z.strictObject({
+  account_id: z.string(),
+  email: z.string().nullable(),
+  id: z.string(),
+});
+export type UserOAuthProviderJson = z.infer<typeof userOAuthProviderJson>;
 
-export interface ClientUserJson {
-  auth_with_email: boolean;
-  client_metadata: Json;
-  client_read_only_metadata: Json;
-  display_name: string | null;
-  has_password: boolean;
-  id: string;
-  is_anonymous: boolean;
-  is_restricted: boolean;
-  oauth_providers: UserOAuthProviderJson[];
-  otp_auth_enabled: boolean;
-  passkey_auth_enabled: boolean;
-  primary_email: string | null;
-  primary_email_verified: boolean;
-  profile_image_url: string | null;
-  requires_totp_mfa: boolean;
-  restricted_by_admin: boolean;
-  restricted_by_admin_reason: string | null;
-  restricted_reason: { type: string } | null;
-  selected_team: ClientTeamJson | null;
-  selected_team_id: string | null;
-  signed_up_at_millis: number;
-}
+export const restrictedReasonJson = z.strictObject({ type: z.enum(["anonymous", "email_not_verified", "restricted_by_administrator"]) });
+export type RestrictedReasonJson = z.infer<typeof restrictedReasonJson>;
 
-export interface ServerUserJson extends Omit<ClientUserJson, "selected_team"> {
-  country_code: string | null;
-  last_active_at_millis: number;
-  primary_email_auth_enabled: boolean;
-  restricted_by_admin_private_details: string | null;
-  risk_scores: { sign_up: { bot: number; free_trial_abuse: number } };
-  selected_team: ServerTeamJson | null;
-  server_metadata: Json;
-}
+/** The fields both views share. */
+const userFields = {
+  auth_with_email: z.boolean(),
+  client_metadata: jsonSchema,
+  client_read_only_metadata: jsonSchema,
+  display_name: z.string().nullable(),
+  has_password: z.boolean(),
+  id: z.string(),
+  is_anonymous: z.boolean(),
+  is_restricted: z.boolean(),
+  oauth_providers: z.array(userOAuthProviderJson),
+  otp_auth_enabled: z.boolean(),
+  passkey_auth_enabled: z.boolean(),
+  primary_email: z.string().nullable(),
+  primary_email_verified: z.boolean(),
+  profile_image_url: z.string().nullable(),
+  requires_totp_mfa: z.boolean(),
+  restricted_by_admin: z.boolean(),
+  restricted_by_admin_reason: z.string().nullable(),
+  restricted_reason: restrictedReasonJson.nullable(),
+  selected_team_id: z.string().nullable(),
+  signed_up_at_millis: z.number(),
+};
+
+/** The signed-in user as a client sees them (`GET /users/me` with client access). */
+export const clientUserJson = z.strictObject({
+  ...userFields,
+  selected_team: clientTeamJson.nullable(),
+});
+export type ClientUserJson = z.infer<typeof clientUserJson>;
+
+/** Any user as a server (or admin) sees them. */
+export const serverUserJson = z.strictObject({
+  ...userFields,
+  country_code: z.string().nullable(),
+  last_active_at_millis: z.number(),
+  primary_email_auth_enabled: z.boolean(),
+  restricted_by_admin_private_details: z.string().nullable(),
+  risk_scores: z.strictObject({ sign_up: z.strictObject({ bot: z.number(), free_trial_abuse: z.number() }) }),
+  selected_team: serverTeamJson.nullable(),
+  server_metadata: jsonSchema,
+});
+export type ServerUserJson = z.infer<typeof serverUserJson>;
+
+/** Every field a server may write on a user. */
+export const serverUserPatchBody = z.strictObject({
+  display_name: displayNameSchema.optional(),
+  profile_image_url: profileImageUrlSchema.optional(),
+  client_metadata: metadataSchema.optional(),
+  selected_team_id: uuidSchema.nullable().optional(),
+  totp_secret_base64: base64Schema.nullable().optional(),
+  otp_auth_enabled: z.boolean().optional(),
+  passkey_auth_enabled: z.boolean().optional(),
+  primary_email: emailSchema.nullable().optional(),
+  client_read_only_metadata: metadataSchema.optional(),
+  server_metadata: metadataSchema.optional(),
+  primary_email_verified: z.boolean().optional(),
+  primary_email_auth_enabled: z.boolean().optional(),
+  password: z.string().max(PASSWORD_MAX_LENGTH).nullable().optional(),
+  password_hash: z.string().optional(),
+  is_anonymous: z.boolean().optional(),
+  restricted_by_admin: z.boolean().optional(),
+  restricted_by_admin_reason: z.string().nullable().optional(),
+  restricted_by_admin_private_details: z.string().nullable().optional(),
+  country_code: z.string().length(2).nullable().optional(),
+});
+export type ServerUserPatchBody = z.input<typeof serverUserPatchBody>;
+/** A server patch as validated (display names normalized). */
+export type ServerUserPatch = z.output<typeof serverUserPatchBody>;
+
+/** What the signed-in user may change about themselves. */
+export const clientUserPatchBody = serverUserPatchBody.pick({
+  display_name: true,
+  profile_image_url: true,
+  client_metadata: true,
+  selected_team_id: true,
+  totp_secret_base64: true,
+  otp_auth_enabled: true,
+  passkey_auth_enabled: true,
+  primary_email: true,
+});
+export type ClientUserPatchBody = z.input<typeof clientUserPatchBody>;
+
+export const serverUserCreateBody = serverUserPatchBody.extend({
+  oauth_providers: z.array(z.strictObject({ id: z.string(), account_id: z.string(), email: emailSchema.nullable().optional() })).optional(),
+});
+export type ServerUserCreateBody = z.input<typeof serverUserCreateBody>;
+export type ServerUserCreate = z.output<typeof serverUserCreateBody>;
+
+export const listUsersQuery = z.strictObject({
+  cursor: uuidSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  desc: booleanQuery.optional(),
+  order_by: z.enum(["signed_up_at"]).optional(),
+  query: z.string().optional(),
+  include_anonymous: booleanQuery.optional(),
+  team_id: uuidSchema.optional(),
+});
+
+const userParams = z.strictObject({ user_id: uuidSchema });
+const ALL = ["client", "server", "admin"] as const;
+const SERVER = ["server", "admin"] as const;
+const PASSWORD_ERRORS = [KnownErrors.PasswordTooShort, KnownErrors.PasswordTooLong] as const;
+const PATCH_ERRORS = [
+  KnownErrors.TeamNotFound,
+  KnownErrors.TeamMembershipNotFound,
+  KnownErrors.UserWithEmailAlreadyExists,
+  ...PASSWORD_ERRORS,
+] as const;
+
+export const usersEndpoints = {
+  listUsers: defineEndpoint({
+    method: "GET",
+    path: "/users",
+    summary: "List users, ascending by sign-up time unless desc=true",
+    tags: ["Users"],
+    access: SERVER,
+    query: listUsersQuery,
+    response: paginatedListJson(serverUserJson),
+  }),
+  createUser: defineEndpoint({
+    method: "POST",
+    path: "/users",
+    summary: "Create a user (server access can always create users)",
+    tags: ["Users"],
+    access: SERVER,
+    body: serverUserCreateBody,
+    status: 201,
+    response: serverUserJson,
+    errors: [KnownErrors.TeamNotFound, KnownErrors.UserWithEmailAlreadyExists, ...PASSWORD_ERRORS],
+  }),
+  getCurrentUser: defineEndpoint({
+    method: "GET",
+    path: "/users/me",
+    summary: "The signed-in user",
+    tags: ["Users"],
+    access: ALL,
+    response: serverUserJson,
+    clientResponse: clientUserJson,
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+  }),
+  updateCurrentUser: defineEndpoint({
+    method: "PATCH",
+    path: "/users/me",
+    summary: "Update the signed-in user",
+    tags: ["Users"],
+    access: ALL,
+    body: serverUserPatchBody,
+    clientBody: clientUserPatchBody,
+    response: serverUserJson,
+    clientResponse: clientUserJson,
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, ...PATCH_ERRORS],
+  }),
+  deleteCurrentUser: defineEndpoint({
+    method: "DELETE",
+    path: "/users/me",
+    summary: "Delete the signed-in user (with client access, only where the project allows it)",
+    tags: ["Users"],
+    access: ALL,
+    response: successJson,
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+  }),
+  getUser: defineEndpoint({
+    method: "GET",
+    path: "/users/:user_id",
+    summary: "Get a user",
+    tags: ["Users"],
+    access: SERVER,
+    params: userParams,
+    response: serverUserJson,
+    errors: [KnownErrors.UserNotFound],
+  }),
+  updateUser: defineEndpoint({
+    method: "PATCH",
+    path: "/users/:user_id",
+    summary: "Update a user",
+    tags: ["Users"],
+    access: SERVER,
+    params: userParams,
+    body: serverUserPatchBody,
+    response: serverUserJson,
+    errors: [KnownErrors.UserNotFound, ...PATCH_ERRORS],
+  }),
+  deleteUser: defineEndpoint({
+    method: "DELETE",
+    path: "/users/:user_id",
+    summary: "Delete a user, with their sessions and contact channels",
+    tags: ["Users"],
+    access: SERVER,
+    params: userParams,
+    response: successJson,
+    errors: [KnownErrors.UserNotFound],
+  }),
+};

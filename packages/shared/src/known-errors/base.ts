@@ -26,6 +26,14 @@ export class KnownError extends Error {
     this.details = details;
   }
 
+  /**
+   * The same value as `code`, under the name apps written for the official
+   * SDKs test. A getter, so errors rebuilt from JSON have it too.
+   */
+  get errorCode(): string {
+    return this.code;
+  }
+
   /** Body keys in the order the wire contract fixes: code, details, error. */
   toJSON(): KnownErrorJson {
     return this.details === undefined
@@ -34,10 +42,28 @@ export class KnownError extends Error {
   }
 }
 
-type Built = { message: string; details?: KnownErrorDetails };
-export type KnownErrorClass<Args extends unknown[] = any[]> = {
-  new (...args: Args): KnownError;
-  readonly code: string;
+/**
+ * One catalogue entry's error: its exact code and details shape, so a
+ * narrowed error needs no casts. (Not a generic `KnownError`: `instanceof`
+ * would then leave a value already typed `KnownError` un-narrowed.)
+ */
+export type CodedKnownError<Code extends string, Details> = Omit<KnownError, "code" | "errorCode" | "details"> & {
+  readonly code: Code;
+  readonly errorCode: Code;
+  readonly details: Details;
+};
+
+type Built = { message: string; details?: KnownErrorDetails | undefined };
+
+/** What a builder's `details` is; `undefined` when it returns none. */
+export type DetailsOf<B> = B extends { details: infer D } ? D : B extends { details?: infer D } ? D | undefined : undefined;
+
+export type KnownErrorClass<Args extends unknown[] = never[], Code extends string = string, Details = KnownErrorDetails | undefined> = {
+  new (...args: Args): CodedKnownError<Code, Details>;
+  readonly prototype: CodedKnownError<Code, Details>;
+  readonly code: Code;
+  /** The same value as `code`, as the official SDKs name it. */
+  readonly errorCode: Code;
   readonly statusCode: number;
 };
 
@@ -47,16 +73,17 @@ const registry = new Map<string, KnownErrorClass>();
  * Defines one catalogue entry. `parent` lets a family share a base class so a
  * caller can catch e.g. every invalid-access-token variant at once.
  */
-export function defineKnownError<Args extends unknown[]>(
-  code: string,
+export function defineKnownError<const Code extends string, Args extends unknown[], B extends Built>(
+  code: Code,
   statusCode: number,
-  build: (...args: Args) => Built,
+  build: (...args: Args) => B,
   parent: abstract new (...a: any[]) => KnownError = KnownError,
-): KnownErrorClass<Args> {
+): KnownErrorClass<Args, Code, DetailsOf<B>> {
   if (registry.has(code)) throw new Error(`Known error ${code} is defined twice`);
   const Parent = parent as unknown as typeof KnownError;
   const cls = class extends Parent {
     static override readonly code = code;
+    static readonly errorCode = code;
     static readonly statusCode = statusCode;
     constructor(...args: Args) {
       const built = build(...args);
@@ -65,7 +92,7 @@ export function defineKnownError<Args extends unknown[]>(
   };
   Object.defineProperty(cls, "name", { value: code });
   registry.set(code, cls as unknown as KnownErrorClass);
-  return cls as unknown as KnownErrorClass<Args>;
+  return cls as unknown as KnownErrorClass<Args, Code, DetailsOf<B>>;
 }
 
 /** An abstract family base (never sent on its own). */
@@ -84,8 +111,10 @@ export function allKnownErrorCodes(): string[] {
 }
 
 /**
- * Rebuilds the typed error from a response body. Returns null when the code is
- * not in the catalogue (the caller then treats it as an unknown failure).
+ * Rebuilds the typed error from a response body: an instance of the code's
+ * own class, so `instanceof KnownErrors.X` narrows it with its details type.
+ * Returns null when the code is not in the catalogue (the caller then treats
+ * it as an unknown failure).
  */
 export function knownErrorFromJson(json: unknown): KnownError | null {
   if (typeof json !== "object" || json === null) return null;
@@ -103,4 +132,9 @@ export function knownErrorFromJson(json: unknown): KnownError | null {
   });
   Object.defineProperty(instance, "stack", { value: `${code}: ${error}`, writable: true });
   return instance;
+}
+
+/** Whether `code` names an entry of the catalogue (families excluded). */
+export function isCatalogueCode(code: string): boolean {
+  return registry.has(code);
 }

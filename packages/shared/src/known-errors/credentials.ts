@@ -35,14 +35,10 @@ export const PasswordConfirmationMismatch = defineKnownError("PASSWORD_CONFIRMAT
   message: "Passwords do not match.",
 }));
 
-export const MultiFactorAuthenticationRequired = defineKnownError(
-  "MULTI_FACTOR_AUTHENTICATION_REQUIRED",
-  400,
-  (attemptCode: string) => ({
-    message: "This user has multi-factor authentication on: complete the sign-in with a one-time password.",
-    details: { attempt_code: attemptCode },
-  }),
-);
+export const MultiFactorAuthenticationRequired = defineKnownError("MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400, (attemptCode: string) => ({
+  message: "This user has multi-factor authentication on: complete the sign-in with a one-time password.",
+  details: { attempt_code: attemptCode },
+}));
 
 export const InvalidTotpCode = defineKnownError("INVALID_TOTP_CODE", 400, () => ({
   message: "The one-time password is not valid.",

@@ -14,11 +14,7 @@ export const SchemaError = defineKnownError("SCHEMA_ERROR", 400, (message: strin
   details: { message },
 }));
 
-export const AllOverloadsFailed = defineKnownError(
-  "ALL_OVERLOADS_FAILED",
-  400,
-  (overloadErrors: unknown[]) => ({
-    message: "This endpoint has several request shapes and the request matched none of them.",
-    details: { overload_errors: overloadErrors },
-  }),
-);
+export const AllOverloadsFailed = defineKnownError("ALL_OVERLOADS_FAILED", 400, (overloadErrors: unknown[]) => ({
+  message: "This endpoint has several request shapes and the request matched none of them.",
+  details: { overload_errors: overloadErrors },
+}));

@@ -1,10 +1,8 @@
 import { defineKnownError } from "./base.ts";
 
-export const OAuthConnectionNotConnectedToUser = defineKnownError(
-  "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
-  400,
-  () => ({ message: "The user has no connected account for this OAuth provider. Connect it first." }),
-);
+export const OAuthConnectionNotConnectedToUser = defineKnownError("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", 400, () => ({
+  message: "The user has no connected account for this OAuth provider. Connect it first.",
+}));
 
 export const OAuthConnectionAlreadyConnectedToAnotherUser = defineKnownError(
   "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",
@@ -12,13 +10,9 @@ export const OAuthConnectionAlreadyConnectedToAnotherUser = defineKnownError(
   () => ({ message: "This OAuth account is already connected to another user." }),
 );
 
-export const OAuthConnectionDoesNotHaveRequiredScope = defineKnownError(
-  "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
-  400,
-  () => ({
-    message: "The connected OAuth account was not granted all the required scopes. Connect it again, asking for those scopes.",
-  }),
-);
+export const OAuthConnectionDoesNotHaveRequiredScope = defineKnownError("OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400, () => ({
+  message: "The connected OAuth account was not granted all the required scopes. Connect it again, asking for those scopes.",
+}));
 
 export const OAuthExtraScopeNotAvailableWithSharedOAuthKeys = defineKnownError(
   "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
@@ -32,7 +26,8 @@ export const OAuthAccessTokenNotAvailableWithSharedOAuthKeys = defineKnownError(
   "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
   400,
   () => ({
-    message: "Provider access tokens are not available with the shared OAuth keys. Configure your own client id and secret for this provider.",
+    message:
+      "Provider access tokens are not available with the shared OAuth keys. Configure your own client id and secret for this provider.",
   }),
 );
 
@@ -59,11 +54,9 @@ export const OuterOAuthTimeout = defineKnownError("OUTER_OAUTH_TIMEOUT", 408, ()
   message: "The OAuth flow has timed out. Please sign in again.",
 }));
 
-export const OAuthProviderNotFoundOrNotEnabled = defineKnownError(
-  "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",
-  400,
-  () => ({ message: "This OAuth provider does not exist or is not enabled for this project." }),
-);
+export const OAuthProviderNotFoundOrNotEnabled = defineKnownError("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400, () => ({
+  message: "This OAuth provider does not exist or is not enabled for this project.",
+}));
 
 export const OAuthProviderAccountIdAlreadyUsedForSignIn = defineKnownError(
   "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
@@ -73,23 +66,15 @@ export const OAuthProviderAccountIdAlreadyUsedForSignIn = defineKnownError(
   }),
 );
 
-export const InvalidSharedOAuthProviderId = defineKnownError(
-  "INVALID_SHARED_OAUTH_PROVIDER_ID",
-  400,
-  (providerId: string) => ({
-    message: `${JSON.stringify(providerId)} is not a provider that supports shared OAuth keys.`,
-    details: { provider_id: providerId },
-  }),
-);
+export const InvalidSharedOAuthProviderId = defineKnownError("INVALID_SHARED_OAUTH_PROVIDER_ID", 400, (providerId: string) => ({
+  message: `${JSON.stringify(providerId)} is not a provider that supports shared OAuth keys.`,
+  details: { provider_id: providerId },
+}));
 
-export const InvalidStandardOAuthProviderId = defineKnownError(
-  "INVALID_STANDARD_OAUTH_PROVIDER_ID",
-  400,
-  (providerId: string) => ({
-    message: `${JSON.stringify(providerId)} is not a supported OAuth provider.`,
-    details: { provider_id: providerId },
-  }),
-);
+export const InvalidStandardOAuthProviderId = defineKnownError("INVALID_STANDARD_OAUTH_PROVIDER_ID", 400, (providerId: string) => ({
+  message: `${JSON.stringify(providerId)} is not a supported OAuth provider.`,
+  details: { provider_id: providerId },
+}));
 
 export const InvalidAuthorizationCode = defineKnownError("INVALID_AUTHORIZATION_CODE", 400, () => ({
   message: "The authorization code is not valid, has expired or was already used. Start the sign-in again.",
@@ -102,7 +87,7 @@ export const OAuthProviderAccessDenied = defineKnownError("OAUTH_PROVIDER_ACCESS
 export const ContactChannelAlreadyUsedForAuthBySomeoneElse = defineKnownError(
   "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
   409,
-  (type: string, contactChannelValue: string | null = null, wouldWorkIfEmailWasVerified = false) => ({
+  (type: string, contactChannelValue: string | null = null, wouldWorkIfEmailWasVerified: boolean = false) => ({
     message: `This ${type}${contactChannelValue === null ? "" : ` (${JSON.stringify(contactChannelValue)})`} is already used for sign-in by another user${wouldWorkIfEmailWasVerified ? " (this would work if the e-mail were verified)" : ""}.`,
     details: {
       type,

@@ -1,13 +1,9 @@
 import { defineKnownError } from "./base.ts";
 
-export const DataVaultStoreDoesNotExist = defineKnownError(
-  "DATA_VAULT_STORE_DOES_NOT_EXIST",
-  400,
-  (storeId: string) => ({
-    message: `Data vault store ${JSON.stringify(storeId)} does not exist. Create it in the project's configuration first.`,
-    details: { store_id: storeId },
-  }),
-);
+export const DataVaultStoreDoesNotExist = defineKnownError("DATA_VAULT_STORE_DOES_NOT_EXIST", 400, (storeId: string) => ({
+  message: `Data vault store ${JSON.stringify(storeId)} does not exist. Create it in the project's configuration first.`,
+  details: { store_id: storeId },
+}));
 
 export const DataVaultStoreHashedKeyDoesNotExist = defineKnownError(
   "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",

@@ -14,23 +14,15 @@ export const WrongPermissionScope = defineKnownError(
   }),
 );
 
-export const ContainedPermissionNotFound = defineKnownError(
-  "CONTAINED_PERMISSION_NOT_FOUND",
-  400,
-  (permissionId: string) => ({
-    message: `The contained permission ${JSON.stringify(permissionId)} does not exist. Define it first, or remove it from contained_permission_ids.`,
-    details: { permission_id: permissionId },
-  }),
-);
+export const ContainedPermissionNotFound = defineKnownError("CONTAINED_PERMISSION_NOT_FOUND", 400, (permissionId: string) => ({
+  message: `The contained permission ${JSON.stringify(permissionId)} does not exist. Define it first, or remove it from contained_permission_ids.`,
+  details: { permission_id: permissionId },
+}));
 
-export const PermissionIdAlreadyExists = defineKnownError(
-  "PERMISSION_ID_ALREADY_EXISTS",
-  400,
-  (permissionId: string) => ({
-    message: `A permission with id ${JSON.stringify(permissionId)} already exists. Choose another id.`,
-    details: { permission_id: permissionId },
-  }),
-);
+export const PermissionIdAlreadyExists = defineKnownError("PERMISSION_ID_ALREADY_EXISTS", 400, (permissionId: string) => ({
+  message: `A permission with id ${JSON.stringify(permissionId)} already exists. Choose another id.`,
+  details: { permission_id: permissionId },
+}));
 
 export const TeamNotFound = defineKnownError("TEAM_NOT_FOUND", 404, (teamId: string) => ({
   message: `Team ${JSON.stringify(teamId)} not found.`,
@@ -42,27 +34,19 @@ export const TeamAlreadyExists = defineKnownError("TEAM_ALREADY_EXISTS", 409, (t
   details: { team_id: teamId },
 }));
 
-export const TeamMembershipNotFound = defineKnownError(
-  "TEAM_MEMBERSHIP_NOT_FOUND",
-  404,
-  (teamId: string, userId: string) => ({
-    message: `User ${JSON.stringify(userId)} is not a member of team ${JSON.stringify(teamId)}.`,
-    details: { team_id: teamId, user_id: userId },
-  }),
-);
+export const TeamMembershipNotFound = defineKnownError("TEAM_MEMBERSHIP_NOT_FOUND", 404, (teamId: string, userId: string) => ({
+  message: `User ${JSON.stringify(userId)} is not a member of team ${JSON.stringify(teamId)}.`,
+  details: { team_id: teamId, user_id: userId },
+}));
 
 export const TeamMembershipAlreadyExists = defineKnownError("TEAM_MEMBERSHIP_ALREADY_EXISTS", 409, () => ({
   message: "The user is already a member of this team.",
 }));
 
-export const ProjectPermissionRequired = defineKnownError(
-  "PROJECT_PERMISSION_REQUIRED",
-  401,
-  (userId: string, permissionId: string) => ({
-    message: `User ${JSON.stringify(userId)} does not have the project permission ${JSON.stringify(permissionId)} needed for this action.`,
-    details: { user_id: userId, permission_id: permissionId },
-  }),
-);
+export const ProjectPermissionRequired = defineKnownError("PROJECT_PERMISSION_REQUIRED", 401, (userId: string, permissionId: string) => ({
+  message: `User ${JSON.stringify(userId)} does not have the project permission ${JSON.stringify(permissionId)} needed for this action.`,
+  details: { user_id: userId, permission_id: permissionId },
+}));
 
 export const TeamPermissionRequired = defineKnownError(
   "TEAM_PERMISSION_REQUIRED",

@@ -12,8 +12,7 @@ export const ProjectKeyWithoutAccessType = defineKnownError(
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
   400,
   () => ({
-    message:
-      "A project key or admin access token was given without the x-stack-access-type header. Set it to client, server or admin.",
+    message: "A project key or admin access token was given without the x-stack-access-type header. Set it to client, server or admin.",
   }),
   ProjectAuthenticationError,
 );
@@ -136,8 +135,7 @@ export const AdminAuthenticationRequired = defineKnownError(
   "ADMIN_AUTHENTICATION_REQUIRED",
   401,
   () => ({
-    message:
-      "Admin access needs the x-stack-super-secret-admin-key header or a project owner's token in x-stack-admin-access-token.",
+    message: "Admin access needs the x-stack-super-secret-admin-key header or a project owner's token in x-stack-admin-access-token.",
   }),
   ProjectAuthenticationError,
 );

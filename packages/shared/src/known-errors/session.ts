@@ -13,12 +13,7 @@ export const UnparsableAccessToken = defineKnownError(
 export const AccessTokenExpired = defineKnownError(
   "ACCESS_TOKEN_EXPIRED",
   401,
-  (
-    expiredAt: Date | null,
-    projectId: string | null = null,
-    userId: string | null = null,
-    refreshTokenId: string | null = null,
-  ) => ({
+  (expiredAt: Date | null, projectId: string | null = null, userId: string | null = null, refreshTokenId: string | null = null) => ({
     message: `The access token has expired${expiredAt ? ` (at ${expiredAt.toISOString()})` : ""}. Refresh it and try again.`,
     details: {
       expired_at_millis: expiredAt?.getTime() ?? null,
@@ -52,20 +47,12 @@ export const ProviderRejected = defineKnownError("PROVIDER_REJECTED", 401, () =>
   message: "The identity provider rejected the request. The user must sign in again.",
 }));
 
-export const AnonymousAuthenticationNotAllowed = defineKnownError(
-  "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
-  401,
-  () => ({
-    message:
-      "The access token belongs to an anonymous user, and this request does not accept anonymous users. Send x-stack-allow-anonymous-user: true to allow them.",
-  }),
-);
+export const AnonymousAuthenticationNotAllowed = defineKnownError("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED", 401, () => ({
+  message:
+    "The access token belongs to an anonymous user, and this request does not accept anonymous users. Send x-stack-allow-anonymous-user: true to allow them.",
+}));
 
-export const RestrictedUserNotAllowed = defineKnownError(
-  "RESTRICTED_USER_NOT_ALLOWED",
-  403,
-  (restrictedReason: { type: string }) => ({
-    message: `The user is restricted (${restrictedReason.type}), and this request does not accept restricted users. Send x-stack-allow-restricted-user: true to allow them.`,
-    details: { restricted_reason: restrictedReason },
-  }),
-);
+export const RestrictedUserNotAllowed = defineKnownError("RESTRICTED_USER_NOT_ALLOWED", 403, (restrictedReason: { type: string }) => ({
+  message: `The user is restricted (${restrictedReason.type}), and this request does not accept restricted users. Send x-stack-allow-restricted-user: true to allow them.`,
+  details: { restricted_reason: restrictedReason },
+}));

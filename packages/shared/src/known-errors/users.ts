@@ -3,7 +3,7 @@ import { defineKnownError } from "./base.ts";
 export const UserWithEmailAlreadyExists = defineKnownError(
   "USER_EMAIL_ALREADY_EXISTS",
   409,
-  (email: string, wouldWorkIfEmailWasVerified = false) => ({
+  (email: string, wouldWorkIfEmailWasVerified: boolean = false) => ({
     message: `A user with the e-mail ${JSON.stringify(email)} already exists${wouldWorkIfEmailWasVerified ? " (this would work if the e-mail were verified)" : ""}.`,
     details: { email, would_work_if_email_was_verified: wouldWorkIfEmailWasVerified },
   }),

@@ -39,11 +39,7 @@ export const EmailNotAssociatedWithUser = defineKnownError("EMAIL_NOT_ASSOCIATED
   message: "This e-mail address is not one of the user's contact channels.",
 }));
 
-export const EmailIsNotPrimaryEmail = defineKnownError(
-  "EMAIL_IS_NOT_PRIMARY_EMAIL",
-  400,
-  (email: string, primaryEmail: string | null) => ({
-    message: `The e-mail ${JSON.stringify(email)} is not the user's primary e-mail${primaryEmail === null ? " (the user has none)" : ` (${JSON.stringify(primaryEmail)} is)`}. Use the primary e-mail address.`,
-    details: { email, primary_email: primaryEmail },
-  }),
-);
+export const EmailIsNotPrimaryEmail = defineKnownError("EMAIL_IS_NOT_PRIMARY_EMAIL", 400, (email: string, primaryEmail: string | null) => ({
+  message: `The e-mail ${JSON.stringify(email)} is not the user's primary e-mail${primaryEmail === null ? " (the user has none)" : ` (${JSON.stringify(primaryEmail)} is)`}. Use the primary e-mail address.`,
+  details: { email, primary_email: primaryEmail },
+}));

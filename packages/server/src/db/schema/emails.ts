@@ -10,8 +10,12 @@ import { users } from "./users.ts";
 export const sentEmails = pgTable(
   "sent_emails",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     to: jsonb("to").$type<string[]>().notNull(),
     subject: text("subject").notNull(),
     html: text("html").notNull(),
@@ -31,7 +35,9 @@ export const sentEmails = pgTable(
 );
 
 const projectScoped = {
-  projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 };
@@ -39,7 +45,8 @@ const projectScoped = {
 /**
  * How a template or draft is framed: `themeId` names a theme; null with
  * `noTheme` false means the project's selected theme; `noTheme` true sends
- * it unframed (WIRE: theme_id uuid | false | absent).
+ * it unframed (on the wire: theme_id uuid | false | absent; see
+ * @latchkey/shared api/email-admin.ts).
  */
 const themeChoice = {
   themeId: uuid("theme_id"),
@@ -75,7 +82,9 @@ export const emailTemplates = pgTable(
 export const emailDrafts = pgTable(
   "email_drafts",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     ...projectScoped,
     displayName: text("display_name").notNull(),
     tsxSource: text("tsx_source").notNull(),
@@ -89,9 +98,13 @@ export const emailDrafts = pgTable(
 export const notificationPreferences = pgTable(
   "notification_preferences",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     branchId: text("branch_id").notNull().default("main"),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     categoryId: uuid("category_id").notNull(),
     enabled: boolean("enabled").notNull(),
   },

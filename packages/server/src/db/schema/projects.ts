@@ -2,20 +2,24 @@ import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { ProjectConfig } from "../../domain/projects/config.ts";
 
-export const projects = pgTable("projects", {
-  id: text("id").primaryKey(),
-  displayName: text("display_name").notNull(),
-  description: text("description").notNull().default(""),
-  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  isProductionMode: boolean("is_production_mode").notNull().default(false),
-  /** A team of the internal project whose members administer this project. */
-  ownerTeamId: uuid("owner_team_id"),
-  logoUrl: text("logo_url"),
-  logoFullUrl: text("logo_full_url"),
-  logoDarkModeUrl: text("logo_dark_mode_url"),
-  logoFullDarkModeUrl: text("logo_full_dark_mode_url"),
-  config: jsonb("config").$type<ProjectConfig>().notNull(),
-}, (t) => [index("projects_owner_team_idx").on(t.ownerTeamId)]);
+export const projects = pgTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    isProductionMode: boolean("is_production_mode").notNull().default(false),
+    /** A team of the internal project whose members administer this project. */
+    ownerTeamId: uuid("owner_team_id"),
+    logoUrl: text("logo_url"),
+    logoFullUrl: text("logo_full_url"),
+    logoDarkModeUrl: text("logo_dark_mode_url"),
+    logoFullDarkModeUrl: text("logo_full_dark_mode_url"),
+    config: jsonb("config").$type<ProjectConfig>().notNull(),
+  },
+  (t) => [index("projects_owner_team_idx").on(t.ownerTeamId)],
+);
 
 /**
  * Internal API key sets: each row holds up to three keys, stored only as
@@ -25,8 +29,12 @@ export const projects = pgTable("projects", {
 export const projectApiKeys = pgTable(
   "project_api_keys",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     description: text("description").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),

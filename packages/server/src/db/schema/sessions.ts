@@ -7,10 +7,16 @@ import { users } from "./users.ts";
 export const sessions = pgTable(
   "sessions",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     branchId: text("branch_id").notNull().default("main"),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     refreshTokenHash: text("refresh_token_hash").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -18,8 +24,5 @@ export const sessions = pgTable(
     isImpersonation: boolean("is_impersonation").notNull().default(false),
     lastUsedIp: text("last_used_ip"),
   },
-  (t) => [
-    uniqueIndex("sessions_refresh_token_hash_unique").on(t.refreshTokenHash),
-    index("sessions_user_idx").on(t.userId, t.createdAt),
-  ],
+  (t) => [uniqueIndex("sessions_refresh_token_hash_unique").on(t.refreshTokenHash), index("sessions_user_idx").on(t.userId, t.createdAt)],
 );

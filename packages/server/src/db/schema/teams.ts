@@ -6,8 +6,12 @@ import { users } from "./users.ts";
 export const teams = pgTable(
   "teams",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     branchId: text("branch_id").notNull().default("main"),
     displayName: text("display_name").notNull(),
     profileImageUrl: text("profile_image_url"),
@@ -23,10 +27,16 @@ export const teams = pgTable(
 export const teamMembers = pgTable(
   "team_members",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     branchId: text("branch_id").notNull().default("main"),
-    teamId: uuid("team_id").notNull().references(() => teams.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    teamId: uuid("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     displayName: text("display_name"),
     profileImageUrl: text("profile_image_url"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

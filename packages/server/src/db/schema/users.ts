@@ -1,16 +1,20 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { projects } from "./projects.ts";
 
 const tenancy = {
-  projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
   branchId: text("branch_id").notNull().default("main"),
 };
 
 export const users = pgTable(
   "users",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     ...tenancy,
     displayName: text("display_name"),
     profileImageUrl: text("profile_image_url"),
@@ -29,6 +33,8 @@ export const users = pgTable(
     restrictedByAdminReason: text("restricted_by_admin_reason"),
     restrictedByAdminPrivateDetails: text("restricted_by_admin_private_details"),
     countryCode: text("country_code"),
+    // 0-100, from the bot challenge answered when the account was created (domain/bot-challenge/risk-score.ts).
+    signUpBotRiskScore: smallint("sign_up_bot_risk_score").notNull().default(0),
   },
   (t) => [index("users_listing_idx").on(t.projectId, t.branchId, t.signedUpAt, t.id)],
 );
@@ -36,9 +42,13 @@ export const users = pgTable(
 export const contactChannels = pgTable(
   "contact_channels",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     ...tenancy,
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull().$type<"email">(),
     value: text("value").notNull(),
     isVerified: boolean("is_verified").notNull().default(false),
@@ -53,7 +63,9 @@ export const contactChannels = pgTable(
       .on(t.projectId, t.branchId, t.type, sql`lower(${t.value})`)
       .where(sql`${t.usedForAuth}`),
     uniqueIndex("contact_channels_user_value_unique").on(t.userId, t.type, sql`lower(${t.value})`),
-    uniqueIndex("contact_channels_one_primary").on(t.userId, t.type).where(sql`${t.isPrimary}`),
+    uniqueIndex("contact_channels_one_primary")
+      .on(t.userId, t.type)
+      .where(sql`${t.isPrimary}`),
     index("contact_channels_lookup_idx").on(t.projectId, t.branchId, sql`lower(${t.value})`),
   ],
 );

@@ -11,8 +11,12 @@ import { projects } from "./projects.ts";
 export const verificationCodes = pgTable(
   "verification_codes",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     branchId: text("branch_id").notNull().default("main"),
     /** Which flow the code belongs to; a code only works for its own flow. */
     purpose: text("purpose").notNull(),
@@ -25,5 +29,8 @@ export const verificationCodes = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [uniqueIndex("verification_codes_code_hash_unique").on(t.codeHash), index("verification_codes_nonce_idx").on(t.projectId, t.nonceHash)],
+  (t) => [
+    uniqueIndex("verification_codes_code_hash_unique").on(t.codeHash),
+    index("verification_codes_nonce_idx").on(t.projectId, t.nonceHash),
+  ],
 );

@@ -10,12 +10,7 @@ import { findLiveKey, isUnexpired, type ProjectKeyKind } from "./project-keys.ts
  * are cached, and revocation drops them on every replica; expiry is checked
  * on every use.
  */
-export function checkProjectKey(
-  services: Services,
-  projectId: string,
-  kind: ProjectKeyKind,
-  key: string,
-): MaybePromise<boolean> {
+export function checkProjectKey(services: Services, projectId: string, kind: ProjectKeyKind, key: string): MaybePromise<boolean> {
   if (key.length === 0 || key.length > 200) return false;
   // A publishable key is public by design (it ships in browser code), so the
   // cache may hold it as sent and a hit costs no digest. Secret and admin

@@ -1,9 +1,10 @@
 /**
- * Internal API keys (WIRE §2.5): sets of up to three project keys. Only
- * digests are stored; the full values are returned once, at creation.
+ * Internal API keys (see @latchkey/shared api/api-keys.ts): sets of up to
+ * three project keys. Only digests are stored; the full values are returned
+ * once, at creation.
  */
 import type { InternalApiKeyJson } from "@latchkey/shared";
-import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { projectApiKeys } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
@@ -68,9 +69,7 @@ export async function findLiveKey(
   const [row] = await db
     .select({ expiresAt: projectApiKeys.expiresAt })
     .from(projectApiKeys)
-    .where(
-      and(eq(projectApiKeys.projectId, projectId), eq(HASH_COLUMN[kind], digest), isNull(projectApiKeys.manuallyRevokedAt)),
-    )
+    .where(and(eq(projectApiKeys.projectId, projectId), eq(HASH_COLUMN[kind], digest), isNull(projectApiKeys.manuallyRevokedAt)))
     .limit(1);
   return row ? { projectId, expiresAt: row.expiresAt } : null;
 }
@@ -84,12 +83,28 @@ export async function isValidProjectKey(db: DbOrTx, projectId: string, kind: Pro
   return isUnexpired(await findLiveKey(db, projectId, kind, sha256Hex(key)));
 }
 
-export async function listKeySets(db: DbOrTx, projectId: string, extra?: SQL) {
+export async function listKeySets(db: DbOrTx, projectId: string) {
   return db
     .select()
     .from(projectApiKeys)
-    .where(and(eq(projectApiKeys.projectId, projectId), extra))
+    .where(eq(projectApiKeys.projectId, projectId))
     .orderBy(desc(projectApiKeys.createdAt), desc(projectApiKeys.id));
+}
+
+/** The project's key set with this id, revoked or not; null when the project has none such. */
+export async function findKeySet(db: DbOrTx, projectId: string, id: string): Promise<ProjectKeyRow | null> {
+  const [row] = await db
+    .select()
+    .from(projectApiKeys)
+    .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id)));
+  return row ?? null;
+}
+
+export async function describeKeySet(db: DbOrTx, projectId: string, id: string, description: string): Promise<void> {
+  await db
+    .update(projectApiKeys)
+    .set({ description })
+    .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id)));
 }
 
 export async function revokeKeySet(db: DbOrTx, projectId: string, id: string) {

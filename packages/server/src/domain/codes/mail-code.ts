@@ -92,6 +92,9 @@ function plainEmail(kind: CodeMailKind, common: { projectName: string; to: strin
 function redact(error: unknown, secrets: string[]): string {
   const text = error instanceof Error ? error.message : String(error);
   // Longest first, in any casing (the typed part is shown upper-case).
-  const pattern = [...secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
+  const pattern = [...secrets]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join("|");
   return text.replace(new RegExp(pattern, "gi"), "[redacted]");
 }

@@ -1,6 +1,6 @@
 /**
  * One-time codes, one mechanism for every flow that mails or hands out a
- * code (WIRE §5). A code is 45 random Crockford base32 characters, stored
+ * code. A code is 45 random Crockford base32 characters, stored
  * only as digests, valid until it expires, usable once.
  *
  * Brute force: every submission counts an attempt against each code sharing
@@ -9,25 +9,14 @@
  * keeps, so guesses of the 6 all land on the real code's count, and past 20
  * the code is refused. The count is committed even when the submission fails.
  */
-import {
-  KnownError,
-  KnownErrors,
-  OTP_DISPLAYED_LENGTH,
-  VERIFICATION_CODE_LENGTH,
-  VERIFICATION_CODE_MAX_ATTEMPTS,
-} from "@latchkey/shared";
+import { KnownError, KnownErrors, OTP_DISPLAYED_LENGTH, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
 import { verificationCodes } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
 /** The flows that use codes; a code only works for the flow that made it. */
-export type CodePurpose =
-  | "contact_channel_verification"
-  | "otp_sign_in"
-  | "password_reset"
-  | "team_invitation"
-  | "mfa_attempt";
+export type CodePurpose = "contact_channel_verification" | "otp_sign_in" | "password_reset" | "team_invitation" | "mfa_attempt";
 
 export interface CodeScope {
   projectId: string;

@@ -1,5 +1,5 @@
 /**
- * Contact channels (SPEC §7): a user's e-mail addresses. The primary one is
+ * Contact channels: a user's e-mail addresses. The primary one is
  * the user's primary e-mail, so every write here tells the caches that the
  * user changed.
  *
@@ -9,13 +9,12 @@
  * nothing is locked; the unique index on sign-in addresses decides who keeps
  * an address, and its violation becomes the catalogue's error.
  */
-import { KnownErrors, type ContactChannelJson } from "@latchkey/shared";
+import { KnownErrors, StatusError, type CamelCaseKeys, type ContactChannelJson, type ServerContactChannelPatch } from "@latchkey/shared";
 import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
 import { isUniqueViolation, violatedConstraint } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
-import { StatusError } from "../../http/errors.ts";
 import type { ChannelVerificationData } from "./verification.ts";
 
 export type ContactChannelRow = typeof contactChannels.$inferSelect;
@@ -61,11 +60,26 @@ export function listChannels(db: DbOrTx, t: Tenancy, userId: string): Promise<Co
     .orderBy(desc(contactChannels.isPrimary), asc(contactChannels.createdAt), asc(contactChannels.id));
 }
 
+/** The user's primary channel (their primary e-mail), or null when they have none. */
+export async function findPrimaryChannel(db: DbOrTx, t: Tenancy, userId: string): Promise<ContactChannelRow | null> {
+  const [row] = await db
+    .select()
+    .from(contactChannels)
+    .where(and(inTenancy(t), eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true)));
+  return row ?? null;
+}
+
 /**
  * USER_ID_DOES_NOT_EXIST unless the user is in this project, then the user's
  * channel or 404; `lock` takes the per-user write lock (in a transaction).
  */
-export async function requireUserChannel(db: DbOrTx, t: Tenancy, userId: string, channelId: string, lock = false): Promise<ContactChannelRow> {
+export async function requireUserChannel(
+  db: DbOrTx,
+  t: Tenancy,
+  userId: string,
+  channelId: string,
+  lock = false,
+): Promise<ContactChannelRow> {
   await requireUser(db, t, userId, lock);
   return requireChannel(db, t, userId, channelId);
 }
@@ -87,30 +101,46 @@ export interface NewChannel {
   isVerified: boolean;
 }
 
-/** Call with the user locked (requireUser(tx, …, true)). */
-export async function createChannel(tx: DbOrTx, bus: CacheBus, t: Tenancy, userId: string, input: NewChannel): Promise<ContactChannelRow> {
-  await refuseOwnDuplicate(tx, t, userId, input.value, null);
-  if (input.isPrimary) await demotePrimary(tx, t, userId, null);
-  const [row] = await guarded(input.value, () =>
-    tx
-      .insert(contactChannels)
-      .values({ ...t, userId, type: "email", ...input })
-      .returning(),
-  );
-  await bus.publish(tx, { t: "user", id: userId });
-  return row!;
+/** USER_ID_DOES_NOT_EXIST unless the user is in this project; then the new channel, with the user locked. */
+export function createChannel(db: Db, bus: CacheBus, t: Tenancy, userId: string, input: NewChannel): Promise<ContactChannelRow> {
+  return db.transaction(async (tx) => {
+    await requireUser(tx, t, userId, true);
+    await refuseOwnDuplicate(tx, t, userId, input.value, null);
+    if (input.isPrimary) await demotePrimary(tx, t, userId, null);
+    const [row] = await guarded(input.value, () =>
+      tx
+        .insert(contactChannels)
+        .values({ ...t, userId, type: "email", ...input })
+        .returning(),
+    );
+    await bus.publish(tx, { t: "user", id: userId });
+    return row!;
+  });
 }
 
-export interface ChannelPatch {
-  value?: string;
-  usedForAuth?: boolean;
-  isPrimary?: boolean;
-  isVerified?: boolean;
+export type ChannelPatch = CamelCaseKeys<ServerContactChannelPatch>;
+
+/**
+ * Finds the user's channel as requireUserChannel does, with the user locked,
+ * and applies the patch. A new address is unverified unless the patch says
+ * otherwise.
+ */
+export function updateChannel(
+  db: Db,
+  bus: CacheBus,
+  t: Tenancy,
+  userId: string,
+  channelId: string,
+  patch: ChannelPatch,
+): Promise<ContactChannelRow> {
+  return db.transaction(async (tx) => {
+    const channel = await requireUserChannel(tx, t, userId, channelId, true);
+    return applyChannelPatch(tx, bus, t, channel, patch);
+  });
 }
 
-/** Call with the user locked. A new address is unverified unless the patch says otherwise. */
-export async function updateChannel(
-  tx: DbOrTx,
+async function applyChannelPatch(
+  tx: Tx,
   bus: CacheBus,
   t: Tenancy,
   channel: ContactChannelRow,
@@ -139,9 +169,13 @@ export async function updateChannel(
   return row!;
 }
 
-export async function deleteChannel(tx: DbOrTx, bus: CacheBus, t: Tenancy, channel: ContactChannelRow): Promise<void> {
-  await tx.delete(contactChannels).where(and(inTenancy(t), eq(contactChannels.id, channel.id)));
-  await bus.publish(tx, { t: "user", id: channel.userId });
+/** Finds the user's channel as requireUserChannel does, with the user locked, and deletes it. */
+export function deleteChannel(db: Db, bus: CacheBus, t: Tenancy, userId: string, channelId: string): Promise<void> {
+  return db.transaction(async (tx) => {
+    const channel = await requireUserChannel(tx, t, userId, channelId, true);
+    await tx.delete(contactChannels).where(and(inTenancy(t), eq(contactChannels.id, channel.id)));
+    await bus.publish(tx, { t: "user", id: channel.userId });
+  });
 }
 
 function holdsAddress(t: Tenancy, data: ChannelVerificationData): SQL {

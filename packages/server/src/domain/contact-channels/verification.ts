@@ -4,9 +4,9 @@
  * that channel verified, provided it still holds that address (a code sent
  * before the address changed proves nothing about the new one).
  */
+import { StatusError } from "@latchkey/shared";
 import type { Logger } from "pino";
 import type { DbOrTx } from "../../db/connect.ts";
-import { StatusError } from "../../http/errors.ts";
 import { prepareCodeMail, saveCodeMail, type PreparedCodeMail } from "../codes/mail-code.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import type { Services } from "../../services.ts";

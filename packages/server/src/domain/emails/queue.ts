@@ -14,6 +14,7 @@ import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
+import { warnIfSharedSmtpBroken } from "./smtp-check.ts";
 import { PrivateSmtpHostError, SmtpDeadlineError, resolveSmtpHost, smtpFailureSummary } from "./smtp-guard.ts";
 
 export const MAX_SEND_ATTEMPTS = 5;
@@ -67,12 +68,22 @@ export class EmailQueue {
     private readonly logger: Logger,
     /** Projects' own SMTP hosts may be private (operators' choice); the shared one is always trusted. */
     private readonly allowPrivateHosts = false,
+    /** Passwords may go to hosts that are not loopback without TLS (LATCHKEY_SMTP_ALLOW_INSECURE_AUTH). */
+    private readonly allowInsecureAuth = false,
   ) {}
+
+  /** The start-up check of the shared SMTP server: the warning it logged, or null. */
+  sharedSmtpChecked: Promise<string | null> = Promise.resolve(null);
 
   /** Polls for due messages until closed (other replicas' messages and retries included). */
   start(): void {
     if (!this.shared) {
-      this.logger.warn("No shared SMTP server (STACK_EMAIL_HOST): e-mail of projects without their own goes to the dev outbox, logged but not delivered.");
+      this.logger.warn(
+        "No shared SMTP server (STACK_EMAIL_HOST): e-mail of projects without their own goes to the dev outbox, logged but not delivered.",
+      );
+    } else {
+      // In the background: a slow or silent SMTP server must not hold up the start.
+      this.sharedSmtpChecked = warnIfSharedSmtpBroken(this.shared, this.allowInsecureAuth, this.logger);
     }
     this.#timer = setInterval(() => this.kick(), POLL_MILLIS).unref();
   }
@@ -162,7 +173,16 @@ export class EmailQueue {
       return this.finish(row, { status: "outbox", error: null, sentAt: new Date() });
     }
     try {
-      await withDeadline(sendSmtp(smtp, { to: row.to, subject: row.subject, html: row.html, text: row.textBody }, fromName, connectTo), SEND_DEADLINE_MILLIS);
+      await withDeadline(
+        sendSmtp(
+          smtp,
+          { to: row.to, subject: row.subject, html: row.html, text: row.textBody },
+          fromName,
+          connectTo,
+          this.allowInsecureAuth,
+        ),
+        SEND_DEADLINE_MILLIS,
+      );
     } catch (error) {
       return this.retryOrFail(row, error);
     }
@@ -180,11 +200,18 @@ export class EmailQueue {
       (typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500);
     this.logger.warn({ emailId: row.id, attempts: row.attempts, error: raw }, "e-mail delivery failed");
     if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
-    await this.finish(row, { status: "queued", error: message, nextAttemptAt: new Date(Date.now() + retryDelaySeconds(row.attempts) * 1000) });
+    await this.finish(row, {
+      status: "queued",
+      error: message,
+      nextAttemptAt: new Date(Date.now() + retryDelaySeconds(row.attempts) * 1000),
+    });
   }
 
   /** Records the outcome, if this process still holds the claim; a final state also drops the bodies, which may hold live codes. */
-  private async finish(row: SentEmailRow, update: { status: string; error: string | null; sentAt?: Date; nextAttemptAt?: Date }): Promise<void> {
+  private async finish(
+    row: SentEmailRow,
+    update: { status: string; error: string | null; sentAt?: Date; nextAttemptAt?: Date },
+  ): Promise<void> {
     const final = update.status !== "queued";
     await this.db
       .update(sentEmails)

@@ -4,7 +4,7 @@
  * e-mails, per recipient for mailed codes, and per client address for every
  * send. Every send counts (successful or not).
  */
-import { RateLimitedError } from "../../http/errors.ts";
+import { RateLimitedError } from "@latchkey/shared";
 import { FailureLimiter } from "../../lib/failure-limiter.ts";
 
 const TEN_MINUTES = 10 * 60 * 1000;

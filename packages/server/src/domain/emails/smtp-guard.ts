@@ -57,10 +57,28 @@ export function isPrivateAddress(address: string): boolean {
   return family === 0 || PRIVATE.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
-/** The address to connect to for `host`: checked to be public unless private hosts are allowed. */
-export async function resolveSmtpHost(host: string, allowPrivate: boolean): Promise<string> {
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** 127.0.0.0/8 or ::1 (an IPv4-mapped 127.x too): traffic that never leaves this machine. */
+export function isLoopbackAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return LOOPBACK.check(mapped[1]!, "ipv4");
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+/** Every address `host` names (itself when it is an address). */
+export async function resolveSmtpAddresses(host: string): Promise<string[]> {
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
   if (addresses.length === 0) throw new Error(`The SMTP host ${host} does not resolve.`);
+  return addresses;
+}
+
+/** The address to connect to for `host`: checked to be public unless private hosts are allowed. */
+export async function resolveSmtpHost(host: string, allowPrivate: boolean): Promise<string> {
+  const addresses = await resolveSmtpAddresses(host);
   if (!allowPrivate && addresses.some(isPrivateAddress)) throw new PrivateSmtpHostError(host);
   return addresses[0]!;
 }

@@ -1,5 +1,7 @@
 /** Sending one message over SMTP with nodemailer. */
-import { createTransport } from "nodemailer";
+import { isIP } from "node:net";
+import { createTransport, type Transporter } from "nodemailer";
+import { isLoopbackAddress, resolveSmtpAddresses } from "./smtp-guard.ts";
 
 export interface SmtpSettings {
   host: string;
@@ -22,22 +24,52 @@ export interface OutgoingEmail {
 const SMTP_TIMEOUT_MILLIS = 15_000;
 
 /**
+ * Whether a password may only be sent after TLS. Not when every address the
+ * host names is loopback (a local Mailpit or Inbucket, which rarely offer
+ * STARTTLS: the password never leaves the machine), nor when the operator
+ * opted out with LATCHKEY_SMTP_ALLOW_INSECURE_AUTH=true.
+ */
+export function authNeedsTls(addresses: readonly string[], allowInsecureAuth: boolean): boolean {
+  if (allowInsecureAuth) return false;
+  return addresses.length === 0 || !addresses.every(isLoopbackAddress);
+}
+
+/**
  * `connectTo`: the address to connect to when it was resolved and checked
  * beforehand (TLS still verifies the certificate against `settings.host`).
  */
-export async function sendSmtp(settings: SmtpSettings, email: OutgoingEmail, fromName: string | null, connectTo?: string): Promise<void> {
-  const transport = createTransport({
-    host: connectTo ?? settings.host,
+async function openTransport(settings: SmtpSettings, connectTo: string | undefined, allowInsecureAuth: boolean): Promise<Transporter> {
+  let address = connectTo ?? settings.host;
+  let requireTLS = false;
+  if (settings.username && !allowInsecureAuth) {
+    const addresses = connectTo ? [connectTo] : await resolveSmtpAddresses(settings.host);
+    requireTLS = authNeedsTls(addresses, false);
+    // Connect to a loopback address checked (IPv4 first, as local mail catchers
+    // listen there), so a second lookup cannot lead elsewhere.
+    if (!requireTLS) address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
+  }
+  return createTransport({
+    host: address,
     port: settings.port,
-    ...(connectTo && connectTo !== settings.host ? { tls: { servername: settings.host } } : {}),
+    ...(address !== settings.host ? { tls: { servername: settings.host } } : {}),
     // Port 465 speaks TLS from the start; others upgrade with STARTTLS when the server offers it.
     secure: settings.port === 465,
-    // With a password to send, insist on TLS: never fall back to plain text if STARTTLS is missing or stripped.
-    ...(settings.username ? { auth: { user: settings.username, pass: settings.password }, requireTLS: true } : {}),
+    // With a password to send, insist on TLS (see authNeedsTls): never fall back to plain text if STARTTLS is missing or stripped.
+    ...(settings.username ? { auth: { user: settings.username, pass: settings.password }, requireTLS } : {}),
     connectionTimeout: SMTP_TIMEOUT_MILLIS,
     greetingTimeout: SMTP_TIMEOUT_MILLIS,
     socketTimeout: SMTP_TIMEOUT_MILLIS,
   });
+}
+
+export async function sendSmtp(
+  settings: SmtpSettings,
+  email: OutgoingEmail,
+  fromName: string | null,
+  connectTo?: string,
+  allowInsecureAuth = false,
+): Promise<void> {
+  const transport = await openTransport(settings, connectTo, allowInsecureAuth);
   try {
     await transport.sendMail({
       from: fromName ? { name: fromName, address: settings.senderEmail } : settings.senderEmail,
@@ -46,6 +78,16 @@ export async function sendSmtp(settings: SmtpSettings, email: OutgoingEmail, fro
       html: email.html,
       ...(email.text ? { text: email.text } : {}),
     });
+  } finally {
+    transport.close();
+  }
+}
+
+/** Connects, greets and logs in (when a username is set) as a send would, without sending anything. */
+export async function verifySmtp(settings: SmtpSettings, allowInsecureAuth = false): Promise<void> {
+  const transport = await openTransport(settings, undefined, allowInsecureAuth);
+  try {
+    await transport.verify();
   } finally {
     transport.close();
   }

@@ -1,60 +1,22 @@
 /**
  * Project configuration, stored as one JSONB document in the admin wire shape
- * (WIRE §2.4) so reading it back needs no mapping.
+ * (see @latchkey/shared api/projects.ts) so reading it back needs no mapping.
  */
-import { DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS, emailSchema } from "@latchkey/shared";
-import { z } from "zod";
+import { DEFAULT_EMAIL_THEME_ID, type AdminProjectConfigJson, type EmailConfigJson, type OAuthProviderConfigJson } from "@latchkey/shared";
 
-export const oauthProviderConfigSchema = z.object({
-  id: z.enum(OAUTH_PROVIDER_IDS),
-  type: z.enum(["shared", "standard"]),
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
-  facebook_config_id: z.string().optional(),
-  microsoft_tenant_id: z.string().optional(),
-  apple_bundle_ids: z.array(z.string()).optional(),
-});
+export type OAuthProviderConfig = OAuthProviderConfigJson;
+export type EmailConfig = EmailConfigJson;
 
-export const emailConfigSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("shared") }).strict(),
-  z
-    .object({
-      type: z.literal("standard"),
-      host: z.string().min(1),
-      port: z.number().int().min(0).max(65535),
-      username: z.string(),
-      password: z.string(),
-      sender_name: z.string().min(1),
-      sender_email: emailSchema,
-    })
-    .strict(),
-]);
-
-export type OAuthProviderConfig = z.infer<typeof oauthProviderConfigSchema>;
-export type EmailConfig = z.infer<typeof emailConfigSchema>;
-
-export interface ProjectConfig {
-  allow_localhost: boolean;
-  sign_up_enabled: boolean;
-  credential_enabled: boolean;
-  magic_link_enabled: boolean;
-  passkey_enabled: boolean;
-  client_team_creation_enabled: boolean;
-  client_user_deletion_enabled: boolean;
-  allow_user_api_keys: boolean;
-  allow_team_api_keys: boolean;
-  create_team_on_sign_up: boolean;
+/**
+ * The stored document: the admin view's config (what admins read back), less
+ * what is derived when it is shown (enabled_oauth_providers, each provider's
+ * provider_config_id), plus the settings that are written but not shown.
+ */
+export type ProjectConfig = Omit<AdminProjectConfigJson, "enabled_oauth_providers" | "oauth_providers"> & {
+  oauth_providers: OAuthProviderConfig[];
   require_email_verification: boolean;
   require_publishable_client_key: boolean;
-  oauth_account_merge_strategy: (typeof OAUTH_ACCOUNT_MERGE_STRATEGIES)[number];
-  oauth_providers: OAuthProviderConfig[];
-  email_config: EmailConfig;
-  email_theme: string;
-  domains: { domain: string; handler_path: string }[];
-  team_creator_default_permissions: { id: string }[];
-  team_member_default_permissions: { id: string }[];
-  user_default_permissions: { id: string }[];
-}
+};
 
 export function defaultProjectConfig(): ProjectConfig {
   return {
@@ -81,7 +43,7 @@ export function defaultProjectConfig(): ProjectConfig {
   };
 }
 
-/** The internal project: where project owners sign up (WIRE §4). */
+/** The internal project: where project owners sign up. */
 export function internalProjectConfig(): ProjectConfig {
   return {
     ...defaultProjectConfig(),

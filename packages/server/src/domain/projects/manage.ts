@@ -1,11 +1,11 @@
 /** Creating, updating, transferring and deleting projects. */
 import { INTERNAL_PROJECT_ID, KnownErrors } from "@latchkey/shared";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
 import { defaultProjectConfig } from "./config.ts";
 import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
-import type { ProjectRow } from "./projects.ts";
+import type { ProjectRow, ProjectStore } from "./projects.ts";
 import { applyConfigPatch, type ConfigPatch } from "./schemas.ts";
 
 export interface ProjectFields {
@@ -59,23 +59,26 @@ export async function createProject(
 /**
  * Merges the patch into the row as it is in the database, locked, not into a
  * cached copy: two admins changing different settings at once must both win.
- * Call inside a transaction.
+ * The caches drop the project when the write commits.
  */
-export async function updateProject(db: DbOrTx, projectId: string, fields: ProjectFields): Promise<ProjectRow> {
-  const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).for("update");
-  if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
-  const config = applyConfigPatch(project.config, fields.config);
-  const productionMode = fields.is_production_mode ?? project.isProductionMode;
-  if (productionMode) {
-    const errors = productionModeErrors(project.id, config);
-    if (errors.length > 0) throw new ProductionModeRefused(errors);
-  }
-  const [row] = await db
-    .update(projects)
-    .set({ ...columns(fields), config })
-    .where(eq(projects.id, project.id))
-    .returning();
-  return row!;
+export function updateProject(db: Db, store: ProjectStore, projectId: string, fields: ProjectFields): Promise<ProjectRow> {
+  return db.transaction(async (tx) => {
+    const [project] = await tx.select().from(projects).where(eq(projects.id, projectId)).for("update");
+    if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
+    const config = applyConfigPatch(project.config, fields.config);
+    const productionMode = fields.is_production_mode ?? project.isProductionMode;
+    if (productionMode) {
+      const errors = productionModeErrors(project.id, config);
+      if (errors.length > 0) throw new ProductionModeRefused(errors);
+    }
+    const [row] = await tx
+      .update(projects)
+      .set({ ...columns(fields), config })
+      .where(eq(projects.id, project.id))
+      .returning();
+    await store.changed(tx, row!.id);
+    return row!;
+  });
 }
 
 /** Projects owned by teams the internal-project user belongs to, oldest first. */

@@ -1,5 +1,5 @@
 /**
- * What stands between a project and production mode (SPEC §5): each problem
+ * What stands between a project and production mode: each problem
  * with the exact message and a link to where it is fixed.
  */
 import type { ProjectConfig } from "./config.ts";

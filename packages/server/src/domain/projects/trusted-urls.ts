@@ -23,6 +23,20 @@ export function isTrustedUrl(config: Pick<ProjectConfig, "allow_localhost" | "do
   return config.domains.some(({ domain }) => originMatches(domain, parsed));
 }
 
+/**
+ * Whether a page on `hostname` (a bare host, as a bot challenge reports where
+ * it was solved) belongs to the app: a trusted domain's host, whatever its
+ * scheme and port, or localhost when the project allows it.
+ */
+export function isTrustedHostname(config: Pick<ProjectConfig, "allow_localhost" | "domains">, hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (config.allow_localhost && (LOCAL_HOSTS.has(host) || host === "::1" || host.endsWith(".localhost"))) return true;
+  return config.domains.some(({ domain }) => {
+    const match = /^https?:\/\/([^/?#]*)/i.exec(domain);
+    return match !== null && hostPatternRegex(match[1]!.replace(/:\d+$/, "")).test(host);
+  });
+}
+
 /** Throws REDIRECT_URL_NOT_WHITELISTED unless the URL is trusted. */
 export function assertTrustedUrl(config: Pick<ProjectConfig, "allow_localhost" | "domains">, url: string): void {
   if (!isTrustedUrl(config, url)) throw new KnownErrors.RedirectUrlNotWhitelisted();
@@ -44,6 +58,9 @@ function originMatches(pattern: string, url: URL): boolean {
   const defaultPort = url.protocol === "https:" ? "443" : "80";
   const wantedPort = portMatch ? portMatch[1] : defaultPort;
   if ((url.port || defaultPort) !== wantedPort) return false;
-  const regex = new RegExp(`^${hostPattern.split("*").map(escapeRegExp).join("[^.]+")}$`);
-  return regex.test(url.hostname);
+  return hostPatternRegex(hostPattern).test(url.hostname);
+}
+
+function hostPatternRegex(hostPattern: string): RegExp {
+  return new RegExp(`^${hostPattern.toLowerCase().split("*").map(escapeRegExp).join("[^.]+")}$`);
 }

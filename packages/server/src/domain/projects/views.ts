@@ -1,4 +1,4 @@
-/** The project objects of WIRE §2.4: client view and admin view. */
+/** The project objects, client and admin view (their schemas: @latchkey/shared api/projects.ts). */
 import type { AdminProjectConfigJson, AdminProjectJson, ClientProjectJson } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
 import type { ProjectRow } from "./projects.ts";
@@ -42,9 +42,7 @@ export function adminConfigView(c: ProjectConfig): AdminProjectConfigJson {
     enabled_oauth_providers: enabledOAuthProviders(c),
     magic_link_enabled: c.magic_link_enabled,
     oauth_account_merge_strategy: c.oauth_account_merge_strategy,
-    oauth_providers: [...c.oauth_providers]
-      .sort((a, b) => a.id.localeCompare(b.id))
-      .map((p) => ({ ...p, provider_config_id: p.id })),
+    oauth_providers: [...c.oauth_providers].sort((a, b) => a.id.localeCompare(b.id)).map((p) => ({ ...p, provider_config_id: p.id })),
     passkey_enabled: c.passkey_enabled,
     sign_up_enabled: c.sign_up_enabled,
     team_creator_default_permissions: c.team_creator_default_permissions,

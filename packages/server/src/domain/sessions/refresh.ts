@@ -26,13 +26,7 @@ export function refreshAccessToken(
 }
 
 /** Steps (lib/maybe-async.ts): with the session and user cached, a refresh waits for nothing. */
-function* refreshSteps(
-  services: Services,
-  project: ProjectRow,
-  branchId: string,
-  refreshToken: string,
-  ip: string | null,
-): Steps<string> {
+function* refreshSteps(services: Services, project: ProjectRow, branchId: string, refreshToken: string, ip: string | null): Steps<string> {
   if (refreshToken.length === 0 || refreshToken.length > 200) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   const now = new Date();
   const digest = sha256Hex(refreshToken);

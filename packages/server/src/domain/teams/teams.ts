@@ -29,7 +29,7 @@ export async function isTeamMember(db: DbOrTx, projectId: string, teamId: string
   return rows.length > 0;
 }
 
-/** The name of the personal team made at sign-up (WIRE §4). */
+/** The name of the personal team made at sign-up. */
 export function personalTeamName(displayName: string | null, primaryEmail: string | null): string {
   if (displayName) return `${displayName}'s Team`;
   if (primaryEmail) return `${primaryEmail}'s Team`;

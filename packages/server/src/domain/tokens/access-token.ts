@@ -1,5 +1,5 @@
 /**
- * Access tokens: short-lived ES256 JWTs with the claims of WIRE §3. The
+ * Access tokens: short-lived ES256 JWTs with the claims of AccessTokenClaims. The
  * issuer and audience name the project and the kind of user (regular,
  * restricted, anonymous), each kind signed by its own keys.
  */
@@ -197,7 +197,6 @@ export class AccessTokens {
     }
     return claims;
   }
-
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -235,10 +234,10 @@ function sameClaims(a: TokenSubject, b: TokenSubject): boolean {
   return true;
 }
 
-function parseJsonObject(encoded: string): Record<string, any> | null {
+function parseJsonObject(encoded: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(encoded, "base64url").toString("utf8"));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, any>) : null;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }

@@ -4,6 +4,7 @@
  * has two published keys, of which slot 0 signs, so a later rotation can
  * promote slot 1 without invalidating live tokens.
  */
+import type { JwkJson } from "@latchkey/shared";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { and, eq } from "drizzle-orm";
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
@@ -16,14 +17,7 @@ export const AUDIENCE_KINDS: AudienceKind[] = ["regular", "restricted", "anonymo
 const SLOTS = [0, 1];
 const PURPOSE = "signing-key";
 
-export interface PublicJwk {
-  alg: "ES256";
-  crv: "P-256";
-  kid: string;
-  kty: "EC";
-  x: string;
-  y: string;
-}
+export type PublicJwk = JwkJson;
 
 export interface KeyStore {
   signingKey(kind: AudienceKind): { kid: string; key: KeyObject };
@@ -35,7 +29,9 @@ export interface KeyStore {
 export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeyStore> {
   for (const kind of AUDIENCE_KINDS) {
     for (const slot of SLOTS) {
-      const existing = await db.select({ kid: signingKeys.kid }).from(signingKeys)
+      const existing = await db
+        .select({ kid: signingKeys.kid })
+        .from(signingKeys)
         .where(and(eq(signingKeys.audienceKind, kind), eq(signingKeys.slot, slot)));
       if (existing.length > 0) continue;
       const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
@@ -43,13 +39,16 @@ export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeySto
       const publicJwk = { ...(await exportJWK(publicKey)), alg: "ES256", kid } as unknown as Record<string, string>;
       const privateJwk = JSON.stringify(await exportJWK(privateKey));
       // Another replica may win the race; the unique (kind, slot) index keeps one.
-      await db.insert(signingKeys).values({
-        kid,
-        audienceKind: kind,
-        slot,
-        publicJwk,
-        encryptedPrivateJwk: encryptWithSecret(serverSecret, PURPOSE, privateJwk),
-      }).onConflictDoNothing();
+      await db
+        .insert(signingKeys)
+        .values({
+          kid,
+          audienceKind: kind,
+          slot,
+          publicJwk,
+          encryptedPrivateJwk: encryptWithSecret(serverSecret, PURPOSE, privateJwk),
+        })
+        .onConflictDoNothing();
     }
   }
   const rows = await db.select().from(signingKeys);
@@ -67,9 +66,7 @@ export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeySto
       try {
         privateJwk = JSON.parse(decryptWithSecret(serverSecret, PURPOSE, row.encryptedPrivateJwk)) as JWK;
       } catch {
-        throw new Error(
-          "Cannot decrypt the token signing keys: STACK_SERVER_SECRET differs from the one they were created with.",
-        );
+        throw new Error("Cannot decrypt the token signing keys: STACK_SERVER_SECRET differs from the one they were created with.");
       }
       signers.set(kind, { kid, key: createPrivateKey({ key: privateJwk as JsonWebKey, format: "jwk" }) });
     }

@@ -3,13 +3,14 @@
  * it) a personal team, in one transaction. The unique index on sign-in
  * e-mails decides races: the loser gets USER_EMAIL_ALREADY_EXISTS.
  */
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, StatusError, type ServerUserCreate } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
+import { userPatchFromBody } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 
 export interface NewUser {
@@ -30,14 +31,33 @@ export interface NewUser {
   restrictedByAdminReason?: string | null;
   restrictedByAdminPrivateDetails?: string | null;
   countryCode?: string | null;
+  /** 0-100 (domain/bot-challenge/risk-score.ts); 0 when no challenge applies. */
+  signUpBotRiskScore?: number;
 }
 
-export async function createUser(
-  tx: DbOrTx,
-  project: ProjectRow,
-  branchId: string,
-  input: NewUser,
-): Promise<UserRecord> {
+/** A server's create request: the body checked and any password hashed (the slow part), then the user created in a transaction of its own. */
+export async function createUserFromBody(db: Db, project: ProjectRow, branchId: string, body: ServerUserCreate): Promise<UserRecord> {
+  const { oauth_providers: oauthProviders, ...fields } = body;
+  if (oauthProviders && oauthProviders.length > 0) {
+    throw new StatusError(400, "Linking OAuth accounts on user creation is not available yet on this server.");
+  }
+  if (fields.primary_email_auth_enabled && !fields.primary_email) {
+    throw new StatusError(400, "primary_email_auth_enabled needs a primary_email.");
+  }
+  const patch = await userPatchFromBody(fields);
+  if (patch.passwordHash && !fields.primary_email) throw new StatusError(400, "A password needs a primary_email to sign in with.");
+  if (patch.selectedTeamId) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);
+  return db.transaction((tx) =>
+    createUser(tx, project, branchId, {
+      ...patch,
+      // A password implies the e-mail signs in, unless said otherwise.
+      primaryEmailAuthEnabled: patch.primaryEmailAuthEnabled ?? Boolean(patch.passwordHash),
+      passwordHash: patch.passwordHash ?? null,
+    }),
+  );
+}
+
+export async function createUser(tx: DbOrTx, project: ProjectRow, branchId: string, input: NewUser): Promise<UserRecord> {
   const [row] = await tx
     .insert(users)
     .values({
@@ -57,6 +77,7 @@ export async function createUser(
       restrictedByAdminReason: input.restrictedByAdminReason ?? null,
       restrictedByAdminPrivateDetails: input.restrictedByAdminPrivateDetails ?? null,
       countryCode: input.countryCode ?? null,
+      signUpBotRiskScore: input.signUpBotRiskScore ?? 0,
     })
     .returning();
   const user = row!;

@@ -58,10 +58,11 @@ export async function listUsers(
       sql`(${users.signedUpAt}, ${users.id}) ${op} (select c.signed_up_at, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${options.cursor})`,
     );
   }
-  const order = options.desc
-    ? [descending(users.signedUpAt), descending(users.id)]
-    : [asc(users.signedUpAt), asc(users.id)];
-  let query = userRecordQuery(db).where(and(...filters)).orderBy(...order).$dynamic();
+  const order = options.desc ? [descending(users.signedUpAt), descending(users.id)] : [asc(users.signedUpAt), asc(users.id)];
+  let query = userRecordQuery(db)
+    .where(and(...filters))
+    .orderBy(...order)
+    .$dynamic();
   if (options.limit !== null) query = query.limit(options.limit + 1);
   const rows = (await query).map(toUserRecord);
   if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };

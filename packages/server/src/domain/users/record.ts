@@ -2,6 +2,7 @@
  * A user as the rest of the server sees it: the row plus its primary e-mail
  * and selected team, loaded in one query.
  */
+import type { RestrictedReasonJson } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
@@ -60,12 +61,7 @@ const userById = preparedPerDatabase((db) =>
     .prepare("user_by_id"),
 );
 
-export async function findUser(
-  db: DbOrTx,
-  projectId: string,
-  branchId: string,
-  userId: string,
-): Promise<UserRecord | null> {
+export async function findUser(db: DbOrTx, projectId: string, branchId: string, userId: string): Promise<UserRecord | null> {
   const rows = await userById(db).execute({ projectId, branchId, userId });
   return rows[0] ? toUserRecord(rows[0]) : null;
 }
@@ -105,7 +101,12 @@ export async function findAuthEmailChannel(
   email: string,
 ): Promise<{ id: string; userId: string; value: string; isVerified: boolean } | null> {
   const [row] = await db
-    .select({ id: contactChannels.id, userId: contactChannels.userId, value: contactChannels.value, isVerified: contactChannels.isVerified })
+    .select({
+      id: contactChannels.id,
+      userId: contactChannels.userId,
+      value: contactChannels.value,
+      isVerified: contactChannels.isVerified,
+    })
     .from(contactChannels)
     .where(isAuthEmail(projectId, branchId, email))
     .limit(1);
@@ -115,7 +116,7 @@ export async function findAuthEmailChannel(
 export function restrictedReason(
   user: Pick<UserRecord, "isAnonymous" | "primaryEmailVerified" | "restrictedByAdmin">,
   requireEmailVerification: boolean,
-): { type: string } | null {
+): RestrictedReasonJson | null {
   if (user.isAnonymous) return { type: "anonymous" };
   if (requireEmailVerification && !user.primaryEmailVerified) return { type: "email_not_verified" };
   if (user.restrictedByAdmin) return { type: "restricted_by_administrator" };

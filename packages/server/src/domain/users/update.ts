@@ -2,37 +2,29 @@
  * Applying a user PATCH. Fields absent from the patch stay as they are;
  * changing the primary e-mail makes it unverified again.
  */
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, type ServerUserPatch } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teams, users } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { isTeamMember } from "../teams/teams.ts";
 import { insertPrimaryEmail } from "./create.ts";
+import { userPatchFromBody, type UserPatch } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 
-export interface UserPatch {
-  displayName?: string | null;
-  profileImageUrl?: string | null;
-  clientMetadata?: unknown;
-  clientReadOnlyMetadata?: unknown;
-  serverMetadata?: unknown;
-  selectedTeamId?: string | null;
-  totpSecretBase64?: string | null;
-  otpAuthEnabled?: boolean;
-  passkeyAuthEnabled?: boolean;
-  primaryEmail?: string | null;
-  primaryEmailVerified?: boolean;
-  primaryEmailAuthEnabled?: boolean;
-  /** Already hashed. null removes the password. */
-  passwordHash?: string | null;
-  isAnonymous?: boolean;
-  restrictedByAdmin?: boolean;
-  restrictedByAdminReason?: string | null;
-  restrictedByAdminPrivateDetails?: string | null;
-  countryCode?: string | null;
+/** A user PATCH request's write: any password hashed first (the slow part), then the update in a transaction of its own. */
+export async function updateUserFromBody(
+  db: Db,
+  bus: CacheBus,
+  project: ProjectRow,
+  branchId: string,
+  user: UserRecord,
+  body: Partial<ServerUserPatch>,
+): Promise<UserRecord> {
+  const patch = await userPatchFromBody(body);
+  return db.transaction((tx) => updateUser(tx, bus, project, branchId, user, patch));
 }
 
 export async function updateUser(
@@ -73,11 +65,15 @@ export async function updateUser(
     "restrictedByAdminReason",
     "restrictedByAdminPrivateDetails",
     "countryCode",
+    "signUpBotRiskScore",
   ] as const) {
     copy(key);
   }
   if (Object.keys(columns).length > 0) {
-    await tx.update(users).set(columns).where(and(eq(users.projectId, project.id), eq(users.id, user.id)));
+    await tx
+      .update(users)
+      .set(columns)
+      .where(and(eq(users.projectId, project.id), eq(users.id, user.id)));
   }
   await applyPrimaryEmailPatch(tx, project, branchId, user, patch);
   await bus.publish(tx, { t: "user", id: user.id });

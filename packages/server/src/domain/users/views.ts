@@ -1,4 +1,4 @@
-/** The user objects of WIRE §2.1, per access level. */
+/** The user objects, per access level (their schemas: @latchkey/shared api/users.ts). */
 import type { ClientUserJson, Json, ServerUserJson } from "@latchkey/shared";
 import type { ProjectConfig } from "../projects/config.ts";
 import { clientTeamView, serverTeamView } from "../teams/views.ts";
@@ -62,7 +62,7 @@ export function serverUserView(user: UserRecord, config: ProjectConfig): ServerU
     restricted_by_admin_private_details: user.restrictedByAdminPrivateDetails,
     restricted_by_admin_reason: base.restricted_by_admin_reason,
     restricted_reason: base.restricted_reason,
-    risk_scores: { sign_up: { bot: 0, free_trial_abuse: 0 } },
+    risk_scores: { sign_up: { bot: user.signUpBotRiskScore, free_trial_abuse: 0 } },
     selected_team: user.selectedTeam ? serverTeamView(user.selectedTeam) : null,
     selected_team_id: user.selectedTeamId,
     server_metadata: (user.serverMetadata ?? null) as Json,

@@ -1,20 +1,11 @@
-import { KnownErrors } from "@latchkey/shared";
-import { z } from "zod";
+import { KnownErrors, StatusError, emailsEndpoints } from "@latchkey/shared";
 import { requireUser } from "../../domain/contact-channels/channels.ts";
 import { escapeHtml } from "../../domain/emails/code-emails.ts";
 import { requireCategory, setPreference } from "../../domain/emails/notifications/preferences.ts";
 import { readUnsubscribeToken } from "../../domain/emails/notifications/unsubscribe.ts";
-import { StatusError } from "../../http/errors.ts";
 import { responseHeaders } from "../../http/response.ts";
 import { defineRoute } from "../../http/route.ts";
 import type { Services } from "../../services.ts";
-
-/**
- * The link in mail of a category that can be turned off. Opening it (GET)
- * only asks; the button POSTs and turns the category off. Mail scanners that
- * open every link therefore unsubscribe no one.
- */
-const query = z.object({ token: z.string() }).strict();
 
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
@@ -48,46 +39,25 @@ async function ofExistingUser<T>(work: Promise<T>): Promise<T> {
 }
 
 export default [
-  defineRoute({
-    method: "GET",
-    path: "/emails/unsubscribe",
-    summary: "Unsubscribe link of a marketing e-mail: a page asking to confirm (nothing changes yet)",
-    tags: ["Emails"],
-    access: "public",
-    query,
-    handler: async ({ query, services }) => {
-      const { target, project, category } = await resolve(services, query.token);
-      await ofExistingUser(requireUser(services.db, target, target.userId));
-      const name = escapeHtml(project.displayName);
-      return page(
-        `Unsubscribe from ${category.name.toLowerCase()} e-mails`,
-        `<p>Stop receiving ${escapeHtml(category.name.toLowerCase())} e-mails from ${name}? ` +
-          `You will still receive the e-mails your account needs, such as sign-in codes and password resets.</p>` +
-          `<form method="post" action="?token=${escapeHtml(encodeURIComponent(query.token))}">` +
-          `<button type="submit" style="padding:10px 18px;background:#111;color:#fff;border:0;border-radius:6px;cursor:pointer">Unsubscribe</button></form>`,
-      );
-    },
+  defineRoute(emailsEndpoints.showUnsubscribePage, async ({ query, services }) => {
+    const { target, project, category } = await resolve(services, query.token);
+    await ofExistingUser(requireUser(services.db, target, target.userId));
+    const name = escapeHtml(project.displayName);
+    return page(
+      `Unsubscribe from ${category.name.toLowerCase()} e-mails`,
+      `<p>Stop receiving ${escapeHtml(category.name.toLowerCase())} e-mails from ${name}? ` +
+        `You will still receive the e-mails your account needs, such as sign-in codes and password resets.</p>` +
+        `<form method="post" action="?token=${escapeHtml(encodeURIComponent(query.token))}">` +
+        `<button type="submit" style="padding:10px 18px;background:#111;color:#fff;border:0;border-radius:6px;cursor:pointer">Unsubscribe</button></form>`,
+    );
   }),
-  defineRoute({
-    method: "POST",
-    path: "/emails/unsubscribe",
-    summary: "Unsubscribe link of a marketing e-mail, confirmed: turns that category off for the user",
-    tags: ["Emails"],
-    access: "public",
-    query,
-    handler: async ({ query, services }) => {
-      const { target, project, category } = await resolve(services, query.token);
-      await ofExistingUser(
-        services.db.transaction(async (tx) => {
-          await requireUser(tx, target, target.userId, true);
-          await setPreference(tx, target, target.userId, category, false);
-        }),
-      );
-      return page(
-        "You are unsubscribed",
-        `<p>${escapeHtml(project.displayName)} will no longer send you ${escapeHtml(category.name.toLowerCase())} e-mails. ` +
-          `You can turn them back on in your account settings.</p>`,
-      );
-    },
+  defineRoute(emailsEndpoints.unsubscribe, async ({ query, services }) => {
+    const { target, project, category } = await resolve(services, query.token);
+    await ofExistingUser(setPreference(services.db, target, target.userId, category, false));
+    return page(
+      "You are unsubscribed",
+      `<p>${escapeHtml(project.displayName)} will no longer send you ${escapeHtml(category.name.toLowerCase())} e-mails. ` +
+        `You can turn them back on in your account settings.</p>`,
+    );
   }),
 ];

@@ -26,7 +26,10 @@ function convertSafely(html: string): string {
   try {
     return convert(html, { wordwrap: false });
   } catch {
-    return html.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    return html
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
   }
 }
 

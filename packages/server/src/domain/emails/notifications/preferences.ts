@@ -1,27 +1,16 @@
 /**
- * Notification preferences (SPEC §3 "Notification category", WIRE §2.7): per
+ * Notification preferences (see @latchkey/shared api/emails.ts): per
  * user, whether mail of a category may be sent to them. A user without a row
  * for a category has its default (enabled); transactional mail cannot be
  * turned off.
  */
-import { NOTIFICATION_CATEGORIES } from "@latchkey/shared";
+import { NOTIFICATION_CATEGORIES, StatusError, type NotificationCategoryName, type NotificationPreferenceJson } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/connect.ts";
+import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { notificationPreferences } from "../../../db/schema/index.ts";
-import { StatusError } from "../../../http/errors.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import { requireUser, type Tenancy } from "../../contact-channels/channels.ts";
 
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
-export type NotificationCategoryName = NotificationCategory["name"];
-
-export const NOTIFICATION_CATEGORY_NAMES = NOTIFICATION_CATEGORIES.map((c) => c.name) as [NotificationCategoryName, ...NotificationCategoryName[]];
-
-export interface NotificationPreferenceJson {
-  can_disable: boolean;
-  enabled: boolean;
-  notification_category_id: string;
-  notification_category_name: NotificationCategoryName;
-}
 
 export function categoryByName(name: NotificationCategoryName): NotificationCategory {
   return NOTIFICATION_CATEGORIES.find((c) => c.name === name)!;
@@ -64,22 +53,29 @@ export async function listPreferences(db: DbOrTx, t: Tenancy, userId: string): P
 }
 
 /**
- * Records the user's choice (the caller has checked that the user exists in
- * this tenancy, and holds their row lock when it must not vanish meanwhile).
+ * Records the user's choice. USER_ID_DOES_NOT_EXIST unless the user is in
+ * this tenancy; their row stays locked until the choice is written, so a
+ * user deleted meanwhile is reported, not a foreign-key failure.
  */
-export async function setPreference(
-  db: DbOrTx,
+export function setPreference(
+  db: Db,
   t: Tenancy,
   userId: string,
   category: NotificationCategory,
   enabled: boolean,
 ): Promise<NotificationPreferenceJson> {
-  if (!enabled && !category.canDisable) {
-    throw new StatusError(400, `${category.name} e-mails cannot be turned off: they carry messages the user needs, such as sign-in codes and password resets.`);
-  }
-  await db
-    .insert(notificationPreferences)
-    .values({ projectId: t.projectId, branchId: t.branchId, userId, categoryId: category.id, enabled })
-    .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.categoryId], set: { enabled } });
-  return view(category, enabled);
+  return db.transaction(async (tx) => {
+    await requireUser(tx, t, userId, true);
+    if (!enabled && !category.canDisable) {
+      throw new StatusError(
+        400,
+        `${category.name} e-mails cannot be turned off: they carry messages the user needs, such as sign-in codes and password resets.`,
+      );
+    }
+    await tx
+      .insert(notificationPreferences)
+      .values({ projectId: t.projectId, branchId: t.branchId, userId, categoryId: category.id, enabled })
+      .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.categoryId], set: { enabled } });
+    return view(category, enabled);
+  });
 }

@@ -5,6 +5,7 @@
  * fail, and then nothing is sent), then all are queued in one transaction, so
  * a request queues mail for everyone or for no one.
  */
+import type { SendEmailResultJson } from "@latchkey/shared";
 import type { DbOrTx } from "../../../db/connect.ts";
 import type { Services } from "../../../services.ts";
 import type { Tenancy } from "../../contact-channels/channels.ts";
@@ -12,13 +13,6 @@ import { enqueueEmail } from "../queue.ts";
 import type { NotificationCategory } from "./preferences.ts";
 import { loadRecipients, type Audience, type Recipient } from "./recipients.ts";
 import { unsubscribeLink } from "./unsubscribe.ts";
-
-export type SkipReason = "no_primary_email" | "notification_category_disabled";
-
-/** One entry per user: `user_email` is omitted when the user has no primary e-mail; `reason` only when skipped. */
-export type SendResultJson =
-  | { user_id: string; user_email: string; status: "queued" }
-  | { user_id: string; user_email?: string; status: "skipped"; reason: SkipReason };
 
 export interface ComposedEmail {
   subject: string;
@@ -38,9 +32,9 @@ export interface BulkSend {
   afterQueued?(tx: DbOrTx): Promise<void>;
 }
 
-export async function sendToUsers(services: Services, send: BulkSend): Promise<SendResultJson[]> {
+export async function sendToUsers(services: Services, send: BulkSend): Promise<SendEmailResultJson[]> {
   const recipients = await loadRecipients(services.db, send.tenancy, send.category, send.audience);
-  const results: SendResultJson[] = [];
+  const results: SendEmailResultJson[] = [];
   const outgoing: { to: string; email: ComposedEmail }[] = [];
   for (const r of recipients) {
     if (r.primaryEmail === null) {

@@ -20,7 +20,12 @@ export interface StoredMessage {
 
 export type Composer = (recipient: Reachable, unsubscribeLink: string | null) => Promise<ComposedEmail>;
 
-export async function storedMessageComposer(db: DbOrTx, project: ProjectRow, message: StoredMessage, theme: ThemeChoice): Promise<Composer> {
+export async function storedMessageComposer(
+  db: DbOrTx,
+  project: ProjectRow,
+  message: StoredMessage,
+  theme: ThemeChoice,
+): Promise<Composer> {
   const themeSource = await themeSourceFor(db, project, theme);
   return async (recipient, unsubscribeLink) => {
     const rendered = await renderOrReject({

@@ -34,7 +34,12 @@ export function readUnsubscribeToken(serverSecret: string, token: string): Unsub
 }
 
 /** The link a message of `category` carries, or null for mail that cannot be turned off. */
-export function unsubscribeLink(apiUrl: string, serverSecret: string, category: NotificationCategory, target: Omit<UnsubscribeTarget, "categoryId">): string | null {
+export function unsubscribeLink(
+  apiUrl: string,
+  serverSecret: string,
+  category: NotificationCategory,
+  target: Omit<UnsubscribeTarget, "categoryId">,
+): string | null {
   if (!category.canDisable) return null;
   const token = unsubscribeToken(serverSecret, { ...target, categoryId: category.id });
   return `${apiUrl}/api/v1/emails/unsubscribe?token=${encodeURIComponent(token)}`;

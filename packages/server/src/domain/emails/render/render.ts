@@ -77,7 +77,12 @@ export async function renderEmail(input: RenderInput): Promise<RenderedEmail> {
  */
 export function warmUpRenderer(logger: { warn(obj: object, msg: string): void }): void {
   const template = `export function EmailTemplate() { return <p>warm-up</p>; }`;
-  renderEmail({ templateSource: template, themeSource: null, props: { user: null, project: { displayName: "" }, variables: {} }, unsubscribeLink: null }).catch(
-    (error: unknown) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, "the e-mail renderer failed to warm up"),
+  renderEmail({
+    templateSource: template,
+    themeSource: null,
+    props: { user: null, project: { displayName: "" }, variables: {} },
+    unsubscribeLink: null,
+  }).catch((error: unknown) =>
+    logger.warn({ error: error instanceof Error ? error.message : String(error) }, "the e-mail renderer failed to warm up"),
   );
 }

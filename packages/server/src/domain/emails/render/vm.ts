@@ -163,7 +163,9 @@ export class Sandbox {
     const keep = <T extends QuickJSHandle>(handle: T) => (handles.push(handle), handle);
     // What escapes the sandbox's own catch: the interrupt (uncatchable), or a failure of the catch itself (out of memory, a replaced built-in).
     const thrown = (): SandboxOutcome =>
-      interrupted ? { kind: "timeout" } : { kind: "error", message: "it failed in a way the renderer could not report (did it replace a built-in?)" };
+      interrupted
+        ? { kind: "timeout" }
+        : { kind: "error", message: "it failed in a way the renderer could not report (did it replace a built-in?)" };
     try {
       const api = keep(ctx.unwrapResult(ctx.evalCode("__latchkey")));
       const render = keep(ctx.getProp(api, "render"));

@@ -15,8 +15,7 @@ import { Sandbox, takeSnapshot, type SandboxOutcome, type Snapshot } from "./vm.
 
 /** The sandbox's outcome, with the text version of what it rendered. */
 export type RenderOutcome =
-  | Exclude<SandboxOutcome, { kind: "rendered" }>
-  | { kind: "rendered"; html: string; text: string; subject: string | null };
+  Exclude<SandboxOutcome, { kind: "rendered" }> | { kind: "rendered"; html: string; text: string; subject: string | null };
 
 export interface JobMessage {
   id: number;

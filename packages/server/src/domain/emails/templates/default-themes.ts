@@ -43,9 +43,13 @@ const footer = { color: "${c.muted}", fontSize: "12px", lineHeight: "18px", text
 export function EmailTheme({ children, unsubscribeLink }) {
   return (
     <Html lang="en" dir="ltr">
-      ${c.head ? `<Head>
+      ${
+        c.head
+          ? `<Head>
 ${c.head}
-      </Head>` : "<Head />"}
+      </Head>`
+          : "<Head />"
+      }
       <Body style={page}>
         <Container style={card}>{children}</Container>
         {unsubscribeLink ? (

@@ -8,4 +8,4 @@
 export { codeMailRenderInput, type CodeMailKind } from "./code-mail.ts";
 export { loadDraft, loadTemplate, loadTheme, renderOrReject, renderStoredEmail, themeSourceFor, type RenderFor } from "./render-stored.ts";
 export { ensureDefaults, markDraftSent, type DraftRow, type TemplateRow, type ThemeRow } from "./store.ts";
-export { themeChoiceFromJson, themeChoiceJson, themeIdSchema, type ThemeChoice, type ThemeIdJson } from "./theme-choice.ts";
+export { themeChoiceFromJson, themeChoiceJson, type ThemeChoice } from "./theme-choice.ts";

@@ -1,9 +1,9 @@
 /**
  * Lookups that answer "not found" the way the admin routes do (404 plain
- * text, WIRE §2.7), for ids in the path and ids a request body refers to.
+ * text), for ids in the path and ids a request body refers to.
  */
+import { StatusError } from "@latchkey/shared";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { StatusError } from "../../../http/errors.ts";
 import { loadDraft, loadTemplate, loadTheme } from "./render-stored.ts";
 import type { DraftRow, TemplateRow, ThemeRow } from "./store.ts";
 import type { ThemeChoice } from "./theme-choice.ts";

@@ -148,11 +148,7 @@ function draftWhere(projectId: string, id: string): SQL {
 }
 
 export function listDrafts(db: DbOrTx, projectId: string): Promise<DraftRow[]> {
-  return db
-    .select()
-    .from(emailDrafts)
-    .where(eq(emailDrafts.projectId, projectId))
-    .orderBy(asc(emailDrafts.createdAt), asc(emailDrafts.id));
+  return db.select().from(emailDrafts).where(eq(emailDrafts.projectId, projectId)).orderBy(asc(emailDrafts.createdAt), asc(emailDrafts.id));
 }
 
 export async function findDraft(db: DbOrTx, projectId: string, id: string): Promise<DraftRow | null> {
@@ -198,5 +194,8 @@ export async function deleteDraft(db: DbOrTx, projectId: string, id: string): Pr
 
 /** Records that a draft went out (POST /emails/send-email); its list entry then shows sent_at_millis. */
 export async function markDraftSent(db: DbOrTx, projectId: string, id: string): Promise<void> {
-  await db.update(emailDrafts).set({ sentAt: sql`now()`, ...touched }).where(draftWhere(projectId, id));
+  await db
+    .update(emailDrafts)
+    .set({ sentAt: sql`now()`, ...touched })
+    .where(draftWhere(projectId, id));
 }

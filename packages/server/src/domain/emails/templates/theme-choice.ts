@@ -1,25 +1,15 @@
 /**
  * Which theme frames a template or draft, on the wire and in the database.
- * Wire (WIRE §2.7): `theme_id` is a theme's uuid, `false` for no theme, or
- * absent for the project's selected theme. Requests may also send `null` to
- * go back to the project's selected theme.
+ * Wire (@latchkey/shared api/email-admin.ts): `theme_id` is a theme's uuid,
+ * `false` for no theme, or absent for the project's selected theme. Requests
+ * may also send `null` to go back to the project's selected theme.
  */
-import { UUID_PATTERN } from "@latchkey/shared";
-import { z } from "zod";
+import type { ThemeIdJson } from "@latchkey/shared";
 
 export interface ThemeChoice {
   themeId: string | null;
   noTheme: boolean;
 }
-
-export type ThemeIdJson = string | false;
-
-/** `theme_id` in a request: a uuid, false, or null (the project's theme). */
-export const themeIdSchema = z
-  .custom<ThemeIdJson>((v) => v === false || (typeof v === "string" && UUID_PATTERN.test(v)), {
-    message: "must be a valid UUID or false",
-  })
-  .nullable();
 
 export function themeChoiceFromJson(value: ThemeIdJson | null): ThemeChoice {
   if (value === false) return { themeId: null, noTheme: true };

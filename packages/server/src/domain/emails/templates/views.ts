@@ -1,21 +1,22 @@
-/** Wire shapes of themes, templates and drafts (WIRE §2.7). */
+/** Wire shapes of themes, templates and drafts. */
+import type { EmailDraftJson, EmailTemplateJson, EmailThemeJson, EmailThemeListItemJson } from "@latchkey/shared";
 import type { DraftRow, TemplateRow, ThemeRow } from "./store.ts";
 import { themeChoiceJson } from "./theme-choice.ts";
 
-export function themeListItemView(row: ThemeRow) {
+export function themeListItemView(row: ThemeRow): EmailThemeListItemJson {
   return { id: row.id, display_name: row.displayName };
 }
 
-export function themeView(row: ThemeRow) {
+export function themeView(row: ThemeRow): EmailThemeJson {
   return { id: row.id, display_name: row.displayName, tsx_source: row.tsxSource };
 }
 
-export function templateView(row: TemplateRow) {
+export function templateView(row: TemplateRow): EmailTemplateJson {
   return { id: row.id, display_name: row.displayName, tsx_source: row.tsxSource, ...themeChoiceJson(row) };
 }
 
 /** `sent_at_millis` only once the draft has been sent. */
-export function draftView(row: DraftRow) {
+export function draftView(row: DraftRow): EmailDraftJson {
   return {
     id: row.id,
     display_name: row.displayName,

@@ -3,55 +3,34 @@
  * credentials in the body or as HTTP Basic; the client id is the project id
  * (optionally `<project>#<branch>`), the secret its publishable key.
  */
-import { DEFAULT_BRANCH_ID, KnownErrors, PUBLIC_CLIENT_SECRET_SENTINEL } from "@latchkey/shared";
-import { z } from "zod";
+import { DEFAULT_BRANCH_ID, KnownErrors, PUBLIC_CLIENT_SECRET_SENTINEL, StatusError, authEndpoints } from "@latchkey/shared";
 import { checkProjectKey } from "../../../domain/api-keys/key-check.ts";
 import { refreshAccessToken } from "../../../domain/sessions/refresh.ts";
-import { StatusError } from "../../../http/errors.ts";
 import { defineRoute } from "../../../http/route.ts";
 import type { Services } from "../../../services.ts";
 
-const tokenRequest = z.object({
-  grant_type: z.enum(["refresh_token", "authorization_code"]),
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
-  refresh_token: z.string().optional(),
-  code: z.string().optional(),
-  redirect_uri: z.string().optional(),
-  code_verifier: z.string().optional(),
-  scope: z.string().optional(),
-});
-
 export default [
-  defineRoute({
-    method: "POST",
-    path: "/auth/oauth/token",
-    summary: "OAuth token endpoint (refresh_token and authorization_code grants)",
-    tags: ["OAuth"],
-    access: "public",
-    body: tokenRequest,
-    handler: async ({ body, headers: requestHeaders, services, ip }) => {
-      const credentials = clientCredentials(requestHeaders.get("authorization"), body);
-      const { project, branchId } = await authenticateClient(services, credentials.clientId, credentials.clientSecret);
-      const headers = { pragma: "no-cache" };
-      if (body.grant_type === "authorization_code") {
-        // Codes come from the provider sign-in flow; an unknown one is refused.
-        throw new KnownErrors.InvalidAuthorizationCode();
-      }
-      if (!body.refresh_token) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-      const accessToken = await refreshAccessToken(services, project, branchId, body.refresh_token, ip);
-      return {
-        headers,
-        body: {
-          access_token: accessToken,
-          afterCallbackRedirectUrl: null,
-          after_callback_redirect_url: null,
-          expires_in: Math.round(services.tokens.lifetimeMillis / 1000),
-          scope: "legacy",
-          token_type: "Bearer",
-        },
-      };
-    },
+  defineRoute(authEndpoints.oauthToken, async ({ body, headers: requestHeaders, services, ip }) => {
+    const credentials = clientCredentials(requestHeaders.get("authorization"), body);
+    const { project, branchId } = await authenticateClient(services, credentials.clientId, credentials.clientSecret);
+    const headers = { pragma: "no-cache" };
+    if (body.grant_type === "authorization_code") {
+      // Codes come from the provider sign-in flow; an unknown one is refused.
+      throw new KnownErrors.InvalidAuthorizationCode();
+    }
+    if (!body.refresh_token) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+    const accessToken = await refreshAccessToken(services, project, branchId, body.refresh_token, ip);
+    return {
+      headers,
+      body: {
+        access_token: accessToken,
+        afterCallbackRedirectUrl: null,
+        after_callback_redirect_url: null,
+        expires_in: Math.round(services.tokens.lifetimeMillis / 1000),
+        scope: "legacy" as const,
+        token_type: "Bearer" as const,
+      },
+    };
   }),
 ];
 

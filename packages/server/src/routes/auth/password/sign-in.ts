@@ -1,36 +1,27 @@
-import { KnownErrors, emailSchema } from "@latchkey/shared";
-import { z } from "zod";
+import { KnownErrors, authEndpoints } from "@latchkey/shared";
 import { signIn } from "../../../domain/sessions/issue.ts";
-import { verifyPassword } from "../../../domain/users/passwords.ts";
+import { verifyPassword } from "../../../domain/auth/password/passwords.ts";
 import { findUserCached } from "../../../domain/users/cached.ts";
 import { findUserIdByAuthEmail } from "../../../domain/users/record.ts";
 import { defineRoute } from "../../../http/route.ts";
 
 export default [
-  defineRoute({
-    method: "POST",
-    path: "/auth/password/sign-in",
-    summary: "Sign in with e-mail and password",
-    tags: ["Password"],
-    access: ["client", "server", "admin"],
-    body: z.object({ email: emailSchema, password: z.string() }).strict(),
-    handler: async ({ auth, body, services, ip }) => {
-      if (!auth.project.config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();
-      const accountKey = `${auth.project.id}:${body.email.toLowerCase()}`;
-      services.signInRateLimit.check(accountKey, ip);
-      const found = await findUserIdByAuthEmail(services.db, auth.project.id, auth.branchId, body.email);
-      // Unknown e-mail and wrong password take the same path and the same time.
-      const ok = await verifyPassword(found?.passwordHash ?? null, body.password);
-      if (!found || !ok) {
-        services.signInRateLimit.recordFailure(accountKey, ip);
-        throw new KnownErrors.EmailPasswordMismatch();
-      }
-      const user = await findUserCached(services, auth.project.id, auth.branchId, found.userId);
-      if (!user) throw new KnownErrors.EmailPasswordMismatch();
-      const result = await signIn(services, services.db, auth.project, user);
-      return {
-        body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: user.id },
-      };
-    },
+  defineRoute(authEndpoints.passwordSignIn, async ({ auth, body, services, ip }) => {
+    if (!auth.project.config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();
+    const accountKey = `${auth.project.id}:${body.email.toLowerCase()}`;
+    services.signInRateLimit.check(accountKey, ip);
+    const found = await findUserIdByAuthEmail(services.db, auth.project.id, auth.branchId, body.email);
+    // Unknown e-mail and wrong password take the same path and the same time.
+    const ok = await verifyPassword(found?.passwordHash ?? null, body.password);
+    if (!found || !ok) {
+      services.signInRateLimit.recordFailure(accountKey, ip);
+      throw new KnownErrors.EmailPasswordMismatch();
+    }
+    const user = await findUserCached(services, auth.project.id, auth.branchId, found.userId);
+    if (!user) throw new KnownErrors.EmailPasswordMismatch();
+    const result = await signIn(services, services.db, auth.project, user);
+    return {
+      body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: user.id },
+    };
   }),
 ];

@@ -1,26 +1,19 @@
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, SUCCESS, sessionsEndpoints } from "@latchkey/shared";
 import { deleteSession, findSessionByRefreshToken } from "../../../domain/sessions/sessions.ts";
 import { stackHeader } from "../../../http/headers.ts";
 import { defineRoute } from "../../../http/route.ts";
 
 /** Sign-out: ends the session of the access token (or of x-stack-refresh-token). */
 export default [
-  defineRoute({
-    method: "DELETE",
-    path: "/auth/sessions/current",
-    summary: "Sign out of the current session",
-    tags: ["Sessions"],
-    access: ["client", "server", "admin"],
-    handler: async ({ auth, headers, services }) => {
-      let sessionId = auth.sessionId;
-      const refreshToken = stackHeader(headers, "refresh-token");
-      if (!sessionId && refreshToken) {
-        sessionId = (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken))?.id ?? null;
-      }
-      if (!sessionId || !(await deleteSession(services.db, services.bus, auth.project.id, auth.branchId, null, sessionId))) {
-        throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-      }
-      return { body: { success: true } };
-    },
+  defineRoute(sessionsEndpoints.signOut, async ({ auth, headers, services }) => {
+    let sessionId = auth.sessionId;
+    const refreshToken = stackHeader(headers, "refresh-token");
+    if (!sessionId && refreshToken) {
+      sessionId = (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken))?.id ?? null;
+    }
+    if (!sessionId || !(await deleteSession(services.db, services.bus, auth.project.id, auth.branchId, null, sessionId))) {
+      throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+    }
+    return { body: SUCCESS };
   }),
 ];

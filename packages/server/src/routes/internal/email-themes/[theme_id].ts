@@ -1,55 +1,33 @@
-import { uuidSchema } from "@latchkey/shared";
-import { z } from "zod";
+import { StatusError, internalEmailsEndpoints } from "@latchkey/shared";
 import { DEFAULT_TEMPLATES } from "../../../domain/emails/templates/default-templates.ts";
 import { requireTheme } from "../../../domain/emails/templates/lookup.ts";
 import { renderOrReject } from "../../../domain/emails/templates/render-stored.ts";
 import { SAMPLE_UNSUBSCRIBE_LINK, SAMPLE_USER, sampleVariables } from "../../../domain/emails/templates/samples.ts";
-import { displayNameField, tsxSourceField } from "../../../domain/emails/templates/schemas.ts";
 import { updateTheme } from "../../../domain/emails/templates/store.ts";
 import { themeView } from "../../../domain/emails/templates/views.ts";
-import { StatusError } from "../../../http/errors.ts";
 import { defineRoute } from "../../../http/route.ts";
 
-const params = z.object({ theme_id: uuidSchema });
-
 export default [
-  defineRoute({
-    method: "GET",
-    path: "/internal/email-themes/:theme_id",
-    summary: "Get one e-mail theme with its TSX source",
-    tags: ["Emails"],
-    access: ["admin"],
-    params,
-    handler: async ({ auth, params, services }) => ({
-      body: themeView(await requireTheme(services.db, auth.project.id, params.theme_id)),
-    }),
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: "/internal/email-themes/:theme_id",
-    summary: "Rename an e-mail theme or change its TSX (which must render, or nothing is saved)",
-    tags: ["Emails"],
-    access: ["admin"],
-    params,
-    body: z.object({ display_name: displayNameField.optional(), tsx_source: tsxSourceField.optional() }).strict(),
-    handler: async ({ auth, params, body, services }) => {
-      const projectId = auth.project.id;
-      await requireTheme(services.db, projectId, params.theme_id);
-      if (body.tsx_source !== undefined) {
-        // Every mail of the project may pass through this theme: try it on a real message first.
-        await renderOrReject({
-          templateSource: DEFAULT_TEMPLATES.email_verification.tsxSource,
-          themeSource: body.tsx_source,
-          props: { user: SAMPLE_USER, project: { displayName: auth.project.displayName }, variables: sampleVariables() },
-          unsubscribeLink: SAMPLE_UNSUBSCRIBE_LINK,
-        });
-      }
-      const row = await updateTheme(services.db, projectId, params.theme_id, {
-        ...(body.display_name !== undefined ? { displayName: body.display_name } : {}),
-        ...(body.tsx_source !== undefined ? { tsxSource: body.tsx_source } : {}),
+  defineRoute(internalEmailsEndpoints.getEmailTheme, async ({ auth, params, services }) => ({
+    body: themeView(await requireTheme(services.db, auth.project.id, params.theme_id)),
+  })),
+  defineRoute(internalEmailsEndpoints.updateEmailTheme, async ({ auth, params, body, services }) => {
+    const projectId = auth.project.id;
+    await requireTheme(services.db, projectId, params.theme_id);
+    if (body.tsx_source !== undefined) {
+      // Every mail of the project may pass through this theme: try it on a real message first.
+      await renderOrReject({
+        templateSource: DEFAULT_TEMPLATES.email_verification.tsxSource,
+        themeSource: body.tsx_source,
+        props: { user: SAMPLE_USER, project: { displayName: auth.project.displayName }, variables: sampleVariables() },
+        unsubscribeLink: SAMPLE_UNSUBSCRIBE_LINK,
       });
-      if (!row) throw new StatusError(404, `This project has no e-mail theme with id ${params.theme_id}.`);
-      return { body: { display_name: row.displayName } };
-    },
+    }
+    const row = await updateTheme(services.db, projectId, params.theme_id, {
+      ...(body.display_name !== undefined ? { displayName: body.display_name } : {}),
+      ...(body.tsx_source !== undefined ? { tsxSource: body.tsx_source } : {}),
+    });
+    if (!row) throw new StatusError(404, `This project has no e-mail theme with id ${params.theme_id}.`);
+    return { body: { display_name: row.displayName } };
   }),
 ];

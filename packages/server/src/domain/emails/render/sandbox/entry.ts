@@ -19,8 +19,7 @@ const MODULES: Record<string, unknown> = {
 };
 
 /** E-mail clients still expect the XHTML doctype React Email uses, not React's `<!DOCTYPE html>`. */
-const DOCTYPE =
-  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
+const DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
 
 /**
  * React 19 hoists a `<link rel="preload" as="image">` for every image into the
@@ -102,7 +101,9 @@ async function renderHtml(element: React.ReactElement): Promise<string> {
   })) as unknown as ByteStream;
   await stream.allReady;
   if (failure) throw (failure as { error: unknown }).error;
-  const html = decodeUtf8(stream.readAll()).replace(/^<!DOCTYPE[^>]*>/i, "").replace(IMAGE_PRELOAD, "");
+  const html = decodeUtf8(stream.readAll())
+    .replace(/^<!DOCTYPE[^>]*>/i, "")
+    .replace(IMAGE_PRELOAD, "");
   return html.startsWith("<html") ? DOCTYPE + html : html;
 }
 

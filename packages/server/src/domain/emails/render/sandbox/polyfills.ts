@@ -55,13 +55,20 @@ class Utf8Encoder {
 export function decodeUtf8(bytes: Uint8Array): string {
   const parts: string[] = [];
   let codes: number[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     let c: number;
     if (b < 0x80) c = bytes[i++]!;
-    else if (b < 0xe0) c = ((b & 31) << 6) | (bytes[i + 1]! & 63), (i += 2);
-    else if (b < 0xf0) c = ((b & 15) << 12) | ((bytes[i + 1]! & 63) << 6) | (bytes[i + 2]! & 63), (i += 3);
-    else c = ((b & 7) << 18) | ((bytes[i + 1]! & 63) << 12) | ((bytes[i + 2]! & 63) << 6) | (bytes[i + 3]! & 63), (i += 4);
+    else if (b < 0xe0) {
+      c = ((b & 31) << 6) | (bytes[i + 1]! & 63);
+      i += 2;
+    } else if (b < 0xf0) {
+      c = ((b & 15) << 12) | ((bytes[i + 1]! & 63) << 6) | (bytes[i + 2]! & 63);
+      i += 3;
+    } else {
+      c = ((b & 7) << 18) | ((bytes[i + 1]! & 63) << 12) | ((bytes[i + 2]! & 63) << 6) | (bytes[i + 3]! & 63);
+      i += 4;
+    }
     if (c >= 0x10000) {
       c -= 0x10000;
       codes.push(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
@@ -115,11 +122,13 @@ export class ByteStream {
   constructor(source: ByteSource) {
     this.#source = source;
     const chunks = this.#chunks;
-    const self = this;
     this.#controller = {
       enqueue: (chunk) => void chunks.push(chunk.slice()),
-      close: () => void (self.#closed = true),
-      error: (reason) => void ((self.#failed = { reason }), (self.#closed = true)),
+      close: () => void (this.#closed = true),
+      error: (reason) => {
+        this.#failed = { reason };
+        this.#closed = true;
+      },
       desiredSize: 0,
     };
     source.start?.(this.#controller);

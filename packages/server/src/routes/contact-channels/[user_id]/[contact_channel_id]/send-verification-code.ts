@@ -1,7 +1,5 @@
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, SUCCESS, contactChannelsEndpoints } from "@latchkey/shared";
 import { requireUserChannel } from "../../../../domain/contact-channels/channels.ts";
-import { callbackBody } from "../../../../domain/codes/request-bodies.ts";
-import { channelParams } from "../../../../domain/contact-channels/schemas.ts";
 import { sendChannelVerification } from "../../../../domain/contact-channels/verification.ts";
 import { assertTrustedUrl } from "../../../../domain/projects/trusted-urls.ts";
 import { defineRoute } from "../../../../http/route.ts";
@@ -9,22 +7,13 @@ import { resolveUserId } from "../../../../http/user-target.ts";
 import { tenancyOf } from "../../../../http/auth.ts";
 
 export default [
-  defineRoute({
-    method: "POST",
-    path: "/contact-channels/:user_id/:contact_channel_id/send-verification-code",
-    summary: "Mail a verification link to a contact channel",
-    tags: ["Contact channels"],
-    access: ["client", "server", "admin"],
-    params: channelParams,
-    body: callbackBody,
-    handler: async ({ auth, params, body, services, ip }) => {
-      const userId = resolveUserId(auth, params.user_id);
-      const tenancy = tenancyOf(auth);
-      assertTrustedUrl(auth.project.config, body.callback_url);
-      const channel = await requireUserChannel(services.db, tenancy, userId, params.contact_channel_id);
-      if (channel.isVerified) throw new KnownErrors.EmailAlreadyVerified();
-      await sendChannelVerification(services, auth.project, auth.branchId, channel, body.callback_url, ip);
-      return { body: { success: true } };
-    },
+  defineRoute(contactChannelsEndpoints.sendChannelVerificationCode, async ({ auth, params, body, services, ip }) => {
+    const userId = resolveUserId(auth, params.user_id);
+    const tenancy = tenancyOf(auth);
+    assertTrustedUrl(auth.project.config, body.callback_url);
+    const channel = await requireUserChannel(services.db, tenancy, userId, params.contact_channel_id);
+    if (channel.isVerified) throw new KnownErrors.EmailAlreadyVerified();
+    await sendChannelVerification(services, auth.project, auth.branchId, channel, body.callback_url, ip);
+    return { body: SUCCESS };
   }),
 ];

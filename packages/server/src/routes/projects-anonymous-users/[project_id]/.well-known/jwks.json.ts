@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { metaEndpoints } from "@latchkey/shared";
 import { emptyResponse } from "../../../../http/response.ts";
 import { defineRoute } from "../../../../http/route.ts";
 
@@ -8,18 +8,9 @@ import { defineRoute } from "../../../../http/route.ts";
  * lands here: redirect to the project's JWKS with the anonymous keys.
  */
 export default [
-  defineRoute({
-    method: "GET",
-    path: "/projects-anonymous-users/:project_id/.well-known/jwks.json",
-    summary: "Redirects to the project's JWKS with include_anonymous=true",
-    tags: ["Tokens"],
-    access: "public",
-    params: z.object({ project_id: z.string() }),
-    status: 307,
-    handler: ({ request }) => {
-      // Relative, so it stays right behind a proxy that rewrites the host.
-      const path = new URL(request.url).pathname.replace("/projects-anonymous-users/", "/projects/");
-      return emptyResponse(307, { location: `${path}?include_anonymous=true` });
-    },
+  defineRoute(metaEndpoints.anonymousJwks, ({ request }) => {
+    // Relative, so it stays right behind a proxy that rewrites the host.
+    const path = new URL(request.url).pathname.replace("/projects-anonymous-users/", "/projects/");
+    return emptyResponse(307, { location: `${path}?include_anonymous=true` });
   }),
 ];

@@ -1,0 +1,101 @@
+// Lint: typescript-eslint's recommended rules (not the type-checked set: lint
+// stays fast on small machines), and the rules that hold the layers
+// described in DESIGN's "Layout": domain never imports http/ or routes/,
+// routes never import db/ nor open transactions, and the SDK and the server
+// never import each other. The layer rules use the core no-restricted-imports
+// and no-restricted-syntax, so they need no plugin;
+// packages/server/test/layers.test.ts proves each of them bites.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** An import a layer may not make, and what to do instead. */
+const restriction = (regex, message) => ({ regex, message });
+
+const SDK_FROM_SERVER = [
+  restriction(
+    "^@latchkey/(js|react)(/|$)",
+    "The server never imports the SDK (@latchkey/js, @latchkey/react). Put what both need in @latchkey/shared.",
+  ),
+  restriction("^(\\.\\./)+(packages/)?(js|react)/", "The server never imports the SDK's files. Put what both need in @latchkey/shared."),
+];
+
+const SERVER_FROM_SDK = [
+  restriction("^@latchkey/server(/|$)", "The SDK never imports the server (@latchkey/server). Put what both need in @latchkey/shared."),
+  restriction("^(\\.\\./)+(packages/)?server/", "The SDK never imports the server's files. Put what both need in @latchkey/shared."),
+];
+
+const HTTP_FROM_DOMAIN = restriction(
+  "^(\\.\\./)+(http|routes)/",
+  "Domain code knows nothing of HTTP: do not import http/ or routes/. Take plain values as arguments, and throw " +
+    "KnownErrors or StatusError from @latchkey/shared; the route turns the result into a response.",
+);
+
+const DB_FROM_ROUTES = restriction(
+  "^(\\.\\./)+db/",
+  "Route files never touch the database: do not import db/. Call a domain function (packages/server/src/domain/) " +
+    "that does the query, named for what it does.",
+);
+
+/** Any `….transaction(…)` call, dotted or bracketed (`db.transaction`, `db?.transaction`, `db["transaction"]`). */
+const TRANSACTION_CALL =
+  "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction'], CallExpression[callee.type='MemberExpression'][callee.property.value='transaction']";
+
+const TRANSACTION_IN_ROUTES = {
+  files: ["packages/server/src/routes/**"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      {
+        selector: TRANSACTION_CALL,
+        message:
+          "Route files never compose database transactions: move the transaction and the work in it into a domain " +
+          "function (packages/server/src/domain/) named for what it does, which opens the transaction itself.",
+      },
+    ],
+  },
+};
+
+/** no-restricted-imports for some files. Flat config replaces (never merges) a rule's options per file, so each entry lists every pattern that applies. */
+const restrictImports = (files, patterns) => ({
+  files,
+  rules: { "no-restricted-imports": ["error", { patterns }] },
+});
+
+export default tseslint.config(
+  {
+    ignores: ["**/node_modules/**", "**/dist/**", "**/coverage/**", "**/test-artifacts/**", "**/.latchkey/**"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{js,mjs,cjs}"],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ["**/*.{ts,tsx,mts}"],
+    rules: {
+      // `_`-prefixed names are the usual way to say "required by a signature, not used here".
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+      // `abstract new (...args: any[]) => T` is how TypeScript spells "any constructor of T" (a class with
+      // parameters is not assignable to one taking `unknown[]`); any other `any` is still an error.
+      "@typescript-eslint/no-explicit-any": ["error", { ignoreRestArgs: true }],
+    },
+  },
+  {
+    // Tests and the bench read response JSON by field and let expect() judge the values: typing every
+    // body they probe would add casts, not safety. Shipped code (src/) keeps the rule.
+    files: ["**/test/**", "packages/server/bench/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+
+  restrictImports(["packages/server/**"], SDK_FROM_SERVER),
+  restrictImports(["packages/server/src/domain/**"], [...SDK_FROM_SERVER, HTTP_FROM_DOMAIN]),
+  restrictImports(["packages/server/src/routes/**"], [...SDK_FROM_SERVER, DB_FROM_ROUTES]),
+  TRANSACTION_IN_ROUTES,
+  // The SDK's shipped code only: its tests start the real server through the server's test harness.
+  restrictImports(["packages/js/src/**", "packages/react/src/**"], SERVER_FROM_SDK),
+);

@@ -1,0 +1,60 @@
+/**
+ * The signed-in user as a server (or admin) app reads them: the server's view
+ * (server metadata, last activity, ...) with the signed-in user's methods,
+ * which go through /users/me with the app's server access.
+ */
+import { CurrentUser } from "./current-user.ts";
+import type { Json, ServerUserJson } from "./json.ts";
+import {
+  createUserSession,
+  serverOnlyUserFields,
+  type CreateSessionOptions,
+  type CreatedSession,
+  type ServerOnlyUserFields,
+} from "./server-user.ts";
+import type { ServerTeam } from "./team.ts";
+import type { ServerUserUpdateOptions, UserContext } from "./user-fields.ts";
+
+// The fields are assigned from `serverOnlyUserFields` in the constructor, so
+// the merged declaration is safe; it keeps the field list in one place.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface CurrentServerUser extends ServerOnlyUserFields {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
+export class CurrentServerUser extends CurrentUser {
+  declare readonly selectedTeam: ServerTeam | null;
+  readonly #json: ServerUserJson;
+
+  constructor(json: ServerUserJson, context: UserContext) {
+    super(json, context);
+    Object.assign(this, serverOnlyUserFields(json));
+    this.#json = json;
+  }
+
+  /** The user as the server sent it (snake_case), server fields included. */
+  toServerJson(): ServerUserJson {
+    return this.#json;
+  }
+
+  /** Server access may also set the server-only fields. */
+  override update(update: ServerUserUpdateOptions): Promise<void> {
+    return super.update(update);
+  }
+
+  setServerMetadata(serverMetadata: Json): Promise<void> {
+    return this.update({ serverMetadata });
+  }
+
+  setClientReadOnlyMetadata(clientReadOnlyMetadata: Json): Promise<void> {
+    return this.update({ clientReadOnlyMetadata });
+  }
+
+  setPrimaryEmail(email: string | null, options: { verified?: boolean } = {}): Promise<void> {
+    return this.update({ primaryEmail: email, ...(options.verified !== undefined ? { primaryEmailVerified: options.verified } : {}) });
+  }
+
+  /** A new session for this user, beside the current one. */
+  createSession(options: CreateSessionOptions = {}): Promise<CreatedSession> {
+    return createUserSession(this.context, this.id, options);
+  }
+}

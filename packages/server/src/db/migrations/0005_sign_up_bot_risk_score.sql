@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "sign_up_bot_risk_score" smallint DEFAULT 0 NOT NULL;

@@ -1,0 +1,198 @@
+/**
+ * Signing in with a mailed one-time code: the link, or the 6 characters
+ * shown in the e-mail typed back together with the nonce the client kept.
+ * The code's data names the address it went to and the user who signs in
+ * with that address (null: nobody yet, so using the code signs a new user
+ * up). Using the code proves the inbox is the user's, so it also verifies
+ * the address.
+ */
+import { KnownErrors } from "@latchkey/shared";
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../../db/connect.ts";
+import { contactChannels, users } from "../../../db/schema/index.ts";
+import type { Services } from "../../../services.ts";
+import { signUpBotRiskScore } from "../../bot-challenge/risk-score.ts";
+import { checkBotChallenge, type BotChallengeInput, type BotChallengeOutcome } from "../../bot-challenge/verify.ts";
+import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
+import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
+import { signIn } from "../../sessions/issue.ts";
+import { createUser } from "../../users/create.ts";
+import { findAuthEmailChannel, findUser, isAuthEmail, type UserRecord } from "../../users/record.ts";
+import { updateUser } from "../../users/update.ts";
+import { upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
+
+export interface OtpSignInData {
+  email: string;
+  user_id: string | null;
+  /** For a new address: the bot challenge outcome the user created with this code is scored by. */
+  bot_challenge?: BotChallengeOutcome;
+}
+
+/** Whether a brand-new address may become a user (a client may not while sign-up is closed). */
+export interface SignUpPolicy {
+  signUpAllowed: boolean;
+}
+
+/**
+ * Mails a sign-in code to `email` and returns the nonce. An address someone
+ * signs in with but never verified is refused: anyone may have signed up
+ * with it, and a code must neither hand that account to the inbox's owner
+ * nor the inbox owner's sign-in to that account.
+ */
+export async function mailSignInCode(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  input: SignUpPolicy & { email: string; callbackUrl: string; botChallenge: BotChallengeInput; remoteIp: string | null },
+): Promise<string> {
+  const botChallenge = await newAddressBotChallenge(services, project, branchId, input);
+  // Rendered before the transaction (see mail-code.ts); a refused request has merely rendered for nothing.
+  const prepared = await prepareCodeMail(services.db, services.logger, {
+    project,
+    branchId,
+    purpose: "otp_sign_in",
+    to: input.email,
+    callbackUrl: input.callbackUrl,
+  });
+  await services.db.transaction(async (tx) => {
+    const channel = await findAuthEmailChannel(tx, project.id, branchId, input.email);
+    if (channel && !channel.isVerified) throw new KnownErrors.UserWithEmailAlreadyExists(input.email, true);
+    if (!channel && !input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
+    const data: OtpSignInData = { email: input.email, user_id: channel?.userId ?? null };
+    // The address lost its user since it was looked up: no challenge was checked for it, so it counts as unverifiable.
+    if (!channel) data.bot_challenge = botChallenge ?? "error";
+    await saveCodeMail(tx, prepared, { ...data });
+  });
+  return prepared.nonce;
+}
+
+/**
+ * The bot challenge only guards creating accounts: an address that already
+ * signs someone in gets its code whatever the challenge says (null), so a
+ * failing widget never locks a user out. For a new address the phase rules
+ * apply (they may throw) and the outcome is kept with the code.
+ */
+async function newAddressBotChallenge(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  input: SignUpPolicy & { email: string; botChallenge: BotChallengeInput; remoteIp: string | null },
+): Promise<BotChallengeOutcome | null> {
+  // Off: every challenge passes, and the address need not be looked up first.
+  if (!services.siteverify) return "ok";
+  if (await findAuthEmailChannel(services.db, project.id, branchId, input.email)) return null;
+  // Refused anyway: no challenge to ask for.
+  if (!input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
+  return checkBotChallenge(
+    { siteverify: services.siteverify, config: project.config, action: "send_magic_link_email", remoteIp: input.remoteIp },
+    input.botChallenge,
+  );
+}
+
+export interface OtpSignInResult {
+  accessToken: string;
+  refreshToken: string;
+  userId: string;
+  isNewUser: boolean;
+}
+
+/**
+ * Uses the code and signs its user in, in one transaction: if anything
+ * fails (e.g. the address was taken since the code was mailed), the code
+ * stays unused. A caller signed in as an anonymous user who signs up this
+ * way keeps their id and data.
+ */
+export function signInWithCode(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  code: string,
+  input: SignUpPolicy & { anonymousUser: UserRecord | null },
+): Promise<OtpSignInResult> {
+  const scope: CodeScope = { projectId: project.id, branchId, purpose: "otp_sign_in" };
+  return useCode<OtpSignInData, OtpSignInResult>(services.db, scope, code, async (tx, data) => {
+    let user: UserRecord;
+    const isNewUser = data.user_id === null;
+    if (data.user_id !== null) {
+      user = await verifiedExistingUser(services, tx, project, branchId, data.user_id, data.email);
+    } else {
+      // Sign-up may have closed since the code was mailed.
+      if (!input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
+      // Codes mailed before challenges were recorded carry none: nothing was checked, nothing held against the user.
+      const botRiskScore = signUpBotRiskScore(data.bot_challenge ?? "ok");
+      user = await signUpByEmail(services, tx, project, branchId, data.email, input.anonymousUser, botRiskScore);
+    }
+    const session = await signIn(services, tx, project, user);
+    return { accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user.id, isNewUser };
+  });
+}
+
+/**
+ * The user the code was mailed for, provided they still sign in with that
+ * address (a code mailed before the address moved proves nothing about the
+ * account now): their address becomes verified.
+ */
+async function verifiedExistingUser(
+  services: Services,
+  tx: Tx,
+  project: ProjectRow,
+  branchId: string,
+  userId: string,
+  email: string,
+): Promise<UserRecord> {
+  const [channel] = await tx
+    .select({ id: contactChannels.id, isVerified: contactChannels.isVerified })
+    .from(contactChannels)
+    .where(and(isAuthEmail(project.id, branchId, email), eq(contactChannels.userId, userId)))
+    .for("update");
+  // Answered like a code that never existed: it no longer leads anywhere.
+  if (!channel) throw new KnownErrors.VerificationCodeNotFound();
+  if (!channel.isVerified) {
+    await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channel.id));
+    await services.bus.publish(tx, { t: "user", id: userId });
+  }
+  return (await findUser(tx, project.id, branchId, userId))!;
+}
+
+/** A new user whose verified primary e-mail is their sign-in address, or the anonymous caller upgraded to one. */
+async function signUpByEmail(
+  services: Services,
+  tx: Tx,
+  project: ProjectRow,
+  branchId: string,
+  email: string,
+  anonymousUser: UserRecord | null,
+  botRiskScore: number,
+): Promise<UserRecord> {
+  const anonymous = anonymousUser && (await lockAnonymousUser(tx, project, branchId, anonymousUser.id));
+  if (anonymous) {
+    const upgraded = await upgradeAnonymousUser(tx, services.bus, project, anonymous, {
+      primaryEmail: email,
+      passwordHash: null,
+      signUpBotRiskScore: botRiskScore,
+    });
+    return updateUser(tx, services.bus, project, branchId, upgraded, { primaryEmailVerified: true, otpAuthEnabled: true });
+  }
+  return createUser(tx, project, branchId, {
+    primaryEmail: email,
+    primaryEmailVerified: true,
+    primaryEmailAuthEnabled: true,
+    otpAuthEnabled: true,
+    signUpBotRiskScore: botRiskScore,
+  });
+}
+
+/**
+ * The anonymous user as it is now, locked, so two sign-ups racing for one
+ * anonymous user do not both upgrade it; null if it was upgraded or deleted
+ * meanwhile (then the caller gets a user of their own).
+ */
+async function lockAnonymousUser(tx: Tx, project: ProjectRow, branchId: string, userId: string): Promise<UserRecord | null> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.projectId, project.id), eq(users.branchId, branchId), eq(users.id, userId), eq(users.isAnonymous, true)))
+    .for("update");
+  return row ? findUser(tx, project.id, branchId, userId) : null;
+}

@@ -1,0 +1,104 @@
+/**
+ * Password reset: a code mailed to an address a user signs in with, then a
+ * new password set with that code. Asking for a code reveals nothing about
+ * who has an account; using it proves the user reads that inbox, so it also
+ * verifies the address, and it ends every session (a stolen session must not
+ * outlive the reset).
+ */
+import { KnownErrors } from "@latchkey/shared";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { contactChannels, sessions, users, verificationCodes } from "../../../db/schema/index.ts";
+import type { Services } from "../../../services.ts";
+import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
+import { checkCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
+import { findAuthEmailChannel, isAuthEmail } from "../../users/record.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
+
+export interface PasswordResetData {
+  user_id: string;
+  /** The address the code was mailed to. */
+  email: string;
+}
+
+function resetScope(project: ProjectRow, branchId: string): CodeScope {
+  return { projectId: project.id, branchId, purpose: "password_reset" };
+}
+
+/** Mails a reset code when a user signs in with `email`; does nothing otherwise. */
+export async function sendResetCode(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  email: string,
+  callbackUrl: string,
+): Promise<void> {
+  // Rendered whether or not anyone signs in with the address, so an account takes no longer to answer for
+  // than no account (the rendering is most of the time spent); the rate limit bounds the work.
+  const prepared = await prepareCodeMail(services.db, services.logger, {
+    project,
+    branchId,
+    purpose: "password_reset",
+    to: email,
+    callbackUrl,
+  });
+  const found = await findAuthEmailChannel(services.db, project.id, branchId, email);
+  if (!found) return;
+  const data: PasswordResetData = { user_id: found.userId, email: found.value };
+  // To the address as the user registered it, whatever case was typed here.
+  const addressed = { ...prepared, email: { ...prepared.email, to: [found.value] } };
+  await services.db.transaction((tx) => saveCodeMail(tx, addressed, { ...data }));
+  services.emails.kick();
+}
+
+/** Whether the code would work now (counts as an attempt, does not spend it). */
+export async function checkResetCode(services: Services, project: ProjectRow, branchId: string, code: string): Promise<void> {
+  await checkCode(services.db, resetScope(project, branchId), code);
+}
+
+/** Spends the code and sets the (already hashed) password, atomically. */
+export async function resetPassword(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  code: string,
+  passwordHash: string,
+): Promise<void> {
+  const userId = await useCode<PasswordResetData, string>(services.db, resetScope(project, branchId), code, async (tx, data) => {
+    const inScope = (table: typeof users | typeof contactChannels | typeof sessions) =>
+      and(eq(table.projectId, project.id), eq(table.branchId, branchId));
+    // The code proves access to one inbox; once that address is no longer how the user
+    // signs in (moved away from a lost or stolen mailbox), it resets nothing.
+    const [channel] = await tx
+      .select({ id: contactChannels.id })
+      .from(contactChannels)
+      .where(and(isAuthEmail(project.id, branchId, data.email), eq(contactChannels.userId, data.user_id)))
+      .for("update");
+    // Throwing keeps the code unspent, and says no more than a code that never existed.
+    if (!channel) throw new KnownErrors.VerificationCodeNotFound();
+    await tx
+      .update(users)
+      .set({ passwordHash })
+      .where(and(inScope(users), eq(users.id, data.user_id)));
+    await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channel.id));
+    // Other reset links of this user stop working too: one reset ends them all.
+    await tx
+      .update(verificationCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(verificationCodes.projectId, project.id),
+          eq(verificationCodes.branchId, branchId),
+          eq(verificationCodes.purpose, "password_reset"),
+          isNull(verificationCodes.usedAt),
+          sql`${verificationCodes.data}->>'user_id' = ${data.user_id}`,
+        ),
+      );
+    await tx.delete(sessions).where(and(inScope(sessions), eq(sessions.userId, data.user_id)));
+    // A user event also drops the user's sessions from every replica's cache.
+    await services.bus.publish(tx, { t: "user", id: data.user_id });
+    return data.user_id;
+  });
+  // publish() applied the event here before the commit: a refresh of this
+  // process that read the sessions in between may have cached one again.
+  services.bus.apply({ t: "user", id: userId });
+}

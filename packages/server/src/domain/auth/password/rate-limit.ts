@@ -1,0 +1,23 @@
+/** Limits on password guessing: per account and per client address. */
+import { RateLimitedError } from "@latchkey/shared";
+import { FailureLimiter } from "../../../lib/failure-limiter.ts";
+
+const TEN_MINUTES = 10 * 60 * 1000;
+
+export class SignInRateLimit {
+  readonly perAccount = new FailureLimiter(20, TEN_MINUTES);
+  readonly perIp = new FailureLimiter(200, TEN_MINUTES);
+
+  /** Throws 429 when this account or address has failed too often. */
+  check(accountKey: string, ip: string | null): void {
+    const wait = Math.max(this.perAccount.retryAfterSeconds(accountKey), ip ? this.perIp.retryAfterSeconds(ip) : 0);
+    if (wait > 0) {
+      throw new RateLimitedError(wait, "Too many failed sign-in attempts. Wait a few minutes, then try again.");
+    }
+  }
+
+  recordFailure(accountKey: string, ip: string | null): void {
+    this.perAccount.recordFailure(accountKey);
+    if (ip) this.perIp.recordFailure(ip);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The message of a bulk send: given html with a subject (sent as given, or
+ * framed by a theme), or a stored template or draft rendered per recipient.
+ */
+import type { SendEmail } from "@latchkey/shared";
+import type { DbOrTx } from "../../../db/connect.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
+import { requireDraft, requireTemplate, requireThemeChoice } from "../templates/lookup.ts";
+import { markDraftSent } from "../templates/store.ts";
+import { themeChoiceFromJson } from "../templates/theme-choice.ts";
+import { htmlMessage } from "./html-message.ts";
+import type { BulkSend } from "./send.ts";
+import { storedMessageComposer, themedHtmlComposer } from "./stored-message.ts";
+
+/** The message part of a send-email body (@latchkey/shared api/emails.ts): exactly one of html (with a subject), template_id or draft_id. */
+export type MessageRequest = Pick<SendEmail, "html" | "subject" | "template_id" | "draft_id" | "variables" | "theme_id">;
+
+/** How each recipient's copy is made, and what else the send records (a draft is marked sent). */
+export async function composeBulkMessage(
+  db: DbOrTx,
+  project: ProjectRow,
+  request: MessageRequest,
+): Promise<Pick<BulkSend, "compose" | "afterQueued">> {
+  const theme = request.theme_id === undefined ? undefined : themeChoiceFromJson(request.theme_id);
+  if (theme) await requireThemeChoice(db, project.id, theme);
+  if (request.html !== undefined) {
+    const [subject, html] = [request.subject!, request.html];
+    if (!theme || theme.noTheme) return { compose: (_recipient, unsubscribeLink) => htmlMessage(subject, html, unsubscribeLink) };
+    return { compose: await themedHtmlComposer(db, project, subject, html, theme) };
+  }
+  const stored =
+    request.template_id !== undefined
+      ? await requireTemplate(db, project.id, request.template_id)
+      : await requireDraft(db, project.id, request.draft_id!);
+  const message = {
+    tsxSource: stored.tsxSource,
+    displayName: stored.displayName,
+    variables: request.variables ?? {},
+    subject: request.subject ?? null,
+  };
+  const compose = await storedMessageComposer(db, project, message, theme ?? stored);
+  if (request.template_id !== undefined) return { compose };
+  return { compose, afterQueued: (tx) => markDraftSent(tx, project.id, stored.id) };
+}
