@@ -5,6 +5,7 @@
  * TTL bounds staleness should an invalidation ever be missed.
  */
 import { LRUCache } from "lru-cache";
+import type { PermissionGraph } from "../domain/permissions/graph.ts";
 import type { ProjectRow } from "../domain/projects/projects.ts";
 import type { UserRecord } from "../domain/users/record.ts";
 import type { MaybePromise } from "../lib/maybe-async.ts";
@@ -18,6 +19,21 @@ export interface CachedSession {
   projectId: string;
   branchId: string;
   expiresAt: Date | null;
+}
+
+export interface CachedGrants {
+  teamId: string;
+  permissionIds: readonly string[];
+}
+
+export interface CachedProjectGrants {
+  projectId: string;
+  permissionIds: readonly string[];
+}
+
+export interface CachedTeamIds {
+  projectId: string;
+  teamIds: readonly string[];
 }
 
 export interface CachedKey {
@@ -38,6 +54,14 @@ export class Caches {
   readonly memberships = lru<{ teamId: string }>(20_000);
   /** refresh-token digest → session. */
   readonly sessions = lru<CachedSession>(100_000);
+  /** `${projectId}:${branchId}` → the project's permission definitions. */
+  readonly permissionGraphs = lru<PermissionGraph>(10_000);
+  /** `${teamId}:${userId}` → the permissions granted directly to that member (members only). */
+  readonly teamGrants = lru<CachedGrants>(100_000);
+  /** user id → the project permissions granted directly to that user. */
+  readonly projectGrants = lru<CachedProjectGrants>(100_000);
+  /** user id → the ids of the teams the user belongs to, oldest membership first. */
+  readonly userTeams = lru<CachedTeamIds>(100_000);
 
   constructor(private readonly bus: CacheBus) {
     bus.onEvent((event) => this.invalidate(event));
@@ -67,6 +91,20 @@ export class Caches {
         dropWhere(this.projectKeys, (v) => v.projectId === event.id);
         dropWhere(this.users, (v) => v.projectId === event.id);
         dropWhere(this.sessions, (v) => v.projectId === event.id);
+        dropByPrefix(this.permissionGraphs, `${event.id}:`);
+        dropWhere(this.projectGrants, (v) => v.projectId === event.id);
+        dropWhere(this.userTeams, (v) => v.projectId === event.id);
+        break;
+      case "permission-definitions":
+        dropByPrefix(this.permissionGraphs, `${event.id}:`);
+        break;
+      case "team-member":
+        this.memberships.delete(`${event.team}:${event.user}`);
+        this.teamGrants.delete(`${event.team}:${event.user}`);
+        this.userTeams.delete(event.user);
+        break;
+      case "project-grants":
+        this.projectGrants.delete(event.user);
         break;
       case "project-keys":
         dropWhere(this.projectKeys, (v) => v.projectId === event.id);
@@ -75,10 +113,16 @@ export class Caches {
         this.users.delete(event.id);
         dropWhere(this.sessions, (v) => v.userId === event.id);
         dropWhere(this.memberships, (_, key) => key.endsWith(`:${event.id}`));
+        // A deleted user's grants and teams go with their memberships (team-member events);
+        // their other entries can no longer be reached: the user is not found first.
+        this.projectGrants.delete(event.id);
+        this.userTeams.delete(event.id);
         break;
       case "team":
         dropWhere(this.users, (v) => v.selectedTeamId === event.id);
         dropWhere(this.memberships, (v) => v.teamId === event.id);
+        dropWhere(this.teamGrants, (v) => v.teamId === event.id);
+        dropWhere(this.userTeams, (v) => v.teamIds.includes(event.id));
         break;
       case "session":
         dropWhere(this.sessions, (v) => v.id === event.id);
@@ -89,9 +133,17 @@ export class Caches {
         this.users.clear();
         this.memberships.clear();
         this.sessions.clear();
+        this.permissionGraphs.clear();
+        this.teamGrants.clear();
+        this.projectGrants.clear();
+        this.userTeams.clear();
         break;
     }
   }
+}
+
+function dropByPrefix<V extends object>(cache: LRUCache<string, V>, prefix: string): void {
+  for (const key of cache.keys()) if (key.startsWith(prefix)) cache.delete(key);
 }
 
 function dropWhere<V extends object>(cache: LRUCache<string, V>, predicate: (value: V, key: string) => boolean): void {

@@ -119,9 +119,21 @@ const AUTHENTICATION_ERRORS: KnownErrorClass[] = [
   KnownErrors.InsufficientAccessType,
 ];
 
+/** What the declared team-permission check answers a client with (http/team-permission.ts). */
+const TEAM_PERMISSION_ERRORS = [
+  KnownErrors.UserAuthenticationRequired,
+  KnownErrors.TeamMembershipNotFound,
+  KnownErrors.TeamPermissionRequired,
+];
+
 /** Every coded error a route can answer with: its own, and those of the pipeline before it. */
 export function routeErrors(route: RouteDefinition): KnownErrorClass[] {
-  const all = [...REQUEST_ERRORS, ...(route.access === "public" ? [] : AUTHENTICATION_ERRORS), ...(route.errors ?? [])];
+  const all = [
+    ...REQUEST_ERRORS,
+    ...(route.access === "public" ? [] : AUTHENTICATION_ERRORS),
+    ...(route.teamPermission ? TEAM_PERMISSION_ERRORS : []),
+    ...(route.errors ?? []),
+  ];
   return [...new Map(all.map((error) => [error.code, error])).values()];
 }
 

@@ -20,6 +20,7 @@ import { NodeHeaderReader, type HeaderReader } from "./headers.ts";
 import { checkedResponse } from "./response-check.ts";
 import { jsonResponse, jsonTextResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
+import { requireTeamPermission } from "./team-permission.ts";
 import type { HandlerInput, RouteDefinition } from "./route.ts";
 
 const NO_KEYS = z.object({}).strict();
@@ -85,6 +86,7 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
   const bodySchema = (auth?.type === "client" && route.clientBody) || route.body;
   const body = bodySchema || rawBody !== undefined ? parsePart(messages, "body", bodySchema ?? NO_BODY, rawBody) : undefined;
   if (messages.length > 0) throw schemaError(request.method, pathOf(request), messages);
+  if (route.teamPermission && auth) yield* requireTeamPermission(services, auth, route.teamPermission, { params, query, body });
 
   const result = yield* settle(route.handler(new Input(body, query, params, auth, services, request, headers, c)));
   if (check) return yield* settle(checkedResponse(route, auth?.type ?? null, result));

@@ -61,7 +61,8 @@ export function issueMessage(part: Part, issue: z.core.$ZodIssue): string {
     case "not_multiple_of":
       return `${p} must be a multiple of ${issue.divisor}`;
     default:
-      return `${p} ${issue.message}`;
+      // A message written as a sentence of its own (`Invalid system permission`) follows the path after a colon.
+      return /^[A-Z]/.test(issue.message) ? `${p}: ${issue.message}` : `${p} ${issue.message}`;
   }
 }
 

@@ -21,6 +21,7 @@
 import type { z } from "zod";
 import type { AccessType } from "../constants.ts";
 import type { KnownErrorClass } from "../known-errors/base.ts";
+import type { SystemTeamPermissionId } from "./permissions.ts";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -34,6 +35,15 @@ export interface EndpointDefinition {
   readonly access: readonly AccessType[] | "public";
   /** A signed-in user is required (reported as `auth.user must be defined`). */
   readonly user?: "required";
+  /**
+   * The team permissions a caller with client access needs, in the team the
+   * request names (its `team_id`). The server checks it before the handler
+   * runs (a user with no session: USER_AUTHENTICATION_REQUIRED; not a member:
+   * TEAM_MEMBERSHIP_NOT_FOUND; a member without it, directly or through a
+   * permission that contains it: TEAM_PERMISSION_REQUIRED). Server and admin
+   * callers need none.
+   */
+  readonly teamPermission?: TeamPermissionRequirement;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
@@ -55,6 +65,15 @@ export interface EndpointDefinition {
    * with, are added by the server for all of them.
    */
   readonly errors?: readonly KnownErrorClass[];
+}
+
+export interface TeamPermissionRequirement {
+  /** All needed, checked in this order. */
+  readonly permissions: readonly SystemTeamPermissionId[];
+  /** The part of the request that carries `team_id`; a request without one is not checked here (its schema decides). */
+  readonly teamIdIn: "params" | "query" | "body";
+  /** The part that carries `user_id`: when it names the caller (`me` or their id), no permission is needed. */
+  readonly exceptOwnUserIn?: "params" | "query";
 }
 
 /** Declares an endpoint; the literal type is kept, so its key and schemas are known to the type checker. */

@@ -15,10 +15,17 @@ import { sessionsEndpoints } from "./sessions.ts";
 import { internalApiKeysEndpoints } from "./api-keys.ts";
 import { internalEmailsEndpoints } from "./email-admin.ts";
 import { usersEndpoints } from "./users.ts";
+import { teamsEndpoints } from "./teams.ts";
+import { teamMembersEndpoints } from "./team-members.ts";
+import { teamInvitationsEndpoints } from "./team-invitations.ts";
+import { permissionsEndpoints } from "./permissions.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
 export * from "./teams.ts";
+export * from "./team-members.ts";
+export * from "./team-invitations.ts";
+export * from "./permissions.ts";
 export * from "./users.ts";
 export * from "./codes.ts";
 export * from "./auth.ts";
@@ -42,6 +49,10 @@ export const endpointsByArea = {
   internalProjects: internalProjectsEndpoints,
   internalApiKeys: internalApiKeysEndpoints,
   internalEmails: internalEmailsEndpoints,
+  teams: teamsEndpoints,
+  teamMembers: teamMembersEndpoints,
+  teamInvitations: teamInvitationsEndpoints,
+  permissions: permissionsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -54,6 +65,10 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof projectsEndpoints> &
   EndpointMapOf<typeof internalProjectsEndpoints> &
   EndpointMapOf<typeof internalApiKeysEndpoints> &
-  EndpointMapOf<typeof internalEmailsEndpoints>;
+  EndpointMapOf<typeof internalEmailsEndpoints> &
+  EndpointMapOf<typeof teamsEndpoints> &
+  EndpointMapOf<typeof teamMembersEndpoints> &
+  EndpointMapOf<typeof teamInvitationsEndpoints> &
+  EndpointMapOf<typeof permissionsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -5,3 +5,4 @@ export * from "./sessions.ts";
 export * from "./signing-keys.ts";
 export * from "./verification-codes.ts";
 export * from "./emails.ts";
+export * from "./permissions.ts";

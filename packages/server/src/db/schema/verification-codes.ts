@@ -32,5 +32,9 @@ export const verificationCodes = pgTable(
   (t) => [
     uniqueIndex("verification_codes_code_hash_unique").on(t.codeHash),
     index("verification_codes_nonce_idx").on(t.projectId, t.nonceHash),
+    // Listing a team's pending invitations.
+    index("verification_codes_team_idx")
+      .on(t.projectId, sql`(${t.data}->>'team_id')`)
+      .where(sql`${t.purpose} = 'team_invitation'`),
   ],
 );

@@ -3,6 +3,7 @@ import { INTERNAL_PROJECT_ID, KnownErrors } from "@latchkey/shared";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
+import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
 import { defaultProjectConfig } from "./config.ts";
 import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
 import type { ProjectRow, ProjectStore } from "./projects.ts";
@@ -39,21 +40,21 @@ function columns(fields: ProjectFields) {
   return out;
 }
 
-export async function createProject(
-  db: DbOrTx,
-  input: ProjectFields & { display_name: string; owner_team_id: string },
-): Promise<ProjectRow> {
+export async function createProject(db: Db, input: ProjectFields & { display_name: string; owner_team_id: string }): Promise<ProjectRow> {
   const config = applyConfigPatch(defaultProjectConfig(), input.config);
   const id = crypto.randomUUID();
   if (input.is_production_mode) {
     const errors = productionModeErrors(id, config);
     if (errors.length > 0) throw new ProductionModeRefused(errors);
   }
-  const [row] = await db
-    .insert(projects)
-    .values({ ...columns(input), id, displayName: input.display_name, ownerTeamId: input.owner_team_id, config })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(projects)
+      .values({ ...columns(input), id, displayName: input.display_name, ownerTeamId: input.owner_team_id, config })
+      .returning();
+    await insertDefaultPermissionDefinitions(tx, id);
+    return row!;
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Caches } from "../../cache/caches.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects } from "../../db/schema/index.ts";
 import type { MaybePromise } from "../../lib/maybe-async.ts";
+import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
 import { internalProjectConfig } from "./config.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -49,4 +50,5 @@ export async function ensureInternalProject(db: DbOrTx): Promise<void> {
       config: internalProjectConfig(),
     })
     .onConflictDoNothing();
+  await insertDefaultPermissionDefinitions(db, INTERNAL_PROJECT_ID);
 }

@@ -1,22 +1,49 @@
 import { and, eq } from "drizzle-orm";
+import { KnownErrors } from "@latchkey/shared";
 import type { DbOrTx } from "../../db/connect.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { teamMembers, teams } from "../../db/schema/index.ts";
+import { grantTeamDefaults, type TeamRole } from "../permissions/defaults.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+
+export interface JoiningUser {
+  id: string;
+  displayName: string | null;
+  profileImageUrl: string | null;
+}
+
+/**
+ * Adds a user to a team with the project's default permissions for their
+ * role. Their member profile starts as a copy of their own profile. The
+ * caller publishes the `team-member` cache event (cache/bus.ts) when the user
+ * existed before this transaction.
+ */
+export async function addTeamMember(tx: DbOrTx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser, role: TeamRole) {
+  try {
+    await tx.insert(teamMembers).values({
+      projectId: project.id,
+      branchId,
+      teamId,
+      userId: user.id,
+      displayName: user.displayName,
+      profileImageUrl: user.profileImageUrl,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new KnownErrors.TeamMembershipAlreadyExists();
+    throw error;
+  }
+  await grantTeamDefaults(tx, project, branchId, teamId, user.id, role);
+}
 
 export async function createTeamWithCreator(
   tx: DbOrTx,
-  input: { projectId: string; branchId: string; displayName: string; creatorUserId: string; creatorDisplayName: string | null },
+  input: { project: ProjectRow; branchId: string; displayName: string; creator: JoiningUser },
 ) {
   const [team] = await tx
     .insert(teams)
-    .values({ projectId: input.projectId, branchId: input.branchId, displayName: input.displayName })
+    .values({ projectId: input.project.id, branchId: input.branchId, displayName: input.displayName })
     .returning();
-  await tx.insert(teamMembers).values({
-    projectId: input.projectId,
-    branchId: input.branchId,
-    teamId: team!.id,
-    userId: input.creatorUserId,
-    displayName: input.creatorDisplayName,
-  });
+  await addTeamMember(tx, input.project, input.branchId, team!.id, input.creator, "creator");
   return team!;
 }
 

@@ -9,6 +9,7 @@ import type { Db, DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
+import { grantUserDefaults } from "../permissions/defaults.ts";
 import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
 import { userPatchFromBody } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
@@ -89,14 +90,14 @@ export async function createUser(tx: DbOrTx, project: ProjectRow, branchId: stri
   }
   if (project.config.create_team_on_sign_up) {
     const team = await createTeamWithCreator(tx, {
-      projectId: project.id,
+      project,
       branchId,
       displayName: personalTeamName(input.displayName ?? null, input.primaryEmail ?? null),
-      creatorUserId: user.id,
-      creatorDisplayName: input.displayName ?? null,
+      creator: { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl },
     });
     await tx.update(users).set({ selectedTeamId: team.id }).where(eq(users.id, user.id));
   }
+  await grantUserDefaults(tx, project, branchId, user.id);
   return (await findUser(tx, project.id, branchId, user.id))!;
 }
 
