@@ -1,9 +1,10 @@
 /**
  * The demo's pages, picked from window.location.pathname (no router
  * library): a home page, a page only signed-in users may see, and
- * Latchkey's own pages under /handler/.
+ * Latchkey's own pages under /handler/ (team invitations among them). The
+ * header shows the team switcher and the user button.
  */
-import { StackHandler, UserButton, useUser } from "@latchkey/react";
+import { SelectedTeamSwitcher, StackHandler, UserButton, useUser } from "@latchkey/react";
 import type { ReactNode } from "react";
 
 export function App() {
@@ -24,6 +25,7 @@ function Home() {
     <section className="card">
       <h1>Welcome</h1>
       {user ? <p>Signed in as {user.primaryEmail}</p> : <p>You are not signed in yet.</p>}
+      {user ? <p>Selected team: {user.selectedTeam?.displayName ?? "none"}</p> : null}
       <p>
         <a href="/protected">Go to the protected page</a>
       </p>
@@ -60,7 +62,12 @@ function Layout({ userButton = false, children }: { userButton?: boolean; childr
         <a className="brand" href="/">
           Latchkey demo
         </a>
-        {userButton && <UserButton />}
+        {userButton && (
+          <span className="topbar-actions">
+            <SelectedTeamSwitcher />
+            <UserButton />
+          </span>
+        )}
       </header>
       <main>{children}</main>
     </>

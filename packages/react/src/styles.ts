@@ -31,6 +31,7 @@ export const STYLES = `
 .lk-input { font: inherit; padding: 9px 11px; border: 1px solid var(--lk-border); border-radius: var(--lk-radius); background: var(--lk-background); color: var(--lk-text); }
 .lk-input:focus-visible, .lk-button:focus-visible, .lk-link:focus-visible, .lk-menu-item:focus-visible { outline: none; box-shadow: var(--lk-focus); }
 .lk-button { font: inherit; cursor: pointer; padding: 9px 14px; border: 1px solid transparent; border-radius: var(--lk-radius); background: var(--lk-primary); color: var(--lk-primary-text); }
+a.lk-button { display: inline-block; text-decoration: none; }
 .lk-button[disabled] { opacity: 0.6; cursor: progress; }
 .lk-button-secondary { background: var(--lk-surface); color: var(--lk-text); border-color: var(--lk-border); }
 .lk-button-danger { background: var(--lk-danger); }
@@ -53,4 +54,15 @@ export const STYLES = `
 .lk-menu-header { padding: 8px 10px; border-bottom: 1px solid var(--lk-border); margin-bottom: 4px; font-size: 0.85rem; }
 .lk-menu-item { display: block; width: 100%; text-align: left; font: inherit; padding: 8px 10px; border: none; background: none; color: var(--lk-text); border-radius: calc(var(--lk-radius) - 2px); cursor: pointer; }
 .lk-menu-item:hover, .lk-menu-item:focus-visible { background: var(--lk-surface); }
+.lk-menu-item[role="menuitemradio"]::before { content: ""; display: inline-block; width: 1.2em; }
+.lk-menu-item[aria-checked="true"]::before { content: "✓"; }
+.lk-menu-separated { margin-top: 4px; border-top: 1px solid var(--lk-border); border-radius: 0; }
+.lk-menu-start { left: 0; right: auto; }
+.lk-menu-form { padding: 8px; }
+.lk-team-switcher { position: relative; display: inline-block; }
+.lk-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
+.lk-subsection { margin-top: 16px; padding: 14px; border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }
+.lk-subsection h3 { margin: 0 0 10px; font-size: 0.95rem; }
+.lk-subsection + .lk-subsection { margin-top: 12px; }
+.lk-danger-zone { margin-top: 16px; }
 `;

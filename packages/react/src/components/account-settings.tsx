@@ -1,4 +1,4 @@
-/** The account page: profile, e-mails, password, e-mail notifications, active sessions and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
 import type { ActiveSession, CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
@@ -6,7 +6,8 @@ import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
 import { EmailsSection } from "./emails-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
-import { Alert, Card, Field, Section, errorText, useAction } from "./parts.tsx";
+import { Alert, Card, ConfirmedAction, Field, Section, errorText, useAction } from "./parts.tsx";
+import { TeamsSection } from "./teams-section.tsx";
 
 export function AccountSettings() {
   const user = useUser({ or: "redirect" });
@@ -18,6 +19,7 @@ export function AccountSettings() {
       <PasswordSection user={user} />
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
+      <TeamsSection user={user} />
       {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
     </Card>
   );
@@ -144,7 +146,6 @@ function SessionsSection({ user }: { user: CurrentUser }) {
 
 function DeleteSection({ user }: { user: CurrentUser }) {
   const app = useStackApp();
-  const [confirming, setConfirming] = useState(false);
   const remove = useAction(async () => {
     await user.delete();
     await app.redirectToAfterSignOut();
@@ -153,20 +154,7 @@ function DeleteSection({ user }: { user: CurrentUser }) {
     <Section title="Delete account">
       <p className="lk-muted">This deletes your account and everything in it. It cannot be undone.</p>
       <Alert>{remove.error}</Alert>
-      {confirming ? (
-        <div style={{ display: "flex", gap: 8 }}>
-          <button className="lk-button lk-button-danger" type="button" disabled={remove.busy} onClick={() => void remove.run()}>
-            Delete my account
-          </button>
-          <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(true)}>
-          Delete account…
-        </button>
-      )}
+      <ConfirmedAction label="Delete account…" confirmLabel="Delete my account" busy={remove.busy} onConfirm={() => void remove.run()} />
     </Section>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * Mount on every path under the handler base (default `/handler/*`): shows
  * the page the URL names. Pages of features the server does not have yet
- * (OAuth, MFA, team invitations) are not routed.
+ * (OAuth, MFA) are not routed.
  */
 import { handlerPageOf } from "@latchkey/js";
 import type { ReactNode } from "react";
@@ -16,6 +16,7 @@ import { PasswordReset } from "./password-reset.tsx";
 import { SignIn } from "./sign-in.tsx";
 import { SignOut } from "./sign-out.tsx";
 import { SignUp } from "./sign-up.tsx";
+import { TeamInvitation } from "./team-invitation.tsx";
 
 export function StackHandler({ pathname }: { /** Defaults to the browser's current path. */ pathname?: string }) {
   const app = useStackApp();
@@ -29,6 +30,7 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     magicLinkCallback: <MagicLinkCallback />,
     forgotPassword: <ForgotPassword />,
     passwordReset: <PasswordReset />,
+    teamInvitation: <TeamInvitation />,
     error: <ErrorPage />,
   };
   const page = handlerPageOf(app.urls, path);

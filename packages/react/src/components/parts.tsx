@@ -1,5 +1,6 @@
 /** Small building blocks shared by the components: labelled fields, alerts, async actions. */
-import { KnownError } from "@latchkey/js";
+import { KnownError, type CacheEntry } from "@latchkey/js";
+import { useCacheSnapshot } from "../use-cache-entry.ts";
 import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 
 export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -88,6 +89,57 @@ export function Section({ title, children }: { title: string; children: ReactNod
       {children}
     </section>
   );
+}
+
+/** A titled part of a section (e.g. one team's members in account settings). */
+export function Subsection({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="lk-subsection" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+/** A button for what cannot be undone: the first click asks, the second (`confirmLabel`) does it. */
+export function ConfirmedAction({
+  label,
+  confirmLabel,
+  busy,
+  onConfirm,
+}: {
+  label: string;
+  confirmLabel: string;
+  busy: boolean;
+  onConfirm(): void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  return confirming ? (
+    <span className="lk-row">
+      <button className="lk-button lk-button-danger" type="button" disabled={busy} onClick={onConfirm}>
+        {confirmLabel}
+      </button>
+      <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+    </span>
+  ) : (
+    <span className="lk-row">
+      <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(true)}>
+        {label}
+      </button>
+    </span>
+  );
+}
+
+/** A cached read for a component that shows its own loading and error states: the value (null until it arrives) or the error's text. */
+export function useLoaded<T>(entry: CacheEntry<T>): { value: T | null; error: string | null } {
+  const snapshot = useCacheSnapshot(entry);
+  return {
+    value: snapshot.status === "ok" ? snapshot.value : null,
+    error: snapshot.status === "error" ? errorText(snapshot.error) : null,
+  };
 }
 
 /** The `code` a mailed link carries in its query string (read once, on the client). */

@@ -1,0 +1,115 @@
+/**
+ * The page an invitation link opens: names the team, and joins it on a click
+ * (mail scanners that open links would otherwise spend the one-time code).
+ * A signed-out visitor signs in or up first and comes back to this page.
+ */
+import type { CurrentUser } from "@latchkey/js";
+import { useEffect, useState, type MouseEvent } from "react";
+import { useStackApp } from "../provider.tsx";
+import { useUser } from "../use-user.ts";
+import { Alert, Card, FooterLink, errorText, useAction, useCodeFromUrl } from "./parts.tsx";
+
+/** What the code says about its team: its name, the code's refusal (expired, used, unknown), or neither yet. */
+type Details = { team: string } | { refusal: string } | null;
+
+export function TeamInvitation({ title = "Team invitation" }: { title?: string }) {
+  const app = useStackApp();
+  const code = useCodeFromUrl();
+  const user = useUser();
+  const [details, setDetails] = useState<Details>(null);
+  const signedIn = user !== null;
+
+  useEffect(() => {
+    if (!code) return;
+    let current = true;
+    app.getTeamInvitationDetails(code).then(
+      (result) => {
+        if (current) setDetails(result.status === "ok" ? { team: result.data.teamDisplayName } : { refusal: result.error.message });
+      },
+      (caught: unknown) => {
+        // Without a user the server may keep the team's name to itself; the invitation still stands.
+        if (current && signedIn) setDetails({ refusal: errorText(caught) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [app, code, signedIn]);
+
+  if (!code) {
+    return (
+      <Card title={title}>
+        <Alert>This link has no invitation code. Open the link from the e-mail again.</Alert>
+      </Card>
+    );
+  }
+  if (details && "refusal" in details) {
+    return (
+      <Card title={title}>
+        <Alert>{details.refusal}</Alert>
+        <FooterLink href={app.urls.home}>Go to the home page</FooterLink>
+      </Card>
+    );
+  }
+  const team = details?.team ?? null;
+  return (
+    <Card title={team ? `Join ${team}` : title}>
+      <p className="lk-muted">{team ? `You have been invited to join the team ${team}.` : "You have been invited to join a team."}</p>
+      {user ? <Accept user={user} code={code} team={team} /> : <SignInFirst />}
+    </Card>
+  );
+}
+
+function Accept({ user, code, team }: { user: CurrentUser; code: string; team: string | null }) {
+  const app = useStackApp();
+  const [joined, setJoined] = useState(false);
+  const accept = useAction(async () => {
+    const result = await app.acceptTeamInvitation(code);
+    if (result.status === "error") return result.error.message;
+    setJoined(true);
+  });
+  if (joined) {
+    return (
+      <>
+        <p className="lk-success" role="status">
+          {team ? `You joined ${team}.` : "You joined the team."}
+        </p>
+        <FooterLink href={app.urls.home}>Go to the home page</FooterLink>
+      </>
+    );
+  }
+  return (
+    <div className="lk-form">
+      <p className="lk-muted">Signed in as {user.primaryEmail ?? user.displayName ?? "a user without an e-mail"}.</p>
+      <Alert>{accept.error}</Alert>
+      <button className="lk-button" type="button" disabled={accept.busy} onClick={() => void accept.run()}>
+        {team ? `Join ${team}` : "Accept invitation"}
+      </button>
+    </div>
+  );
+}
+
+/** Links to sign in or up that bring the visitor back to this invitation afterwards. */
+function SignInFirst() {
+  const app = useStackApp();
+  const returningHere = (url: string) => (event: MouseEvent) => {
+    event.preventDefault();
+    const here = `${window.location.pathname}${window.location.search}`;
+    const target = new URL(url, window.location.href);
+    target.searchParams.set("after_auth_return_to", here);
+    void app.redirectToUrl(`${target.pathname}${target.search}`);
+  };
+  return (
+    <div className="lk-form">
+      <p>Sign in to accept the invitation, or create an account first.</p>
+      <span className="lk-row">
+        <a className="lk-button" href={app.urls.signIn} onClick={returningHere(app.urls.signIn)}>
+          Sign in
+        </a>
+        <a className="lk-button lk-button-secondary" href={app.urls.signUp} onClick={returningHere(app.urls.signUp)}>
+          Sign up
+        </a>
+      </span>
+    </div>
+  );
+}
