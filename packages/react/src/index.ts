@@ -9,7 +9,7 @@ export { useProject, useProjectOnceLoaded } from "./use-project.ts";
 export { useContactChannels } from "./use-contact-channels.ts";
 export { useNotificationCategories } from "./use-notification-categories.ts";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
-export { useTeams, useTeamUsers, useTeamInvitations, usePermission, usePermissionIds } from "./use-teams.ts";
+export { useTeams, useTeamUsers, useTeamInvitations, useTeamProfile, usePermission, usePermissionIds } from "./use-teams.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { SignIn } from "./components/sign-in.tsx";
 export { SignUp, PASSWORDS_DO_NOT_MATCH } from "./components/sign-up.tsx";

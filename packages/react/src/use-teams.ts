@@ -4,7 +4,7 @@
  * `user.listTeams()`, `team.listUsers()`, …) and read again after the SDK
  * changes them.
  */
-import type { CurrentUser, Team, TeamInvitation, TeamUser } from "@latchkey/js";
+import type { CurrentUser, EditableTeamMemberProfile, Team, TeamInvitation, TeamUser } from "@latchkey/js";
 import { useCacheEntry } from "./use-cache-entry.ts";
 
 /** Suspends on the first read. */
@@ -20,6 +20,11 @@ export function useTeamUsers(team: Team): TeamUser[] {
 /** Suspends on the first read; from a client, needs `$read_members` and `$invite_members` in the team. */
 export function useTeamInvitations(team: Team): TeamInvitation[] {
   return useCacheEntry(team._invitationsEntry());
+}
+
+/** The user's own (editable) profile in `team`. Suspends on the first read. */
+export function useTeamProfile(user: CurrentUser, team: Team): EditableTeamMemberProfile {
+  return useCacheEntry(user._teamProfileEntry(team));
 }
 
 /** Whether the user holds `permissionId` in `team`, directly or through a permission containing it. Suspends on the first read. */
