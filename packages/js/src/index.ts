@@ -30,7 +30,41 @@ export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
 export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions } from "./models/admin-project.ts";
 export type { Project } from "./models/project.ts";
-export type { Team, ServerTeam } from "./models/team.ts";
+export {
+  Team,
+  ServerTeam,
+  type TeamCreateOptions,
+  type ServerTeamCreateOptions,
+  type TeamUpdateOptions,
+  type ServerTeamUpdateOptions,
+} from "./models/team.ts";
+export type {
+  TeamUser,
+  ServerTeamUser,
+  TeamMemberProfile,
+  EditableTeamMemberProfile,
+  TeamMemberProfileUpdateOptions,
+  TeamInvitation,
+  UserTeamInvitation,
+} from "./models/team-member.ts";
+export type {
+  TeamPermission,
+  ProjectPermission,
+  AdminTeamPermission,
+  AdminProjectPermission,
+  AdminPermissionDefinition,
+  AdminTeamPermissionDefinition,
+  AdminProjectPermissionDefinition,
+  PermissionDefinitionCreateOptions,
+  PermissionDefinitionUpdateOptions,
+  AdminTeamPermissionDefinitionCreateOptions,
+  AdminTeamPermissionDefinitionUpdateOptions,
+  AdminProjectPermissionDefinitionCreateOptions,
+  AdminProjectPermissionDefinitionUpdateOptions,
+} from "./models/permission.ts";
+export type { PermissionListOptions, TeamRef } from "./models/user-teams.ts";
+export { UserWithTeams } from "./models/user-with-teams.ts";
+export type { TeamInvitationDetails } from "./apps/team-invitations.ts";
 export type { ActiveSession } from "./models/session.ts";
 export {
   ContactChannel,

@@ -6,7 +6,17 @@
 import type { AccessType } from "../interface/api-client.ts";
 import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
 import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
+import type { CacheEntry } from "../cache/index.ts";
+import type {
+  AdminPermissionDefinition,
+  AdminProjectPermissionDefinition,
+  AdminTeamPermission,
+  AdminTeamPermissionDefinition,
+  PermissionDefinitionCreateOptions,
+  PermissionDefinitionUpdateOptions,
+} from "../models/permission.ts";
 import type { Session } from "../session/session.ts";
+import { PermissionDefinitions } from "./permission-definitions.ts";
 import {
   AdminEmails,
   type EmailDraftCreateOptions,
@@ -33,6 +43,7 @@ export class StackAdminApp extends StackServerApp {
   protected override readonly accessType: AccessType = "admin";
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
+  readonly #definitions: PermissionDefinitions;
 
   constructor(options: StackAdminAppOptions) {
     if (!options.superSecretAdminKey && !options.projectOwnerSession) {
@@ -43,6 +54,12 @@ export class StackAdminApp extends StackServerApp {
     // Every request of this app — user management included — goes as the owner.
     this.api.defaultAdminSession = this.#ownerSession;
     this.#emails = new AdminEmails(this.adminProjectContext());
+    this.#definitions = new PermissionDefinitions({
+      api: this.api,
+      cache: this.cache,
+      adminSession: this.#ownerSession,
+      permissionsChanged: () => this.teams.changed(),
+    });
   }
 
   protected override extraCredentials(): { secretServerKey?: string; superSecretAdminKey?: string } {
@@ -116,4 +133,26 @@ export class StackAdminApp extends StackServerApp {
   updateEmailDraft = (id: string, update: EmailDraftUpdateOptions) => this.#emails.updateEmailDraft(id, update);
   deleteEmailDraft = (id: string) => this.#emails.deleteEmailDraft(id);
   getEmailPreview = (options: Parameters<AdminEmails["getEmailPreview"]>[0]) => this.#emails.getEmailPreview(options);
+
+  // -------------------------------------------------------------------------
+  // Permission definitions: team-scoped (listed with the system permissions) and project-scoped
+
+  listTeamPermissionDefinitions = (): Promise<AdminTeamPermissionDefinition[]> => this.#definitions.list("team");
+  /** The cache entry behind `listTeamPermissionDefinitions`, for hooks (`useTeamPermissionDefinitions`). */
+  _teamPermissionDefinitionsEntry = (): CacheEntry<AdminPermissionDefinition[]> => this.#definitions.entry("team");
+  createTeamPermissionDefinition = (options: PermissionDefinitionCreateOptions): Promise<AdminTeamPermission> =>
+    this.#definitions.create("team", options);
+  /** `id` renames it: its grants and the definitions containing it follow. */
+  updateTeamPermissionDefinition = (permissionId: string, options: PermissionDefinitionUpdateOptions): Promise<void> =>
+    this.#definitions.update("team", permissionId, options);
+  deleteTeamPermissionDefinition = (permissionId: string): Promise<void> => this.#definitions.delete("team", permissionId);
+
+  listProjectPermissionDefinitions = (): Promise<AdminProjectPermissionDefinition[]> => this.#definitions.list("project");
+  /** The cache entry behind `listProjectPermissionDefinitions`, for hooks (`useProjectPermissionDefinitions`). */
+  _projectPermissionDefinitionsEntry = (): CacheEntry<AdminPermissionDefinition[]> => this.#definitions.entry("project");
+  createProjectPermissionDefinition = (options: PermissionDefinitionCreateOptions): Promise<AdminProjectPermissionDefinition> =>
+    this.#definitions.create("project", options);
+  updateProjectPermissionDefinition = (permissionId: string, options: PermissionDefinitionUpdateOptions): Promise<void> =>
+    this.#definitions.update("project", permissionId, options);
+  deleteProjectPermissionDefinition = (permissionId: string): Promise<void> => this.#definitions.delete("project", permissionId);
 }

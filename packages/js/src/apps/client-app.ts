@@ -10,7 +10,8 @@ import { CachedQuery, CacheStore, type CacheEntry } from "../cache/index.ts";
 import { ApiClient, type AccessType } from "../interface/api-client.ts";
 import { listContactChannels } from "../models/contact-channel.ts";
 import { listNotificationCategories } from "../models/notification-category.ts";
-import type { ClientUserJson } from "../models/json.ts";
+import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
+import { ServerUser } from "../models/server-user.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
 import { channelContextOf, CurrentUser } from "../models/current-user.ts";
@@ -33,6 +34,8 @@ import type { BotChallenge } from "./bot-challenge.ts";
 import * as credentials from "./credentials.ts";
 import type { SignInError, SignUpError } from "./credentials.ts";
 import { readCurrentUserJson } from "./current-user-read.ts";
+import * as invitations from "./team-invitations.ts";
+import { AppTeams } from "./teams.ts";
 
 export type { RedirectToOptions };
 
@@ -99,6 +102,9 @@ export class StackClientApp {
     }),
   );
 
+  /** The cached team, member, invitation and permission reads (apps/teams.ts). */
+  protected readonly teams: AppTeams;
+
   constructor(protected readonly options: StackClientAppOptions) {
     if (!options.projectId) throw new Error("StackClientApp needs a projectId.");
     this.projectId = options.projectId;
@@ -117,6 +123,17 @@ export class StackClientApp {
       (refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType),
       (session) => this.sessionUserChanged(session),
     );
+    this.teams = new AppTeams({
+      api: this.api,
+      accessType: this.accessType,
+      cache: this.cache,
+      invitationCallbackUrl: (given) => this.codeFlows().callbackUrl(given, "teamInvitation"),
+      serverUser: (json) => this.serverUser(json),
+      usersChanged: () => {
+        this.#user.invalidateAll();
+        for (const listener of this.#userListeners) listener();
+      },
+    });
     this.#redirects = new AppRedirects(this.urls, options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window"));
   }
 
@@ -279,6 +296,30 @@ export class StackClientApp {
     return codes.resetPassword(this.codeFlows(), options);
   }
 
+  // -------------------------------------------------------------------------
+  // Team invitations: the code of an invitation mail (its link opens urls.teamInvitation)
+
+  /** The signed-in user joins the invitation's team. */
+  async acceptTeamInvitation(code: string, options: { tokenStore?: TokenStoreInit } = {}) {
+    const result = await invitations.acceptTeamInvitation(this.invitationCodes(options.tokenStore), code);
+    if (result.status === "ok") this.teams.changed();
+    return result;
+  }
+
+  /** Whether an invitation code may still be accepted. */
+  verifyTeamInvitationCode(code: string) {
+    return invitations.verifyTeamInvitationCode(this.invitationCodes(), code);
+  }
+
+  /** The team an invitation code is for. */
+  getTeamInvitationDetails(code: string, options: { tokenStore?: TokenStoreInit } = {}) {
+    return invitations.getTeamInvitationDetails(this.invitationCodes(options.tokenStore), code);
+  }
+
+  private invitationCodes(tokenStore?: TokenStoreInit): invitations.InvitationCodeContext {
+    return { api: this.api, accessType: this.accessType, session: this.sessionFor(tokenStore) };
+  }
+
   private codeFlows(): codes.CodeFlowContext {
     return {
       api: this.api,
@@ -364,7 +405,18 @@ export class StackClientApp {
       emailVerificationUrl: (given) => this.codeFlows().callbackUrl(given, "emailVerification"),
       contactChannels: () => this.#contactChannels.entry(session),
       notificationCategories: () => this.#notificationCategories.entry(session),
+      teams: this.teams,
     };
+  }
+
+  /** A user read with server access (e.g. a team's member, on a server). */
+  protected serverUser(json: ServerUserJson): ServerUser {
+    return new ServerUser(json, {
+      api: this.api,
+      accessType: this.accessType,
+      userChanged: () => this.notifyUserChanged(),
+      teams: this.teams,
+    });
   }
 
   async getProject(): Promise<Project> {

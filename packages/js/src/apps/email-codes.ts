@@ -22,11 +22,11 @@ export interface CodeFlowContext {
   api: ApiClient;
   accessType: AccessType;
   /** The callback the mailed link opens: the caller's, else the handler page's absolute URL (in browsers). */
-  callbackUrl(given: string | undefined, page: "magicLinkCallback" | "passwordReset" | "emailVerification"): string;
+  callbackUrl(given: string | undefined, page: "magicLinkCallback" | "passwordReset" | "emailVerification" | "teamInvitation"): string;
 }
 
 /** Codes a user pastes or a link carries may have spaces or a different case; the server wants 45 lower-case characters. */
-function normalizeCode(code: string): string {
+export function normalizeCode(code: string): string {
   return code.trim().replace(/\s+/g, "").toLowerCase();
 }
 

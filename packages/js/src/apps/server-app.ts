@@ -7,7 +7,10 @@ import type { SendEmailBody } from "@latchkey/shared/api/index";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType } from "../interface/api-client.ts";
+import { booleanText } from "../interface/query-values.ts";
+import type { CacheEntry } from "../cache/index.ts";
 import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
+import type { ServerTeam, ServerTeamCreateOptions, Team } from "../models/team.ts";
 import { CurrentServerUser } from "../models/current-server-user.ts";
 import { ServerUser } from "../models/server-user.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions } from "../models/user-fields.ts";
@@ -72,10 +75,6 @@ export class StackServerApp extends StackClientApp {
     return new CurrentServerUser(json as ServerUserJson, this.userContext(session));
   }
 
-  protected serverUser(json: ServerUserJson): ServerUser {
-    return new ServerUser(json, { api: this.api, accessType: this.accessType, userChanged: () => this.notifyUserChanged() });
-  }
-
   async createUser(options: ServerUserCreateOptions = {}): Promise<ServerUser> {
     const { isAnonymous, ...fields } = options;
     const json = await this.api.call("POST /users", {
@@ -118,6 +117,34 @@ export class StackServerApp extends StackClientApp {
     }));
   }
 
+  // -------------------------------------------------------------------------
+  // Teams
+
+  /** A new team; `creatorUserId` names a member who joins with the team-creator permissions (and has it selected). */
+  createTeam(options: ServerTeamCreateOptions): Promise<ServerTeam> {
+    return this.teams.createServerTeam(options);
+  }
+
+  /** Every team of the project, oldest first. */
+  async listTeams(): Promise<ServerTeam[]> {
+    return (await this._teamsEntry().get()) as ServerTeam[];
+  }
+
+  /** The cache entry behind `listTeams`, for hooks (`useTeams()` of @latchkey/react under a server app). */
+  _teamsEntry(): CacheEntry<Team[]> {
+    return this.teams.teams(null, null);
+  }
+
+  /** A team by id, or null when the project has none of that id. */
+  async getTeam(teamId: string): Promise<ServerTeam | null> {
+    return (await this._teamEntry(teamId).get()) as ServerTeam | null;
+  }
+
+  /** The cache entry behind `getTeam`, for hooks (`useTeam(id)` under a server app). */
+  _teamEntry(teamId: string): CacheEntry<Team | null> {
+    return this.teams.teamById(null, teamId);
+  }
+
   /**
    * A user by id (null when there is none), or, given options, the signed-in
    * user of a token store in the server's view (server fields and methods).
@@ -135,9 +162,4 @@ export class StackServerApp extends StackClientApp {
       throw error;
     }
   }
-}
-
-/** Query flags travel as the strings `true` and `false`. */
-function booleanText(value: boolean | undefined): "true" | "false" | undefined {
-  return value === undefined ? undefined : value ? "true" : "false";
 }

@@ -39,6 +39,12 @@ export class CachedQuery<Args extends readonly unknown[], T> {
     const key = queryKey(this.name, args);
     this.store.invalidateWhere((entry) => entry.key === key);
   }
+
+  /** Reads every entry of this query again (whatever its arguments). */
+  invalidateAll(): void {
+    const prefix = `${this.name}(`;
+    this.store.invalidateWhere((entry) => entry.key.startsWith(prefix));
+  }
 }
 
 const objectIds = new WeakMap<object, number>();

@@ -12,8 +12,9 @@ import {
   type CreatedSession,
   type ServerOnlyUserFields,
 } from "./server-user.ts";
-import type { ServerTeam } from "./team.ts";
+import type { ServerTeam, ServerTeamCreateOptions } from "./team.ts";
 import type { ServerUserUpdateOptions, UserContext } from "./user-fields.ts";
+import type { TeamRef } from "./user-teams.ts";
 
 // The fields are assigned from `serverOnlyUserFields` in the constructor, so
 // the merged declaration is safe; it keeps the field list in one place.
@@ -51,6 +52,32 @@ export class CurrentServerUser extends CurrentUser {
 
   setPrimaryEmail(email: string | null, options: { verified?: boolean } = {}): Promise<void> {
     return this.update({ primaryEmail: email, ...(options.verified !== undefined ? { primaryEmailVerified: options.verified } : {}) });
+  }
+
+  override createTeam(options: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam> {
+    return super.createTeam(options) as Promise<ServerTeam>;
+  }
+
+  override listTeams(): Promise<ServerTeam[]> {
+    return super.listTeams() as Promise<ServerTeam[]>;
+  }
+
+  override getTeam(teamId: string): Promise<ServerTeam | null> {
+    return super.getTeam(teamId) as Promise<ServerTeam | null>;
+  }
+
+  /** Grants a team permission (the user must be a member), or with only an id a project permission. */
+  grantPermission(team: TeamRef, permissionId: string): Promise<void>;
+  grantPermission(permissionId: string): Promise<void>;
+  grantPermission(scope: TeamRef | string, permissionId?: string): Promise<void> {
+    return this.teams.grantPermission(scope, permissionId);
+  }
+
+  /** Revokes a permission granted directly (one held only through another stays). */
+  revokePermission(team: TeamRef, permissionId: string): Promise<void>;
+  revokePermission(permissionId: string): Promise<void>;
+  revokePermission(scope: TeamRef | string, permissionId?: string): Promise<void> {
+    return this.teams.revokePermission(scope, permissionId);
   }
 
   /** A new session for this user, beside the current one. */

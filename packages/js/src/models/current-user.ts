@@ -11,19 +11,33 @@ import {
 } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
-import type { Team } from "./team.ts";
-import { UserFields, userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
+import type { Team, TeamCreateOptions } from "./team.ts";
+import { userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
+import type { UserTeams } from "./user-teams.ts";
+import { UserWithTeams } from "./user-with-teams.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
-export class CurrentUser extends UserFields {
+export class CurrentUser extends UserWithTeams {
   readonly #json: ClientUserJson;
+  #teams: UserTeams | null = null;
 
   constructor(
     json: ClientUserJson,
     protected readonly context: UserContext,
   ) {
-    super(json);
+    super(json, context.teams, context.session);
     this.#json = json;
+  }
+
+  protected get teams(): UserTeams {
+    return (this.#teams ??= this.context.teams.forUser(this.session, "me"));
+  }
+
+  /** A new team with this user as its creator, selected for them. */
+  override async createTeam(options: TeamCreateOptions): Promise<Team> {
+    const team = await super.createTeam(options);
+    await this.setSelectedTeam(team);
+    return team;
   }
 
   protected get session(): Session {

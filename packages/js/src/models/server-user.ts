@@ -11,8 +11,10 @@ import {
 } from "./contact-channel.ts";
 import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
-import { serverTeamFromJson, type ServerTeam } from "./team.ts";
-import { UserFields, userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
+import type { ServerTeam, ServerTeamCreateOptions } from "./team.ts";
+import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
+import type { TeamRef, UserTeams } from "./user-teams.ts";
+import { UserWithTeams } from "./user-with-teams.ts";
 
 /** How long a new session lasts, and whether it is an impersonation. */
 export type CreateSessionOptions = CamelCaseKeys<Omit<CreateSessionBody, "user_id">>;
@@ -29,9 +31,8 @@ export interface ServerOnlyUserFields {
 }
 
 /** Shared by `ServerUser` and the signed-in user of a server app (`CurrentServerUser`). */
-export function serverOnlyUserFields(json: ServerUserJson): ServerOnlyUserFields {
+export function serverOnlyUserFields(json: ServerUserJson): Omit<ServerOnlyUserFields, "selectedTeam"> {
   return {
-    selectedTeam: json.selected_team ? serverTeamFromJson(json.selected_team) : null,
     lastActiveAt: new Date(json.last_active_at_millis),
     serverMetadata: json.server_metadata,
     primaryEmailAuthEnabled: json.primary_email_auth_enabled,
@@ -64,17 +65,48 @@ export interface ServerUser extends ServerOnlyUserFields {}
 
 /** Any user, as a server (or admin) app sees them. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
-export class ServerUser extends UserFields {
+export class ServerUser extends UserWithTeams {
   declare readonly selectedTeam: ServerTeam | null;
   readonly #json: ServerUserJson;
+  #teams: UserTeams | null = null;
 
   constructor(
     json: ServerUserJson,
-    private readonly context: Pick<UserContext, "api" | "accessType" | "userChanged">,
+    private readonly context: Pick<UserContext, "api" | "accessType" | "userChanged" | "teams">,
   ) {
-    super(json);
+    super(json, context.teams, null);
     Object.assign(this, serverOnlyUserFields(json));
     this.#json = json;
+  }
+
+  protected get teams(): UserTeams {
+    return (this.#teams ??= this.context.teams.forUser(null, this.id));
+  }
+
+  override createTeam(options: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam> {
+    return super.createTeam(options) as Promise<ServerTeam>;
+  }
+
+  override listTeams(): Promise<ServerTeam[]> {
+    return super.listTeams() as Promise<ServerTeam[]>;
+  }
+
+  override getTeam(teamId: string): Promise<ServerTeam | null> {
+    return super.getTeam(teamId) as Promise<ServerTeam | null>;
+  }
+
+  /** Grants a team permission (the user must be a member), or with only an id a project permission. */
+  grantPermission(team: TeamRef, permissionId: string): Promise<void>;
+  grantPermission(permissionId: string): Promise<void>;
+  grantPermission(scope: TeamRef | string, permissionId?: string): Promise<void> {
+    return this.teams.grantPermission(scope, permissionId);
+  }
+
+  /** Revokes a permission granted directly (one held only through another stays). */
+  revokePermission(team: TeamRef, permissionId: string): Promise<void>;
+  revokePermission(permissionId: string): Promise<void>;
+  revokePermission(scope: TeamRef | string, permissionId?: string): Promise<void> {
+    return this.teams.revokePermission(scope, permissionId);
   }
 
   toServerJson(): ServerUserJson {

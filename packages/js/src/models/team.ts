@@ -1,32 +1,135 @@
+/**
+ * A team, as its members (client apps) or a server see it. A team object is
+ * a snapshot of the team when it was read; its methods write through the API
+ * and tell the app, which reads its cached team lists again.
+ */
+import type { ClientTeamCreateBody, ClientTeamPatchBody, ServerTeamCreateBody, ServerTeamPatchBody } from "@latchkey/shared/api/index";
+import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
+import type { CacheEntry } from "../cache/entry.ts";
+import type { AccessType, ApiClient } from "../interface/api-client.ts";
+import type { Session } from "../session/session.ts";
 import type { Json, ServerTeamJson, TeamJson } from "./json.ts";
+import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
 
-export interface Team {
+export type TeamCreateOptions = CamelCaseKeys<Pick<ClientTeamCreateBody, "display_name" | "profile_image_url">>;
+/** A server may also name the creator (`creatorUserId`, who joins with the team-creator permissions) and set every metadata. */
+export type ServerTeamCreateOptions = CamelCaseKeys<ServerTeamCreateBody>;
+export type TeamUpdateOptions = CamelCaseKeys<ClientTeamPatchBody>;
+export type ServerTeamUpdateOptions = CamelCaseKeys<ServerTeamPatchBody>;
+
+/** What a team object needs from the app that read it. */
+export interface TeamContext {
+  api: ApiClient;
+  accessType: AccessType;
+  /** The signed-in member's session (client apps), else null. */
+  session: Session | null;
+  /** The app's cached reads of a team's members and pending invitations. */
+  users(teamId: string): CacheEntry<TeamUser[]>;
+  invitations(teamId: string): CacheEntry<TeamInvitation[]>;
+  /** Where an invitation link leads: the given URL, else the app's team-invitation page (absolute). */
+  invitationCallbackUrl(given: string | undefined): string;
+  /** Tells the app teams changed, so its cached team reads (and signed-in users) are read again. */
+  changed(): void;
+}
+
+export class Team {
   readonly id: string;
   readonly displayName: string;
   readonly profileImageUrl: string | null;
   readonly clientMetadata: Json;
   readonly clientReadOnlyMetadata: Json;
+
+  constructor(
+    json: TeamJson,
+    protected readonly context: TeamContext,
+  ) {
+    this.id = json.id;
+    this.displayName = json.display_name;
+    this.profileImageUrl = json.profile_image_url;
+    this.clientMetadata = json.client_metadata;
+    this.clientReadOnlyMetadata = json.client_read_only_metadata;
+  }
+
+  /** From a client, needs `$update_team`. */
+  async update(options: TeamUpdateOptions): Promise<void> {
+    await this.context.api.call("PATCH /teams/:team_id", { ...this.caller, params: { team_id: this.id }, body: snakeCaseKeys(options) });
+    this.context.changed();
+  }
+
+  /** Deletes the team with its memberships, invitations and permissions; from a client, needs `$delete_team`. */
+  async delete(): Promise<void> {
+    await this.context.api.call("DELETE /teams/:team_id", { ...this.caller, params: { team_id: this.id } });
+    this.context.changed();
+  }
+
+  /** Mails an invitation; the link opens `callbackUrl` (default: the app's team-invitation page). Needs `$invite_members`. */
+  async inviteUser(options: { email: string; callbackUrl?: string }): Promise<void> {
+    await this.context.api.call("POST /team-invitations/send-code", {
+      ...this.caller,
+      body: { team_id: this.id, email: options.email, callback_url: this.context.invitationCallbackUrl(options.callbackUrl) },
+    });
+    this.context.changed();
+  }
+
+  /** The members with their profiles in this team; from a client, needs `$read_members`. */
+  listUsers(): Promise<TeamUser[]> {
+    return this.context.users(this.id).get();
+  }
+
+  /** The cache entry behind `listUsers`, for hooks (`useTeamUsers` of @latchkey/react). */
+  _usersEntry(): CacheEntry<TeamUser[]> {
+    return this.context.users(this.id);
+  }
+
+  /** Invitations not yet accepted nor expired; from a client, needs `$read_members` and `$invite_members`. */
+  listInvitations(): Promise<TeamInvitation[]> {
+    return this.context.invitations(this.id).get();
+  }
+
+  /** The cache entry behind `listInvitations`, for hooks (`useTeamInvitations` of @latchkey/react). */
+  _invitationsEntry(): CacheEntry<TeamInvitation[]> {
+    return this.context.invitations(this.id);
+  }
+
+  protected get caller() {
+    return { accessType: this.context.accessType, session: this.context.session };
+  }
 }
 
-export interface ServerTeam extends Team {
+export class ServerTeam extends Team {
   readonly createdAt: Date;
   readonly serverMetadata: Json;
-}
+  /** `context.users` reads members as server users (ServerTeamUser). */
+  constructor(json: ServerTeamJson, context: TeamContext) {
+    super(json, context);
+    this.createdAt = new Date(json.created_at_millis);
+    this.serverMetadata = json.server_metadata;
+  }
 
-export function teamFromJson(json: TeamJson): Team {
-  return {
-    id: json.id,
-    displayName: json.display_name,
-    profileImageUrl: json.profile_image_url,
-    clientMetadata: json.client_metadata,
-    clientReadOnlyMetadata: json.client_read_only_metadata,
-  };
-}
+  override update(options: ServerTeamUpdateOptions): Promise<void> {
+    return super.update(options);
+  }
 
-export function serverTeamFromJson(json: ServerTeamJson): ServerTeam {
-  return {
-    ...teamFromJson(json),
-    createdAt: new Date(json.created_at_millis),
-    serverMetadata: json.server_metadata,
-  };
+  /** The members as server users, with their profile in this team. */
+  override listUsers(): Promise<ServerTeamUser[]> {
+    return super.listUsers() as Promise<ServerTeamUser[]>;
+  }
+
+  /** Adds a user as a member, with the team-member default permissions. */
+  async addUser(userId: string): Promise<void> {
+    await this.context.api.call("POST /team-memberships/:team_id/:user_id", {
+      ...this.caller,
+      params: { team_id: this.id, user_id: userId },
+      body: {},
+    });
+    this.context.changed();
+  }
+
+  async removeUser(userId: string): Promise<void> {
+    await this.context.api.call("DELETE /team-memberships/:team_id/:user_id", {
+      ...this.caller,
+      params: { team_id: this.id, user_id: userId },
+    });
+    this.context.changed();
+  }
 }

@@ -13,7 +13,8 @@ import type { Session } from "../session/session.ts";
 import type { ContactChannel } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import type { ClientUserJson, Json } from "./json.ts";
-import { teamFromJson, type Team } from "./team.ts";
+import type { Team } from "./team.ts";
+import type { AppTeamAccess } from "./user-teams.ts";
 
 export interface User {
   readonly id: string;
@@ -64,9 +65,11 @@ export interface UserContext {
   /** The app's cached lists of this user's contact channels and notification choices. */
   contactChannels(): CacheEntry<ContactChannel[]>;
   notificationCategories(): CacheEntry<NotificationCategory[]>;
+  /** The app's team reads and writes (apps/teams.ts). */
+  teams: AppTeamAccess;
 }
 
-function baseFields(json: ClientUserJson): User {
+function baseFields(json: ClientUserJson): Omit<User, "selectedTeam"> {
   return {
     id: json.id,
     displayName: json.display_name,
@@ -87,7 +90,6 @@ function baseFields(json: ClientUserJson): User {
     restrictedByAdmin: json.restricted_by_admin,
     restrictedByAdminReason: json.restricted_by_admin_reason,
     oauthProviders: json.oauth_providers.map((p) => ({ id: p.id })),
-    selectedTeam: json.selected_team ? teamFromJson(json.selected_team) : null,
     selectedTeamId: json.selected_team_id,
   };
 }
@@ -121,7 +123,9 @@ export abstract class UserFields implements User {
   readonly selectedTeam!: Team | null;
   readonly selectedTeamId!: string | null;
 
-  constructor(json: ClientUserJson) {
+  /** `teams` makes the selected team's object (a ServerTeam for server access). */
+  constructor(json: ClientUserJson, teams: AppTeamAccess, session: Session | null) {
     Object.assign(this, baseFields(json));
+    this.selectedTeam = json.selected_team ? teams.team(json.selected_team, session) : null;
   }
 }
