@@ -91,6 +91,15 @@ export class Team {
     return this.context.invitations(this.id);
   }
 
+  /** Ends a member's membership; from a client, needs `$remove_members` (leaving is `user.leaveTeam`). */
+  async removeUser(userId: string): Promise<void> {
+    await this.context.api.call("DELETE /team-memberships/:team_id/:user_id", {
+      ...this.caller,
+      params: { team_id: this.id, user_id: userId },
+    });
+    this.context.changed();
+  }
+
   protected get caller() {
     return { accessType: this.context.accessType, session: this.context.session };
   }
@@ -121,14 +130,6 @@ export class ServerTeam extends Team {
       ...this.caller,
       params: { team_id: this.id, user_id: userId },
       body: {},
-    });
-    this.context.changed();
-  }
-
-  async removeUser(userId: string): Promise<void> {
-    await this.context.api.call("DELETE /team-memberships/:team_id/:user_id", {
-      ...this.caller,
-      params: { team_id: this.id, user_id: userId },
     });
     this.context.changed();
   }

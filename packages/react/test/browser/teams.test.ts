@@ -73,7 +73,8 @@ async function signUp(page: Page, email: string): Promise<void> {
 
 const switcher = (page: Page) => page.getByRole("button", { name: /^Selected team: / });
 const teamsSection = (page: Page) => page.locator("section").filter({ has: page.getByRole("heading", { name: "Teams", exact: true }) });
-const part = (page: Page, title: string) => page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+const part = (page: Page, title: string) =>
+  page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 describe("teams in the demo app", () => {
   test("Ada signs up and creates a team from the switcher in the header; it becomes her selected team", async () => {
@@ -110,7 +111,10 @@ describe("teams in the demo app", () => {
 
     await ada.getByLabel("E-mail address to invite", { exact: true }).fill(graceEmail);
     await ada.getByRole("button", { name: "Send invitation", exact: true }).click();
-    await part(ada, "Invite a member").getByRole("status").filter({ hasText: `We sent an invitation to ${graceEmail}.` }).waitFor();
+    await part(ada, "Invite a member")
+      .getByRole("status")
+      .filter({ hasText: `We sent an invitation to ${graceEmail}.` })
+      .waitFor();
     await part(ada, "Pending invitations").getByRole("listitem").filter({ hasText: graceEmail }).waitFor();
     await teams.screenshot({ path: join(screenshots, "teams-account-settings.png") });
 
@@ -142,7 +146,10 @@ describe("teams in the demo app", () => {
     await grace.getByRole("heading", { name: `Join ${TEAM}` }).waitFor();
     await grace.screenshot({ path: join(screenshots, "teams-invitation.png") });
     await join_.click();
-    await grace.getByRole("status").filter({ hasText: `You joined ${TEAM}.` }).waitFor();
+    await grace
+      .getByRole("status")
+      .filter({ hasText: `You joined ${TEAM}.` })
+      .waitFor();
   });
 
   test("the used link now answers with its error", async () => {
@@ -164,7 +171,9 @@ describe("teams in the demo app", () => {
 
   test("Grace, without $invite_members, sees no invite control, no member list and no team settings; she edits her own profile", async () => {
     await grace.goto(`${demo.url}/handler/account-settings`);
-    await teamsSection(grace).getByRole("button", { name: `Manage ${TEAM}`, pressed: true }).waitFor();
+    await teamsSection(grace)
+      .getByRole("button", { name: `Manage ${TEAM}`, pressed: true })
+      .waitFor();
     await part(grace, "Your profile in this team").waitFor();
     await part(grace, "Leave team").waitFor();
     for (const title of ["Members", "Invite a member", "Pending invitations", "Team settings"]) {
@@ -192,11 +201,15 @@ describe("teams in the demo app", () => {
     const settings = part(ada, "Team settings");
     await settings.getByLabel("Team name", { exact: true }).fill(`${TEAM} Ltd`);
     await settings.getByRole("button", { name: "Rename team", exact: true }).click();
-    await teamsSection(ada).getByRole("button", { name: `Manage ${TEAM} Ltd` }).waitFor();
+    await teamsSection(ada)
+      .getByRole("button", { name: `Manage ${TEAM} Ltd` })
+      .waitFor();
 
     await grace.goto(`${demo.url}/handler/account-settings`);
     await part(grace, "Leave team").getByRole("button", { name: "Leave team…" }).click();
-    await part(grace, "Leave team").getByRole("button", { name: `Leave ${TEAM} Ltd` }).click();
+    await part(grace, "Leave team")
+      .getByRole("button", { name: `Leave ${TEAM} Ltd` })
+      .click();
     await teamsSection(grace).getByText("You are not in a team yet.").waitFor();
 
     await grace.goto(`${demo.url}/`);
