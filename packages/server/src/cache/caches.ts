@@ -22,6 +22,7 @@ export interface CachedSession {
 }
 
 export interface CachedGrants {
+  projectId: string;
   teamId: string;
   permissionIds: readonly string[];
 }
@@ -77,6 +78,42 @@ export class Caches {
     return hit !== undefined ? hit : this.loadMissing(cache, key, loader);
   }
 
+  /**
+   * `load` for many keys of one cache: the hits at once, the misses with one
+   * call of `loader` (which answers each missing key, null for none).
+   */
+  loadMany<V extends object>(
+    cache: LRUCache<string, V>,
+    keys: readonly string[],
+    loader: (missing: string[]) => Promise<Map<string, V | null>>,
+  ): MaybePromise<Map<string, V | null>> {
+    const found = new Map<string, V | null>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const hit = cache.get(key);
+      if (hit === undefined) missing.push(key);
+      else found.set(key, hit);
+    }
+    return missing.length === 0 ? found : this.loadManyMissing(cache, found, missing, loader);
+  }
+
+  private async loadManyMissing<V extends object>(
+    cache: LRUCache<string, V>,
+    found: Map<string, V | null>,
+    missing: string[],
+    loader: (missing: string[]) => Promise<Map<string, V | null>>,
+  ): Promise<Map<string, V | null>> {
+    const generation = this.bus.generation;
+    const loaded = await loader(missing);
+    const fresh = this.bus.generation === generation;
+    for (const key of missing) {
+      const value = loaded.get(key) ?? null;
+      if (value !== null && fresh) cache.set(key, value);
+      found.set(key, value);
+    }
+    return found;
+  }
+
   private async loadMissing<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
     const generation = this.bus.generation;
     const value = await loader();
@@ -93,6 +130,8 @@ export class Caches {
         dropWhere(this.sessions, (v) => v.projectId === event.id);
         dropByPrefix(this.permissionGraphs, `${event.id}:`);
         dropWhere(this.projectGrants, (v) => v.projectId === event.id);
+        // Rewriting many grants at once (a permission renamed or deleted) announces the project.
+        dropWhere(this.teamGrants, (v) => v.projectId === event.id);
         dropWhere(this.userTeams, (v) => v.projectId === event.id);
         break;
       case "permission-definitions":
