@@ -65,4 +65,5 @@ a.lk-button { display: inline-block; text-decoration: none; }
 .lk-subsection h3 { margin: 0 0 10px; font-size: 0.95rem; }
 .lk-subsection + .lk-subsection { margin-top: 12px; }
 .lk-danger-zone { margin-top: 16px; }
+.lk-panel-caption { margin: 16px 0 0; }
 `;

@@ -18,14 +18,15 @@ export function TeamMembers({ user, team, canRemove }: { user: CurrentUser; team
       ) : (
         <ul className="lk-list">
           {members.value.map((member) => {
-            const name = member.teamProfile.displayName ?? "A member without a name";
+            const you = member.id === user.id;
+            const name = member.teamProfile.displayName ?? (you ? user.primaryEmail : null) ?? "A member without a name";
             return (
               <li key={member.id} className="lk-list-item">
                 <span>
                   {name}
-                  {member.id === user.id ? <span className="lk-badge">You</span> : null}
+                  {you ? <span className="lk-badge">You</span> : null}
                 </span>
-                {canRemove && member.id !== user.id ? (
+                {canRemove && !you ? (
                   <button
                     className="lk-button lk-button-secondary"
                     type="button"

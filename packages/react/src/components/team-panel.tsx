@@ -17,6 +17,9 @@ export function TeamPanel({ user, team }: { user: CurrentUser; team: Team }) {
   const can = (id: string) => held.has(id);
   return (
     <div className="lk-team-panel" role="region" aria-label={`Team ${team.displayName}`}>
+      <p className="lk-muted lk-panel-caption">
+        Managing <strong>{team.displayName}</strong>
+      </p>
       <Alert>{permissions.error}</Alert>
       {permissions.value === null ? (
         permissions.error ? null : (

@@ -72,9 +72,9 @@ async function signUp(page: Page, email: string): Promise<void> {
 }
 
 const switcher = (page: Page) => page.getByRole("button", { name: /^Selected team: / });
-const teamsSection = (page: Page) => page.locator("section").filter({ has: page.getByRole("heading", { name: "Teams", exact: true }) });
-const part = (page: Page, title: string) =>
-  page.locator("section").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+/** A section (or a team's part of it) by its heading. */
+const part = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
+const teamsSection = (page: Page) => part(page, "Teams");
 
 describe("teams in the demo app", () => {
   test("Ada signs up and creates a team from the switcher in the header; it becomes her selected team", async () => {
@@ -194,6 +194,17 @@ describe("teams in the demo app", () => {
     const members = part(ada, "Members");
     await members.getByRole("listitem").filter({ hasText: "Grace H." }).waitFor();
     await members.getByRole("button", { name: "Remove Grace H. from the team" }).waitFor();
+    await part(ada, "Pending invitations").getByText("No invitation is waiting for an answer.").waitFor();
+  });
+
+  test("Ada invites another address and revokes the invitation", async () => {
+    const charles = uniqueEmail("charles");
+    await ada.getByLabel("E-mail address to invite", { exact: true }).fill(charles);
+    await ada.getByRole("button", { name: "Send invitation", exact: true }).click();
+    const pending = part(ada, "Pending invitations");
+    await pending.getByRole("button", { name: `Revoke the invitation to ${charles}` }).click();
+    await pending.getByText("No invitation is waiting for an answer.").waitFor();
+    await ada.reload();
     await part(ada, "Pending invitations").getByText("No invitation is waiting for an answer.").waitFor();
   });
 
