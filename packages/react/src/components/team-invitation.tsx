@@ -3,7 +3,7 @@
  * (mail scanners that open links would otherwise spend the one-time code).
  * A signed-out visitor signs in or up first and comes back to this page.
  */
-import type { CurrentUser } from "@latchkey/js";
+import type { CurrentUser, StackClientApp } from "@latchkey/js";
 import { useEffect, useState, type MouseEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useUser } from "../use-user.ts";
@@ -22,13 +22,12 @@ export function TeamInvitation({ title = "Team invitation" }: { title?: string }
   useEffect(() => {
     if (!code) return;
     let current = true;
-    app.getTeamInvitationDetails(code).then(
-      (result) => {
-        if (current) setDetails(result.status === "ok" ? { team: result.data.teamDisplayName } : { refusal: result.error.message });
+    detailsOf(app, code, signedIn).then(
+      (found) => {
+        if (current) setDetails(found);
       },
       (caught: unknown) => {
-        // Without a user the server may keep the team's name to itself; the invitation still stands.
-        if (current && signedIn) setDetails({ refusal: errorText(caught) });
+        if (current) setDetails({ refusal: errorText(caught) });
       },
     );
     return () => {
@@ -58,6 +57,18 @@ export function TeamInvitation({ title = "Team invitation" }: { title?: string }
       {user ? <Accept user={user} code={code} team={team} /> : <SignInFirst />}
     </Card>
   );
+}
+
+async function detailsOf(app: StackClientApp, code: string, signedIn: boolean): Promise<Details> {
+  try {
+    const result = await app.getTeamInvitationDetails(code);
+    return result.status === "ok" ? { team: result.data.teamDisplayName } : { refusal: result.error.message };
+  } catch (caught) {
+    if (signedIn) throw caught;
+    // Only a signed-in user learns the team's name; whether the code still stands, anyone may ask.
+    const check = await app.verifyTeamInvitationCode(code);
+    return check.status === "error" ? { refusal: check.error.message } : null;
+  }
 }
 
 function Accept({ user, code, team }: { user: CurrentUser; code: string; team: string | null }) {

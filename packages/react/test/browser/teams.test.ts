@@ -152,6 +152,13 @@ describe("teams in the demo app", () => {
       .waitFor();
   });
 
+  test("a signed-out visitor with an unknown code is told so before signing in", async () => {
+    const stranger = await openPage();
+    await stranger.goto(`${demo.url}/handler/team-invitation?code=${"a".repeat(45)}`);
+    await stranger.getByRole("alert").filter({ hasText: "The verification code does not exist" }).waitFor();
+    expect(await stranger.getByRole("link", { name: "Sign in", exact: true }).count()).toBe(0);
+  });
+
   test("the used link now answers with its error", async () => {
     await grace.reload();
     await grace.getByRole("alert").filter({ hasText: "already been used" }).waitFor();
