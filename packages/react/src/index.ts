@@ -8,6 +8,13 @@ export { useUser, type UseUserOptions, type UserOfApp } from "./use-user.ts";
 export { useProject, useProjectOnceLoaded } from "./use-project.ts";
 export { useContactChannels } from "./use-contact-channels.ts";
 export { useNotificationCategories } from "./use-notification-categories.ts";
+export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitations, useTeamProfile } from "./use-teams.ts";
+export {
+  usePermissions,
+  usePermission,
+  useTeamPermissionDefinitions,
+  useProjectPermissionDefinitions,
+} from "./use-permissions.ts";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { SignIn } from "./components/sign-in.tsx";
