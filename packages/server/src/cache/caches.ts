@@ -1,13 +1,13 @@
 /**
  * The per-process caches of hot reads: projects, valid project keys, users,
- * owner-team memberships and live sessions. Only positive results are kept
+ * teams, owner-team memberships, live sessions and permissions. Only positive results are kept
  * (a miss always asks the database), entries are bounded in number, and a
  * TTL bounds staleness should an invalidation ever be missed.
  */
 import { LRUCache } from "lru-cache";
 import type { PermissionGraph } from "../domain/permissions/graph.ts";
 import type { ProjectRow } from "../domain/projects/projects.ts";
-import type { UserRecord } from "../domain/users/record.ts";
+import type { TeamRow, UserRecord } from "../domain/users/record.ts";
 import type { MaybePromise } from "../lib/maybe-async.ts";
 import type { CacheBus, CacheEvent } from "./bus.ts";
 
@@ -62,6 +62,8 @@ export class Caches {
   readonly projectGrants = lru<CachedProjectGrants>(100_000);
   /** user id → the ids of the teams the user belongs to, oldest membership first. */
   readonly userTeams = lru<CachedTeamIds>(100_000);
+  /** team id → the team's row. */
+  readonly teams = lru<TeamRow>(100_000);
 
   constructor(private readonly bus: CacheBus) {
     bus.onEvent((event) => this.invalidate(event));
@@ -75,6 +77,42 @@ export class Caches {
   load<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
     const hit = cache.get(key);
     return hit !== undefined ? hit : this.loadMissing(cache, key, loader);
+  }
+
+  /**
+   * Many keys at once: at once when all are cached, else the missing ones
+   * are loaded together (one query, not one per key). Absent keys stay
+   * absent from the result.
+   */
+  loadMany<V extends object>(
+    cache: LRUCache<string, V>,
+    keys: readonly string[],
+    loader: (missing: string[]) => Promise<Map<string, V>>,
+  ): MaybePromise<Map<string, V>> {
+    const found = new Map<string, V>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const hit = cache.get(key);
+      if (hit === undefined) missing.push(key);
+      else found.set(key, hit);
+    }
+    return missing.length === 0 ? found : this.loadManyMissing(cache, found, missing, loader);
+  }
+
+  private async loadManyMissing<V extends object>(
+    cache: LRUCache<string, V>,
+    found: Map<string, V>,
+    missing: string[],
+    loader: (missing: string[]) => Promise<Map<string, V>>,
+  ): Promise<Map<string, V>> {
+    const generation = this.bus.generation;
+    const loaded = await loader(missing);
+    const fresh = this.bus.generation === generation;
+    for (const [key, value] of loaded) {
+      found.set(key, value);
+      if (fresh) cache.set(key, value);
+    }
+    return found;
   }
 
   private async loadMissing<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
@@ -94,6 +132,7 @@ export class Caches {
         dropByPrefix(this.permissionGraphs, `${event.id}:`);
         dropWhere(this.projectGrants, (v) => v.projectId === event.id);
         dropWhere(this.userTeams, (v) => v.projectId === event.id);
+        dropWhere(this.teams, (v) => v.projectId === event.id);
         break;
       case "permission-definitions":
         dropByPrefix(this.permissionGraphs, `${event.id}:`);
@@ -119,6 +158,7 @@ export class Caches {
         this.userTeams.delete(event.id);
         break;
       case "team":
+        this.teams.delete(event.id);
         dropWhere(this.users, (v) => v.selectedTeamId === event.id);
         dropWhere(this.memberships, (v) => v.teamId === event.id);
         dropWhere(this.teamGrants, (v) => v.teamId === event.id);
@@ -137,6 +177,7 @@ export class Caches {
         this.teamGrants.clear();
         this.projectGrants.clear();
         this.userTeams.clear();
+        this.teams.clear();
         break;
     }
   }
