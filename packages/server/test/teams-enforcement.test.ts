@@ -23,7 +23,8 @@ beforeAll(async () => {
   server = await createTestServer();
   // Members join with no permission at all, so each test grants exactly what it means.
   project = await createTeamsProject(server, { team_member_default_permissions: [] });
-  [outsider, plain, direct, contained, victim] = await Promise.all(Array.from({ length: 5 }, () => signUpUser(server, project)));
+  const signUp = () => signUpUser(server, project);
+  [outsider, plain, direct, contained, victim] = await Promise.all([signUp(), signUp(), signUp(), signUp(), signUp()]);
   // lead → manager → the system permissions: held two containments deep.
   await defineTeamPermission(server, project.id, "manager", ["$delete_team", "$read_members", "$remove_members", "$update_team"]);
   await defineTeamPermission(server, project.id, "lead", ["manager"]);
