@@ -1,6 +1,6 @@
 import { KnownErrors, listOf, StatusError, teamMembersEndpoints } from "@latchkey/shared";
 import { findTeam } from "../../domain/teams/cached.ts";
-import { isTeamMember } from "../../domain/teams/teams.ts";
+import { memberGrants } from "../../domain/permissions/load.ts";
 import { clientMemberProfileView, listMemberProfiles, serverMemberProfileView, usersByIds } from "../../domain/teams/profiles.ts";
 import { findUser } from "../../domain/users/record.ts";
 import { tenancyOf } from "../../http/auth.ts";
@@ -15,7 +15,7 @@ export default [
       if (query.team_id === undefined) throw new StatusError(400, "team_id is required for access type client");
       // Naming someone else needed `$read_members` in the team (checked before this runs:
       // http/team-permission.ts); naming itself skips that check, but only a member reads a team.
-      if (userId !== undefined && userId === auth.user?.id && !(await isTeamMember(services.db, scope.projectId, query.team_id, userId))) {
+      if (userId !== undefined && userId === auth.user?.id && (await memberGrants(services, scope, query.team_id, userId)) === null) {
         throw new KnownErrors.TeamMembershipNotFound(query.team_id, userId);
       }
     }
