@@ -17,7 +17,6 @@ import {
   listByTeam,
   newUser,
   revokeInvitation,
-  sendInvitation,
   teamProject,
   type TeamUser,
 } from "./team-invitation-fixtures.ts";
