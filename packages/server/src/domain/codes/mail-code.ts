@@ -64,12 +64,11 @@ export async function prepareCodeMail(db: DbOrTx, logger: Logger, input: CodeMai
   const kind = EMAIL_KINDS[input.purpose];
   const common = { projectName: input.project.displayName, to: input.to, link: link.toString() };
   const teamDisplayName = input.purpose === "team_invitation" ? input.teamDisplayName : undefined;
-  const variables =
-    kind === "sign_in_code"
-      ? { link: common.link, otp }
-      : teamDisplayName !== undefined
-        ? { link: common.link, teamDisplayName }
-        : { link: common.link };
+  const variables = {
+    link: common.link,
+    ...(kind === "sign_in_code" ? { otp } : {}),
+    ...(teamDisplayName !== undefined ? { teamDisplayName } : {}),
+  };
   // Reading the template is not guarded: a database error fails the request as usual.
   const renderInput = await codeMailRenderInput(db, input.project, kind, variables);
   let email: OutgoingEmail;
