@@ -117,6 +117,33 @@ function roundRobin<T>(items: T[]): () => T {
  * re-serializing requests, as it did with a per-request header: the
  * scenario then measured autocannon as much as the server.
  */
+const TEAMS_PER_MEMBER = 50;
+const TEAM_MEMBERS = 16;
+
+/**
+ * Members of many teams: the first pool users each create TEAMS_PER_MEMBER
+ * teams (server access, as creator, so each holds team_admin, whose six
+ * system permissions the recursive listing expands).
+ */
+async function teamMembersFixture(base: string, fx: Fixture): Promise<{ accessToken: string; teamIds: string[] }[]> {
+  const members = fx.users.slice(0, TEAM_MEMBERS);
+  return Promise.all(
+    members.map(async (user) => {
+      const teamIds: string[] = [];
+      for (let i = 0; i < TEAMS_PER_MEMBER; i++) {
+        const res = await call(base, "/teams", {
+          method: "POST",
+          headers: fx.server,
+          body: { display_name: `Bench team ${i}`, creator_user_id: user.id },
+        });
+        if (res.status !== 201) throw new Error(`create team: ${res.status} ${JSON.stringify(res.body)}`);
+        teamIds.push(res.body.id as string);
+      }
+      return { accessToken: user.accessToken, teamIds };
+    }),
+  );
+}
+
 function eachWithHeader(method: "GET" | "POST", path: string, header: string, values: string[]): CannonRequest[] {
   return values.map((value) => ({ method, path, headers: { [header]: value } }));
 }
@@ -309,6 +336,30 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
     );
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("GET /users/me", base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("teams") || wanted("team-permissions")) {
+    const members = await teamMembersFixture(base, fx);
+    if (wanted("teams")) {
+      process.stdout.write(`[${label}] GET /teams?user_id=me (${TEAMS_PER_MEMBER} teams each)…\n`);
+      const request = eachWithHeader(
+        "GET",
+        "/api/v1/teams?user_id=me",
+        "x-stack-access-token",
+        members.map((m) => m.accessToken),
+      );
+      await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
+      report.rows.push(await cannon(`GET /teams?user_id=me (${TEAMS_PER_MEMBER} teams)`, base, { headers: fx.client, request, pid }));
+    }
+    if (wanted("team-permissions")) {
+      process.stdout.write(`[${label}] GET /team-permissions?team_id&user_id=me&recursive=true…\n`);
+      const request: CannonRequest[] = members.map((m) => ({
+        method: "GET",
+        path: `/api/v1/team-permissions?team_id=${m.teamIds[m.teamIds.length - 1]}&user_id=me&recursive=true`,
+        headers: { "x-stack-access-token": m.accessToken },
+      }));
+      await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
+      report.rows.push(await cannon("GET /team-permissions?team_id&user_id=me&recursive=true", base, { headers: fx.client, request, pid }));
+    }
   }
   if (wanted("refresh")) {
     process.stdout.write(`[${label}] refresh…\n`);

@@ -189,8 +189,9 @@ describe("failures", () => {
   }, 60_000);
 
   it("HTML too large, or nested so deep that parsing it for the text version would take the server's time", async () => {
-    // Inner HTML is copied as is (no escaping), so even a slow machine makes this much HTML well within the time limit.
-    const large = template('return <div dangerouslySetInnerHTML={{ __html: "x".repeat(1024 * 1024 + 1) }} />;');
+    // Inner HTML is copied as is (no escaping), and "€" is 3 bytes of UTF-8 in one character: a third of the
+    // characters make just over 1 MiB, so even a slow, busy machine makes it well within the time limit.
+    const large = template('return <div dangerouslySetInnerHTML={{ __html: "€".repeat(Math.ceil((1024 * 1024 + 1) / 3)) }} />;');
     expect(await renderingError(input(large))).toBe("it rendered more than 1 MiB of HTML");
     // htmlparser2 is quadratic on this; it runs in the worker, which is stopped and replaced.
     const started = Date.now();

@@ -1,13 +1,13 @@
 /**
  * The per-process caches of hot reads: projects, valid project keys, users,
- * owner-team memberships and live sessions. Only positive results are kept
+ * teams, owner-team memberships, live sessions and permissions. Only positive results are kept
  * (a miss always asks the database), entries are bounded in number, and a
  * TTL bounds staleness should an invalidation ever be missed.
  */
 import { LRUCache } from "lru-cache";
 import type { PermissionGraph } from "../domain/permissions/graph.ts";
 import type { ProjectRow } from "../domain/projects/projects.ts";
-import type { UserRecord } from "../domain/users/record.ts";
+import type { TeamRow, UserRecord } from "../domain/users/record.ts";
 import type { MaybePromise } from "../lib/maybe-async.ts";
 import type { CacheBus, CacheEvent } from "./bus.ts";
 
@@ -22,6 +22,7 @@ export interface CachedSession {
 }
 
 export interface CachedGrants {
+  projectId: string;
   teamId: string;
   permissionIds: readonly string[];
 }
@@ -62,6 +63,8 @@ export class Caches {
   readonly projectGrants = lru<CachedProjectGrants>(100_000);
   /** user id → the ids of the teams the user belongs to, oldest membership first. */
   readonly userTeams = lru<CachedTeamIds>(100_000);
+  /** team id → the team's row. */
+  readonly teams = lru<TeamRow>(100_000);
 
   constructor(private readonly bus: CacheBus) {
     bus.onEvent((event) => this.invalidate(event));
@@ -75,6 +78,42 @@ export class Caches {
   load<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
     const hit = cache.get(key);
     return hit !== undefined ? hit : this.loadMissing(cache, key, loader);
+  }
+
+  /**
+   * `load` for many keys of one cache: the hits at once, the misses with one
+   * call of `loader` (which answers each missing key, null for none).
+   */
+  loadMany<V extends object>(
+    cache: LRUCache<string, V>,
+    keys: readonly string[],
+    loader: (missing: string[]) => Promise<Map<string, V | null>>,
+  ): MaybePromise<Map<string, V | null>> {
+    const found = new Map<string, V | null>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const hit = cache.get(key);
+      if (hit === undefined) missing.push(key);
+      else found.set(key, hit);
+    }
+    return missing.length === 0 ? found : this.loadManyMissing(cache, found, missing, loader);
+  }
+
+  private async loadManyMissing<V extends object>(
+    cache: LRUCache<string, V>,
+    found: Map<string, V | null>,
+    missing: string[],
+    loader: (missing: string[]) => Promise<Map<string, V | null>>,
+  ): Promise<Map<string, V | null>> {
+    const generation = this.bus.generation;
+    const loaded = await loader(missing);
+    const fresh = this.bus.generation === generation;
+    for (const key of missing) {
+      const value = loaded.get(key) ?? null;
+      if (value !== null && fresh) cache.set(key, value);
+      found.set(key, value);
+    }
+    return found;
   }
 
   private async loadMissing<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
@@ -93,7 +132,10 @@ export class Caches {
         dropWhere(this.sessions, (v) => v.projectId === event.id);
         dropByPrefix(this.permissionGraphs, `${event.id}:`);
         dropWhere(this.projectGrants, (v) => v.projectId === event.id);
+        // Rewriting many grants at once (a permission renamed or deleted) announces the project.
+        dropWhere(this.teamGrants, (v) => v.projectId === event.id);
         dropWhere(this.userTeams, (v) => v.projectId === event.id);
+        dropWhere(this.teams, (v) => v.projectId === event.id);
         break;
       case "permission-definitions":
         dropByPrefix(this.permissionGraphs, `${event.id}:`);
@@ -119,6 +161,7 @@ export class Caches {
         this.userTeams.delete(event.id);
         break;
       case "team":
+        this.teams.delete(event.id);
         dropWhere(this.users, (v) => v.selectedTeamId === event.id);
         dropWhere(this.memberships, (v) => v.teamId === event.id);
         dropWhere(this.teamGrants, (v) => v.teamId === event.id);
@@ -137,6 +180,7 @@ export class Caches {
         this.teamGrants.clear();
         this.projectGrants.clear();
         this.userTeams.clear();
+        this.teams.clear();
         break;
     }
   }

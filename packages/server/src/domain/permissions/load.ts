@@ -5,7 +5,7 @@
  * cache bus: cache/bus.ts), so a check or a recursive listing of a cached
  * member costs no query and no wait.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermissionGrants } from "../../db/schema/index.ts";
 import { mapMaybe, type MaybePromise } from "../../lib/maybe-async.ts";
@@ -46,10 +46,69 @@ export function memberGrants(services: Services, scope: Scope, teamId: string, u
   return mapMaybe(
     services.caches.load(services.caches.teamGrants, `${teamId}:${userId}`, async () => {
       const ids = await readMemberGrants(services.db, scope, teamId, userId);
-      return ids && { teamId, permissionIds: ids };
+      return ids && { projectId: scope.projectId, teamId, permissionIds: ids };
     }),
-    (entry) => entry?.permissionIds ?? null,
+    // The cache is keyed by team and user alone: another project's team is no team here.
+    (entry) => (entry && entry.projectId === scope.projectId ? entry.permissionIds : null),
   );
+}
+
+/**
+ * `memberGrants` of one user in several teams (team id → grants, null where
+ * not a member): the cached ones at once, the rest with one query.
+ */
+export function memberGrantsInTeams(
+  services: Services,
+  scope: Scope,
+  userId: string,
+  teamIds: readonly string[],
+): MaybePromise<Map<string, readonly string[] | null>> {
+  const keys = teamIds.map((teamId) => `${teamId}:${userId}`);
+  return mapMaybe(
+    services.caches.loadMany(services.caches.teamGrants, keys, async (missing) => {
+      const missingTeams = missing.map((key) => key.slice(0, key.indexOf(":")));
+      const grants = await readMemberGrantsInTeams(services.db, scope, userId, missingTeams);
+      return new Map(
+        missingTeams.map((teamId) => {
+          const ids = grants.get(teamId);
+          return [`${teamId}:${userId}`, ids ? { projectId: scope.projectId, teamId, permissionIds: ids } : null];
+        }),
+      );
+    }),
+    (entries) =>
+      new Map(
+        teamIds.map((teamId) => {
+          const entry = entries.get(`${teamId}:${userId}`);
+          return [teamId, entry && entry.projectId === scope.projectId ? entry.permissionIds : null];
+        }),
+      ),
+  );
+}
+
+async function readMemberGrantsInTeams(db: DbOrTx, scope: Scope, userId: string, teamIds: string[]): Promise<Map<string, string[]>> {
+  const rows = await db
+    .select({ teamId: teamMembers.teamId, permissionId: teamPermissionGrants.permissionId })
+    .from(teamMembers)
+    .leftJoin(
+      teamPermissionGrants,
+      and(eq(teamPermissionGrants.teamId, teamMembers.teamId), eq(teamPermissionGrants.userId, teamMembers.userId)),
+    )
+    .where(
+      and(
+        eq(teamMembers.projectId, scope.projectId),
+        eq(teamMembers.branchId, scope.branchId),
+        eq(teamMembers.userId, userId),
+        inArray(teamMembers.teamId, teamIds),
+      ),
+    );
+  const byTeam = new Map<string, string[]>();
+  for (const row of rows) {
+    const ids = byTeam.get(row.teamId) ?? [];
+    if (row.permissionId !== null) ids.push(row.permissionId);
+    byTeam.set(row.teamId, ids);
+  }
+  for (const ids of byTeam.values()) ids.sort();
+  return byTeam;
 }
 
 async function readMemberGrants(db: DbOrTx, scope: Scope, teamId: string, userId: string): Promise<string[] | null> {

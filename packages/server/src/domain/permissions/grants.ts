@@ -1,0 +1,134 @@
+/**
+ * Granting and revoking permissions, team (per member) and project (per
+ * user). A grant names a permission defined in the right scope; the rows it
+ * depends on (the user, the membership, the definition) are locked for the
+ * transaction, so a concurrent deletion or rename waits for it rather than
+ * leaving a grant of nothing behind.
+ */
+import { isSystemPermissionId, KnownErrors } from "@latchkey/shared";
+import { and, eq } from "drizzle-orm";
+import type { DbOrTx } from "../../db/connect.ts";
+import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermissionGrants, users } from "../../db/schema/index.ts";
+import type { Services } from "../../services.ts";
+import type { PermissionScope } from "./graph.ts";
+import type { Scope } from "./load.ts";
+
+async function lockUser(tx: DbOrTx, scope: Scope, userId: string): Promise<void> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.id, userId)))
+    .for("share");
+  if (rows.length === 0) throw new KnownErrors.UserNotFound();
+}
+
+/** An unknown team, or another project's, is a membership not found too. */
+async function lockMembership(tx: DbOrTx, scope: Scope, teamId: string, userId: string): Promise<void> {
+  const rows = await tx
+    .select({ userId: teamMembers.userId })
+    .from(teamMembers)
+    .where(
+      and(
+        eq(teamMembers.projectId, scope.projectId),
+        eq(teamMembers.branchId, scope.branchId),
+        eq(teamMembers.teamId, teamId),
+        eq(teamMembers.userId, userId),
+      ),
+    )
+    .for("share");
+  if (rows.length === 0) throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
+}
+
+/** The six system permissions are team permissions every project has; in project scope they are unknown. */
+async function lockDefinition(tx: DbOrTx, scope: Scope, permissionId: string, expected: PermissionScope): Promise<void> {
+  if (isSystemPermissionId(permissionId)) {
+    if (expected === "team") return;
+    throw new KnownErrors.PermissionNotFound(permissionId);
+  }
+  const [row] = await tx
+    .select({ scope: permissionDefinitions.scope })
+    .from(permissionDefinitions)
+    .where(
+      and(
+        eq(permissionDefinitions.projectId, scope.projectId),
+        eq(permissionDefinitions.branchId, scope.branchId),
+        eq(permissionDefinitions.id, permissionId),
+      ),
+    )
+    .for("share");
+  if (!row) throw new KnownErrors.PermissionNotFound(permissionId);
+  if (row.scope !== expected) throw new KnownErrors.WrongPermissionScope(permissionId, expected, row.scope);
+}
+
+/** Granting what is already granted changes nothing and succeeds. */
+export function grantTeamPermission(services: Services, scope: Scope, teamId: string, userId: string, permissionId: string): Promise<void> {
+  return services.db.transaction(async (tx) => {
+    await lockUser(tx, scope, userId);
+    await lockMembership(tx, scope, teamId, userId);
+    await lockDefinition(tx, scope, permissionId, "team");
+    await tx
+      .insert(teamPermissionGrants)
+      .values({ ...scope, teamId, userId, permissionId })
+      .onConflictDoNothing();
+    await services.bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+  });
+}
+
+/** Only a direct grant can be revoked: one held through a containing permission goes with that one. */
+export function revokeTeamPermission(
+  services: Services,
+  scope: Scope,
+  teamId: string,
+  userId: string,
+  permissionId: string,
+): Promise<void> {
+  return services.db.transaction(async (tx) => {
+    await lockUser(tx, scope, userId);
+    await lockMembership(tx, scope, teamId, userId);
+    const deleted = await tx
+      .delete(teamPermissionGrants)
+      .where(
+        and(
+          eq(teamPermissionGrants.projectId, scope.projectId),
+          eq(teamPermissionGrants.branchId, scope.branchId),
+          eq(teamPermissionGrants.teamId, teamId),
+          eq(teamPermissionGrants.userId, userId),
+          eq(teamPermissionGrants.permissionId, permissionId),
+        ),
+      )
+      .returning({ permissionId: teamPermissionGrants.permissionId });
+    if (deleted.length === 0) throw new KnownErrors.TeamPermissionNotFound(teamId, userId, permissionId);
+    await services.bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+  });
+}
+
+export function grantProjectPermission(services: Services, scope: Scope, userId: string, permissionId: string): Promise<void> {
+  return services.db.transaction(async (tx) => {
+    await lockUser(tx, scope, userId);
+    await lockDefinition(tx, scope, permissionId, "project");
+    await tx
+      .insert(projectPermissionGrants)
+      .values({ ...scope, userId, permissionId })
+      .onConflictDoNothing();
+    await services.bus.publish(tx, { t: "project-grants", user: userId });
+  });
+}
+
+export function revokeProjectPermission(services: Services, scope: Scope, userId: string, permissionId: string): Promise<void> {
+  return services.db.transaction(async (tx) => {
+    await lockUser(tx, scope, userId);
+    const deleted = await tx
+      .delete(projectPermissionGrants)
+      .where(
+        and(
+          eq(projectPermissionGrants.projectId, scope.projectId),
+          eq(projectPermissionGrants.branchId, scope.branchId),
+          eq(projectPermissionGrants.userId, userId),
+          eq(projectPermissionGrants.permissionId, permissionId),
+        ),
+      )
+      .returning({ permissionId: projectPermissionGrants.permissionId });
+    if (deleted.length === 0) throw new KnownErrors.PermissionNotFound(permissionId);
+    await services.bus.publish(tx, { t: "project-grants", user: userId });
+  });
+}

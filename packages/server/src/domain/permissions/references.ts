@@ -1,0 +1,96 @@
+/**
+ * Where a permission id is named besides its definition: grants, other
+ * definitions' contained lists, and the project's default-permission lists.
+ * Renaming a definition carries its new id to each; deleting it removes the
+ * id from each. Runs inside the definition write's transaction
+ * (definitions.ts), and announces what it changed to the caches.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { CacheEvent } from "../../cache/bus.ts";
+import type { DbOrTx } from "../../db/connect.ts";
+import { permissionDefinitions, projectPermissionGrants, projects, teamPermissionGrants } from "../../db/schema/index.ts";
+import type { Services } from "../../services.ts";
+import type { ProjectConfig } from "../projects/config.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import type { PermissionScope } from "./graph.ts";
+import type { Scope } from "./load.ts";
+
+/** Beyond this many members or users touched, one project event (which drops all its grants) beats one event each. */
+const PRECISE_EVENTS_LIMIT = 100;
+
+const DEFAULT_LISTS = ["team_creator_default_permissions", "team_member_default_permissions", "user_default_permissions"] as const;
+
+/** `to`: the new id, or null to remove `from` everywhere. */
+export async function rewriteReferences(
+  tx: DbOrTx,
+  services: Services,
+  scope: Scope,
+  project: ProjectRow,
+  kind: PermissionScope,
+  from: string,
+  to: string | null,
+): Promise<void> {
+  const events = kind === "team" ? await rewriteTeamGrants(tx, scope, from, to) : await rewriteProjectGrants(tx, scope, from, to);
+  await rewriteContainedLists(tx, scope, from, to);
+  const config = rewriteDefaultLists(project.config, from, to);
+  if (config) await tx.update(projects).set({ config }).where(eq(projects.id, project.id));
+  // A project event also drops every cached grant of the project (cache/caches.ts).
+  if (config || events.length > PRECISE_EVENTS_LIMIT) await services.projects.changed(tx, project.id);
+  else for (const event of events) await services.bus.publish(tx, event);
+}
+
+async function rewriteTeamGrants(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<CacheEvent[]> {
+  const where = and(
+    eq(teamPermissionGrants.projectId, scope.projectId),
+    eq(teamPermissionGrants.branchId, scope.branchId),
+    eq(teamPermissionGrants.permissionId, from),
+  );
+  const member = { teamId: teamPermissionGrants.teamId, userId: teamPermissionGrants.userId };
+  const rows =
+    to === null
+      ? await tx.delete(teamPermissionGrants).where(where).returning(member)
+      : await tx.update(teamPermissionGrants).set({ permissionId: to }).where(where).returning(member);
+  return rows.map((row) => ({ t: "team-member", team: row.teamId, user: row.userId }));
+}
+
+async function rewriteProjectGrants(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<CacheEvent[]> {
+  const where = and(
+    eq(projectPermissionGrants.projectId, scope.projectId),
+    eq(projectPermissionGrants.branchId, scope.branchId),
+    eq(projectPermissionGrants.permissionId, from),
+  );
+  const user = { userId: projectPermissionGrants.userId };
+  const rows =
+    to === null
+      ? await tx.delete(projectPermissionGrants).where(where).returning(user)
+      : await tx.update(projectPermissionGrants).set({ permissionId: to }).where(where).returning(user);
+  return rows.map((row) => ({ t: "project-grants", user: row.userId }));
+}
+
+async function rewriteContainedLists(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<void> {
+  const column = permissionDefinitions.containedPermissionIds;
+  await tx
+    .update(permissionDefinitions)
+    .set({
+      containedPermissionIds:
+        to === null ? sql`array_remove(${column}, ${from}::text)` : sql`array_replace(${column}, ${from}::text, ${to}::text)`,
+    })
+    .where(
+      and(
+        eq(permissionDefinitions.projectId, scope.projectId),
+        eq(permissionDefinitions.branchId, scope.branchId),
+        sql`${from}::text = any(${column})`,
+      ),
+    );
+}
+
+/** The config with `from` renamed or removed in each default list, or null when no list names it. */
+function rewriteDefaultLists(config: ProjectConfig, from: string, to: string | null): ProjectConfig | null {
+  if (!DEFAULT_LISTS.some((name) => config[name].some((entry) => entry.id === from))) return null;
+  const next = { ...config };
+  for (const name of DEFAULT_LISTS) {
+    const ids = config[name].map((entry) => (entry.id === from ? to : entry.id)).filter((id): id is string => id !== null);
+    next[name] = [...new Set(ids)].map((id) => ({ id }));
+  }
+  return next;
+}

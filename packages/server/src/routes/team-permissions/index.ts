@@ -1,0 +1,24 @@
+import { listOf, permissionsEndpoints } from "@latchkey/shared";
+import { allTeamPermissions, userTeamPermissions } from "../../domain/permissions/listing.ts";
+import { tenancyOf } from "../../http/auth.ts";
+import { listingUserId } from "../../http/permission-listing.ts";
+import { defineRoute } from "../../http/route.ts";
+import { run, settle } from "../../lib/maybe-async.ts";
+
+export default [
+  // A user's own listing is answered synchronously when the caches hold it (lib/maybe-async.ts).
+  defineRoute(permissionsEndpoints.listTeamPermissions, ({ auth, query, services }) =>
+    run(
+      (function* () {
+        const userId = yield* listingUserId(services, auth, query.user_id);
+        const filter = { permissionId: query.permission_id, recursive: query.recursive ?? true };
+        const tenancy = tenancyOf(auth);
+        const items =
+          userId === null
+            ? yield* settle(allTeamPermissions(services, tenancy, query.team_id, filter))
+            : yield* userTeamPermissions(services, tenancy, userId, query.team_id, filter);
+        return { body: listOf(items) };
+      })(),
+    ),
+  ),
+];
