@@ -9,12 +9,7 @@ export { useProject, useProjectOnceLoaded } from "./use-project.ts";
 export { useContactChannels } from "./use-contact-channels.ts";
 export { useNotificationCategories } from "./use-notification-categories.ts";
 export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitations, useTeamProfile } from "./use-teams.ts";
-export {
-  usePermissions,
-  usePermission,
-  useTeamPermissionDefinitions,
-  useProjectPermissionDefinitions,
-} from "./use-permissions.ts";
+export { usePermissions, usePermission, useTeamPermissionDefinitions, useProjectPermissionDefinitions } from "./use-permissions.ts";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { SignIn } from "./components/sign-in.tsx";
