@@ -125,7 +125,7 @@ export class StackClientApp {
     );
     this.teams = new AppTeams({
       api: this.api,
-      accessType: this.accessType,
+      accessType: () => this.accessType,
       cache: this.cache,
       invitationCallbackUrl: (given) => this.codeFlows().callbackUrl(given, "teamInvitation"),
       serverUser: (json) => this.serverUser(json),

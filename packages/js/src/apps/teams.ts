@@ -27,7 +27,8 @@ import type { Session } from "../session/session.ts";
 
 export interface AppTeamsContext {
   api: ApiClient;
-  accessType: AccessType;
+  /** The app's access, asked when used (a subclass app sets its own after the base constructor ran). */
+  accessType(): AccessType;
   cache: CacheStore;
   /** Where an invitation link leads: the given URL, else the app's team-invitation page (absolute). */
   invitationCallbackUrl(given: string | undefined): string;
@@ -41,7 +42,6 @@ type S = Session | null;
 
 export class AppTeams implements TeamQueries {
   readonly api: ApiClient;
-  readonly accessType: AccessType;
   readonly #teams: CachedQuery<[S, string | null], Team[]>;
   readonly #team: CachedQuery<[S, string], Team | null>;
   readonly #users: CachedQuery<[S, string], TeamUser[]>;
@@ -54,7 +54,6 @@ export class AppTeams implements TeamQueries {
 
   constructor(private readonly ctx: AppTeamsContext) {
     this.api = ctx.api;
-    this.accessType = ctx.accessType;
     const { cache } = ctx;
     this.#teams = new CachedQuery(cache, "teams", async (session: S, userIdOrMe: string | null) => {
       const body = await this.api.call("GET /teams", { ...this.caller(session), query: { user_id: userIdOrMe ?? undefined } });
@@ -117,6 +116,10 @@ export class AppTeams implements TeamQueries {
       this.#teamPermissions,
       this.#projectPermissions,
     ] as unknown as CachedQuery<readonly never[], unknown>[];
+  }
+
+  get accessType(): AccessType {
+    return this.ctx.accessType();
   }
 
   /** Every team read here is read again where shown, and the app's signed-in users with it. */

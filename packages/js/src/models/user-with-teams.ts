@@ -78,7 +78,7 @@ export abstract class UserWithTeams extends UserFields {
     return this.teams.listTeamInvitations();
   }
 
-  /** The cache entry behind `listTeamInvitations`, for hooks (`useTeamInvitations`). */
+  /** The cache entry behind `listTeamInvitations`, for hooks (`useUserTeamInvitations`). */
   _teamInvitationsEntry(): CacheEntry<UserTeamInvitation[]> {
     return this.teams.teamInvitationsEntry();
   }

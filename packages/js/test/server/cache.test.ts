@@ -1,8 +1,8 @@
 /** The SDK's cache against a real server: shared reads, and the SDK's own writes showing up in subscribed entries. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminProject, KnownErrors, StackClientApp, type CacheEntry, type CacheSnapshot } from "../../src/index.ts";
+import { AdminProject, KnownErrors, StackClientApp } from "../../src/index.ts";
 import { createSdkProject, type SdkProject, clientAppOf } from "./fixtures.ts";
-import { countingFetch, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { countingFetch, nextSnapshot, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
@@ -27,21 +27,6 @@ async function signedUpApp() {
   const result = await app.signUpWithCredential({ email, password: PASSWORD, noRedirect: true });
   if (result.status !== "ok") throw result.error;
   return { app, email, calls };
-}
-
-/** Resolves with the first snapshot `accept` takes, seen by a subscriber (as a hook would see it). */
-function nextSnapshot<T>(entry: CacheEntry<T>, accept: (snapshot: CacheSnapshot<T>) => boolean): { seen: Promise<T>; unsubscribe(): void } {
-  let unsubscribe = () => {};
-  const seen = new Promise<T>((resolve, reject) => {
-    const check = () => {
-      const snapshot = entry.getSnapshot();
-      if (snapshot.status === "error") reject(snapshot.error);
-      else if (snapshot.status === "ok" && accept(snapshot)) resolve(snapshot.value);
-    };
-    unsubscribe = entry.subscribe(check);
-    check();
-  });
-  return { seen, unsubscribe: () => unsubscribe() };
 }
 
 const userReads = (calls: { method: string; path: string }[]) => calls.filter((c) => c.method === "GET" && c.path === "/users/me").length;

@@ -2,6 +2,7 @@
  * A real Latchkey server for SDK tests (the server package's own test
  * harness, on a loopback port), and a fetch that counts what the SDK sends.
  */
+import type { CacheEntry, CacheSnapshot } from "../../src/index.ts";
 import { createTestServer, SEED_KEYS, type TestServer } from "../../../server/test/harness.ts";
 
 export { SEED_KEYS, type TestServer };
@@ -30,4 +31,22 @@ export function countingFetch(): { fetch: typeof fetch; calls: { method: string;
     return fetch(input, init);
   };
   return { fetch: wrapped, calls };
+}
+
+/** Resolves with the first snapshot `accept` takes, seen by a subscriber (as a hook would see it). */
+export function nextSnapshot<T>(
+  entry: CacheEntry<T>,
+  accept: (snapshot: CacheSnapshot<T>) => boolean,
+): { seen: Promise<T>; unsubscribe(): void } {
+  let unsubscribe = () => {};
+  const seen = new Promise<T>((resolve, reject) => {
+    const check = () => {
+      const snapshot = entry.getSnapshot();
+      if (snapshot.status === "error") reject(snapshot.error);
+      else if (snapshot.status === "ok" && accept(snapshot)) resolve(snapshot.value);
+    };
+    unsubscribe = entry.subscribe(check);
+    check();
+  });
+  return { seen, unsubscribe: () => unsubscribe() };
 }

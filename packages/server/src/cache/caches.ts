@@ -1,13 +1,13 @@
 /**
  * The per-process caches of hot reads: projects, valid project keys, users,
- * owner-team memberships and live sessions. Only positive results are kept
+ * teams, owner-team memberships, live sessions and permissions. Only positive results are kept
  * (a miss always asks the database), entries are bounded in number, and a
  * TTL bounds staleness should an invalidation ever be missed.
  */
 import { LRUCache } from "lru-cache";
 import type { PermissionGraph } from "../domain/permissions/graph.ts";
 import type { ProjectRow } from "../domain/projects/projects.ts";
-import type { UserRecord } from "../domain/users/record.ts";
+import type { TeamRow, UserRecord } from "../domain/users/record.ts";
 import type { MaybePromise } from "../lib/maybe-async.ts";
 import type { CacheBus, CacheEvent } from "./bus.ts";
 
@@ -63,6 +63,8 @@ export class Caches {
   readonly projectGrants = lru<CachedProjectGrants>(100_000);
   /** user id → the ids of the teams the user belongs to, oldest membership first. */
   readonly userTeams = lru<CachedTeamIds>(100_000);
+  /** team id → the team's row. */
+  readonly teams = lru<TeamRow>(100_000);
 
   constructor(private readonly bus: CacheBus) {
     bus.onEvent((event) => this.invalidate(event));
@@ -133,6 +135,7 @@ export class Caches {
         // Rewriting many grants at once (a permission renamed or deleted) announces the project.
         dropWhere(this.teamGrants, (v) => v.projectId === event.id);
         dropWhere(this.userTeams, (v) => v.projectId === event.id);
+        dropWhere(this.teams, (v) => v.projectId === event.id);
         break;
       case "permission-definitions":
         dropByPrefix(this.permissionGraphs, `${event.id}:`);
@@ -158,6 +161,7 @@ export class Caches {
         this.userTeams.delete(event.id);
         break;
       case "team":
+        this.teams.delete(event.id);
         dropWhere(this.users, (v) => v.selectedTeamId === event.id);
         dropWhere(this.memberships, (v) => v.teamId === event.id);
         dropWhere(this.teamGrants, (v) => v.teamId === event.id);
@@ -176,6 +180,7 @@ export class Caches {
         this.teamGrants.clear();
         this.projectGrants.clear();
         this.userTeams.clear();
+        this.teams.clear();
         break;
     }
   }

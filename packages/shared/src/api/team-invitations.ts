@@ -100,8 +100,9 @@ export const teamInvitationsEndpoints = {
     summary: "The team an invitation code is for",
     tags: TAGS,
     access: ALL,
+    user: "required",
     body: codeBody,
     response: teamInvitationDetailsJson,
-    errors: CODE_ERRORS,
+    errors: [...CODE_ERRORS, KnownErrors.TeamInvitationRestrictedUserNotAllowed],
   }),
 };

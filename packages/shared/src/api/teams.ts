@@ -43,7 +43,7 @@ export type ClientTeamPatchBody = z.input<typeof clientTeamPatchBody>;
 
 export const serverTeamCreateBody = serverTeamPatchBody.extend({
   display_name: teamDisplayNameSchema,
-  /** The member who creates it: gets the team-creator default permissions, and the team is selected for them. */
+  /** The member who creates it: gets the team-creator default permissions (their selected team is left as it is; the SDK selects the new team). */
   creator_user_id: userIdOrMeSchema.optional(),
 });
 export type ServerTeamCreateBody = z.input<typeof serverTeamCreateBody>;

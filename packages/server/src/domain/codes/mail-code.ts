@@ -28,6 +28,7 @@ const EMAIL_KINDS = {
   contact_channel_verification: "email_verification",
   otp_sign_in: "sign_in_code",
   password_reset: "password_reset",
+  team_invitation: "team_invitation",
 } as const satisfies Partial<Record<CodePurpose, CodeMailKind>>;
 
 export type MailedCodePurpose = keyof typeof EMAIL_KINDS;
@@ -43,18 +44,31 @@ export interface PreparedCodeMail {
   email: OutgoingEmail;
 }
 
-export async function prepareCodeMail(
-  db: DbOrTx,
-  logger: Logger,
-  input: { project: ProjectRow; branchId: string; purpose: MailedCodePurpose; to: string; callbackUrl: string },
-): Promise<PreparedCodeMail> {
+interface CodeMailCommon {
+  project: ProjectRow;
+  branchId: string;
+  to: string;
+  callbackUrl: string;
+}
+
+/** What to mail; an invitation also names the team it is for. */
+export type CodeMailRequest =
+  | (CodeMailCommon & { purpose: Exclude<MailedCodePurpose, "team_invitation"> })
+  | (CodeMailCommon & { purpose: "team_invitation"; teamDisplayName: string });
+
+export async function prepareCodeMail(db: DbOrTx, logger: Logger, input: CodeMailRequest): Promise<PreparedCodeMail> {
   const code = newCode();
   const link = new URL(input.callbackUrl);
   link.searchParams.set("code", code);
   const { otp, nonce } = splitSignInCode(code);
   const kind = EMAIL_KINDS[input.purpose];
   const common = { projectName: input.project.displayName, to: input.to, link: link.toString() };
-  const variables = kind === "sign_in_code" ? { link: common.link, otp } : { link: common.link };
+  const teamDisplayName = input.purpose === "team_invitation" ? input.teamDisplayName : undefined;
+  const variables = {
+    link: common.link,
+    ...(kind === "sign_in_code" ? { otp } : {}),
+    ...(teamDisplayName !== undefined ? { teamDisplayName } : {}),
+  };
   // Reading the template is not guarded: a database error fails the request as usual.
   const renderInput = await codeMailRenderInput(db, input.project, kind, variables);
   let email: OutgoingEmail;
@@ -63,7 +77,7 @@ export async function prepareCodeMail(
     email = {
       to: [input.to],
       // A template without a subject still gets one that names the project.
-      subject: rendered.subject?.trim() || plainEmail(kind, common, otp).subject,
+      subject: rendered.subject?.trim() || plainEmail(kind, common, otp, teamDisplayName).subject,
       html: rendered.html,
       text: rendered.text,
     };
@@ -73,19 +87,30 @@ export async function prepareCodeMail(
       { projectId: input.project.id, templateKind: kind, error: redact(error, [common.link, code, otp]) },
       "e-mail template failed to render; sent the built-in message instead",
     );
-    email = plainEmail(kind, common, otp);
+    email = plainEmail(kind, common, otp, teamDisplayName);
   }
   return { scope: { projectId: input.project.id, branchId: input.branchId, purpose: input.purpose }, code, nonce, to: input.to, email };
 }
 
-/** Stores the prepared code with `data` (what using it will need) and queues its message, in the caller's transaction. */
-export async function saveCodeMail(tx: DbOrTx, prepared: PreparedCodeMail, data: Record<string, unknown>): Promise<void> {
-  await createCode(tx, prepared.scope, data, EMAIL_CODE_EXPIRATION_MILLIS, prepared.code);
+/**
+ * Stores the prepared code with `data` (what using it will need) and queues
+ * its message, in the caller's transaction. Returns the code's row id.
+ */
+export async function saveCodeMail(tx: DbOrTx, prepared: PreparedCodeMail, data: Record<string, unknown>): Promise<string> {
+  const { id } = await createCode(tx, prepared.scope, data, EMAIL_CODE_EXPIRATION_MILLIS, prepared.code);
   await enqueueEmail(tx, prepared.scope.projectId, prepared.email);
+  return id;
 }
 
-function plainEmail(kind: CodeMailKind, common: { projectName: string; to: string; link: string }, otp: string): OutgoingEmail {
-  return codeEmail(kind === "sign_in_code" ? { kind, ...common, otp } : { kind, ...common });
+function plainEmail(
+  kind: CodeMailKind,
+  common: { projectName: string; to: string; link: string },
+  otp: string,
+  teamDisplayName: string | undefined,
+): OutgoingEmail {
+  if (kind === "sign_in_code") return codeEmail({ kind, ...common, otp });
+  if (kind === "team_invitation") return codeEmail({ kind, ...common, teamDisplayName: teamDisplayName ?? "" });
+  return codeEmail({ kind, ...common });
 }
 
 /** The error's message without the link or the code in it (a template may well print its variables). */

@@ -35,16 +35,19 @@ export async function createCode(
   data: Record<string, unknown>,
   expiresInMillis: number,
   code = newCode(),
-): Promise<{ code: string; expiresAt: Date }> {
+): Promise<{ id: string; code: string; expiresAt: Date }> {
   const expiresAt = new Date(Date.now() + expiresInMillis);
-  await db.insert(verificationCodes).values({
-    ...scope,
-    codeHash: sha256Hex(code),
-    nonceHash: sha256Hex(nonceOf(code)),
-    data,
-    expiresAt,
-  });
-  return { code, expiresAt };
+  const [row] = await db
+    .insert(verificationCodes)
+    .values({
+      ...scope,
+      codeHash: sha256Hex(code),
+      nonceHash: sha256Hex(nonceOf(code)),
+      data,
+      expiresAt,
+    })
+    .returning({ id: verificationCodes.id });
+  return { id: row!.id, code, expiresAt };
 }
 
 /** What a user is shown of a sign-in code (upper-cased), and the nonce the client keeps. */

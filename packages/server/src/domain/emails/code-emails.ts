@@ -1,6 +1,6 @@
 /**
  * The messages that carry a code: e-mail verification, sign-in (a link and a
- * code to type) and password reset. Plain, accessible HTML with a text part;
+ * code to type), password reset and team invitation. Plain, accessible HTML with a text part;
  * every value from a project or user is escaped.
  */
 import type { OutgoingEmail } from "./smtp.ts";
@@ -8,7 +8,8 @@ import type { OutgoingEmail } from "./smtp.ts";
 export type CodeEmail =
   | { kind: "email_verification"; projectName: string; to: string; link: string }
   | { kind: "sign_in_code"; projectName: string; to: string; link: string; otp: string }
-  | { kind: "password_reset"; projectName: string; to: string; link: string };
+  | { kind: "password_reset"; projectName: string; to: string; link: string }
+  | { kind: "team_invitation"; projectName: string; to: string; link: string; teamDisplayName: string };
 
 export function codeEmail(email: CodeEmail): OutgoingEmail {
   const project = email.projectName;
@@ -31,6 +32,12 @@ export function codeEmail(email: CodeEmail): OutgoingEmail {
         `Someone asked to reset the password of ${email.to} on ${project}.`,
         { button: "Choose a new password", link: email.link },
         "The link works once. If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
+      ]);
+    case "team_invitation":
+      return message(email.to, `You are invited to join ${email.teamDisplayName} on ${project}`, [
+        `You have been invited to join the team ${email.teamDisplayName} on ${project}.`,
+        { button: "Accept the invitation", link: email.link },
+        "If you were not expecting this invitation, you can ignore this e-mail.",
       ]);
   }
 }

@@ -13,14 +13,14 @@ import type { ProjectRow } from "../../projects/projects.ts";
 import type { RenderInput } from "../render/types.ts";
 import { loadTemplate, themeSourceFor } from "./render-stored.ts";
 
-export type CodeMailKind = "email_verification" | "sign_in_code" | "password_reset";
+export type CodeMailKind = "email_verification" | "sign_in_code" | "password_reset" | "team_invitation";
 
 /** What to render for a code mail (reading the project's template and theme; rendering is the caller's step). */
 export async function codeMailRenderInput(
   db: DbOrTx,
   project: ProjectRow,
   kind: CodeMailKind,
-  variables: { link: string; otp?: string },
+  variables: { link: string; otp?: string; teamDisplayName?: string },
 ): Promise<RenderInput> {
   const props = { user: null, project: { displayName: project.displayName }, variables };
   // Through the platform's shared server, only the built-in wording goes out: an edited

@@ -1,0 +1,243 @@
+/**
+ * Invitations to a team by e-mail. An invitation is a one-time code
+ * (domain/codes/verification-codes.ts, purpose "team_invitation") whose data
+ * names the team and the address it was mailed to; the code's row id is the
+ * invitation's id. Whoever holds the code may accept it (the mailed link is
+ * the proof), provided they are a full user: joining a team is not for
+ * anonymous or restricted accounts.
+ */
+import { KnownErrors, StatusError, type TeamInvitationDetailsJson, type TeamInvitationJson } from "@latchkey/shared";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { DbOrTx, Tx } from "../../db/connect.ts";
+import { contactChannels, teams, users, verificationCodes } from "../../db/schema/index.ts";
+import type { Services } from "../../services.ts";
+import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
+import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import { restrictedReason, type UserRecord } from "../users/record.ts";
+import { addTeamMember, isTeamMember, type JoiningUser } from "./teams.ts";
+
+/** What an invitation code carries. */
+export interface TeamInvitationData {
+  team_id: string;
+  /** The address the invitation was mailed to, as the sender typed it. */
+  recipient_email: string;
+}
+
+interface Scope {
+  projectId: string;
+  branchId: string;
+}
+
+function invitationScope(scope: Scope): CodeScope {
+  return { ...scope, purpose: "team_invitation" };
+}
+
+/** The code rows of this project's invitations (matches the partial index of migration 0006). */
+function invitationRows(scope: Scope) {
+  return and(
+    eq(verificationCodes.projectId, scope.projectId),
+    eq(verificationCodes.branchId, scope.branchId),
+    eq(verificationCodes.purpose, "team_invitation"),
+  );
+}
+
+function pending() {
+  return and(isNull(verificationCodes.usedAt), gt(verificationCodes.expiresAt, new Date()));
+}
+
+function teamOf(scope: Scope, teamId: string) {
+  return and(eq(teams.projectId, scope.projectId), eq(teams.branchId, scope.branchId), eq(teams.id, teamId));
+}
+
+async function findTeam(db: DbOrTx, scope: Scope, teamId: string): Promise<{ id: string; displayName: string } | null> {
+  const [team] = await db.select({ id: teams.id, displayName: teams.displayName }).from(teams).where(teamOf(scope, teamId));
+  return team ?? null;
+}
+
+/** A full user, or TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED. */
+export function assertMayJoinByInvitation(user: UserRecord, project: ProjectRow): void {
+  const reason = restrictedReason(user, project.config.require_email_verification);
+  if (reason) throw new KnownErrors.TeamInvitationRestrictedUserNotAllowed(reason);
+}
+
+/**
+ * Mails an invitation to `email`: counted against the address's and the
+ * caller's limits, rendered outside any transaction, stored and queued in
+ * one. Returns the invitation's id.
+ */
+export async function sendTeamInvitation(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  input: { teamId: string; email: string; callbackUrl: string },
+  ip: string | null,
+): Promise<string> {
+  const scope = { projectId: project.id, branchId };
+  const team = await findTeam(services.db, scope, input.teamId);
+  if (!team) throw new KnownErrors.TeamNotFound(input.teamId);
+  services.emailRateLimit.takeCodeEmail(project.id, input.email, ip);
+  const prepared = await prepareCodeMail(services.db, services.logger, {
+    project,
+    branchId,
+    purpose: "team_invitation",
+    to: input.email,
+    callbackUrl: input.callbackUrl,
+    teamDisplayName: team.displayName,
+  });
+  const data: TeamInvitationData = { team_id: team.id, recipient_email: input.email };
+  const id = await services.db.transaction(async (tx) => {
+    // Held until the commit: a deletion of the team waits for this invitation, then takes it along.
+    const [locked] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, team.id)).for("share");
+    if (!locked) throw new KnownErrors.TeamNotFound(team.id);
+    return saveCodeMail(tx, prepared, { ...data });
+  });
+  services.emails.kick();
+  return id;
+}
+
+/** A team's pending (unused, unexpired) invitations, oldest first; TEAM_NOT_FOUND for a team not in the project. */
+export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: string): Promise<TeamInvitationJson[]> {
+  // The team left-joined to its invitations: one query tells a team without invitations from no team.
+  const rows = await db
+    .select({
+      teamId: teams.id,
+      teamDisplayName: teams.displayName,
+      id: verificationCodes.id,
+      data: verificationCodes.data,
+      expiresAt: verificationCodes.expiresAt,
+    })
+    .from(teams)
+    .leftJoin(verificationCodes, and(invitationRows(scope), sql`${verificationCodes.data}->>'team_id' = ${teams.id}::text`, pending()))
+    .where(teamOf(scope, teamId))
+    .orderBy(asc(verificationCodes.createdAt), asc(verificationCodes.id));
+  if (rows.length === 0) throw new KnownErrors.TeamNotFound(teamId);
+  return rows.flatMap((row) =>
+    row.id === null || row.expiresAt === null ? [] : [invitationJson(row.id, row.data, row.expiresAt, row.teamId, row.teamDisplayName)],
+  );
+}
+
+/**
+ * The pending invitations mailed to any verified address of the user, in
+ * teams that still exist, oldest first; USER_NOT_FOUND for a user not in the
+ * project.
+ */
+export async function listUserInvitations(db: DbOrTx, scope: Scope, userId: string): Promise<TeamInvitationJson[]> {
+  const rows = await db
+    .select({
+      userId: users.id,
+      id: verificationCodes.id,
+      data: verificationCodes.data,
+      expiresAt: verificationCodes.expiresAt,
+      teamId: teams.id,
+      teamDisplayName: teams.displayName,
+    })
+    .from(users)
+    .leftJoin(
+      contactChannels,
+      and(eq(contactChannels.userId, users.id), eq(contactChannels.type, "email"), eq(contactChannels.isVerified, true)),
+    )
+    .leftJoin(
+      verificationCodes,
+      and(invitationRows(scope), sql`lower(${verificationCodes.data}->>'recipient_email') = lower(${contactChannels.value})`, pending()),
+    )
+    .leftJoin(
+      teams,
+      and(
+        eq(teams.projectId, scope.projectId),
+        eq(teams.branchId, scope.branchId),
+        sql`${teams.id}::text = ${verificationCodes.data}->>'team_id'`,
+      ),
+    )
+    .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.id, userId)))
+    .orderBy(asc(verificationCodes.createdAt), asc(verificationCodes.id));
+  if (rows.length === 0) throw new KnownErrors.UserNotFound();
+  return rows.flatMap((row) =>
+    row.id === null || row.expiresAt === null || row.teamId === null || row.teamDisplayName === null
+      ? []
+      : [invitationJson(row.id, row.data, row.expiresAt, row.teamId, row.teamDisplayName)],
+  );
+}
+
+function invitationJson(id: string, data: unknown, expiresAt: Date, teamId: string, teamDisplayName: string): TeamInvitationJson {
+  return {
+    expires_at_millis: expiresAt.getTime(),
+    id,
+    recipient_email: (data as TeamInvitationData).recipient_email,
+    team_display_name: teamDisplayName,
+    team_id: teamId,
+  };
+}
+
+/**
+ * Revokes a pending invitation of `teamId`. One of another team (or an
+ * invitation already accepted) is not found; an unknown team is TEAM_NOT_FOUND.
+ */
+export async function revokeTeamInvitation(db: DbOrTx, scope: Scope, teamId: string, invitationId: string): Promise<void> {
+  const deleted = await db
+    .delete(verificationCodes)
+    .where(
+      and(
+        invitationRows(scope),
+        eq(verificationCodes.id, invitationId),
+        sql`${verificationCodes.data}->>'team_id' = ${teamId}`,
+        isNull(verificationCodes.usedAt),
+      ),
+    )
+    .returning({ id: verificationCodes.id });
+  if (deleted.length > 0) return;
+  if (!(await findTeam(db, scope, teamId))) throw new KnownErrors.TeamNotFound(teamId);
+  throw new StatusError(404, "Team invitation not found");
+}
+
+/**
+ * The team a code invites to, checked like a use of the code (an attempt is
+ * counted) without using it. A code whose team is gone is not found.
+ */
+export async function checkTeamInvitation(db: Services["db"], scope: Scope, code: string): Promise<TeamInvitationDetailsJson> {
+  const data = await checkCode<TeamInvitationData>(db, invitationScope(scope), code);
+  const team = await findTeam(db, scope, data.team_id);
+  if (!team) throw new KnownErrors.VerificationCodeNotFound();
+  return { team_id: team.id, team_display_name: team.displayName };
+}
+
+/**
+ * Uses the code and makes the user a member with the project's member
+ * defaults, in one transaction. A user already in the team stays as they
+ * are, and the code is spent all the same. A code whose team was deleted
+ * meanwhile is not found (and stays unspent: there is nothing to join).
+ */
+export async function acceptTeamInvitation(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  user: UserRecord,
+  code: string,
+): Promise<void> {
+  const scope = { projectId: project.id, branchId };
+  const joinedTeam = await useCode<TeamInvitationData, string | null>(services.db, invitationScope(scope), code, async (tx, data) => {
+    // Shared until the commit: the team cannot be deleted between this check and the membership.
+    const [team] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, data.team_id)).for("share");
+    if (!team) throw new KnownErrors.VerificationCodeNotFound();
+    const joining: JoiningUser = { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl };
+    if (!(await joinOnce(tx, project, branchId, team.id, joining))) return null;
+    await services.bus.publish(tx, { t: "team-member", team: team.id, user: user.id });
+    return team.id;
+  });
+  // publish() applied the event before the commit; a read in between may have cached the old memberships again.
+  if (joinedTeam) services.bus.apply({ t: "team-member", team: joinedTeam, user: user.id });
+}
+
+/** Adds the member unless they already are one; false when they were. */
+async function joinOnce(tx: Tx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser): Promise<boolean> {
+  if (await isTeamMember(tx, project.id, teamId, user.id)) return false;
+  try {
+    // A savepoint: another invitation to the same team, accepted by the same user at the same
+    // moment, makes this insert fail without failing the transaction that spends this code.
+    await tx.transaction((savepoint) => addTeamMember(savepoint, project, branchId, teamId, user, "member"));
+    return true;
+  } catch (error) {
+    if (error instanceof KnownErrors.TeamMembershipAlreadyExists) return false;
+    throw error;
+  }
+}

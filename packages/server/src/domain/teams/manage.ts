@@ -1,0 +1,116 @@
+/**
+ * Creating, listing, changing and deleting teams. Every write publishes the
+ * cache events of what it changed (cache/bus.ts) in its own transaction.
+ */
+import { KnownErrors, type ServerTeamPatch } from "@latchkey/shared";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { CacheBus } from "../../cache/bus.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
+import { teams, users, verificationCodes } from "../../db/schema/index.ts";
+import type { Scope } from "../permissions/load.ts";
+import type { ProjectRow } from "../projects/projects.ts";
+import type { TeamRow } from "../users/record.ts";
+import { findTeam } from "./cached.ts";
+import { lockJoiningUser } from "./memberships.ts";
+import { addTeamMember } from "./teams.ts";
+
+type TeamColumns = Partial<typeof teams.$inferInsert>;
+
+function teamColumns(fields: ServerTeamPatch): TeamColumns {
+  const columns: TeamColumns = {};
+  if (fields.display_name !== undefined) columns.displayName = fields.display_name;
+  if (fields.profile_image_url !== undefined) columns.profileImageUrl = fields.profile_image_url;
+  if (fields.client_metadata !== undefined) columns.clientMetadata = fields.client_metadata;
+  if (fields.client_read_only_metadata !== undefined) columns.clientReadOnlyMetadata = fields.client_read_only_metadata;
+  if (fields.server_metadata !== undefined) columns.serverMetadata = fields.server_metadata;
+  return columns;
+}
+
+function inScope(scope: Scope) {
+  return and(eq(teams.projectId, scope.projectId), eq(teams.branchId, scope.branchId));
+}
+
+/**
+ * A new team; with a creator (a user of the project, else USER_NOT_FOUND),
+ * who joins it with the team-creator default permissions. The creator's
+ * selected team is left as it is.
+ */
+export async function createTeam(
+  db: Db,
+  bus: CacheBus,
+  project: ProjectRow,
+  branchId: string,
+  fields: ServerTeamPatch & { display_name: string },
+  creatorId: string | null,
+): Promise<TeamRow> {
+  return db.transaction(async (tx) => {
+    const creator = creatorId === null ? null : await lockJoiningUser(tx, { projectId: project.id, branchId }, creatorId);
+    if (creatorId !== null && !creator) throw new KnownErrors.UserNotFound();
+    const [team] = await tx
+      .insert(teams)
+      .values({ ...teamColumns(fields), projectId: project.id, branchId, displayName: fields.display_name })
+      .returning();
+    if (creator) {
+      await addTeamMember(tx, project, branchId, team!.id, creator, "creator");
+      await bus.publish(tx, { t: "team-member", team: team!.id, user: creator.id });
+    }
+    return team!;
+  });
+}
+
+/** All of a project's teams, oldest first. */
+export async function listProjectTeams(db: DbOrTx, scope: Scope): Promise<TeamRow[]> {
+  return db.select().from(teams).where(inScope(scope)).orderBy(asc(teams.createdAt), asc(teams.id));
+}
+
+export async function updateTeam(db: Db, bus: CacheBus, scope: Scope, teamId: string, fields: ServerTeamPatch): Promise<TeamRow> {
+  const columns = teamColumns(fields);
+  if (Object.keys(columns).length === 0) {
+    const team = await findTeam(db, scope, teamId);
+    if (!team) throw new KnownErrors.TeamNotFound(teamId);
+    return team;
+  }
+  return db.transaction(async (tx) => {
+    const [team] = await tx
+      .update(teams)
+      .set(columns)
+      .where(and(inScope(scope), eq(teams.id, teamId)))
+      .returning();
+    if (!team) throw new KnownErrors.TeamNotFound(teamId);
+    // Also drops the cached users whose selected team this is (they carry its row).
+    await bus.publish(tx, { t: "team", id: teamId });
+    return team;
+  });
+}
+
+/**
+ * Deletes a team with everything that hangs on it, in one transaction: its
+ * memberships with their profiles and permission grants (the schema's
+ * cascades from teams to team_members to team_permission_grants), its
+ * pending invitations, and its place as anyone's selected team.
+ */
+export async function deleteTeam(db: Db, bus: CacheBus, scope: Scope, teamId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(teams)
+      .where(and(inScope(scope), eq(teams.id, teamId)))
+      .returning({ id: teams.id });
+    if (deleted.length === 0) throw new KnownErrors.TeamNotFound(teamId);
+    await tx
+      .delete(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.projectId, scope.projectId),
+          eq(verificationCodes.purpose, "team_invitation"),
+          sql`${verificationCodes.data}->>'team_id' = ${teamId}`,
+        ),
+      );
+    await tx
+      .update(users)
+      .set({ selectedTeamId: null })
+      .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.selectedTeamId, teamId)));
+    // One event covers it all on every replica: the team's row, its members'
+    // grants and team lists, and the users whose selected team it was.
+    await bus.publish(tx, { t: "team", id: teamId });
+  });
+}

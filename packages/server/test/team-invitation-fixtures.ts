@@ -1,0 +1,98 @@
+/**
+ * Building blocks for the team-invitation suites: projects whose users get a
+ * personal team at sign-up (as its creator, with team_admin), users with a
+ * verified address, and invitations read back from the mail that carried
+ * them.
+ */
+import { and, eq } from "drizzle-orm";
+import type { ParsedMail } from "mailparser";
+import { expect } from "vitest";
+import { teamPermissionGrants } from "../src/db/schema/index.ts";
+import { PASSWORD, createProject, patchProjectConfig, uniqueEmail, type EndUser, type Project } from "./fixtures.ts";
+import type { Auth, TestServer } from "./harness.ts";
+import { CALLBACK_URL, linkIn, type MailingServer } from "./mail-fixtures.ts";
+
+export interface TeamUser extends EndUser {
+  /** The personal team the user created at sign-up. */
+  teamId: string;
+}
+
+/** A project that gives every new user a personal team. */
+export async function teamProject(server: TestServer, config: Record<string, unknown> = {}): Promise<Project> {
+  const project = await createProject(server);
+  await patchProjectConfig(server, project, { create_team_on_sign_up: true, ...config });
+  return project;
+}
+
+/**
+ * A signed-in user made by the server, `verified` or not (their primary
+ * address), with their personal team when the project makes one.
+ */
+export async function newUser(
+  server: TestServer,
+  project: Project,
+  options: { email?: string; verified?: boolean } = {},
+): Promise<TeamUser> {
+  const email = options.email ?? uniqueEmail();
+  const created = await server.request("/users", {
+    method: "POST",
+    as: project.server,
+    body: { primary_email: email, primary_email_verified: options.verified ?? true, primary_email_auth_enabled: true, password: PASSWORD },
+  });
+  expect(created.status, created.text).toBe(201);
+  const session = await server.request("/auth/sessions", { method: "POST", as: project.server, body: { user_id: created.body.id } });
+  expect(session.status, session.text).toBe(200);
+  return {
+    email,
+    userId: created.body.id,
+    accessToken: session.body.access_token,
+    refreshToken: session.body.refresh_token,
+    as: { ...project.client, accessToken: session.body.access_token },
+    teamId: created.body.selected_team_id,
+  };
+}
+
+export function sendInvitation(server: TestServer, as: Auth, teamId: string, email: string, callbackUrl = CALLBACK_URL) {
+  return server.request("/team-invitations/send-code", { method: "POST", as, body: { team_id: teamId, email, callback_url: callbackUrl } });
+}
+
+export interface SentInvitation {
+  id: string;
+  code: string;
+  mail: ParsedMail;
+}
+
+/** Sends an invitation and reads its code from the mail that arrives at the SMTP peer. */
+export async function invite(mailing: MailingServer, as: Auth, teamId: string, email = uniqueEmail("invitee")): Promise<SentInvitation> {
+  const res = await sendInvitation(mailing.server, as, teamId, email);
+  expect(res.status, res.text).toBe(200);
+  expect(Object.keys(res.body).sort()).toEqual(["id", "success"]);
+  expect(res.body.success).toBe(true);
+  const mail = await mailing.mailTo(email);
+  return { id: res.body.id, code: linkIn(mail).code, mail };
+}
+
+export function acceptInvitation(server: TestServer, as: Auth, code: string) {
+  return server.request("/team-invitations/accept", { method: "POST", as, body: { code } });
+}
+
+export function listByTeam(server: TestServer, as: Auth, teamId: string) {
+  return server.request("/team-invitations", { as, query: { team_id: teamId } });
+}
+
+export function listByUser(server: TestServer, as: Auth, userId = "me") {
+  return server.request("/team-invitations", { as, query: { user_id: userId } });
+}
+
+export function revokeInvitation(server: TestServer, as: Auth, teamId: string, id: string) {
+  return server.request(`/team-invitations/${id}`, { method: "DELETE", as, query: { team_id: teamId } });
+}
+
+/** The permission ids granted directly to a member, sorted. */
+export async function directGrants(server: TestServer, teamId: string, userId: string): Promise<string[]> {
+  const rows = await server.instance.services.db
+    .select({ id: teamPermissionGrants.permissionId })
+    .from(teamPermissionGrants)
+    .where(and(eq(teamPermissionGrants.teamId, teamId), eq(teamPermissionGrants.userId, userId)));
+  return rows.map((r) => r.id).sort();
+}
