@@ -5,7 +5,8 @@
  * creates a team and invites Grace by e-mail; Grace opens the mailed link,
  * signs up on the way and joins; the switcher shows the team for both; Grace,
  * joining without `$invite_members`, sees no invite control. Screenshots of
- * the team pages go to docs/screenshots/.
+ * the team pages go to test-artifacts/ (copies of a run are kept in
+ * docs/screenshots/).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import { createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
-const screenshots = join(repoRoot, "docs", "screenshots");
+const screenshots = join(repoRoot, "test-artifacts");
 const TEAM = "Analytical Engines";
 
 let mailing: MailingServer;
