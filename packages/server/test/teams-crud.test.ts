@@ -327,6 +327,17 @@ describe("DELETE /teams/{team_id}", () => {
     return row!.id;
   }
 
+  it("refuses to delete an owners' team that still owns a project, and leaves it whole", async () => {
+    // project.owner's personal team on the internal project owns `project`; its creator holds $delete_team.
+    const owner = { ...server.internal.client, accessToken: project.owner.accessToken };
+    const refused = await server.request(`/teams/${project.owner.teamId}`, { method: "DELETE", as: owner });
+    expectPlainError(refused, 400, /owns projects/);
+    const still = await server.request(`/teams/${project.owner.teamId}`, { as: owner });
+    expect(still.status, still.text).toBe(200);
+    const admin = await server.request("/internal/projects/current", { as: project.ownerAdmin });
+    expect(admin.status, admin.text).toBe(200);
+  });
+
   it("removes memberships, profiles, grants and pending invitations, and unselects it, in one go", async () => {
     const dave = await signUpUser(server, project);
     const team = await createTeam(server, alice.as, { display_name: "Going away" });

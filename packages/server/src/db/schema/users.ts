@@ -36,7 +36,13 @@ export const users = pgTable(
     // 0-100, from the bot challenge answered when the account was created (domain/bot-challenge/risk-score.ts).
     signUpBotRiskScore: smallint("sign_up_bot_risk_score").notNull().default(0),
   },
-  (t) => [index("users_listing_idx").on(t.projectId, t.branchId, t.signedUpAt, t.id)],
+  (t) => [
+    index("users_listing_idx").on(t.projectId, t.branchId, t.signedUpAt, t.id),
+    // Deleting a team clears it as the selected team of whoever had it.
+    index("users_selected_team_idx")
+      .on(t.selectedTeamId)
+      .where(sql`${t.selectedTeamId} is not null`),
+  ],
 );
 
 export const contactChannels = pgTable(

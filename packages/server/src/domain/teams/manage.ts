@@ -2,11 +2,11 @@
  * Creating, listing, changing and deleting teams. Every write publishes the
  * cache events of what it changed (cache/bus.ts) in its own transaction.
  */
-import { KnownErrors, type ServerTeamPatch } from "@latchkey/shared";
+import { INTERNAL_PROJECT_ID, KnownErrors, StatusError, type ServerTeamPatch } from "@latchkey/shared";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
-import { teams, users, verificationCodes } from "../../db/schema/index.ts";
+import { projects, teams, users, verificationCodes } from "../../db/schema/index.ts";
 import type { Scope } from "../permissions/load.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import type { TeamRow } from "../users/record.ts";
@@ -91,6 +91,13 @@ export async function updateTeam(db: Db, bus: CacheBus, scope: Scope, teamId: st
  */
 export async function deleteTeam(db: Db, bus: CacheBus, scope: Scope, teamId: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // A team of the internal project may own projects: they would be left with no owners.
+    if (scope.projectId === INTERNAL_PROJECT_ID) {
+      const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.ownerTeamId, teamId)).limit(1);
+      if (owned.length > 0) {
+        throw new StatusError(400, "This team owns projects. Transfer them to another team, or delete them, before deleting the team.");
+      }
+    }
     const deleted = await tx
       .delete(teams)
       .where(and(inScope(scope), eq(teams.id, teamId)))
