@@ -8,6 +8,8 @@ import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
 import { knownErrorResponse } from "./http/errors.ts";
+import { schemaError } from "./http/schema-errors.ts";
+import { InvalidInput } from "./lib/invalid-input.ts";
 import { routeHandler } from "./http/pipeline.ts";
 import { ResponseSchemaMismatch } from "./http/response-check.ts";
 import { StaticMemoRouter } from "./http/router.ts";
@@ -52,6 +54,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
 
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error);
+    if (error instanceof InvalidInput)
+      return knownErrorResponse(schemaError(c.req.method, new URL(c.req.url).pathname, [...error.messages]));
     if (error instanceof RateLimitedError) {
       return textResponse(429, error.message, { "retry-after": String(error.retryAfterSeconds) });
     }

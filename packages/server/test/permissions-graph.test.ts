@@ -30,7 +30,13 @@ afterAll(() => server?.close());
 
 function expectCycle(res: TestResponse, path: string[]) {
   expectKnownError(res, "SCHEMA_ERROR", 400);
-  expect(res.body.error).toBe(`body.contained_permission_ids would make a cycle: ${path.join(" → ")}`);
+  // Worded like any validation failure, naming the request.
+  const message = `body.contained_permission_ids would make a cycle: ${path.join(" → ")}`;
+  expect(res.body.error).toMatch(
+    /^Request validation failed on (POST|PATCH) \/api\/v1\/(team|project)-permission-definitions(\/[a-z_:$]+)?:\n {2}- /,
+  );
+  expect(res.body.error.endsWith(`\n  - ${message}`)).toBe(true);
+  expect(res.body.details).toEqual({ message: res.body.error });
 }
 
 async function config() {

@@ -166,6 +166,34 @@ describe("own-user exceptions", () => {
   });
 });
 
+describe("ids in upper case", () => {
+  it("name the same team and user: a revocation or removal made in one case is seen in the other at once", async () => {
+    const team = await createTeam(server, project.server);
+    await addMember(server, project, team.id, plain.userId);
+    await grantTeamPermission(server, project.id, team.id, plain.userId, "$update_team");
+    const upper = team.id.toUpperCase();
+    const rename = (teamId: string) =>
+      server.request(`/teams/${teamId}`, { method: "PATCH", as: plain.as, body: { display_name: "Renamed" } });
+    // Cached under whatever spelling the client used first…
+    expect((await rename(upper)).status).toBe(200);
+    expect((await rename(team.id)).status).toBe(200);
+    // …and dropped by a revocation that spells the ids the other way.
+    const revoked = await server.request(`/team-permissions/${upper}/${plain.userId.toUpperCase()}/$update_team`, {
+      method: "DELETE",
+      as: project.server,
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    expectKnownError(await rename(upper), "TEAM_PERMISSION_REQUIRED", 401);
+    expectKnownError(await rename(team.id), "TEAM_PERMISSION_REQUIRED", 401);
+    const removed = await server.request(`/team-memberships/${upper}/${plain.userId}`, { method: "DELETE", as: project.server });
+    expect(removed.status, removed.text).toBe(200);
+    const read = await server.request(`/teams/${upper}`, { as: plain.as });
+    expectKnownError(read, "TEAM_MEMBERSHIP_NOT_FOUND", 404);
+    // Answers name ids as the database keeps them: lower case.
+    expect(read.body.details).toEqual({ team_id: team.id, user_id: plain.userId });
+  });
+});
+
 describe("a user of project A and a team of project B", () => {
   let projectB: Project;
   let teamB: string;

@@ -139,7 +139,9 @@ describe("DELETE /team-memberships/{team_id}/{user_id}", () => {
     const team = await createTeam(server, project.server);
     expectKnownError(await leave(bob.as, team.id, "me"), "TEAM_MEMBERSHIP_NOT_FOUND", 404);
     expectKnownError(await leave(bob.as, UNKNOWN_UUID, "me"), "TEAM_MEMBERSHIP_NOT_FOUND", 404);
-    expectKnownError(await leave(project.client, team.id, "me"), "USER_AUTHENTICATION_REQUIRED", 401);
+    // `me` with no signed-in user has its own error; another user's id needs a signed-in user.
+    expectKnownError(await leave(project.client, team.id, "me"), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    expectKnownError(await leave(project.client, team.id, bob.userId), "USER_AUTHENTICATION_REQUIRED", 401);
   });
 
   it("a server removes anyone: the user, then the team, then the membership must exist", async () => {
@@ -224,7 +226,8 @@ describe("member profiles", () => {
     expectKnownError(await profile(project.server, team.id, outsider.userId), "TEAM_MEMBERSHIP_NOT_FOUND", 404);
     expectKnownError(await profile(project.server, UNKNOWN_UUID, bob.userId), "TEAM_NOT_FOUND", 404);
     expectKnownError(await profile(project.server, team.id, UNKNOWN_UUID), "USER_NOT_FOUND", 404);
-    expectKnownError(await profile(project.client, team.id, "me"), "USER_AUTHENTICATION_REQUIRED", 401);
+    expectKnownError(await profile(project.client, team.id, "me"), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    expectKnownError(await profile(project.client, team.id, bob.userId), "USER_AUTHENTICATION_REQUIRED", 401);
   });
 
   it("a member edits their own profile, which then lives apart from the user's", async () => {

@@ -44,13 +44,21 @@ export const urlSchema = z
 /** A one-time code as a request carries it: exactly 45 characters, matched case-insensitively. */
 export const verificationCodeSchema = z.string().length(VERIFICATION_CODE_LENGTH);
 
-export const uuidSchema = z.string().refine((v) => UUID_PATTERN.test(v), { message: "must be a valid UUID" });
+/**
+ * Ids arrive in any case and leave in lower case, as the database writes
+ * them: caches and comparisons then see one spelling of each id.
+ */
+export const uuidSchema = z
+  .string()
+  .refine((v) => UUID_PATTERN.test(v), { message: "must be a valid UUID" })
+  .transform((v) => v.toLowerCase());
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** "user id or me": a UUID, or `me` for the signed-in user. */
-export const userIdOrMeSchema = z.string().refine((v) => v === "me" || UUID_PATTERN.test(v), {
-  message: "must be a valid UUID",
-});
+export const userIdOrMeSchema = z
+  .string()
+  .refine((v) => v === "me" || UUID_PATTERN.test(v), { message: "must be a valid UUID" })
+  .transform((v) => v.toLowerCase());
 
 export const projectIdSchema = z.string().refine((v) => v === "internal" || UUID_PATTERN.test(v), { message: "must be a valid UUID" });
 

@@ -153,8 +153,16 @@ export class AppTeams implements TeamQueries {
   }
 
   /** A team made by a server, for whoever `creatorUserId` names (or nobody). */
+  /** A new team; its creator, if named, has it selected (like every team created for a user). */
   async createServerTeam(options: ServerTeamCreateOptions): Promise<ServerTeam> {
     const json = await this.api.call("POST /teams", { accessType: this.accessType, body: snakeCaseKeys(options) });
+    if (options.creatorUserId !== undefined) {
+      await this.api.call("PATCH /users/:user_id", {
+        accessType: this.accessType,
+        params: { user_id: options.creatorUserId },
+        body: { selected_team_id: json.id },
+      });
+    }
     this.changed();
     return this.serverTeam(json as ServerTeamJson);
   }

@@ -83,8 +83,11 @@ export class ServerUser extends UserWithTeams {
     return (this.#teams ??= this.context.teams.forUser(null, this.id));
   }
 
-  override createTeam(options: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam> {
-    return super.createTeam(options) as Promise<ServerTeam>;
+  /** A new team with this user as its creator, selected for them. */
+  override async createTeam(options: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam> {
+    const team = (await super.createTeam(options)) as ServerTeam;
+    await this.update({ selectedTeamId: team.id });
+    return team;
   }
 
   override listTeams(): Promise<ServerTeam[]> {

@@ -23,16 +23,20 @@ export function* requireTeamPermission(services: Services, auth: RequestAuth, ne
   const teamId = field(parts, need.teamIdIn, "team_id");
   if (teamId === undefined) return;
   const user = auth.user;
-  if (!user) throw new KnownErrors.UserAuthenticationRequired();
-  if (need.exceptOwnUserIn) {
-    const named = field(parts, need.exceptOwnUserIn, "user_id");
-    if (named === "me" || named === user.id) return;
+  if (!user) {
+    // Naming `me` without a user has its own error, whichever endpoint it is.
+    const namesMe = (["params", "query", "body"] as const).some((part) => field(parts, part, "user_id") === "me");
+    throw namesMe ? new KnownErrors.CannotGetOwnUserWithoutUser() : new KnownErrors.UserAuthenticationRequired();
   }
   const scope = { projectId: auth.project.id, branchId: auth.branchId };
   const granted = yield* settle(memberGrants(services, scope, teamId, user.id));
   // A team of another project, or none at all, looks the same as one the user is not in.
   if (granted === null) throw new KnownErrors.TeamMembershipNotFound(teamId, user.id);
   if (need.permissions.length === 0) return;
+  if (need.exceptOwnUserIn) {
+    const named = field(parts, need.exceptOwnUserIn, "user_id");
+    if (named === "me" || named === user.id) return;
+  }
   const graph = yield* settle(permissionGraph(services, scope));
   for (const permissionId of need.permissions) {
     if (!graph.holds(granted, permissionId)) throw new KnownErrors.TeamPermissionRequired(teamId, user.id, permissionId);

@@ -38,7 +38,8 @@ export interface EndpointDefinition {
   /**
    * The team permissions a caller with client access needs, in the team the
    * request names (its `team_id`). The server checks it before the handler
-   * runs (a user with no session: USER_AUTHENTICATION_REQUIRED; not a member:
+   * runs (no signed-in user: USER_AUTHENTICATION_REQUIRED, or
+   * CANNOT_GET_OWN_USER_WITHOUT_USER when the request names `me`; not a member:
    * TEAM_MEMBERSHIP_NOT_FOUND; a member without it, directly or through a
    * permission that contains it: TEAM_PERMISSION_REQUIRED). Server and admin
    * callers need none.
@@ -72,7 +73,7 @@ export interface TeamPermissionRequirement {
   readonly permissions: readonly SystemTeamPermissionId[];
   /** The part of the request that carries `team_id`; a request without one is not checked here (its schema decides). */
   readonly teamIdIn: "params" | "query" | "body";
-  /** The part that carries `user_id`: when it names the caller (`me` or their id), no permission is needed. */
+  /** The part that carries `user_id`: when it names the caller (`me` or their id), membership is enough. */
   readonly exceptOwnUserIn?: "params" | "query";
 }
 

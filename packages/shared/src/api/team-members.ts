@@ -93,6 +93,7 @@ export const teamMembersEndpoints = {
     summary: "Update a member's profile in a team (a client only its own)",
     tags: PROFILE_TAGS,
     access: ALL,
+    teamPermission: { permissions: [], teamIdIn: "params" },
     params: memberParams,
     body: teamMemberProfilePatchBody,
     response: serverTeamMemberProfileJson,

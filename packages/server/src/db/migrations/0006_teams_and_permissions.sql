@@ -53,4 +53,13 @@ SELECT "team_members"."project_id", "team_members"."branch_id", "team_members"."
 FROM "team_members"
 JOIN "projects" ON "projects"."id" = "team_members"."project_id"
 CROSS JOIN LATERAL jsonb_array_elements("projects"."config"->'team_creator_default_permissions') AS "defaults"("value")
+-- Only ids that name a team permission of that project and branch (a system one, or one defined above).
+WHERE "defaults"."value"->>'id' IN ('$update_team', '$delete_team', '$read_members', '$remove_members', '$invite_members', '$manage_api_keys')
+  OR EXISTS (
+    SELECT 1 FROM "permission_definitions"
+    WHERE "permission_definitions"."project_id" = "team_members"."project_id"
+      AND "permission_definitions"."branch_id" = "team_members"."branch_id"
+      AND "permission_definitions"."scope" = 'team'
+      AND "permission_definitions"."id" = "defaults"."value"->>'id'
+  )
 ON CONFLICT DO NOTHING;

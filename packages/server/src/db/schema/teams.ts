@@ -41,5 +41,10 @@ export const teamMembers = pgTable(
     profileImageUrl: text("profile_image_url"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("team_members_user_idx").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.userId] }),
+    index("team_members_user_idx").on(t.userId),
+    // A server listing every member profile of the project, oldest membership first.
+    index("team_members_project_idx").on(t.projectId, t.branchId, t.createdAt),
+  ],
 );

@@ -5,19 +5,37 @@
  * the right scope are granted (a list can name an id an admin has since
  * redefined in the other scope).
  */
-import { DEFAULT_TEAM_PERMISSION_DEFINITIONS } from "@latchkey/shared";
+import { DEFAULT_TEAM_PERMISSION_DEFINITIONS, isSystemPermissionId } from "@latchkey/shared";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { permissionDefinitions, projectPermissionGrants, teamPermissionGrants } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import type { PermissionScope } from "./graph.ts";
-import { readPermissionGraph, type Scope } from "./load.ts";
+import type { Scope } from "./load.ts";
 
 export type TeamRole = "creator" | "member";
 
 async function definedIds(tx: DbOrTx, scope: Scope, ids: readonly { id: string }[], kind: PermissionScope): Promise<string[]> {
   if (ids.length === 0) return [];
-  const graph = await readPermissionGraph(tx, scope);
-  return [...new Set(ids.map((entry) => entry.id))].filter((id) => graph.get(id)?.scope === kind);
+  const wanted = [...new Set(ids.map((entry) => entry.id))];
+  const systemIds = kind === "team" ? wanted.filter(isSystemPermissionId) : [];
+  const custom = wanted.filter((id) => !isSystemPermissionId(id));
+  if (custom.length === 0) return systemIds;
+  // Held until the grants are written: a definition deleted or renamed meanwhile
+  // waits for this transaction, and then finds (and rewrites) its new grants.
+  const rows = await tx
+    .select({ id: permissionDefinitions.id })
+    .from(permissionDefinitions)
+    .where(
+      and(
+        eq(permissionDefinitions.projectId, scope.projectId),
+        eq(permissionDefinitions.branchId, scope.branchId),
+        eq(permissionDefinitions.scope, kind),
+        inArray(permissionDefinitions.id, custom),
+      ),
+    )
+    .for("share");
+  return [...systemIds, ...rows.map((row) => row.id)];
 }
 
 /** Grants the project's defaults for `role` to a member who has just joined `teamId`. */

@@ -3,10 +3,11 @@
  *
  * Ids are one namespace across both scopes. A definition contains only
  * permissions of its own scope (a team one may contain the system `$…`
- * ones), and containment stays acyclic. Every write holds the project row
- * for update, so writes to one project's definitions (and to its config,
- * which names definitions in its default lists) take turns: two concurrent
- * changes cannot make a cycle between them.
+ * ones), and containment stays acyclic. Every write locks the project row
+ * (FOR NO KEY UPDATE: inserts elsewhere that only check the project's key
+ * are not held up), so writes to one project's definitions (and to its
+ * config, which names definitions in its default lists) take turns: two
+ * concurrent changes cannot make a cycle between them.
  *
  * The system permissions are listed and read like definitions but cannot be
  * changed: to a write they are not found (they are no definition of this
@@ -16,6 +17,7 @@ import { KnownErrors, type PermissionDefinitionJson } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
+import { InvalidInput } from "../../lib/invalid-input.ts";
 import { permissionDefinitions, projects } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -135,7 +137,7 @@ function inDefinitionWrite<T>(
   write: (tx: DbOrTx, graph: PermissionGraph, project: ProjectRow) => Promise<T>,
 ): Promise<T> {
   return services.db.transaction(async (tx) => {
-    const [project] = await tx.select().from(projects).where(eq(projects.id, scope.projectId)).for("update");
+    const [project] = await tx.select().from(projects).where(eq(projects.id, scope.projectId)).for("no key update");
     if (!project) throw new KnownErrors.CurrentProjectNotFound(scope.projectId);
     const result = await write(tx, await readPermissionGraph(tx, scope), project);
     await services.bus.publish(tx, { t: "permission-definitions", id: scope.projectId });
@@ -158,7 +160,7 @@ function checkContained(graph: PermissionGraph, kind: PermissionScope, id: strin
 }
 
 function cycleError(path: readonly string[]) {
-  return new KnownErrors.SchemaError(`body.contained_permission_ids would make a cycle: ${path.join(" → ")}`);
+  return new InvalidInput([`body.contained_permission_ids would make a cycle: ${path.join(" → ")}`]);
 }
 
 function sortedUnique(ids: readonly string[]): string[] {

@@ -7,9 +7,8 @@ import { and, eq } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
-import { contactChannels, teams, users } from "../../db/schema/index.ts";
+import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
-import { isTeamMember } from "../teams/teams.ts";
 import { insertPrimaryEmail } from "./create.ts";
 import { userPatchFromBody, type UserPatch } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
@@ -41,9 +40,14 @@ export async function updateUser(
       .from(teams)
       .where(and(eq(teams.projectId, project.id), eq(teams.branchId, branchId), eq(teams.id, patch.selectedTeamId)));
     if (team.length === 0) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);
-    if (!(await isTeamMember(tx, project.id, patch.selectedTeamId, user.id))) {
-      throw new KnownErrors.TeamMembershipNotFound(patch.selectedTeamId, user.id);
-    }
+    // Held until this write commits: a removal from the team (or the team's deletion) waits,
+    // then clears the selection it finds, so no user is left with a team they are not in.
+    const membership = await tx
+      .select({ userId: teamMembers.userId })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.projectId, project.id), eq(teamMembers.teamId, patch.selectedTeamId), eq(teamMembers.userId, user.id)))
+      .for("key share");
+    if (membership.length === 0) throw new KnownErrors.TeamMembershipNotFound(patch.selectedTeamId, user.id);
   }
   const columns: Partial<typeof users.$inferInsert> = {};
   const copy = <K extends keyof UserPatch & keyof typeof users.$inferInsert>(key: K) => {

@@ -1,6 +1,5 @@
 import { KnownErrors, listOf, StatusError, teamMembersEndpoints } from "@latchkey/shared";
 import { findTeam } from "../../domain/teams/cached.ts";
-import { memberGrants } from "../../domain/permissions/load.ts";
 import { clientMemberProfileView, listMemberProfiles, serverMemberProfileView, usersByIds } from "../../domain/teams/profiles.ts";
 import { findUser } from "../../domain/users/record.ts";
 import { tenancyOf } from "../../http/auth.ts";
@@ -11,14 +10,8 @@ export default [
   defineRoute(teamMembersEndpoints.listTeamMemberProfiles, async ({ auth, query, services }) => {
     const scope = tenancyOf(auth);
     const userId = query.user_id === "me" ? resolveUserId(auth, "me") : query.user_id;
-    if (auth.type === "client") {
-      if (query.team_id === undefined) throw new StatusError(400, "team_id is required for access type client");
-      // Naming someone else needed `$read_members` in the team (checked before this runs:
-      // http/team-permission.ts); naming itself skips that check, but only a member reads a team.
-      if (userId !== undefined && userId === auth.user?.id && (await memberGrants(services, scope, query.team_id, userId)) === null) {
-        throw new KnownErrors.TeamMembershipNotFound(query.team_id, userId);
-      }
-    }
+    // A client's membership (and `$read_members`, unless it names itself) is checked before this runs: http/team-permission.ts.
+    if (auth.type === "client" && query.team_id === undefined) throw new StatusError(400, "team_id is required for access type client");
     if (userId !== undefined && userId !== auth.user?.id && !(await findUser(services.db, scope.projectId, scope.branchId, userId))) {
       throw new KnownErrors.UserNotFound();
     }

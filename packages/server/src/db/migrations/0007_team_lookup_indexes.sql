@@ -1,0 +1,2 @@
+CREATE INDEX "users_selected_team_idx" ON "users" USING btree ("selected_team_id") WHERE "users"."selected_team_id" is not null;--> statement-breakpoint
+CREATE INDEX "team_members_project_idx" ON "team_members" USING btree ("project_id","branch_id","created_at");

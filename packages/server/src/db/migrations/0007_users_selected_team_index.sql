@@ -1,1 +1,0 @@
-CREATE INDEX "users_selected_team_idx" ON "users" USING btree ("selected_team_id") WHERE "users"."selected_team_id" is not null;
