@@ -41,7 +41,12 @@ export const teamPermissionGrants = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.teamId, t.userId, t.permissionId] }),
-    foreignKey({ columns: [t.teamId, t.userId], foreignColumns: [teamMembers.teamId, teamMembers.userId] }).onDelete("cascade"),
+    // Named: the generated name is longer than PostgreSQL's 63-character limit.
+    foreignKey({
+      name: "team_permission_grants_member_fk",
+      columns: [t.teamId, t.userId],
+      foreignColumns: [teamMembers.teamId, teamMembers.userId],
+    }).onDelete("cascade"),
     index("team_permission_grants_project_permission_idx").on(t.projectId, t.branchId, t.permissionId),
   ],
 );
