@@ -208,7 +208,7 @@ export function writeReport(reports: DatabaseReport[], started: number, load0: n
     "```",
     "",
     "With `DATABASE_URL`, a fresh database `latchkey_bench_<random>` is created on that server and dropped afterwards",
-    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=hello,floor,me,refresh,refresh-distinct,sign-in,sign-up`,",
+    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=hello,floor,me,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-up`,",
     "`BENCH_CPU_PROF=<dir>` (the server runs with `node --cpu-prof`; open the largest `.cpuprofile` in Chrome DevTools),",
     "`BENCH_NO_WRITE=1` (leave this file alone). Other load on the machine skews req/s; compare ratios and CPU per request.",
     "",
