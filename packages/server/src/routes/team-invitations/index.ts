@@ -15,7 +15,7 @@ export default [
   }),
 ];
 
-/** Unlike elsewhere (http/user-target.ts), a client naming another user is answered as if it had no user (WIRE.md 1.4). */
+/** Unlike elsewhere (http/user-target.ts), a client naming another user here is answered as if it had no user: CANNOT_GET_OWN_USER_WITHOUT_USER, as clients of this endpoint expect. */
 function invitedUserId(auth: RequestAuth, userIdOrMe: string): string {
   if (auth.type === "client" && userIdOrMe !== "me" && userIdOrMe !== auth.user?.id) throw new KnownErrors.CannotGetOwnUserWithoutUser();
   return resolveUserId(auth, userIdOrMe);
