@@ -8,18 +8,15 @@
 import { isSystemPermissionId, KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
-import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermissionGrants, users } from "../../db/schema/index.ts";
+import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermissionGrants } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
 import type { PermissionScope } from "./graph.ts";
 import type { Scope } from "./load.ts";
+import { lockJoiningUser } from "../teams/memberships.ts";
+import { membershipOf } from "../teams/teams.ts";
 
 async function lockUser(tx: DbOrTx, scope: Scope, userId: string): Promise<void> {
-  const rows = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.id, userId)))
-    .for("share");
-  if (rows.length === 0) throw new KnownErrors.UserNotFound();
+  if (!(await lockJoiningUser(tx, scope, userId))) throw new KnownErrors.UserNotFound();
 }
 
 /** An unknown team, or another project's, is a membership not found too. */
@@ -27,14 +24,7 @@ async function lockMembership(tx: DbOrTx, scope: Scope, teamId: string, userId: 
   const rows = await tx
     .select({ userId: teamMembers.userId })
     .from(teamMembers)
-    .where(
-      and(
-        eq(teamMembers.projectId, scope.projectId),
-        eq(teamMembers.branchId, scope.branchId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.userId, userId),
-      ),
-    )
+    .where(membershipOf(scope, teamId, userId))
     .for("share");
   if (rows.length === 0) throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
 }

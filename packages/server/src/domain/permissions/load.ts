@@ -10,6 +10,7 @@ import type { DbOrTx } from "../../db/connect.ts";
 import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermissionGrants } from "../../db/schema/index.ts";
 import { mapMaybe, type MaybePromise } from "../../lib/maybe-async.ts";
 import type { Services } from "../../services.ts";
+import { membershipOf } from "../teams/teams.ts";
 import { PermissionGraph, type PermissionScope } from "./graph.ts";
 
 export interface Scope {
@@ -120,14 +121,7 @@ async function readMemberGrants(db: DbOrTx, scope: Scope, teamId: string, userId
       teamPermissionGrants,
       and(eq(teamPermissionGrants.teamId, teamMembers.teamId), eq(teamPermissionGrants.userId, teamMembers.userId)),
     )
-    .where(
-      and(
-        eq(teamMembers.projectId, scope.projectId),
-        eq(teamMembers.branchId, scope.branchId),
-        eq(teamMembers.teamId, teamId),
-        eq(teamMembers.userId, userId),
-      ),
-    );
+    .where(membershipOf(scope, teamId, userId));
   if (rows.length === 0) return null;
   return rows.flatMap((row) => (row.permissionId === null ? [] : [row.permissionId])).sort();
 }

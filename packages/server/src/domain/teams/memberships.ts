@@ -11,7 +11,7 @@ import type { Db, DbOrTx } from "../../db/connect.ts";
 import { teamMembers, teams, users } from "../../db/schema/index.ts";
 import type { Scope } from "../permissions/load.ts";
 import type { ProjectRow } from "../projects/projects.ts";
-import { addTeamMember, type JoiningUser } from "./teams.ts";
+import { addTeamMember, membershipOf, type JoiningUser } from "./teams.ts";
 
 /** The user about to join a team (null when the project has no such user), locked against deletion until the transaction ends. */
 export async function lockJoiningUser(tx: DbOrTx, scope: Scope, userId: string): Promise<JoiningUser | null> {
@@ -55,14 +55,7 @@ export async function removeMember(db: Db, bus: CacheBus, scope: Scope, teamId: 
     if (checkTeam && !(await lockTeam(tx, scope, teamId))) throw new KnownErrors.TeamNotFound(teamId);
     const removed = await tx
       .delete(teamMembers)
-      .where(
-        and(
-          eq(teamMembers.projectId, scope.projectId),
-          eq(teamMembers.branchId, scope.branchId),
-          eq(teamMembers.teamId, teamId),
-          eq(teamMembers.userId, userId),
-        ),
-      )
+      .where(membershipOf(scope, teamId, userId))
       .returning({ userId: teamMembers.userId });
     if (removed.length === 0) throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
     const unselected = await tx

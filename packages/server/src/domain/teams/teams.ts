@@ -47,6 +47,16 @@ export async function createTeamWithCreator(
   return team!;
 }
 
+/** The membership row of `userId` in `teamId`, within the project and branch. */
+export function membershipOf(scope: { projectId: string; branchId: string }, teamId: string, userId: string) {
+  return and(
+    eq(teamMembers.projectId, scope.projectId),
+    eq(teamMembers.branchId, scope.branchId),
+    eq(teamMembers.teamId, teamId),
+    eq(teamMembers.userId, userId),
+  );
+}
+
 export async function isTeamMember(db: DbOrTx, projectId: string, teamId: string, userId: string): Promise<boolean> {
   const rows = await db
     .select({ userId: teamMembers.userId })

@@ -8,6 +8,7 @@ import type { CacheBus } from "../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
+import { membershipOf } from "../teams/teams.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { insertPrimaryEmail } from "./create.ts";
 import { userPatchFromBody, type UserPatch } from "./patch.ts";
@@ -45,7 +46,7 @@ export async function updateUser(
     const membership = await tx
       .select({ userId: teamMembers.userId })
       .from(teamMembers)
-      .where(and(eq(teamMembers.projectId, project.id), eq(teamMembers.teamId, patch.selectedTeamId), eq(teamMembers.userId, user.id)))
+      .where(membershipOf({ projectId: project.id, branchId }, patch.selectedTeamId, user.id))
       .for("key share");
     if (membership.length === 0) throw new KnownErrors.TeamMembershipNotFound(patch.selectedTeamId, user.id);
   }
