@@ -249,12 +249,16 @@ describe("server app", () => {
   it("creates, reads and lists server teams with their server fields", async () => {
     const { app, server } = serverApp((r) => {
       if (r.method === "POST" && r.path === "/teams") return jsonResponse(serverTeam(), 201);
+      // Selecting the new team for its creator (the answer, the updated user, is not read).
+      if (r.method === "PATCH" && r.path === `/users/${USER_ID}`) return jsonResponse({});
       if (r.path === "/teams") return list([serverTeam()]);
       if (r.path === `/teams/${TEAM_ID}`) return jsonResponse(serverTeam());
       if (r.path === `/teams/${OTHER_TEAM_ID}`) return knownErrorResponse("TEAM_NOT_FOUND", 404, "no", { team_id: OTHER_TEAM_ID });
     });
     const created = await app.createTeam({ displayName: "Crew", creatorUserId: USER_ID, serverMetadata: { internal: 1 } });
-    expect(server.sent.at(-1)?.body).toEqual({ display_name: "Crew", creator_user_id: USER_ID, server_metadata: { internal: 1 } });
+    expect(server.lines().slice(-2)).toEqual(["POST /teams", `PATCH /users/${USER_ID}`]);
+    expect(server.sent.at(-2)?.body).toEqual({ display_name: "Crew", creator_user_id: USER_ID, server_metadata: { internal: 1 } });
+    expect(server.sent.at(-1)?.body).toEqual({ selected_team_id: TEAM_ID });
     expect(created).toBeInstanceOf(ServerTeam);
     expect(created).toMatchObject({ createdAt: new Date(1_700_000_000_000), serverMetadata: { internal: 1 } });
     expect((await app.listTeams()).map((t) => t.id)).toEqual([TEAM_ID]);
