@@ -1,7 +1,7 @@
 /**
  * StackClientApp: what a browser or any end-user client uses — sign-up and
  * sign-in, the signed-in user, sign-out, the project's public settings, and
- * the redirects between handler pages.
+ * the code flows. Its tokens and redirects are in client-app-base.ts.
  */
 import { INTERNAL_PROJECT_ID } from "@latchkey/shared/constants";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
@@ -19,15 +19,9 @@ import type { UserContext } from "../models/user-fields.ts";
 import { Result } from "../result.ts";
 import { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
-import {
-  resolveHandlerUrls,
-  type HandlerPage,
-  type HandlerUrlOptions,
-  type HandlerUrls,
-  type RedirectTarget,
-} from "../urls/handler-urls.ts";
-import type { RedirectMethod } from "../urls/redirect.ts";
+import { resolveHandlerUrls, type HandlerUrls } from "../urls/handler-urls.ts";
 import { AppRedirects, type RedirectToOptions } from "./app-redirects.ts";
+import { ClientAppBase, userKind, type GetUserOptions, type StackClientAppOptions, type UserKind } from "./client-app-base.ts";
 import { AppSessions } from "./app-sessions.ts";
 import * as codes from "./email-codes.ts";
 import type { BotChallenge } from "./bot-challenge.ts";
@@ -38,47 +32,17 @@ import * as invitations from "./team-invitations.ts";
 import { AppTeams } from "./teams.ts";
 
 export type { RedirectToOptions };
-
-export interface StackClientAppOptions {
-  /** The Latchkey server, e.g. `https://auth.example.com` (default: `http://localhost:8102`). */
-  baseUrl?: string;
-  projectId: string;
-  publishableClientKey?: string;
-  /** Where tokens live: "cookie" (browsers), "memory", explicit tokens, or null (pass one per call). */
-  tokenStore: TokenStoreInit | null;
-  urls?: HandlerUrlOptions;
-  /** How to redirect: "window" (default in browsers), "none", or your router's navigate function. */
-  redirectMethod?: RedirectMethod;
-  extraRequestHeaders?: Record<string, string>;
-  fetch?: typeof fetch;
-}
-
-export interface GetUserOptions {
-  /** What to do when nobody is signed in (default "return-null"). */
-  or?: "redirect" | "throw" | "return-null" | "anonymous";
-  /** Also return users who are restricted (e.g. e-mail not yet verified). Default false. */
-  includeRestricted?: boolean;
-  /** Read the user of these tokens instead of the app's token store. */
-  tokenStore?: TokenStoreInit;
-}
-
-/** Which signed-in users a read of the current user accepts ("anonymous" also makes one when nobody is signed in). */
-type UserKind = "default" | "include-restricted" | "anonymous";
-
-function userKind(options: { or?: GetUserOptions["or"]; includeRestricted?: boolean }): UserKind {
-  if (options.or === "anonymous") return "anonymous";
-  return options.includeRestricted === true ? "include-restricted" : "default";
-}
+export type { GetUserOptions, StackClientAppOptions };
 
 const DEFAULT_BASE_URL = "http://localhost:8102";
 
-export class StackClientApp {
+export class StackClientApp extends ClientAppBase {
   readonly projectId: string;
   readonly urls: Readonly<HandlerUrls>;
   protected readonly api: ApiClient;
   protected readonly accessType: AccessType = "client";
   readonly #sessions: AppSessions;
-  readonly #redirects: AppRedirects;
+  protected readonly redirects: AppRedirects;
   readonly #userListeners = new Set<() => void>();
   /** Sessions an anonymous read of the user is signing up right now (that read's answer is already the new user). */
   readonly #signingUpAnonymously = new WeakSet<Session>();
@@ -106,6 +70,7 @@ export class StackClientApp {
   protected readonly teams: AppTeams;
 
   constructor(protected readonly options: StackClientAppOptions) {
+    super();
     if (!options.projectId) throw new Error("StackClientApp needs a projectId.");
     this.projectId = options.projectId;
     this.api = new ApiClient({
@@ -134,7 +99,7 @@ export class StackClientApp {
         for (const listener of this.#userListeners) listener();
       },
     });
-    this.#redirects = new AppRedirects(this.urls, options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window"));
+    this.redirects = new AppRedirects(this.urls, options.redirectMethod ?? (typeof window === "undefined" ? "none" : "window"));
   }
 
   /** Server and admin apps add their keys here. */
@@ -146,33 +111,8 @@ export class StackClientApp {
   // Sessions and tokens
 
   /** The session of the given tokens, or of the app's own token store. */
-  protected sessionFor(tokenStore?: TokenStoreInit | null): Session {
+  protected override sessionFor(tokenStore?: TokenStoreInit | null): Session {
     return this.#sessions.sessionFor(tokenStore);
-  }
-
-  /** Signs in with tokens obtained elsewhere (e.g. from a server-side session). */
-  async signInWithTokens(tokens: { accessToken: string | null; refreshToken: string }): Promise<void> {
-    this.sessionFor().set({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
-  }
-
-  async getAccessToken(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
-    return this.sessionFor(options.tokenStore).getAccessToken();
-  }
-
-  async getRefreshToken(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
-    return this.sessionFor(options.tokenStore).tokens.refreshToken;
-  }
-
-  async getAuthJson(options: { tokenStore?: TokenStoreInit } = {}): Promise<{ accessToken: string | null; refreshToken: string | null }> {
-    const session = this.sessionFor(options.tokenStore);
-    const accessToken = await session.getAccessToken();
-    return { accessToken, refreshToken: session.tokens.refreshToken };
-  }
-
-  /** `Bearer <access token>` for your own API, or null when signed out. */
-  async getAuthorizationHeader(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
-    const accessToken = await this.getAccessToken(options);
-    return accessToken === null ? null : `Bearer ${accessToken}`;
   }
 
   /** Called whenever the signed-in user may have changed (sign-in, sign-out, updates); returns the unsubscribe function. */
@@ -229,7 +169,7 @@ export class StackClientApp {
   ): Promise<Result<undefined, E>> {
     if (result.status === "error") return result;
     this.sessionFor().set({ accessToken: result.data.access_token, refreshToken: result.data.refresh_token });
-    if (next !== null) await this.#redirects.afterAuth(next);
+    if (next !== null) await this.redirects.afterAuth(next);
     return Result.ok(undefined);
   }
 
@@ -432,34 +372,6 @@ export class StackClientApp {
   protected async fetchProject(): Promise<Project> {
     return projectFromJson(await this.api.call("GET /projects/current", { accessType: this.accessType }));
   }
-
-  // -------------------------------------------------------------------------
-  // Redirects
-
-  redirectToUrl(url: string, options: { replace?: boolean } = {}): Promise<void> {
-    return this.#redirects.toUrl(url, options);
-  }
-
-  /** Goes to a handler page; sign-in and sign-up pages carry the current page to come back to. */
-  redirectToHandler(page: HandlerPage | RedirectTarget, options: RedirectToOptions = {}): Promise<void> {
-    return this.#redirects.toPage(page, options);
-  }
-
-  redirectToSignIn = (options?: RedirectToOptions) => this.redirectToHandler("signIn", options);
-  redirectToSignUp = (options?: RedirectToOptions) => this.redirectToHandler("signUp", options);
-  redirectToSignOut = (options?: RedirectToOptions) => this.redirectToHandler("signOut", options);
-  redirectToEmailVerification = (options?: RedirectToOptions) => this.redirectToHandler("emailVerification", options);
-  redirectToPasswordReset = (options?: RedirectToOptions) => this.redirectToHandler("passwordReset", options);
-  redirectToForgotPassword = (options?: RedirectToOptions) => this.redirectToHandler("forgotPassword", options);
-  redirectToMagicLinkCallback = (options?: RedirectToOptions) => this.redirectToHandler("magicLinkCallback", options);
-  redirectToAccountSettings = (options?: RedirectToOptions) => this.redirectToHandler("accountSettings", options);
-  redirectToError = (options?: RedirectToOptions) => this.redirectToHandler("error", options);
-  redirectToTeamInvitation = (options?: RedirectToOptions) => this.redirectToHandler("teamInvitation", options);
-  redirectToMfa = (options?: RedirectToOptions) => this.redirectToHandler("mfa", options);
-  redirectToHome = (options?: RedirectToOptions) => this.redirectToHandler("home", options);
-  redirectToAfterSignIn = (options?: RedirectToOptions) => this.redirectToHandler("afterSignIn", options);
-  redirectToAfterSignUp = (options?: RedirectToOptions) => this.redirectToHandler("afterSignUp", options);
-  redirectToAfterSignOut = (options?: RedirectToOptions) => this.redirectToHandler("afterSignOut", options);
 
   private absoluteUrl(relative: string): string | undefined {
     if (typeof window === "undefined" || !window.location) return undefined;
