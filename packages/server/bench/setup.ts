@@ -184,3 +184,30 @@ export async function sessionPool(base: string, fx: Fixture, count: number): Pro
   }
   return tokens;
 }
+
+export const TEAMS_PER_MEMBER = 50;
+const TEAM_MEMBERS = 16;
+
+/**
+ * Members of many teams: the first pool users each create TEAMS_PER_MEMBER
+ * teams (server access, as creator, so each holds team_admin, whose six
+ * system permissions the recursive listing expands).
+ */
+export async function teamMembersFixture(base: string, fx: Fixture): Promise<{ accessToken: string; teamIds: string[] }[]> {
+  const members = fx.users.slice(0, TEAM_MEMBERS);
+  return Promise.all(
+    members.map(async (user) => {
+      const teamIds: string[] = [];
+      for (let i = 0; i < TEAMS_PER_MEMBER; i++) {
+        const res = await call(base, "/teams", {
+          method: "POST",
+          headers: fx.server,
+          body: { display_name: `Bench team ${i}`, creator_user_id: user.id },
+        });
+        if (res.status !== 201) throw new Error(`create team: ${res.status} ${JSON.stringify(res.body)}`);
+        teamIds.push(res.body.id as string);
+      }
+      return { accessToken: user.accessToken, teamIds };
+    }),
+  );
+}
