@@ -1,7 +1,7 @@
 import { listOf, permissionsEndpoints } from "@latchkey/shared";
 import { allProjectPermissions, userProjectPermissions } from "../../domain/permissions/listing.ts";
 import { tenancyOf } from "../../http/auth.ts";
-import { listingUserId } from "../../http/permission-listing.ts";
+import { listedUserId } from "../../http/listed-user.ts";
 import { defineRoute } from "../../http/route.ts";
 import { run, settle } from "../../lib/maybe-async.ts";
 
@@ -10,7 +10,7 @@ export default [
   defineRoute(permissionsEndpoints.listProjectPermissions, ({ auth, query, services }) =>
     run(
       (function* () {
-        const userId = yield* listingUserId(services, auth, query.user_id);
+        const userId = yield* listedUserId(services, auth, query.user_id, "permissions");
         const filter = { permissionId: query.permission_id, recursive: query.recursive ?? true };
         const tenancy = tenancyOf(auth);
         const items =

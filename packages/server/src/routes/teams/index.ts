@@ -2,11 +2,11 @@ import { KnownErrors, listOf, StatusError, teamsEndpoints } from "@latchkey/shar
 import { userTeamsCached } from "../../domain/teams/cached.ts";
 import { createTeam, listProjectTeams } from "../../domain/teams/manage.ts";
 import { clientTeamView, serverTeamView } from "../../domain/teams/views.ts";
-import { findUserCached } from "../../domain/users/cached.ts";
 import type { TeamRow } from "../../domain/users/record.ts";
 import { tenancyOf, type RequestAuth } from "../../http/auth.ts";
 import { defineRoute } from "../../http/route.ts";
 import { resolveUserId } from "../../http/user-target.ts";
+import { listedUserId } from "../../http/listed-user.ts";
 import { mapMaybe, run, settle, type Steps } from "../../lib/maybe-async.ts";
 import type { Services } from "../../services.ts";
 
@@ -14,26 +14,11 @@ function view(auth: RequestAuth, team: TeamRow) {
   return auth.type === "client" ? clientTeamView(team) : serverTeamView(team);
 }
 
-/** Whose teams to list: a client only its own (`me` or its id), a server anyone's or (null) all of them. */
-function listedUserId(auth: RequestAuth, userIdOrMe: string | undefined): string | null {
-  if (auth.type === "client") {
-    if (userIdOrMe === "me") return resolveUserId(auth, "me");
-    if (userIdOrMe === undefined || userIdOrMe !== auth.user?.id) {
-      throw new StatusError(403, "Client can only list teams for its own user: use user_id=me");
-    }
-    return userIdOrMe;
-  }
-  return userIdOrMe === undefined ? null : resolveUserId(auth, userIdOrMe);
-}
-
 /** Steps (lib/maybe-async.ts): a signed-in user whose teams are cached is answered without a wait. */
 function* listTeams(services: Services, auth: RequestAuth, userIdOrMe: string | undefined): Steps<TeamRow[]> {
-  const userId = listedUserId(auth, userIdOrMe);
+  const userId = yield* listedUserId(services, auth, userIdOrMe, "teams");
   const scope = tenancyOf(auth);
   if (userId === null) return yield* settle(listProjectTeams(services.db, scope));
-  if (userId !== auth.user?.id && !(yield* settle(findUserCached(services, scope.projectId, scope.branchId, userId)))) {
-    throw new KnownErrors.UserNotFound();
-  }
   return yield* settle(userTeamsCached(services, scope, userId));
 }
 
