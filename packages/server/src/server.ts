@@ -2,6 +2,7 @@
  * Starting an instance: connect, migrate, seed the internal project and its
  * keys, load signing keys. Shared by `npm start` and the tests.
  */
+import { sealLegacyTotpSecrets } from "./domain/auth/mfa/seal-legacy-secrets.ts";
 import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
 import { createApp } from "./app.ts";
@@ -46,6 +47,8 @@ export async function startInstance(
   const { db } = database;
   await ensureInternalProject(db);
   await seedInternalKeys(db, config);
+  const sealed = await sealLegacyTotpSecrets(db, config.serverSecret);
+  if (sealed > 0) logger.info({ sealed }, "encrypted stored TOTP secrets");
   const keys = await loadKeyStore(db, config.serverSecret);
   const bus = new CacheBus();
   const caches = new Caches(bus);

@@ -26,6 +26,18 @@ export const OTP_DISPLAYED_LENGTH = 6;
 /** Submissions counted against every code sharing a nonce; at this many, the codes are refused. */
 export const VERIFICATION_CODE_MAX_ATTEMPTS = 20;
 export const EMAIL_CODE_EXPIRATION_MILLIS = 7 * 24 * 3600 * 1000;
+/** A sign-in that needs a second factor answers with an attempt code that lives this long. */
+export const MFA_ATTEMPT_EXPIRATION_MILLIS = 5 * 60 * 1000;
+/** A passkey ceremony's challenge (the authenticator's own timeout is 60 s; a little slack for the round trip). */
+export const PASSKEY_CHALLENGE_EXPIRATION_MILLIS = 65_000;
+export const PASSKEY_CEREMONY_TIMEOUT_MILLIS = 60_000;
+/** The relying-party id the server puts in passkey options; the client replaces it with its own hostname. */
+export const PASSKEY_RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
+/** A CLI login request's lifetime: by default, and the most a CLI may ask for. */
+export const CLI_AUTH_DEFAULT_EXPIRATION_MILLIS = 2 * 3600 * 1000;
+export const CLI_AUTH_MAX_EXPIRATION_MILLIS = 24 * 3600 * 1000;
+/** How long the SDK waits between two polls of a CLI login. */
+export const CLI_POLL_INTERVAL_MILLIS = 2000;
 export const DEFAULT_SESSION_EXPIRATION_MILLIS = 31_536_000_000;
 export const MAX_SESSION_EXPIRATION_MILLIS = 31_708_800_000;
 

@@ -153,7 +153,11 @@ export const authEndpoints = {
     access: ALL,
     body: passwordSignInBody,
     response: signInTokensJson,
-    errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.EmailPasswordMismatch],
+    errors: [
+      KnownErrors.PasswordAuthenticationNotEnabled,
+      KnownErrors.EmailPasswordMismatch,
+      KnownErrors.MultiFactorAuthenticationRequired,
+    ],
   }),
   passwordUpdate: defineEndpoint({
     method: "POST",
@@ -236,7 +240,12 @@ export const authEndpoints = {
     access: ALL,
     body: codeBody,
     response: codeSignInJson,
-    errors: [...CODE_ERRORS, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists],
+    errors: [
+      ...CODE_ERRORS,
+      KnownErrors.SignUpNotEnabled,
+      KnownErrors.UserWithEmailAlreadyExists,
+      KnownErrors.MultiFactorAuthenticationRequired,
+    ],
   }),
   anonymousSignUp: defineEndpoint({
     method: "POST",

@@ -19,6 +19,9 @@ import { teamsEndpoints } from "./teams.ts";
 import { teamMembersEndpoints } from "./team-members.ts";
 import { teamInvitationsEndpoints } from "./team-invitations.ts";
 import { permissionsEndpoints } from "./permissions.ts";
+import { mfaEndpoints } from "./mfa.ts";
+import { passkeysEndpoints } from "./passkeys.ts";
+import { cliAuthEndpoints } from "./cli-auth.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -36,6 +39,9 @@ export * from "./api-keys.ts";
 export * from "./emails.ts";
 export * from "./contact-channels.ts";
 export * from "./email-admin.ts";
+export * from "./mfa.ts";
+export * from "./passkeys.ts";
+export * from "./cli-auth.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -53,6 +59,9 @@ export const endpointsByArea = {
   teamMembers: teamMembersEndpoints,
   teamInvitations: teamInvitationsEndpoints,
   permissions: permissionsEndpoints,
+  mfa: mfaEndpoints,
+  passkeys: passkeysEndpoints,
+  cliAuth: cliAuthEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -69,6 +78,9 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof teamsEndpoints> &
   EndpointMapOf<typeof teamMembersEndpoints> &
   EndpointMapOf<typeof teamInvitationsEndpoints> &
-  EndpointMapOf<typeof permissionsEndpoints>;
+  EndpointMapOf<typeof permissionsEndpoints> &
+  EndpointMapOf<typeof mfaEndpoints> &
+  EndpointMapOf<typeof passkeysEndpoints> &
+  EndpointMapOf<typeof cliAuthEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

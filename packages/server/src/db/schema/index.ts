@@ -6,3 +6,5 @@ export * from "./signing-keys.ts";
 export * from "./verification-codes.ts";
 export * from "./emails.ts";
 export * from "./permissions.ts";
+export * from "./passkeys.ts";
+export * from "./cli-auth.ts";

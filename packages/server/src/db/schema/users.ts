@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { projects } from "./projects.ts";
 
 const tenancy = {
@@ -25,7 +25,13 @@ export const users = pgTable(
     lastActiveAt: timestamp("last_active_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     isAnonymous: boolean("is_anonymous").notNull().default(false),
     passwordHash: text("password_hash"),
-    totpSecretBase64: text("totp_secret_base64"),
+    // Plaintext secrets written before they were encrypted; moved into totp_secret_sealed at start-up
+    // (domain/auth/mfa/seal-legacy-secrets.ts), so always null once a server has started.
+    legacyTotpSecretBase64: text("totp_secret_base64"),
+    // The TOTP secret, encrypted with the server secret (domain/auth/mfa/totp.ts); null: no two-factor.
+    totpSecretSealed: text("totp_secret_sealed"),
+    // The last TOTP time step a sign-in used: a code of that step or an earlier one is refused.
+    totpLastUsedStep: bigint("totp_last_used_step", { mode: "number" }),
     otpAuthEnabled: boolean("otp_auth_enabled").notNull().default(false),
     passkeyAuthEnabled: boolean("passkey_auth_enabled").notNull().default(false),
     selectedTeamId: uuid("selected_team_id"),

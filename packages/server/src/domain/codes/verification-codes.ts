@@ -9,14 +9,21 @@
  * keeps, so guesses of the 6 all land on the real code's count, and past 20
  * the code is refused. The count is committed even when the submission fails.
  */
-import { KnownError, KnownErrors, OTP_DISPLAYED_LENGTH, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
+import { KnownErrors, OTP_DISPLAYED_LENGTH, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
 import { verificationCodes } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
 /** The flows that use codes; a code only works for the flow that made it. */
-export type CodePurpose = "contact_channel_verification" | "otp_sign_in" | "password_reset" | "team_invitation" | "mfa_attempt";
+export type CodePurpose =
+  | "contact_channel_verification"
+  | "otp_sign_in"
+  | "password_reset"
+  | "team_invitation"
+  | "mfa_attempt"
+  | "passkey_registration"
+  | "passkey_authentication";
 
 export interface CodeScope {
   projectId: string;
@@ -67,18 +74,32 @@ export function useCode<T = Record<string, unknown>, R = T>(
   scope: CodeScope,
   code: string,
   apply?: (tx: Tx, data: T) => Promise<R>,
+  refuse?: Refusal<T>,
 ): Promise<R> {
-  return submit<T, R>(db, scope, code, apply ?? (async (_tx, data) => data as unknown as R));
+  return submit<T, R>(db, scope, code, apply ?? (async (_tx, data) => data as unknown as R), refuse ?? null);
 }
+
+/**
+ * A check of what comes with the code (a second factor, say) made after the
+ * code itself passed: an error leaves the code unused and keeps the attempt
+ * counted, so guesses at that part spend the code's attempts too.
+ */
+export type Refusal<T> = (tx: Tx, data: T) => Promise<Error | null>;
 
 /** The same checks as useCode, without using the code (e.g. "is this reset link still good?"). */
 export function checkCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
-  return submit<T, T>(db, scope, code, null);
+  return submit<T, T>(db, scope, code, null, null);
 }
 
-type Outcome<R> = { data: R } | { error: KnownError };
+type Outcome<R> = { data: R } | { error: Error };
 
-async function submit<T, R>(db: Db, scope: CodeScope, submitted: string, apply: ((tx: Tx, data: T) => Promise<R>) | null): Promise<R> {
+async function submit<T, R>(
+  db: Db,
+  scope: CodeScope,
+  submitted: string,
+  apply: ((tx: Tx, data: T) => Promise<R>) | null,
+  refuse: Refusal<T> | null,
+): Promise<R> {
   const code = submitted.toLowerCase();
   // Decided inside the transaction, thrown after it commits, so that the
   // attempt counted by a failed submission is kept.
@@ -113,6 +134,8 @@ async function submit<T, R>(db: Db, scope: CodeScope, submitted: string, apply: 
     // The count includes this submission: 20 are looked at, the 21st is refused.
     if (row.attemptCount > VERIFICATION_CODE_MAX_ATTEMPTS) return { error: new KnownErrors.VerificationCodeMaxAttemptsReached() };
     if (!apply) return { data: row.data as R };
+    const refused = refuse && (await refuse(tx, row.data as T));
+    if (refused) return { error: refused };
     await tx.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, row.id));
     return { data: await apply(tx, row.data as T) };
   });

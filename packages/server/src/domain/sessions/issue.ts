@@ -20,7 +20,7 @@ export function tokenSubject(user: UserRecord, project: ProjectRow, sessionId: s
     signedUpAt: user.signedUpAt,
     isAnonymous: user.isAnonymous,
     restrictedReason: restrictedReason(user, project.config.require_email_verification),
-    requiresTotpMfa: user.totpSecretBase64 !== null,
+    requiresTotpMfa: user.totpSecretSealed !== null,
   };
 }
 

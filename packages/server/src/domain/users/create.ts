@@ -5,7 +5,8 @@
  */
 import { KnownErrors, StatusError, type ServerUserCreate } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../db/connect.ts";
+import type { DbOrTx } from "../../db/connect.ts";
+import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -27,7 +28,7 @@ export interface NewUser {
   isAnonymous?: boolean;
   otpAuthEnabled?: boolean;
   passkeyAuthEnabled?: boolean;
-  totpSecretBase64?: string | null;
+  totpSecretSealed?: string | null;
   restrictedByAdmin?: boolean;
   restrictedByAdminReason?: string | null;
   restrictedByAdminPrivateDetails?: string | null;
@@ -37,7 +38,12 @@ export interface NewUser {
 }
 
 /** A server's create request: the body checked and any password hashed (the slow part), then the user created in a transaction of its own. */
-export async function createUserFromBody(db: Db, project: ProjectRow, branchId: string, body: ServerUserCreate): Promise<UserRecord> {
+export async function createUserFromBody(
+  services: Pick<Services, "db" | "config">,
+  project: ProjectRow,
+  branchId: string,
+  body: ServerUserCreate,
+): Promise<UserRecord> {
   const { oauth_providers: oauthProviders, ...fields } = body;
   if (oauthProviders && oauthProviders.length > 0) {
     throw new StatusError(400, "Linking OAuth accounts on user creation is not available yet on this server.");
@@ -45,10 +51,10 @@ export async function createUserFromBody(db: Db, project: ProjectRow, branchId: 
   if (fields.primary_email_auth_enabled && !fields.primary_email) {
     throw new StatusError(400, "primary_email_auth_enabled needs a primary_email.");
   }
-  const patch = await userPatchFromBody(fields);
+  const patch = await userPatchFromBody(fields, services.config.serverSecret);
   if (patch.passwordHash && !fields.primary_email) throw new StatusError(400, "A password needs a primary_email to sign in with.");
   if (patch.selectedTeamId) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);
-  return db.transaction((tx) =>
+  return services.db.transaction((tx) =>
     createUser(tx, project, branchId, {
       ...patch,
       // A password implies the e-mail signs in, unless said otherwise.
@@ -73,7 +79,7 @@ export async function createUser(tx: DbOrTx, project: ProjectRow, branchId: stri
       passwordHash: input.passwordHash ?? null,
       otpAuthEnabled: input.otpAuthEnabled ?? false,
       passkeyAuthEnabled: input.passkeyAuthEnabled ?? false,
-      totpSecretBase64: input.totpSecretBase64 ?? null,
+      totpSecretSealed: input.totpSecretSealed ?? null,
       restrictedByAdmin: input.restrictedByAdmin ?? false,
       restrictedByAdminReason: input.restrictedByAdminReason ?? null,
       restrictedByAdminPrivateDetails: input.restrictedByAdminPrivateDetails ?? null,

@@ -4,19 +4,26 @@
  * body's schema is the only list of fields; this maps it by rule.
  */
 import { camelCaseKeys, type CamelCaseKeys, type ServerUserPatch } from "@latchkey/shared";
+import { sealTotpSecret } from "../auth/mfa/totp.ts";
 import { passwordHashFromBody } from "../auth/password/password-fields.ts";
 
-export type UserPatch = CamelCaseKeys<Omit<ServerUserPatch, "password" | "password_hash">> & {
+export type UserPatch = CamelCaseKeys<Omit<ServerUserPatch, "password" | "password_hash" | "totp_secret_base64">> & {
   /** Already hashed. null removes the password. */
   passwordHash?: string | null;
+  /** Encrypted (domain/auth/mfa/totp.ts). null turns two-factor off. */
+  totpSecretSealed?: string | null;
   /** Set by sign-up, never by a request: the bot challenge's verdict (domain/bot-challenge/risk-score.ts). */
   signUpBotRiskScore?: number;
 };
 
-/** Validates and hashes a password (or an imported hash) if the body has one: the slow part, so done outside transactions. */
-export async function userPatchFromBody(body: Partial<ServerUserPatch>): Promise<UserPatch> {
-  const { password, password_hash, ...fields } = body;
+/**
+ * Validates and hashes a password (or an imported hash) if the body has one: the slow part, so done outside transactions.
+ * A TOTP secret is encrypted with the server secret.
+ */
+export async function userPatchFromBody(body: Partial<ServerUserPatch>, serverSecret: string): Promise<UserPatch> {
+  const { password, password_hash, totp_secret_base64: totpSecret, ...fields } = body;
   const patch: UserPatch = camelCaseKeys(fields);
+  if (totpSecret !== undefined) patch.totpSecretSealed = totpSecret === null ? null : sealTotpSecret(serverSecret, totpSecret);
   const passwordHash = await passwordHashFromBody({ password, password_hash });
   if (passwordHash !== undefined) patch.passwordHash = passwordHash;
   return patch;

@@ -5,7 +5,8 @@
 import { KnownErrors, type ServerUserPatch } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
-import type { Db, DbOrTx } from "../../db/connect.ts";
+import type { DbOrTx } from "../../db/connect.ts";
+import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
 import { membershipOf } from "../teams/teams.ts";
@@ -16,15 +17,14 @@ import { findUser, type UserRecord } from "./record.ts";
 
 /** A user PATCH request's write: any password hashed first (the slow part), then the update in a transaction of its own. */
 export async function updateUserFromBody(
-  db: Db,
-  bus: CacheBus,
+  services: Pick<Services, "db" | "bus" | "config">,
   project: ProjectRow,
   branchId: string,
   user: UserRecord,
   body: Partial<ServerUserPatch>,
 ): Promise<UserRecord> {
-  const patch = await userPatchFromBody(body);
-  return db.transaction((tx) => updateUser(tx, bus, project, branchId, user, patch));
+  const patch = await userPatchFromBody(body, services.config.serverSecret);
+  return services.db.transaction((tx) => updateUser(tx, services.bus, project, branchId, user, patch));
 }
 
 export async function updateUser(
@@ -61,7 +61,7 @@ export async function updateUser(
     "clientReadOnlyMetadata",
     "serverMetadata",
     "selectedTeamId",
-    "totpSecretBase64",
+    "totpSecretSealed",
     "otpAuthEnabled",
     "passkeyAuthEnabled",
     "passwordHash",

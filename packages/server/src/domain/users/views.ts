@@ -21,7 +21,7 @@ function common(user: UserRecord, config: ProjectConfig) {
     primary_email: user.primaryEmail,
     primary_email_verified: user.primaryEmailVerified,
     profile_image_url: user.profileImageUrl,
-    requires_totp_mfa: user.totpSecretBase64 !== null,
+    requires_totp_mfa: user.totpSecretSealed !== null,
     restricted_by_admin: user.restrictedByAdmin,
     restricted_by_admin_reason: user.restrictedByAdminReason,
     restricted_reason: reason,

@@ -19,7 +19,7 @@ export default [
   })),
   defineRoute(usersEndpoints.updateUser, async ({ auth, params, body, services }) => {
     const user = await targetUser(services, auth, params.user_id);
-    const updated = await updateUserFromBody(services.db, services.bus, auth.project, auth.branchId, user, body);
+    const updated = await updateUserFromBody(services, auth.project, auth.branchId, user, body);
     return { body: serverUserView(updated, auth.project.config) };
   }),
   defineRoute(usersEndpoints.deleteUser, async ({ auth, params, services }) => {

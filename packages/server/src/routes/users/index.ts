@@ -22,7 +22,7 @@ export default [
     };
   }),
   defineRoute(usersEndpoints.createUser, async ({ auth, body, services }) => {
-    const user = await createUserFromBody(services.db, auth.project, auth.branchId, body);
+    const user = await createUserFromBody(services, auth.project, auth.branchId, body);
     return { status: 201, body: serverUserView(user, auth.project.config) };
   }),
 ];

@@ -17,7 +17,7 @@ export default [
   })),
   defineRoute(usersEndpoints.updateCurrentUser, async ({ auth, body, services }) => {
     const user = currentUser(auth);
-    const updated = await updateUserFromBody(services.db, services.bus, auth.project, auth.branchId, user, body);
+    const updated = await updateUserFromBody(services, auth.project, auth.branchId, user, body);
     return { body: auth.type === "client" ? clientUserView(updated, auth.project.config) : serverUserView(updated, auth.project.config) };
   }),
   defineRoute(usersEndpoints.deleteCurrentUser, async ({ auth, services }) => {

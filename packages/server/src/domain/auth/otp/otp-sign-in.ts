@@ -16,11 +16,11 @@ import { checkBotChallenge, type BotChallengeInput, type BotChallengeOutcome } f
 import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
-import { signIn } from "../../sessions/issue.ts";
 import { createUser } from "../../users/create.ts";
 import { findAuthEmailChannel, findUser, isAuthEmail, type UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
 import { upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
+import { completeSignIn, signedInOrMfaRequired, type SignInOutcome, type SignedIn } from "../complete-sign-in.ts";
 
 export interface OtpSignInData {
   email: string;
@@ -90,28 +90,22 @@ async function newAddressBotChallenge(
   );
 }
 
-export interface OtpSignInResult {
-  accessToken: string;
-  refreshToken: string;
-  userId: string;
-  isNewUser: boolean;
-}
-
 /**
  * Uses the code and signs its user in, in one transaction: if anything
  * fails (e.g. the address was taken since the code was mailed), the code
  * stays unused. A caller signed in as an anonymous user who signs up this
- * way keeps their id and data.
+ * way keeps their id and data. A user with two-factor gets an attempt code
+ * for it instead of tokens (the sign-in code is spent either way).
  */
-export function signInWithCode(
+export async function signInWithCode(
   services: Services,
   project: ProjectRow,
   branchId: string,
   code: string,
   input: SignUpPolicy & { anonymousUser: UserRecord | null },
-): Promise<OtpSignInResult> {
+): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "otp_sign_in" };
-  return useCode<OtpSignInData, OtpSignInResult>(services.db, scope, code, async (tx, data) => {
+  const outcome = await useCode<OtpSignInData, SignInOutcome>(services.db, scope, code, async (tx, data) => {
     let user: UserRecord;
     const isNewUser = data.user_id === null;
     if (data.user_id !== null) {
@@ -123,9 +117,9 @@ export function signInWithCode(
       const botRiskScore = signUpBotRiskScore(data.bot_challenge ?? "ok");
       user = await signUpByEmail(services, tx, project, branchId, data.email, input.anonymousUser, botRiskScore);
     }
-    const session = await signIn(services, tx, project, user);
-    return { accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user.id, isNewUser };
+    return completeSignIn(services, tx, project, user, { isNewUser });
   });
+  return signedInOrMfaRequired(outcome);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Limits on password guessing: per account and per client address. */
+/** Limits on guessing passwords (per account and per client address) and second factors (per user). */
 import { RateLimitedError } from "@latchkey/shared";
 import { FailureLimiter } from "../../../lib/failure-limiter.ts";
 
@@ -7,6 +7,8 @@ const TEN_MINUTES = 10 * 60 * 1000;
 export class SignInRateLimit {
   readonly perAccount = new FailureLimiter(20, TEN_MINUTES);
   readonly perIp = new FailureLimiter(200, TEN_MINUTES);
+  /** Wrong TOTP codes per user, whatever attempt code they came with (domain/auth/mfa/mfa-sign-in.ts). */
+  readonly totpPerUser = new FailureLimiter(10, 3 * TEN_MINUTES);
 
   /** Throws 429 when this account or address has failed too often. */
   check(accountKey: string, ip: string | null): void {

@@ -1,5 +1,5 @@
 import { KnownErrors, authEndpoints } from "@latchkey/shared";
-import { signIn } from "../../../domain/sessions/issue.ts";
+import { completeSignIn, signedInOrMfaRequired } from "../../../domain/auth/complete-sign-in.ts";
 import { verifyPassword } from "../../../domain/auth/password/passwords.ts";
 import { findUserCached } from "../../../domain/users/cached.ts";
 import { findUserIdByAuthEmail } from "../../../domain/users/record.ts";
@@ -19,7 +19,7 @@ export default [
     }
     const user = await findUserCached(services, auth.project.id, auth.branchId, found.userId);
     if (!user) throw new KnownErrors.EmailPasswordMismatch();
-    const result = await signIn(services, services.db, auth.project, user);
+    const result = signedInOrMfaRequired(await completeSignIn(services, services.db, auth.project, user, { isNewUser: false }));
     return {
       body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: user.id },
     };

@@ -1,0 +1,38 @@
+import { sql } from "drizzle-orm";
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { projects } from "./projects.ts";
+
+/**
+ * A CLI's request to be signed in. The CLI holds the polling code, the
+ * browser gets the login code; both are stored as digests only. The session
+ * handed over (the confirming browser's, and an anonymous one the CLI had)
+ * is kept encrypted with the server secret, and only until it is handed over.
+ */
+export const cliAuthAttempts = pgTable(
+  "cli_auth_attempts",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    branchId: text("branch_id").notNull().default("main"),
+    pollingCodeHash: text("polling_code_hash").notNull(),
+    loginCodeHash: text("login_code_hash").notNull(),
+    /** The anonymous session the CLI had when it asked, if any: the browser may take it over (once). */
+    anonRefreshTokenSealed: text("anon_refresh_token_sealed"),
+    /** The confirming user's refresh token, set by completion and cleared when the CLI polls it. */
+    refreshTokenSealed: text("refresh_token_sealed"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    /** When the CLI received its session: the request is spent. */
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("cli_auth_attempts_polling_code_unique").on(t.pollingCodeHash),
+    uniqueIndex("cli_auth_attempts_login_code_unique").on(t.loginCodeHash),
+    index("cli_auth_attempts_expiry_idx").on(t.expiresAt),
+  ],
+);
