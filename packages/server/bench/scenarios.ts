@@ -19,6 +19,7 @@ import {
   type Fixture,
 } from "./setup.ts";
 import { cannon, eachWithHeader, jsonPost, roundRobin, withHeaderPerRequest, type CannonRequest, type Row } from "./cannon.ts";
+import { attemptCodes, currentTotp, importUsers, MFA_SIGN_INS } from "./second-factor.ts";
 
 export type { Row };
 
@@ -262,6 +263,29 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
     running = false;
     await reader;
     report.meDuringSignIn = { idle: median(idle), busy: median(busy), count: busy.length };
+  }
+  if (wanted("sign-in-cheap-hash")) {
+    process.stdout.write(`[${label}] sign-in with a cheap stored hash (the sign-in's cost without argon2id)…\n`);
+    const nextImported = roundRobin(await importUsers(base, fx, 256, label, false));
+    const request = jsonPost("/api/v1/auth/password/sign-in", () => ({ email: nextImported().email, password: PASSWORD }));
+    await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
+    report.rows.push(await cannon("POST /auth/password/sign-in (bcrypt cost 4: no hash cost)", base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("mfa-sign-in")) {
+    process.stdout.write(`[${label}] ${MFA_SIGN_INS} two-factor users, their first factor, then the TOTP step…\n`);
+    const nextAttempt = roundRobin(await attemptCodes(base, fx, await importUsers(base, fx, MFA_SIGN_INS, label, true)));
+    const request = jsonPost("/api/v1/auth/mfa/sign-in", () => {
+      const attempt = nextAttempt();
+      return { type: "totp", totp: currentTotp(attempt.secretBase64), code: attempt.code };
+    });
+    report.rows.push(
+      await cannon(`POST /auth/mfa/sign-in (${MFA_SIGN_INS}, each code once)`, base, {
+        headers: fx.client,
+        request,
+        pid,
+        amount: MFA_SIGN_INS,
+      }),
+    );
   }
   if (wanted("sign-up")) {
     process.stdout.write(`[${label}] sign-up…\n`);

@@ -13,7 +13,7 @@ import type { Services } from "../../../services.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
-import { findUser } from "../../users/record.ts";
+import { findUser, type UserRecord } from "../../users/record.ts";
 import type { MfaAttemptData, SignedIn } from "../complete-sign-in.ts";
 import { openTotpSecret, totpStepOf } from "./totp.ts";
 
@@ -26,12 +26,14 @@ export function signInWithTotp(
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "mfa_attempt" };
   const limiterKey = (userId: string) => `${project.id}:${userId}`;
+  let checked: UserRecord | null = null;
   return useCode<MfaAttemptData, SignedIn>(
     services.db,
     scope,
     attemptCode,
     async (tx, data) => {
-      const user = (await findUser(tx, project.id, branchId, data.user_id))!;
+      // Read by the check below, in this transaction, with the user's row locked when a step was claimed.
+      const user = checked ?? (await findUser(tx, project.id, branchId, data.user_id))!;
       const session = await signIn(services, tx, project, user);
       return { accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user.id, isNewUser: data.is_new_user };
     },
@@ -39,6 +41,7 @@ export function signInWithTotp(
       const user = await findUser(tx, project.id, branchId, data.user_id);
       // The user was deleted since: the code leads nowhere.
       if (!user) return new KnownErrors.VerificationCodeNotFound();
+      checked = user;
       // Two-factor was turned off since: the first factor is all this user needs now.
       if (user.totpSecretSealed === null) return null;
       const wait = services.signInRateLimit.totpPerUser.retryAfterSeconds(limiterKey(user.id));
