@@ -18,6 +18,7 @@ export { SignOut } from "./components/sign-out.tsx";
 export { AccountSettings } from "./components/account-settings.tsx";
 export { EmailVerification } from "./components/email-verification.tsx";
 export { MagicLinkCallback } from "./components/magic-link-callback.tsx";
+export { MFA } from "./components/mfa-page.tsx";
 export { ForgotPassword } from "./components/forgot-password.tsx";
 export { PasswordReset } from "./components/password-reset.tsx";
 export { UserButton } from "./components/user-button.tsx";

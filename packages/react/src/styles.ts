@@ -38,6 +38,7 @@ a.lk-button { display: inline-block; text-decoration: none; }
 .lk-alert { padding: 9px 11px; border-radius: var(--lk-radius); background: color-mix(in srgb, var(--lk-danger) 10%, transparent); color: var(--lk-danger); font-size: 0.9rem; }
 .lk-success { padding: 9px 11px; border-radius: var(--lk-radius); background: var(--lk-surface); font-size: 0.9rem; }
 .lk-muted { color: var(--lk-muted); font-size: 0.9rem; }
+.lk-secret { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; word-break: break-all; color: var(--lk-text); }
 /* Turnstile draws a 65px-high widget into this; reserving it keeps the form from jumping. */
 .lk-turnstile { min-height: 65px; }
 .lk-link { color: var(--lk-primary); }

@@ -1,6 +1,6 @@
 /**
- * Where an app sends the browser, and how: only to trusted URLs, the sign-in
- * and sign-up pages carrying the page to come back to (`after_auth_return_to`).
+ * Where an app sends the browser, and how: only to trusted URLs, the sign-in,
+ * sign-up and MFA pages carrying the page to come back to (`after_auth_return_to`).
  */
 import { sleep } from "../interface/retry.ts";
 import { AFTER_AUTH_RETURN_TO, HANDLER_PAGES, type HandlerPage, type HandlerUrls, type RedirectTarget } from "../urls/handler-urls.ts";
@@ -46,6 +46,10 @@ export class AppRedirects {
       // sign-up); else come back here, unless "here" is a handler page itself.
       const here = currentRelativeUrl();
       const returnTo = returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO) ?? (here && !this.isHandlerUrl(here) ? here : null);
+      if (returnTo) url = withQuery(url, AFTER_AUTH_RETURN_TO, returnTo);
+    } else if (page === "mfa") {
+      // The second step of a sign-in still ends where the first was to end.
+      const returnTo = returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO);
       if (returnTo) url = withQuery(url, AFTER_AUTH_RETURN_TO, returnTo);
     }
     return this.toUrl(url, options);

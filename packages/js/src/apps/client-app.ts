@@ -26,7 +26,7 @@ import { AppSessions } from "./app-sessions.ts";
 import * as codes from "./email-codes.ts";
 import type { BotChallenge } from "./bot-challenge.ts";
 import * as credentials from "./credentials.ts";
-import type { SignInError, SignUpError } from "./credentials.ts";
+import type { MfaSignInError, SignInError, SignUpError } from "./credentials.ts";
 import { readCurrentUserJson } from "./current-user-read.ts";
 import * as invitations from "./team-invitations.ts";
 import { AppTeams } from "./teams.ts";
@@ -162,6 +162,16 @@ export class StackClientApp extends ClientAppBase {
     return this.signedIn(result, options.noRedirect ? null : "afterSignIn");
   }
 
+  /**
+   * The second step of a sign-in that needed two-factor: the 6 digits of the
+   * user's authenticator app and the attempt code the first step left (in
+   * browsers, `StackClientApp.mfaAttemptCode()`); then redirects.
+   */
+  async signInWithMfa(totp: string, code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined, MfaSignInError>> {
+    const result = await credentials.signInWithMfa(this.credentialContext(), { totp, code });
+    return this.signedIn(result, options.noRedirect ? null : afterCodeSignIn(result));
+  }
+
   /** Keeps the tokens of a successful sign-in on the app's session, then goes where the app sends its users next. */
   private async signedIn<E>(
     result: Result<{ access_token: string; refresh_token: string }, E>,
@@ -213,9 +223,8 @@ export class StackClientApp extends ClientAppBase {
     code: string,
     options: { noRedirect?: boolean } = {},
   ): Promise<Result<undefined, codes.VerificationCodeError | InstanceType<typeof KnownErrors.UserWithEmailAlreadyExists>>> {
-    const result = await codes.signInWithCode(this.codeFlows(), code);
-    const next = result.status === "ok" && result.data.is_new_user ? "afterSignUp" : "afterSignIn";
-    return this.signedIn(result, options.noRedirect ? null : next);
+    const result = await credentials.catchMfaRequired(this.credentialContext(), () => codes.signInWithCode(this.codeFlows(), code));
+    return this.signedIn(result, options.noRedirect ? null : afterCodeSignIn(result));
   }
 
   async verifyEmail(code: string): Promise<Result<undefined, codes.VerificationCodeError>> {
@@ -380,6 +389,11 @@ export class StackClientApp extends ClientAppBase {
 
   /** The attempt code an MFA-required sign-in left for the MFA page, if any. */
   static mfaAttemptCode(): string | null {
-    return typeof sessionStorage === "undefined" ? null : sessionStorage.getItem(credentials.MFA_ATTEMPT_STORAGE_KEY);
+    return credentials.readMfaAttemptCode();
   }
+}
+
+/** A sign-in by code that made a new user goes on as a sign-up. */
+function afterCodeSignIn(result: Result<{ is_new_user: boolean }, unknown>): "afterSignIn" | "afterSignUp" {
+  return result.status === "ok" && result.data.is_new_user ? "afterSignUp" : "afterSignIn";
 }

@@ -42,14 +42,22 @@ export interface User {
 }
 
 /**
+ * Two-factor: the secret the user's authenticator app holds (20 random bytes
+ * make a good one), or null to turn two-factor off. It goes over the wire as
+ * `totp_secret_base64`.
+ */
+interface TotpSecretOption {
+  totpMultiFactorSecret?: Uint8Array | null;
+}
+
+/**
  * What the signed-in user may change about themselves: the body of
  * `PATCH /users/me` (clientUserPatchBody in @latchkey/shared), in camelCase.
- * Two-factor secrets are set through their own methods, not here.
  */
-export type UserUpdateOptions = CamelCaseKeys<Omit<ClientUserPatchBody, "totp_secret_base64">>;
+export type UserUpdateOptions = CamelCaseKeys<Omit<ClientUserPatchBody, "totp_secret_base64">> & TotpSecretOption;
 
 /** What a server may change about any user: the body of `PATCH /users/{id}` (serverUserPatchBody), in camelCase. */
-export type ServerUserUpdateOptions = CamelCaseKeys<Omit<ServerUserPatchBody, "totp_secret_base64">>;
+export type ServerUserUpdateOptions = CamelCaseKeys<Omit<ServerUserPatchBody, "totp_secret_base64">> & TotpSecretOption;
 
 /** What a user object needs from the app that read it. */
 export interface UserContext {
@@ -94,9 +102,18 @@ function baseFields(json: ClientUserJson): Omit<User, "selectedTeam"> {
   };
 }
 
-/** The one mapping from update options to the wire: by rule, so the schema stays the only list of fields. */
+/** The one mapping from update options to the wire: by rule, so the schema stays the only list of fields (the secret's bytes become base64). */
 export function userUpdateToJson(update: ServerUserUpdateOptions): ServerUserPatchBody {
-  return snakeCaseKeys(update);
+  const { totpMultiFactorSecret, ...fields } = update;
+  const body: ServerUserPatchBody = snakeCaseKeys(fields);
+  if (totpMultiFactorSecret !== undefined) body.totp_secret_base64 = totpMultiFactorSecret && bytesToBase64(totpMultiFactorSecret);
+  return body;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 /** The fields every user object has, read from the wire view. */

@@ -1,10 +1,11 @@
-/** The account page: profile, e-mails, password, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, two-factor, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
 import type { ActiveSession, CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
 import { EmailsSection } from "./emails-section.tsx";
+import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
 import { Alert, Card, ConfirmedAction, Field, Section, errorText, useAction } from "./parts.tsx";
 import { TeamsSection } from "./teams-section.tsx";
@@ -17,6 +18,7 @@ export function AccountSettings() {
       <ProfileSection user={user} />
       <EmailsSection user={user} />
       <PasswordSection user={user} />
+      <MfaSection user={user} />
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
       <TeamsSection user={user} />

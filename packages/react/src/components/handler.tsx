@@ -1,7 +1,7 @@
 /**
  * Mount on every path under the handler base (default `/handler/*`): shows
  * the page the URL names. Pages of features the server does not have yet
- * (OAuth, MFA) are not routed.
+ * (OAuth) are not routed.
  */
 import { handlerPageOf } from "@latchkey/js";
 import type { ReactNode } from "react";
@@ -11,6 +11,7 @@ import { EmailVerification } from "./email-verification.tsx";
 import { ErrorPage } from "./error-page.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
 import { MagicLinkCallback } from "./magic-link-callback.tsx";
+import { MFA } from "./mfa-page.tsx";
 import { Card } from "./parts.tsx";
 import { PasswordReset } from "./password-reset.tsx";
 import { SignIn } from "./sign-in.tsx";
@@ -31,6 +32,7 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     forgotPassword: <ForgotPassword />,
     passwordReset: <PasswordReset />,
     teamInvitation: <TeamInvitation />,
+    mfa: <MFA />,
     error: <ErrorPage />,
   };
   const page = handlerPageOf(app.urls, path);

@@ -5,8 +5,8 @@
  */
 import { StackClientApp } from "@latchkey/js";
 import { renderToString } from "react-dom/server";
-import { describe, expect, it } from "vitest";
-import { ForgotPassword, SignIn, SignUp, StackHandler, StackProvider } from "../../src/index.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ForgotPassword, MFA, SignIn, SignUp, StackHandler, StackProvider } from "../../src/index.ts";
 
 const app = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9" });
 const render = (node: React.ReactNode, target = app) => renderToString(<StackProvider app={target}>{node}</StackProvider>);
@@ -35,6 +35,26 @@ describe("forms", () => {
     expect(html).toContain('href="/handler/sign-in"');
   });
 
+  describe("the MFA page", () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it("takes the six digits in one labelled numeric field when a sign-in left its attempt code", () => {
+      vi.stubGlobal("sessionStorage", { getItem: (key: string) => (key === "stack_mfa_attempt_code" ? "a".repeat(45) : null) });
+      const html = render(<MFA />);
+      expect(html).toMatch(/<h1 class="lk-title">Multi-Factor Authentication<\/h1>/);
+      expect(html).toContain("Enter the six-digit code from your authenticator app");
+      expect(labelledInputs(html)).toEqual(["Six-digit code"]);
+      expect(html).toMatch(/<input[^>]* inputMode="numeric"[^>]* autoComplete="one-time-code"/);
+    });
+
+    it("without an attempt code, says so and links back to sign in", () => {
+      const html = render(<MFA />);
+      expect(html).toContain("Missing verification information. Please sign in again.");
+      expect(html).toContain('href="/handler/sign-in"');
+      expect(html).not.toContain("<input");
+    });
+  });
+
   it("sign-up: the password twice, and a link to sign in", () => {
     const html = render(<SignUp />);
     expect(labelledInputs(html)).toEqual(["Email", "Password", "Repeat password"]);
@@ -56,6 +76,10 @@ describe("StackHandler", () => {
     expect(render(<StackHandler pathname="/handler/password-reset" />)).toMatch(/>Choose a new password<\/h1>/);
     expect(render(<StackHandler pathname="/handler/email-verification" />)).toMatch(/>Verify your e-mail<\/h1>/);
     expect(render(<StackHandler pathname="/handler/magic-link-callback" />)).toMatch(/>Sign in<\/h1>/);
+  });
+
+  it("routes the MFA page a sign-in that needs a second factor goes to", () => {
+    expect(render(<StackHandler pathname="/handler/mfa" />)).toMatch(/>Multi-Factor Authentication<\/h1>/);
   });
 
   it("answers paths it does not serve with a not-found page", () => {
