@@ -6,6 +6,7 @@
  * the click they already gave is remembered for this tab, so the page then
  * finishes on its own.
  */
+import { KnownErrors, type CliConfirmError } from "@latchkey/js";
 import { useCallback, useEffect, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useUser } from "../use-user.ts";
@@ -31,9 +32,17 @@ function returningHere(url: string): string {
   return target.origin === window.location.origin ? `${target.pathname}${target.search}` : target.toString();
 }
 
+function refusalText(error: CliConfirmError): string {
+  if (!(error instanceof KnownErrors.RestrictedUserNotAllowed)) return error.message;
+  return error.details.restricted_reason.type === "email_not_verified"
+    ? "Verify your e-mail address first, then try again."
+    : "Your account may not sign in command line applications.";
+}
+
 export function CliAuthConfirmation() {
   const app = useStackApp();
-  const user = useUser();
+  // Restricted users count as signed in here: sending them to sign in again would go round in circles.
+  const user = useUser({ includeRestricted: true });
   const [loginCode] = useState(loginCodeFromUrl);
   const [state, setState] = useState<State>({ step: "idle" });
 
@@ -42,7 +51,7 @@ export function CliAuthConfirmation() {
       setState({ step: "completing" });
       try {
         const result = await app.confirmCliLogin(code);
-        setState(result.status === "ok" ? { step: "done" } : { step: "failed", message: result.error.message });
+        setState(result.status === "ok" ? { step: "done" } : { step: "failed", message: refusalText(result.error) });
       } catch (caught) {
         setState({ step: "failed", message: errorText(caught) });
       }
@@ -69,7 +78,7 @@ export function CliAuthConfirmation() {
         if (claimed.status === "error") return setState({ step: "failed", message: claimed.error.message });
       }
       sessionStorage.setItem(CLI_AUTH_CONFIRMED_STORAGE_KEY, code);
-      // With the CLI's anonymous user signed in here, signing up keeps what the CLI did as that user.
+      // The CLI's anonymous user is signed in here now; the visitor goes on to create an account.
       await app.redirectToUrl(returningHere(anonymous ? app.urls.signUp : app.urls.signIn), { replace: true });
     } catch (caught) {
       setState({ step: "failed", message: errorText(caught) });

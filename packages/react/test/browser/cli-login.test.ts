@@ -4,7 +4,8 @@
  * opens the demo app's confirmation page in Chromium; the user authorizes;
  * the process receives a refresh token that signs it in as that user. Once
  * signed in beforehand, once signed out (sent to sign in, brought back, and
- * the page finishes on its own). Screenshots go to test-artifacts/.
+ * the page finishes on its own), and once for a CLI that came with an
+ * anonymous session (sent to sign up). Screenshots go to test-artifacts/.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -180,6 +181,39 @@ describe("CLI login in the demo app", () => {
     const outcome = await cli.outcome;
     expect(outcome).toHaveProperty("refreshToken");
     expect(await emailOfRefreshToken((outcome as { refreshToken: string }).refreshToken)).toBe(email);
+  });
+
+  test("a CLI that came with an anonymous session: the signed-out visitor takes it over and is sent to sign up", async () => {
+    const client = { type: "client" as const, projectId: project.id, publishableClientKey: project.publishableClientKey };
+    const anon = await server.request("/auth/anonymous/sign-up", { method: "POST", as: client });
+    const started = await server.request("/auth/cli", {
+      method: "POST",
+      as: client,
+      body: { anon_refresh_token: anon.body.refresh_token },
+    });
+    expect(started.status, started.text).toBe(200);
+    const link = `${demo.url}/handler/cli-auth-confirm?login_code=${started.body.login_code}`;
+
+    const page = await openPage();
+    await page.goto(link);
+    await page.getByRole("button", { name: "Authorize", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/sign-up");
+    expect(new URL(page.url()).searchParams.get("after_auth_return_to")).toBe(`${new URL(link).pathname}${new URL(link).search}`);
+    const newEmail = uniqueEmail("cli-anon");
+    await page.getByLabel("Email", { exact: true }).fill(newEmail);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+
+    await page.waitForURL(link);
+    await page.getByRole("heading", { name: "CLI Authorization Successful" }).waitFor();
+    const polled = await server.request("/auth/cli/poll", {
+      method: "POST",
+      as: client,
+      body: { polling_code: started.body.polling_code },
+    });
+    expect(polled.status, polled.text).toBe(201);
+    expect(await emailOfRefreshToken(polled.body.refresh_token)).toBe(newEmail);
   });
 
   test("a link without a login code says so", async () => {
