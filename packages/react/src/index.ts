@@ -24,4 +24,5 @@ export { PasswordReset } from "./components/password-reset.tsx";
 export { UserButton } from "./components/user-button.tsx";
 export { SelectedTeamSwitcher, type SelectedTeamSwitcherProps } from "./components/selected-team-switcher.tsx";
 export { TeamInvitation } from "./components/team-invitation.tsx";
+export { CliAuthConfirmation, CLI_AUTH_CONFIRMED_STORAGE_KEY } from "./components/cli-auth-confirmation.tsx";
 export { ErrorPage as Error, ErrorPage } from "./components/error-page.tsx";

@@ -23,6 +23,7 @@ import { resolveHandlerUrls, type HandlerUrls } from "../urls/handler-urls.ts";
 import { AppRedirects, type RedirectToOptions } from "./app-redirects.ts";
 import { ClientAppBase, userKind, type GetUserOptions, type StackClientAppOptions, type UserKind } from "./client-app-base.ts";
 import { AppSessions } from "./app-sessions.ts";
+import * as cli from "./cli-login.ts";
 import * as codes from "./email-codes.ts";
 import type { BotChallenge } from "./bot-challenge.ts";
 import * as credentials from "./credentials.ts";
@@ -283,6 +284,33 @@ export class StackClientApp extends ClientAppBase {
         return url;
       },
     };
+  }
+
+  // -------------------------------------------------------------------------
+  // CLI login (apps/cli-login.ts): a CLI waits for the browser; the browser confirms
+
+  /** From a CLI (plain Node works): shows a link to the app's confirmation page, resolves with the refresh token once confirmed. */
+  promptCliLogin(options: cli.PromptCliLoginOptions): Promise<Result<string, cli.CliLoginError>> {
+    return cli.promptCliLogin({ api: this.api, accessType: this.accessType }, options);
+  }
+
+  /** Hands the CLI of `loginCode` the signed-in session. */
+  confirmCliLogin(loginCode: string, options: { tokenStore?: TokenStoreInit } = {}) {
+    return cli.confirmCliLogin(this.cliConfirmContext(options.tokenStore), loginCode);
+  }
+
+  /** Whether the CLI of `loginCode` came with an anonymous session that the browser may take over. */
+  getCliLoginSessionState(loginCode: string) {
+    return cli.getCliLoginSessionState({ api: this.api, accessType: this.accessType }, loginCode);
+  }
+
+  /** Signs this browser in as the CLI's anonymous user (once), e.g. to sign up as that user. */
+  claimCliAnonSession(loginCode: string, options: { tokenStore?: TokenStoreInit } = {}) {
+    return cli.claimCliAnonSession(this.cliConfirmContext(options.tokenStore), loginCode);
+  }
+
+  private cliConfirmContext(tokenStore?: TokenStoreInit): cli.CliConfirmContext {
+    return { api: this.api, accessType: this.accessType, session: this.sessionFor(tokenStore) };
   }
 
   // -------------------------------------------------------------------------

@@ -16,6 +16,7 @@ export const HANDLER_PAGES = {
   error: "error",
   teamInvitation: "team-invitation",
   mfa: "mfa",
+  cliAuthConfirm: "cli-auth-confirm",
 } as const;
 
 export type HandlerPage = keyof typeof HANDLER_PAGES;

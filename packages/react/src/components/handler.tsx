@@ -7,6 +7,7 @@ import { handlerPageOf } from "@latchkey/js";
 import type { ReactNode } from "react";
 import { useStackApp } from "../provider.tsx";
 import { AccountSettings } from "./account-settings.tsx";
+import { CliAuthConfirmation } from "./cli-auth-confirmation.tsx";
 import { EmailVerification } from "./email-verification.tsx";
 import { ErrorPage } from "./error-page.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
@@ -33,6 +34,7 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     passwordReset: <PasswordReset />,
     teamInvitation: <TeamInvitation />,
     mfa: <MFA />,
+    cliAuthConfirm: <CliAuthConfirmation />,
     error: <ErrorPage />,
   };
   const page = handlerPageOf(app.urls, path);

@@ -1,0 +1,230 @@
+/**
+ * CLI login through the SDK against a real server: a CLI app (no window, no
+ * document: this runs in plain Node) calls promptCliLogin; a browser's app
+ * confirms with its own session; the CLI receives that session. Also each
+ * way it ends without one (expired, used, timed out, refused), and the
+ * browser's calls for a CLI that came with an anonymous session.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { KnownErrors, Result, type StackClientApp } from "../../src/index.ts";
+import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
+import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+
+const APP_URL = "https://app.example.com";
+const WAIT = 20;
+
+let server: TestServer;
+let baseUrl: string;
+let project: SdkProject;
+
+beforeAll(async () => {
+  ({ server, baseUrl } = await startServer());
+  project = await createSdkProject(baseUrl);
+});
+afterAll(() => server?.close());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const clientAuth = () => ({ type: "client" as const, projectId: project.id, publishableClientKey: project.publishableClientKey });
+
+interface CliHooks {
+  /** Awaited before each poll is sent. */
+  beforePoll?: () => Promise<void>;
+  /** Called with each poll's answer. */
+  afterPoll?: (answer: { status: string }) => void;
+}
+
+/** A CLI's app: only the project id and publishable key, tokens in memory; records its polls and the polling code the server gives it. */
+function cliApp(hooks: CliHooks = {}): { app: StackClientApp; pollingCode: () => string; polls: () => number } {
+  let pollingCode: string | null = null;
+  let polls = 0;
+  const recording: typeof fetch = async (input, init) => {
+    const path = new URL(String(input)).pathname;
+    if (path === "/api/v1/auth/cli/poll") {
+      await hooks.beforePoll?.();
+      polls += 1;
+    }
+    const response = await fetch(input, init);
+    if (path === "/api/v1/auth/cli") pollingCode = ((await response.clone().json()) as { polling_code: string }).polling_code;
+    if (path === "/api/v1/auth/cli/poll") hooks.afterPoll?.((await response.clone().json()) as { status: string });
+    return response;
+  };
+  return {
+    app: clientAppOf(baseUrl, project, { fetch: recording }),
+    pollingCode: () => {
+      if (pollingCode === null) throw new Error("The CLI has not started a login yet.");
+      return pollingCode;
+    },
+    polls: () => polls,
+  };
+}
+
+async function signedInBrowser(): Promise<{ app: StackClientApp; refreshToken: string; userId: string }> {
+  const app = clientAppOf(baseUrl, project);
+  const result = await app.signUpWithCredential({ email: uniqueEmail("cli"), password: PASSWORD, noRedirect: true });
+  if (result.status !== "ok") throw result.error;
+  const user = await app.getUser({ or: "throw" });
+  return { app, refreshToken: (await app.getRefreshToken())!, userId: user.id };
+}
+
+const loginCodeOf = (url: string) => new URL(url).searchParams.get("login_code")!;
+
+describe("promptCliLogin", () => {
+  it("runs without a window or document", () => {
+    expect(typeof window).toBe("undefined");
+    expect(typeof document).toBe("undefined");
+  });
+
+  it("shows the confirmation link, polls while the user confirms, and resolves with the browser session's refresh token", async () => {
+    const browser = await signedInBrowser();
+    let shown = "";
+    // The user confirms once the CLI has polled and heard "waiting".
+    let confirming: Promise<unknown> | null = null;
+    const cli = cliApp({
+      afterPoll: (answer) => {
+        if (answer.status === "waiting" && confirming === null) {
+          confirming = browser.app.confirmCliLogin(loginCodeOf(shown)).then(Result.orThrow);
+        }
+      },
+    });
+    const result = await cli.app.promptCliLogin({
+      appUrl: `${APP_URL}/`,
+      waitTimeMillis: WAIT,
+      promptLink: (url) => {
+        shown = url;
+      },
+    });
+    await confirming;
+    expect(shown).toMatch(new RegExp(`^${APP_URL}/handler/cli-auth-confirm\\?login_code=[0-9a-hjkmnp-tv-z]{45}$`));
+    expect(result).toEqual({ status: "ok", data: browser.refreshToken });
+    expect(cli.polls()).toBeGreaterThanOrEqual(2);
+
+    await cli.app.signInWithTokens({ accessToken: null, refreshToken: result.status === "ok" ? result.data : "" });
+    expect((await cli.app.getUser({ or: "throw" })).id).toBe(browser.userId);
+  });
+
+  it("prints the link when no promptLink is given", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const cli = cliApp();
+    const result = await cli.app.promptCliLogin({ appUrl: APP_URL, maxAttempts: 1 });
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(log.mock.calls[0]![0]).toMatch(
+      new RegExp(`^Please visit the following URL to authenticate:\\n${APP_URL}/handler/cli-auth-confirm\\?login_code=[0-9a-z]{45}$`),
+    );
+    expect(result.status).toBe("error");
+  });
+
+  it("gives up after maxAttempts polls: CLI_AUTH_ERROR 'Timed out waiting for CLI authentication.'", async () => {
+    const cli = cliApp();
+    const result = await cli.app.promptCliLogin({ appUrl: APP_URL, maxAttempts: 3, waitTimeMillis: WAIT, promptLink: () => {} });
+    expect(result.status).toBe("error");
+    const error = result.status === "error" ? result.error : null;
+    expect(error).toBeInstanceOf(KnownErrors.CliAuthError);
+    expect(error?.message).toBe("Timed out waiting for CLI authentication.");
+    expect(cli.polls()).toBe(3);
+  });
+
+  it("ends with CLI_AUTH_EXPIRED_ERROR when the login expires unconfirmed", async () => {
+    const cli = cliApp();
+    const result = await cli.app.promptCliLogin({
+      appUrl: APP_URL,
+      expiresInMillis: 60_000,
+      waitTimeMillis: WAIT,
+      promptLink: () => {
+        vi.useFakeTimers({ toFake: ["Date"] });
+        vi.setSystemTime(Date.now() + 61_000);
+      },
+    });
+    expect(result.status).toBe("error");
+    const error = result.status === "error" ? result.error : null;
+    expect(error).toBeInstanceOf(KnownErrors.CliAuthExpiredError);
+    expect(error?.message).toBe("CLI authentication request expired. Please try again.");
+  });
+
+  it("ends with CLI_AUTH_USED_ERROR when someone else polled the session first", async () => {
+    const browser = await signedInBrowser();
+    // The CLI's first poll waits until another caller has taken the session with its polling code.
+    let taken: () => void = () => {};
+    const takenFirst = new Promise<void>((resolve) => (taken = resolve));
+    const cli = cliApp({ beforePoll: () => takenFirst });
+    const result = await cli.app.promptCliLogin({
+      appUrl: APP_URL,
+      waitTimeMillis: WAIT,
+      promptLink: (url) => {
+        void (async () => {
+          Result.orThrow(await browser.app.confirmCliLogin(loginCodeOf(url)));
+          const stolen = await server.request("/auth/cli/poll", {
+            method: "POST",
+            as: clientAuth(),
+            body: { polling_code: cli.pollingCode() },
+          });
+          expect(stolen.status).toBe(201);
+          taken();
+        })();
+      },
+    });
+    expect(result.status).toBe("error");
+    const error = result.status === "error" ? result.error : null;
+    expect(error).toBeInstanceOf(KnownErrors.CliAuthUsedError);
+    expect(error?.message).toBe("This authentication token has already been used.");
+  });
+
+  it("reports a refused start as CLI_AUTH_ERROR", async () => {
+    const cli = cliApp();
+    const promptLink = vi.fn();
+    const result = await cli.app.promptCliLogin({ appUrl: APP_URL, expiresInMillis: 25 * 3600 * 1000, promptLink });
+    expect(result.status).toBe("error");
+    const error = result.status === "error" ? result.error : null;
+    expect(error).toBeInstanceOf(KnownErrors.CliAuthError);
+    expect(error?.message).toMatch(/^Failed to initiate CLI auth: 400 Request validation failed on POST \/api\/v1\/auth\/cli:/);
+    expect(promptLink).not.toHaveBeenCalled();
+  });
+});
+
+describe("the browser's side", () => {
+  async function started(body: Record<string, unknown> = {}) {
+    const res = await server.request("/auth/cli", { method: "POST", as: clientAuth(), body });
+    expect(res.status, res.text).toBe(200);
+    return res.body as { polling_code: string; login_code: string };
+  }
+
+  it("confirmCliLogin refuses a spent login code with the server's words, and needs a signed-in session", async () => {
+    const browser = await signedInBrowser();
+    const login = await started();
+    expect(await browser.app.confirmCliLogin(login.login_code)).toEqual({ status: "ok", data: undefined });
+    const again = await browser.app.confirmCliLogin(login.login_code);
+    expect(again.status).toBe("error");
+    const error = again.status === "error" ? again.error : null;
+    expect(error).toBeInstanceOf(KnownErrors.CliAuthError);
+    expect(error?.message).toMatch(/^This CLI login link is not valid/);
+
+    const signedOut = clientAppOf(baseUrl, project);
+    const refused = await signedOut.confirmCliLogin((await started()).login_code);
+    expect(refused.status === "error" && refused.error).toBeInstanceOf(KnownErrors.CliAuthError);
+  });
+
+  it("confirmCliLogin refuses an anonymous session: RESTRICTED_USER_NOT_ALLOWED", async () => {
+    const anon = clientAppOf(baseUrl, project);
+    await anon.getUser({ or: "anonymous" });
+    const result = await anon.confirmCliLogin((await started()).login_code);
+    expect(result.status === "error" && result.error).toBeInstanceOf(KnownErrors.RestrictedUserNotAllowed);
+  });
+
+  it("checks for the CLI's anonymous session and takes it over once", async () => {
+    const cliUser = clientAppOf(baseUrl, project);
+    const anonymous = await cliUser.getUser({ or: "anonymous" });
+    const login = await started({ anon_refresh_token: await cliUser.getRefreshToken() });
+    const browser = clientAppOf(baseUrl, project);
+    expect(await browser.getCliLoginSessionState(login.login_code)).toEqual({ status: "ok", data: "anonymous" });
+    expect(await browser.getCliLoginSessionState((await started()).login_code)).toEqual({ status: "ok", data: "none" });
+
+    expect(await browser.claimCliAnonSession(login.login_code)).toEqual({ status: "ok", data: undefined });
+    expect((await browser.getUser({ or: "anonymous" })).id).toBe(anonymous.id);
+    expect(await browser.getRefreshToken()).toBe(await cliUser.getRefreshToken());
+    const again = await browser.claimCliAnonSession(login.login_code);
+    expect(again.status === "error" && again.error).toBeInstanceOf(KnownErrors.CliAuthError);
+    expect(await browser.getCliLoginSessionState(login.login_code)).toEqual({ status: "ok", data: "none" });
+  });
+});

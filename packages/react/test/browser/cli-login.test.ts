@@ -1,0 +1,224 @@
+/**
+ * CLI login, the whole story: a real Node process (fixtures/cli-login-process.ts)
+ * calls promptCliLogin against a real server and prints its link; the link
+ * opens the demo app's confirmation page in Chromium; the user authorizes;
+ * the process receives a refresh token that signs it in as that user. Once
+ * signed in beforehand, once signed out (sent to sign in, brought back, and
+ * the page finishes on its own), and once for a CLI that came with an
+ * anonymous session (sent to sign up). Screenshots go to test-artifacts/.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { clientAppOf, createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
+import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
+import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
+import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
+
+const screenshots = join(repoRoot, "test-artifacts");
+const cliScript = join(repoRoot, "packages", "react", "test", "browser", "fixtures", "cli-login-process.ts");
+
+let server: TestServer;
+let apiUrl: string;
+let project: SdkProject;
+let demo: DemoApp;
+const contexts: BrowserContext[] = [];
+const processes: ChildProcess[] = [];
+
+beforeAll(async () => {
+  server = await createTestServer();
+  apiUrl = await server.listen();
+  project = await createSdkProject(apiUrl);
+  demo = await startDemoApp({
+    VITE_LATCHKEY_API_URL: apiUrl,
+    VITE_LATCHKEY_PROJECT_ID: project.id,
+    VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
+  });
+  mkdirSync(screenshots, { recursive: true });
+  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
+  const page = await openPage();
+  await page.goto(`${demo.url}/`);
+  await page.getByRole("link", { name: "Sign in" }).waitFor();
+});
+
+afterAll(async () => {
+  for (const child of processes) if (child.exitCode === null) child.kill();
+  for (const context of contexts) await context.close();
+  await demo?.close();
+  await server?.close();
+});
+
+async function openPage(): Promise<Page> {
+  const context = await demo.browser.newContext({ viewport: { width: 1000, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
+  });
+  return page;
+}
+
+interface CliProcess {
+  /** The link the process shows its user. */
+  link: Promise<string>;
+  /** What the process printed last: `REFRESH_TOKEN <token>` or `ERROR <code> <message>`, once it exits. */
+  outcome: Promise<{ refreshToken: string } | { error: string }>;
+}
+
+/** Starts the CLI in its own Node process, with nothing but the project id and publishable key. */
+function startCli(): CliProcess {
+  const child = spawn(process.execPath, ["--conditions=latchkey-source", "--import", "tsx", cliScript], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      LATCHKEY_API_URL: apiUrl,
+      LATCHKEY_PROJECT_ID: project.id,
+      LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
+      APP_URL: demo.url,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  processes.push(child);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines: string[] = [];
+  let linkSeen: (url: string) => void = () => {};
+  const link = new Promise<string>((resolve) => (linkSeen = resolve));
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    lines.push(line);
+    if (line.startsWith("LINK ")) linkSeen(line.slice("LINK ".length));
+  });
+  const outcome = new Promise<{ refreshToken: string } | { error: string }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const last = lines.at(-1) ?? "";
+      if (code === 0 && last.startsWith("REFRESH_TOKEN ")) resolve({ refreshToken: last.slice("REFRESH_TOKEN ".length) });
+      else if (last.startsWith("ERROR ")) resolve({ error: last.slice("ERROR ".length) });
+      else reject(new Error(`The CLI process exited with ${code}:\n${lines.join("\n")}\n${stderr}`));
+    });
+  });
+  // A process that dies before printing its link fails the test instead of leaving it waiting.
+  void outcome.catch(() => {});
+  return {
+    link: Promise.race([link, outcome.then(() => Promise.reject(new Error("The CLI process ended before showing a link.")))]),
+    outcome,
+  };
+}
+
+/** Who the refresh token signs in (read through the SDK, as the CLI would next). */
+async function emailOfRefreshToken(refreshToken: string): Promise<string | null> {
+  const app = clientAppOf(apiUrl, project);
+  await app.signInWithTokens({ accessToken: null, refreshToken });
+  return (await app.getUser({ or: "throw" })).primaryEmail;
+}
+
+async function signUpInBrowser(page: Page, email: string): Promise<void> {
+  await page.goto(`${demo.url}/handler/sign-up`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
+  await page.waitForURL(`${demo.url}/`);
+}
+
+describe("CLI login in the demo app", () => {
+  const email = uniqueEmail("cli");
+
+  test("a signed-in user authorizes the CLI; the process receives a session of that user", async () => {
+    const page = await openPage();
+    await signUpInBrowser(page, email);
+
+    const cli = startCli();
+    const link = await cli.link;
+    expect(link).toMatch(new RegExp(`^${demo.url}/handler/cli-auth-confirm\\?login_code=[0-9a-hjkmnp-tv-z]{45}$`));
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Authorize CLI Application" }).waitFor();
+    await page.getByText(`Authorize it to let it act as you (${email}).`, { exact: false }).waitFor();
+    await page.screenshot({ path: join(screenshots, "cli-auth-confirm.png") });
+
+    await page.getByRole("button", { name: "Authorize", exact: true }).click();
+    await page.getByRole("heading", { name: "CLI Authorization Successful" }).waitFor();
+    await page.screenshot({ path: join(screenshots, "cli-auth-confirm-success.png") });
+
+    const outcome = await cli.outcome;
+    expect(outcome).toHaveProperty("refreshToken");
+    expect(await emailOfRefreshToken((outcome as { refreshToken: string }).refreshToken)).toBe(email);
+
+    // The link is spent: opening it again and authorizing fails with the server's words.
+    await page.goto(link);
+    await page.getByRole("button", { name: "Authorize", exact: true }).click();
+    await page.getByRole("heading", { name: "Authorization Failed" }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Failed to authorize the CLI application: This CLI login link is not valid" })
+      .waitFor();
+    await page.getByRole("button", { name: "Try Again", exact: true }).click();
+    await page.getByRole("heading", { name: "Authorize CLI Application" }).waitFor();
+  });
+
+  test("signed out, the user is sent to sign in, comes back, and the page finishes on its own", async () => {
+    const page = await openPage();
+    const cli = startCli();
+    const link = await cli.link;
+    await page.goto(link);
+    await page.getByRole("button", { name: "Authorize", exact: true }).click();
+
+    await page.waitForURL((url) => url.pathname === "/handler/sign-in");
+    const back = new URL(link);
+    expect(new URL(page.url()).searchParams.get("after_auth_return_to")).toBe(`${back.pathname}${back.search}`);
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+
+    await page.waitForURL(link);
+    await page.getByRole("heading", { name: "CLI Authorization Successful" }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("stack-cli-auth-confirmed"))).toBeNull();
+    const outcome = await cli.outcome;
+    expect(outcome).toHaveProperty("refreshToken");
+    expect(await emailOfRefreshToken((outcome as { refreshToken: string }).refreshToken)).toBe(email);
+  });
+
+  test("a CLI that came with an anonymous session: the signed-out visitor takes it over and is sent to sign up", async () => {
+    const client = { type: "client" as const, projectId: project.id, publishableClientKey: project.publishableClientKey };
+    const anon = await server.request("/auth/anonymous/sign-up", { method: "POST", as: client });
+    const started = await server.request("/auth/cli", {
+      method: "POST",
+      as: client,
+      body: { anon_refresh_token: anon.body.refresh_token },
+    });
+    expect(started.status, started.text).toBe(200);
+    const link = `${demo.url}/handler/cli-auth-confirm?login_code=${started.body.login_code}`;
+
+    const page = await openPage();
+    await page.goto(link);
+    await page.getByRole("button", { name: "Authorize", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/handler/sign-up");
+    expect(new URL(page.url()).searchParams.get("after_auth_return_to")).toBe(`${new URL(link).pathname}${new URL(link).search}`);
+    const newEmail = uniqueEmail("cli-anon");
+    await page.getByLabel("Email", { exact: true }).fill(newEmail);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+
+    await page.waitForURL(link);
+    await page.getByRole("heading", { name: "CLI Authorization Successful" }).waitFor();
+    const polled = await server.request("/auth/cli/poll", {
+      method: "POST",
+      as: client,
+      body: { polling_code: started.body.polling_code },
+    });
+    expect(polled.status, polled.text).toBe(201);
+    expect(await emailOfRefreshToken(polled.body.refresh_token)).toBe(newEmail);
+  });
+
+  test("a link without a login code says so", async () => {
+    const page = await openPage();
+    await page.goto(`${demo.url}/handler/cli-auth-confirm`);
+    await page.getByRole("heading", { name: "Invalid CLI Authorization Link" }).waitFor();
+  });
+});

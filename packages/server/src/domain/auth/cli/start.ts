@@ -1,0 +1,61 @@
+/**
+ * A CLI asks to be signed in: two fresh codes, stored as digests. The CLI
+ * may bring its anonymous session, which must be a live one of an
+ * anonymous user of this project; the browser may later take it over.
+ */
+import { CLI_AUTH_DEFAULT_EXPIRATION_MILLIS, StatusError, VERIFICATION_CODE_LENGTH } from "@latchkey/shared";
+import { cliAuthAttempts } from "../../../db/schema/index.ts";
+import { randomCode } from "../../../lib/secrets.ts";
+import type { Services } from "../../../services.ts";
+import { codeDigest, sealToken, type CliScope } from "./attempts.ts";
+import { CLI_AUTH_MESSAGES } from "./messages.ts";
+import { inspectRefreshToken } from "./refresh-tokens.ts";
+
+export interface StartedCliAuth {
+  pollingCode: string;
+  loginCode: string;
+  expiresAt: Date;
+}
+
+export async function startCliAuth(
+  services: Services,
+  scope: CliScope,
+  options: { expiresInMillis?: number | undefined; anonRefreshToken?: string | undefined },
+): Promise<StartedCliAuth> {
+  const anonRefreshTokenSealed =
+    options.anonRefreshToken === undefined
+      ? null
+      : sealToken(
+          services.config.serverSecret,
+          "cli-anon-refresh-token",
+          await checkedAnonRefreshToken(services, scope, options.anonRefreshToken),
+        );
+  const pollingCode = randomCode(VERIFICATION_CODE_LENGTH);
+  const loginCode = randomCode(VERIFICATION_CODE_LENGTH);
+  const expiresAt = new Date(Date.now() + (options.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRATION_MILLIS));
+  await services.db.insert(cliAuthAttempts).values({
+    ...scope,
+    pollingCodeHash: codeDigest(pollingCode),
+    loginCodeHash: codeDigest(loginCode),
+    anonRefreshTokenSealed,
+    expiresAt,
+  });
+  return { pollingCode, loginCode, expiresAt };
+}
+
+async function checkedAnonRefreshToken(services: Services, scope: CliScope, token: string): Promise<string> {
+  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, token);
+  switch (check.kind) {
+    case "unknown":
+      throw new StatusError(400, CLI_AUTH_MESSAGES.invalidAnonRefreshToken);
+    case "other-project":
+      throw new StatusError(400, CLI_AUTH_MESSAGES.anonRefreshTokenOfOtherProject);
+    case "expired":
+      throw new StatusError(400, CLI_AUTH_MESSAGES.anonRefreshTokenExpired);
+    case "no-user":
+      throw new StatusError(400, CLI_AUTH_MESSAGES.anonRefreshTokenUserGone);
+    case "live":
+      if (!check.user.isAnonymous) throw new StatusError(400, CLI_AUTH_MESSAGES.anonRefreshTokenNotAnonymous);
+      return token;
+  }
+}
