@@ -185,7 +185,7 @@ export class StackClientApp extends ClientAppBase {
   }
 
   private credentialContext(): credentials.CredentialContext {
-    return { api: this.api, accessType: this.accessType, toMfaPage: () => this.redirectToMfa() };
+    return { api: this.api, accessType: this.accessType, session: this.sessionFor(), toMfaPage: () => this.redirectToMfa() };
   }
 
   /** Ends the session on the server (if it still exists), forgets the tokens, then redirects. */
@@ -274,6 +274,7 @@ export class StackClientApp extends ClientAppBase {
     return {
       api: this.api,
       accessType: this.accessType,
+      session: this.sessionFor(),
       callbackUrl: (given, page) => {
         const url = given ?? this.absoluteUrl(this.urls[page]);
         if (url === undefined) {

@@ -9,6 +9,8 @@ import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { CodeSignInJson, SignInTokensJson } from "../models/json.ts";
 import { Result } from "../result.ts";
+import type { Session } from "../session/session.ts";
+import { anonymousCaller } from "./anonymous-caller.ts";
 import { BOT_CHALLENGE_ERRORS, botChallengeFields, type BotChallenge, type BotChallengeError } from "./bot-challenge.ts";
 import { normalizeCode, type VerificationCodeError } from "./email-codes.ts";
 
@@ -35,6 +37,8 @@ export interface MfaRedirectContext {
 export interface CredentialContext extends MfaRedirectContext {
   api: ApiClient;
   accessType: AccessType;
+  /** The app's session, sent with sign-up so an anonymous user signing up becomes that user (same id and data). */
+  session?: Session;
 }
 
 /** The attempt code an MFA-required sign-in left in this tab, if any. */
@@ -77,6 +81,7 @@ export function signUpWithPassword(
     () =>
       ctx.api.call("POST /auth/password/sign-up", {
         accessType: ctx.accessType,
+        ...anonymousCaller(ctx.session),
         body: {
           email: options.email,
           password: options.password,

@@ -8,6 +8,8 @@ import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { CodeSignInJson } from "../models/json.ts";
 import { Result } from "../result.ts";
+import type { Session } from "../session/session.ts";
+import { anonymousCaller } from "./anonymous-caller.ts";
 import { BOT_CHALLENGE_ERRORS, botChallengeFields, type BotChallenge, type BotChallengeError } from "./bot-challenge.ts";
 
 export type VerificationCodeError = InstanceType<typeof KnownErrors.VerificationCodeError>;
@@ -23,6 +25,8 @@ export interface CodeFlowContext {
   accessType: AccessType;
   /** The callback the mailed link opens: the caller's, else the handler page's absolute URL (in browsers). */
   callbackUrl(given: string | undefined, page: "magicLinkCallback" | "passwordReset" | "emailVerification" | "teamInvitation"): string;
+  /** The app's session, sent with a code sign-in so an anonymous user signing up this way becomes that user. */
+  session?: Session;
 }
 
 /** Codes a user pastes or a link carries may have spaces or a different case; the server wants 45 lower-case characters. */
@@ -61,6 +65,7 @@ export function signInWithCode(
     () =>
       ctx.api.call("POST /auth/otp/sign-in", {
         accessType: ctx.accessType,
+        ...anonymousCaller(ctx.session),
         body: { code: normalizeCode(code) },
       }),
   );

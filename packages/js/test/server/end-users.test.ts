@@ -82,6 +82,16 @@ describe("getUser with nobody signed in", () => {
     expect(await app.getUser()).toBeNull();
     expect((await app.getUser({ or: "anonymous" })).id).toBe(anonymous.id);
   });
+
+  it("keeps an anonymous user's id when they sign up with a password", async () => {
+    const app = clientApp();
+    const anonymous = await app.getUser({ or: "anonymous" });
+    const email = uniqueEmail();
+    const result = await app.signUpWithCredential({ email, password: "a long enough password", noRedirect: true });
+    expect(result.status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    expect(user).toMatchObject({ id: anonymous.id, isAnonymous: false, primaryEmail: email });
+  });
 });
 
 describe("the signed-in user", () => {
