@@ -4,6 +4,8 @@
  * (your backend, with the secret server key) and `StackAdminApp` (project
  * management). Errors with a code are the catalogue's classes, `KnownErrors.*`.
  */
+/** TOTP as the server checks it, for apps that enrol authenticator apps themselves. */
+export { TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES } from "@latchkey/shared/constants";
 export { StackClientApp, type StackClientAppOptions, type GetUserOptions, type RedirectToOptions } from "./apps/client-app.ts";
 export {
   StackServerApp,

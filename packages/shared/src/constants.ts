@@ -26,6 +26,11 @@ export const OTP_DISPLAYED_LENGTH = 6;
 /** Submissions counted against every code sharing a nonce; at this many, the codes are refused. */
 export const VERIFICATION_CODE_MAX_ATTEMPTS = 20;
 export const EMAIL_CODE_EXPIRATION_MILLIS = 7 * 24 * 3600 * 1000;
+/** TOTP (RFC 6238) as authenticator apps use it: 6 digits, 30-second steps; secrets made by clients are 20 bytes, at least 16 accepted. */
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
+export const TOTP_SECRET_BYTES = 20;
+export const TOTP_SECRET_MIN_BYTES = 16;
 /** A sign-in that needs a second factor answers with an attempt code that lives this long. */
 export const MFA_ATTEMPT_EXPIRATION_MILLIS = 5 * 60 * 1000;
 /** A passkey ceremony's challenge (the authenticator's own timeout is 60 s; a little slack for the round trip). */

@@ -9,6 +9,7 @@ import {
   DISPLAY_NAME_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
   PROFILE_IMAGE_MAX_BYTES,
+  TOTP_SECRET_MIN_BYTES,
   URL_MAX_LENGTH,
   VERIFICATION_CODE_LENGTH,
 } from "./constants.ts";
@@ -104,6 +105,18 @@ export function isValidBase64(value: string): boolean {
   return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);
 }
 export const base64Schema = z.string().refine(isValidBase64, { message: "is not valid base64" });
+
+/**
+ * A TOTP secret: RFC 4226 asks for at least 128 bits. A shorter one (an
+ * empty array sent by mistake, say) would turn two-factor on with a secret
+ * no authenticator app can use, locking the user out.
+ */
+export const totpSecretBase64Schema = base64Schema.refine(
+  (value) => (value.length / 4) * 3 - (value.match(/=+$/)?.[0].length ?? 0) >= TOTP_SECRET_MIN_BYTES,
+  {
+    message: `must be a TOTP secret of at least ${TOTP_SECRET_MIN_BYTES} bytes`,
+  },
+);
 
 /**
  * Trusted-domain patterns: http(s) only, '*' allowed in the host alone, no

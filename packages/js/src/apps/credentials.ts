@@ -122,6 +122,7 @@ export async function signInWithMfa(
       body: { type: "totp", totp: options.totp.replace(/\s+/g, ""), code: normalizeCode(options.code) },
     }),
   );
-  if (result.status === "ok") forgetMfaAttemptCode();
+  // A used, expired or exhausted attempt code leads nowhere: the next visit to the MFA page should ask for a new sign-in.
+  if (result.status === "ok" || result.error instanceof KnownErrors.VerificationCodeError) forgetMfaAttemptCode();
   return result;
 }

@@ -15,7 +15,7 @@ import { KnownError, KnownErrors, knownErrorFromJson } from "@latchkey/shared/kn
 import { ConnectionError, HttpError, KnownErrorMismatchError, OFFLINE_MESSAGE, cannotConnectMessage } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import { SDK_VERSION } from "../version.ts";
-import { MAX_ATTEMPTS, isIdempotent, retryAfterMillis, retryDelayMillis, sleep } from "./retry.ts";
+import { MAX_ATTEMPTS, MAX_RATE_LIMIT_WAIT_MILLIS, isIdempotent, retryAfterMillis, retryDelayMillis, sleep } from "./retry.ts";
 
 export type AccessType = "client" | "server" | "admin";
 
@@ -150,9 +150,11 @@ export class ApiClient {
       }
 
       const code = response.headers.get("x-stack-known-error");
-      if (response.status === 429 && !last) {
+      const rateLimitWait = response.status === 429 && !last ? retryAfterMillis(response.headers.get("retry-after"), attempt) : null;
+      // A longer wait (a lockout after many wrong passwords or codes) is for the user to hear about, not for a spinner to sit out.
+      if (rateLimitWait !== null && rateLimitWait <= MAX_RATE_LIMIT_WAIT_MILLIS) {
         await response.body?.cancel();
-        await sleep(retryAfterMillis(response.headers.get("retry-after"), attempt));
+        await sleep(rateLimitWait);
         continue;
       }
       if (response.status === 508 && code === "INFINITE_LOOP_DETECTED" && !last) {

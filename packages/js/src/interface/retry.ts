@@ -13,6 +13,9 @@ export function retryDelayMillis(attempt: number, random: () => number = Math.ra
 }
 
 /** `Retry-After` in seconds (or an HTTP date), as milliseconds; the back-off when absent or unreadable. */
+/** The longest Retry-After the client sits out before retrying a 429 itself; a longer one is answered to the caller. */
+export const MAX_RATE_LIMIT_WAIT_MILLIS = 60_000;
+
 export function retryAfterMillis(header: string | null, attempt: number, now = Date.now()): number {
   if (header !== null) {
     const seconds = Number(header);

@@ -108,6 +108,17 @@ describe("ApiClient rate limits and loops", () => {
     expect((error as HttpError).status).toBe(429);
   });
 
+  it("answers a 429 at once when Retry-After is longer than a minute (a lockout, not a hiccup)", async () => {
+    const { client, fetchMock } = setup([
+      new Response("Too many wrong codes. Wait a few minutes, then try again.", { status: 429, headers: { "retry-after": "61" } }),
+    ]);
+    const { error } = await settle(client.send("/x", { method: "POST", accessType: "client", body: {} }));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(429);
+    expect((error as HttpError).message).toContain("Too many wrong codes");
+  });
+
   it("retries 508 INFINITE_LOOP_DETECTED after the back-off", async () => {
     const loop = knownErrorResponse("INFINITE_LOOP_DETECTED", 508);
     const { client, fetchMock } = setup([loop, jsonResponse([1, 2])]);

@@ -3,12 +3,10 @@
  * that met it left an attempt code in this tab and sent the browser here.
  * The code of the authenticator app is sent as soon as its 6th digit is in.
  */
-import { KnownErrors, StackClientApp } from "@latchkey/js";
+import { HttpError, KnownErrors, StackClientApp, TOTP_DIGITS } from "@latchkey/js";
 import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Card, Field, FooterLink } from "./parts.tsx";
-
-const TOTP_DIGITS = 6;
 
 /**
  * `onSuccess`: called instead of going on (to after-sign-in, or after-sign-up
@@ -25,7 +23,16 @@ function MfaForm({ onSuccess, onCancel }: { onSuccess?: () => void; onCancel?: (
   const [digits, setDigits] = useState("");
   const [state, setState] = useState<"idle" | "verifying" | "verified">("idle");
   const [error, setError] = useState<string | null>(null);
+  const [expired, setExpired] = useState(false);
 
+  if (expired) {
+    return (
+      <>
+        <Alert>This sign-in has expired or was already used. Please sign in again.</Alert>
+        <FooterLink href={app.urls.signIn}>Back to sign in</FooterLink>
+      </>
+    );
+  }
   if (!attemptCode) {
     return (
       <>
@@ -46,9 +53,11 @@ function MfaForm({ onSuccess, onCancel }: { onSuccess?: () => void; onCancel?: (
         onSuccess?.();
         return;
       }
-      setError(result.error instanceof KnownErrors.InvalidTotpCode ? "Invalid TOTP code" : "Verification failed");
-    } catch {
-      setError("Verification failed");
+      if (result.error instanceof KnownErrors.InvalidTotpCode) setError("Invalid TOTP code");
+      else setExpired(true);
+    } catch (caught) {
+      // Too many wrong codes: the server says how long to wait.
+      setError(caught instanceof HttpError && caught.status === 429 ? caught.body : "Verification failed");
     }
     setDigits("");
     setState("idle");

@@ -3,15 +3,12 @@
  * in the browser and shown only while enrolling (as a QR code and as a key to
  * type); it is saved only once the app shows a code that matches it.
  */
-import type { CurrentUser } from "@latchkey/js";
+import { TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES, type CurrentUser } from "@latchkey/js";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { useState, type FormEvent } from "react";
 import { useProject } from "../use-project.ts";
 import { Alert, ConfirmedAction, Field, Section, useAction } from "./parts.tsx";
-
-const SECRET_BYTES = 20;
-const TOTP_DIGITS = 6;
 
 interface Enrolment {
   secret: Uint8Array<ArrayBuffer>;
@@ -25,13 +22,13 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   const [done, setDone] = useState<string | null>(null);
   const start = useAction(async () => {
     setDone(null);
-    const secret = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
+    const secret = crypto.getRandomValues(new Uint8Array(TOTP_SECRET_BYTES));
     const totp = new TOTP({
       issuer: project.displayName,
       label: user.primaryEmail ?? user.id,
       algorithm: "SHA1",
       digits: TOTP_DIGITS,
-      period: 30,
+      period: TOTP_PERIOD_SECONDS,
       secret: new Secret({ buffer: secret.buffer }),
     });
     setEnrolment({ secret, totp, qrCodeUrl: await QRCode.toDataURL(totp.toString()) });

@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH } from "../constants.ts";
 import { KnownErrors } from "../known-errors/index.ts";
-import { base64Schema, displayNameSchema, emailSchema, metadataSchema, profileImageUrlSchema, uuidSchema } from "../schema-fields.ts";
+import {
+  totpSecretBase64Schema,
+  displayNameSchema,
+  emailSchema,
+  metadataSchema,
+  profileImageUrlSchema,
+  uuidSchema,
+} from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { booleanQuery, paginatedListJson, successJson } from "./json.ts";
 import { clientTeamJson, serverTeamJson } from "./teams.ts";
@@ -72,7 +79,7 @@ export const serverUserPatchBody = z.strictObject({
   profile_image_url: profileImageUrlSchema.optional(),
   client_metadata: metadataSchema.optional(),
   selected_team_id: uuidSchema.nullable().optional(),
-  totp_secret_base64: base64Schema.nullable().optional(),
+  totp_secret_base64: totpSecretBase64Schema.nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
   primary_email: emailSchema.nullable().optional(),

@@ -4,11 +4,10 @@
  * client that showed it to the user, and is kept encrypted with the server
  * secret; only a sign-in check ever opens it.
  */
+import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from "@latchkey/shared";
 import { Secret, TOTP } from "otpauth";
 import { decryptWithSecret, encryptWithSecret } from "../../../lib/secrets.ts";
 
-export const TOTP_DIGITS = 6;
-export const TOTP_PERIOD_SECONDS = 30;
 const DRIFT_STEPS = 1;
 const SEAL_PURPOSE = "totp-secret";
 
