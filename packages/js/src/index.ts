@@ -76,6 +76,8 @@ export {
 export type { VerificationCodeError, SendMagicLinkError } from "./apps/email-codes.ts";
 export type { BotChallenge, BotChallengeError } from "./apps/bot-challenge.ts";
 export type { SignInError, SignUpError } from "./apps/credentials.ts";
+export type { PasskeyRegistrationError, PasskeySignInError } from "./apps/passkeys.ts";
+export { Passkey } from "./models/passkey.ts";
 export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";
