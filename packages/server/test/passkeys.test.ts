@@ -40,6 +40,12 @@ async function storedPasskey(credentialId: string) {
   return row;
 }
 
+async function sessionCount(userId: string): Promise<number> {
+  const res = await server.request("/auth/sessions", { as: project.server, query: { user_id: userId } });
+  expect(res.status, res.text).toBe(200);
+  return res.body.items.length;
+}
+
 function expectFailure(res: TestResponse, code: "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_AUTHENTICATION_FAILED", message: RegExp): void {
   expectKnownError(res, code, 400);
   expect(res.body.error).toMatch(message);
@@ -203,13 +209,16 @@ describe("sign-in", () => {
     expect(done.body).toMatchObject({ user_id: user.userId, is_new_user: false });
   });
 
-  it("refuses an untrusted origin, and the code stays usable", async () => {
+  it("refuses an untrusted origin without a session or a used passkey, and the code stays usable", async () => {
     const user = await signUpUser(server, project);
     const authenticator = new SoftwareAuthenticator();
-    await registerPasskey(server, user, authenticator);
+    const credentialId = await registerPasskey(server, user, authenticator);
+    const sessionsBefore = await sessionCount(user.userId);
     const { options, code } = await initiateAuthentication(server, project.client);
     const wrong = await submitSignIn(server, project.client, authenticator.authenticate(options, "https://evil.example.org"), code);
     expectFailure(wrong, "PASSKEY_AUTHENTICATION_FAILED", /origin "https:\/\/evil\.example\.org" is not allowed/);
+    expect(await sessionCount(user.userId)).toBe(sessionsBefore);
+    expect(await storedPasskey(credentialId)).toMatchObject({ counter: 0, lastUsedAt: null });
     const right = await submitSignIn(server, project.client, authenticator.authenticate(options, LOCAL_ORIGIN), code);
     expect(right.status, right.text).toBe(200);
   });
