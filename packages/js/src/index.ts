@@ -79,6 +79,8 @@ export type { VerificationCodeError, SendMagicLinkError } from "./apps/email-cod
 export type { BotChallenge, BotChallengeError } from "./apps/bot-challenge.ts";
 export type { SignInError, SignUpError, MfaSignInError } from "./apps/credentials.ts";
 export type { PromptCliLoginOptions, CliLoginError, CliConfirmError, CliAuthError } from "./apps/cli-login.ts";
+export type { PasskeyRegistrationError, PasskeySignInError } from "./apps/passkeys.ts";
+export { Passkey } from "./models/passkey.ts";
 export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";

@@ -8,6 +8,7 @@ export { useUser, type UseUserOptions, type UserOfApp } from "./use-user.ts";
 export { useProject, useProjectOnceLoaded } from "./use-project.ts";
 export { useContactChannels } from "./use-contact-channels.ts";
 export { useNotificationCategories } from "./use-notification-categories.ts";
+export { usePasskeys } from "./use-passkeys.ts";
 export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitations, useTeamProfile } from "./use-teams.ts";
 export { usePermissions, usePermission, useTeamPermissionDefinitions, useProjectPermissionDefinitions } from "./use-permissions.ts";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";

@@ -14,7 +14,8 @@ import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
 import { ServerUser } from "../models/server-user.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
-import { channelContextOf, CurrentUser } from "../models/current-user.ts";
+import { channelContextOf, CurrentUser, passkeyContextOf } from "../models/current-user.ts";
+import { listPasskeys } from "../models/passkey.ts";
 import type { UserContext } from "../models/user-fields.ts";
 import { Result } from "../result.ts";
 import { Session } from "../session/session.ts";
@@ -29,6 +30,7 @@ import type { BotChallenge } from "./bot-challenge.ts";
 import * as credentials from "./credentials.ts";
 import type { MfaSignInError, SignInError, SignUpError } from "./credentials.ts";
 import { readCurrentUserJson } from "./current-user-read.ts";
+import * as passkeys from "./passkeys.ts";
 import * as invitations from "./team-invitations.ts";
 import { AppTeams } from "./teams.ts";
 
@@ -56,6 +58,9 @@ export class StackClientApp extends ClientAppBase {
   readonly #project = new CachedQuery(this.cache, "project", () => this.fetchProject());
   readonly #contactChannels = new CachedQuery(this.cache, "contactChannels", (session: Session) =>
     listContactChannels(channelContextOf(this.userContext(session))),
+  );
+  readonly #passkeys = new CachedQuery(this.cache, "passkeys", (session: Session) =>
+    listPasskeys(passkeyContextOf(this.userContext(session))),
   );
   readonly #notificationCategories = new CachedQuery(this.cache, "notificationCategories", (session: Session) =>
     listNotificationCategories({
@@ -171,6 +176,22 @@ export class StackClientApp extends ClientAppBase {
   async signInWithMfa(totp: string, code: string, options: { noRedirect?: boolean } = {}): Promise<Result<undefined, MfaSignInError>> {
     const result = await credentials.signInWithMfa(this.credentialContext(), { totp, code });
     return this.signedIn(result, options.noRedirect ? null : afterCodeSignIn(result));
+  }
+
+  /**
+   * Signs in with a passkey the browser offers for this site, then goes to the
+   * after-sign-in page. A user with two-factor on is sent to the MFA page
+   * instead, and the call throws MULTI_FACTOR_AUTHENTICATION_REQUIRED, as a
+   * password sign-in does (credentials.ts).
+   */
+  async signInWithPasskey(): Promise<Result<undefined, passkeys.PasskeySignInError>> {
+    const result = await passkeys.signInWithPasskey({
+      api: this.api,
+      accessType: this.accessType,
+      session: this.sessionFor(),
+      toMfaPage: () => this.redirectToMfa(),
+    });
+    return this.signedIn(result, "afterSignIn");
   }
 
   /** Keeps the tokens of a successful sign-in on the app's session, then goes where the app sends its users next. */
@@ -383,6 +404,7 @@ export class StackClientApp extends ClientAppBase {
       emailVerificationUrl: (given) => this.codeFlows().callbackUrl(given, "emailVerification"),
       contactChannels: () => this.#contactChannels.entry(session),
       notificationCategories: () => this.#notificationCategories.entry(session),
+      passkeys: () => this.#passkeys.entry(session),
       teams: this.teams,
     };
   }

@@ -1,4 +1,4 @@
-/** The signed-in user: profile, password, sessions, contact channels, notification choices, account deletion. */
+/** The signed-in user: profile, password, passkeys, sessions, contact channels, notification choices, account deletion. */
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { Session } from "../session/session.ts";
 import type { ClientUserJson, Json } from "./json.ts";
@@ -11,6 +11,9 @@ import {
 } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
+import type { Passkey, PasskeyContext } from "./passkey.ts";
+import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
+import type { Result } from "../result.ts";
 import type { Team, TeamCreateOptions } from "./team.ts";
 import { userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
 import type { UserTeams } from "./user-teams.ts";
@@ -120,6 +123,27 @@ export class CurrentUser extends UserWithTeams {
     this.context.userChanged();
   }
 
+  /**
+   * Registers a passkey for this user on this site (the page's hostname): the
+   * browser asks the user to create one, then the server stores it. Resolves
+   * with the refusal (the user cancelled, the browser or the server refused).
+   */
+  async registerPasskey(): Promise<Result<undefined, PasskeyRegistrationError>> {
+    const result = await registerPasskey({ api: this.context.api, accessType: this.context.accessType, session: this.session });
+    if (result.status === "ok") this.context.userChanged();
+    return result;
+  }
+
+  /** This user's passkeys, oldest first. */
+  listPasskeys(): Promise<Passkey[]> {
+    return this.context.passkeys().get();
+  }
+
+  /** The cache entry behind `listPasskeys`, for hooks (`usePasskeys` of @latchkey/react). */
+  _passkeysEntry(): CacheEntry<Passkey[]> {
+    return this.context.passkeys();
+  }
+
   listContactChannels(): Promise<ContactChannel[]> {
     return this.context.contactChannels().get();
   }
@@ -193,6 +217,18 @@ export class CurrentUser extends UserWithTeams {
   async getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }> {
     return this.currentSession.getTokens();
   }
+}
+
+/** How the signed-in user's passkeys reach the API (`me`, with the user's session). */
+export function passkeyContextOf(context: UserContext): PasskeyContext {
+  if (!context.session) throw new Error("This user object has no session.");
+  return {
+    api: context.api,
+    accessType: context.accessType,
+    session: context.session,
+    userIdOrMe: "me",
+    changed: () => context.userChanged(),
+  };
 }
 
 /** How the signed-in user's contact channels reach the API (`me`, with the user's session). */

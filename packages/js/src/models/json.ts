@@ -18,6 +18,7 @@ export type {
   InternalApiKeyJson,
   Json,
   NotificationPreferenceJson,
+  PasskeyJson,
   EmailDraftJson,
   EmailTemplateJson,
   EmailThemeJson,

@@ -12,6 +12,7 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ContactChannel } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
+import type { Passkey } from "./passkey.ts";
 import type { ClientUserJson, Json } from "./json.ts";
 import type { Team } from "./team.ts";
 import type { AppTeamAccess } from "./user-teams.ts";
@@ -73,6 +74,8 @@ export interface UserContext {
   /** The app's cached lists of this user's contact channels and notification choices. */
   contactChannels(): CacheEntry<ContactChannel[]>;
   notificationCategories(): CacheEntry<NotificationCategory[]>;
+  /** The app's cached list of this user's passkeys. */
+  passkeys(): CacheEntry<Passkey[]>;
   /** The app's team reads and writes (apps/teams.ts). */
   teams: AppTeamAccess;
 }

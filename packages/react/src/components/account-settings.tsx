@@ -1,4 +1,4 @@
-/** The account page: profile, e-mails, password, two-factor, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, passkeys, two-factor, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
 import type { ActiveSession, CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
@@ -7,6 +7,7 @@ import { useUser } from "../use-user.ts";
 import { EmailsSection } from "./emails-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
+import { PasskeysSection } from "./passkeys-section.tsx";
 import { Alert, Card, ConfirmedAction, Field, Section, errorText, useAction } from "./parts.tsx";
 import { TeamsSection } from "./teams-section.tsx";
 
@@ -18,6 +19,8 @@ export function AccountSettings() {
       <ProfileSection user={user} />
       <EmailsSection user={user} />
       <PasswordSection user={user} />
+      {/* Shown while the project has passkeys off too, if the user has some: they can still remove them. */}
+      {project.config.passkeyEnabled || user.passkeyAuthEnabled ? <PasskeysSection user={user} /> : null}
       <MfaSection user={user} />
       <NotificationsSection user={user} />
       <SessionsSection user={user} />

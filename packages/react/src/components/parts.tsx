@@ -105,11 +105,14 @@ export function Subsection({ title, children }: { title: string; children: React
 /** A button for what cannot be undone: the first click asks, the second (`confirmLabel`) does it. */
 export function ConfirmedAction({
   label,
+  ariaLabel,
   confirmLabel,
   busy,
   onConfirm,
 }: {
   label: string;
+  /** Names what the first button acts on, when several such buttons share a label. */
+  ariaLabel?: string;
   confirmLabel: string;
   busy: boolean;
   onConfirm(): void;
@@ -126,7 +129,7 @@ export function ConfirmedAction({
     </span>
   ) : (
     <span className="lk-row">
-      <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(true)}>
+      <button className="lk-button lk-button-secondary" type="button" aria-label={ariaLabel} onClick={() => setConfirming(true)}>
         {label}
       </button>
     </span>

@@ -1,11 +1,13 @@
 /**
  * The sign-in page: e-mail and password, and — when the project has magic
- * links on — a code mailed to the user, typed here or opened as a link.
+ * links on — a code mailed to the user, typed here or opened as a link; a
+ * passkey button when the project has passkeys on.
  */
 import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
 import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
+import { PasskeyButton } from "./passkey-button.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
 
 /** `turnstileSiteKey`: show a Turnstile widget on the sign-in-code form (default: StackProvider's). */
@@ -14,6 +16,7 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
   const project = useProjectOnceLoaded();
   const codeOffered = project?.config.magicLinkEnabled ?? false;
   const passwordOffered = project?.config.credentialEnabled ?? true;
+  const passkeyOffered = project?.config.passkeyEnabled ?? false;
   const [method, setMethod] = useState<"password" | "code" | null>(null);
   const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
   return (
@@ -24,6 +27,7 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
           {shown === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}
         </button>
       ) : null}
+      {passkeyOffered ? <PasskeyButton /> : null}
       <p className="lk-muted">
         No account yet?{" "}
         <a className="lk-link" href={withReturnTo(app.urls.signUp)}>

@@ -3,7 +3,7 @@
  * `serverUserPatchBody`, keys in camelCase, with any password hashed. The
  * body's schema is the only list of fields; this maps it by rule.
  */
-import { camelCaseKeys, type CamelCaseKeys, type ServerUserPatch } from "@latchkey/shared";
+import { camelCaseKeys, StatusError, type CamelCaseKeys, type ServerUserPatch } from "@latchkey/shared";
 import { sealTotpSecret } from "../auth/mfa/totp.ts";
 import { passwordHashFromBody } from "../auth/password/password-fields.ts";
 
@@ -16,12 +16,16 @@ export type UserPatch = CamelCaseKeys<Omit<ServerUserPatch, "password" | "passwo
   signUpBotRiskScore?: number;
 };
 
+export const PASSKEY_AUTH_CANNOT_BE_ENABLED = "Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method";
+
 /**
  * Validates and hashes a password (or an imported hash) if the body has one: the slow part, so done outside transactions.
  * A TOTP secret is encrypted with the server secret.
  */
 export async function userPatchFromBody(body: Partial<ServerUserPatch>, serverSecret: string): Promise<UserPatch> {
   const { password, password_hash, totp_secret_base64: totpSecret, ...fields } = body;
+  // Derived from the user's passkeys: only turning it off (removing them all) is a request one can make.
+  if (fields.passkey_auth_enabled === true) throw new StatusError(400, PASSKEY_AUTH_CANNOT_BE_ENABLED);
   const patch: UserPatch = camelCaseKeys(fields);
   if (totpSecret !== undefined) patch.totpSecretSealed = totpSecret === null ? null : sealTotpSecret(serverSecret, totpSecret);
   const passwordHash = await passwordHashFromBody({ password, password_hash });

@@ -9,6 +9,7 @@ import type { DbOrTx } from "../../db/connect.ts";
 import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
+import { deleteAllPasskeys } from "../auth/passkey/passkeys.ts";
 import { membershipOf } from "../teams/teams.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { insertPrimaryEmail } from "./create.ts";
@@ -80,6 +81,7 @@ export async function updateUser(
       .set(columns)
       .where(and(eq(users.projectId, project.id), eq(users.id, user.id)));
   }
+  if (patch.passkeyAuthEnabled === false) await deleteAllPasskeys(tx, { projectId: project.id, branchId }, user.id);
   await applyPrimaryEmailPatch(tx, project, branchId, user, patch);
   await bus.publish(tx, { t: "user", id: user.id });
   return (await findUser(tx, project.id, branchId, user.id))!;

@@ -1,0 +1,155 @@
+/**
+ * Signing in with a passkey: options with a fresh challenge and no list of
+ * credentials (the authenticator offers the user the passkeys it holds for
+ * the site), then its signed answer. The credential it names must be a
+ * passkey of this project; its stored public key must verify the signature,
+ * and its signature counter must move forward (a counter that does not,
+ * while either count is above zero, suggests a cloned authenticator). The
+ * sign-in then ends like every other (complete-sign-in.ts): a user with
+ * two-factor on gets an attempt code instead of tokens.
+ *
+ * The passkey's row is locked while its answer is checked, so two answers
+ * of one authenticator are counted one after the other.
+ */
+import {
+  KnownErrors,
+  PASSKEY_CEREMONY_TIMEOUT_MILLIS,
+  PASSKEY_CHALLENGE_EXPIRATION_MILLIS,
+  PASSKEY_RP_ID_SENTINEL,
+  type PasskeyAuthenticationInitiatedJson,
+} from "@latchkey/shared";
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../../db/connect.ts";
+import { passkeys, users } from "../../../db/schema/index.ts";
+import type { Services } from "../../../services.ts";
+import { createCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
+import { findUser } from "../../users/record.ts";
+import { completeSignIn, signedInOrMfaRequired, type SignedIn, type SignInOutcome } from "../complete-sign-in.ts";
+import { inTenancy, type PasskeyRow } from "./passkeys.ts";
+import { CHALLENGE_MISMATCH, challengeDigest, relyingPartyOf } from "./relying-party.ts";
+
+interface AuthenticationCodeData {
+  challenge_sha256: string;
+}
+
+export async function initiatePasskeyAuthentication(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+): Promise<PasskeyAuthenticationInitiatedJson> {
+  const options = await generateAuthenticationOptions({
+    rpID: PASSKEY_RP_ID_SENTINEL,
+    allowCredentials: [],
+    userVerification: "preferred",
+    timeout: PASSKEY_CEREMONY_TIMEOUT_MILLIS,
+  });
+  const data: AuthenticationCodeData = { challenge_sha256: challengeDigest(options.challenge) };
+  const scope: CodeScope = { projectId: project.id, branchId, purpose: "passkey_authentication" };
+  const { code } = await createCode(services.db, scope, { ...data }, PASSKEY_CHALLENGE_EXPIRATION_MILLIS);
+  const { hints, rpId, ...rest } = options;
+  return { options_json: { ...rest, rpId: rpId ?? PASSKEY_RP_ID_SENTINEL, ...(hints && hints.length > 0 ? { hints } : {}) }, code };
+}
+
+interface Accepted {
+  passkey: PasskeyRow;
+  newCounter: number;
+  backedUp: boolean;
+}
+
+export async function signInWithPasskey(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  answer: AuthenticationResponseJSON,
+  code: string,
+): Promise<SignedIn> {
+  const tenancy = { projectId: project.id, branchId };
+  const scope: CodeScope = { ...tenancy, purpose: "passkey_authentication" };
+  // Set by the check, used by the write, both inside the code's transaction.
+  let accepted: Accepted | null = null;
+  const outcome = await useCode<AuthenticationCodeData, SignInOutcome>(
+    services.db,
+    scope,
+    code,
+    async (tx, _data) => {
+      const { passkey, newCounter, backedUp } = accepted!;
+      await tx.update(passkeys).set({ counter: newCounter, backedUp, lastUsedAt: new Date() }).where(eq(passkeys.id, passkey.id));
+      const user = await findUser(tx, project.id, branchId, passkey.userId);
+      // The row cascades away with its user, and it is locked: the user is there.
+      return completeSignIn(services, tx, project, user!, { isNewUser: false });
+    },
+    async (tx, data) => {
+      const checked = await checkAnswer(tx, project, tenancy, answer, data);
+      if ("failure" in checked) return new KnownErrors.PasskeyAuthenticationFailed(checked.failure);
+      accepted = checked;
+      return null;
+    },
+  );
+  return signedInOrMfaRequired(outcome);
+}
+
+async function checkAnswer(
+  tx: Tx,
+  project: ProjectRow,
+  tenancy: { projectId: string; branchId: string },
+  answer: AuthenticationResponseJSON,
+  data: AuthenticationCodeData,
+): Promise<Accepted | { failure: string }> {
+  const passkey = await lockPasskey(tx, tenancy, answer.id);
+  if (!passkey) {
+    return { failure: "Passkey not found. It may have been removed from this account, or it belongs to another project." };
+  }
+  const party = relyingPartyOf(project.config, answer.response.clientDataJSON);
+  if ("failure" in party) return party;
+  const { origin, rpId, challenge } = party.relyingParty;
+  if (challengeDigest(challenge) !== data.challenge_sha256) return { failure: CHALLENGE_MISMATCH };
+  if (answer.response.userHandle !== undefined && answer.response.userHandle !== passkey.userHandle) {
+    return { failure: "the authenticator names another user for this passkey than the one it was registered for" };
+  }
+  try {
+    const result = await verifyAuthenticationResponse({
+      response: answer,
+      expectedChallenge: (given) => challengeDigest(given) === data.challenge_sha256,
+      expectedOrigin: origin,
+      expectedRPID: rpId,
+      expectedType: "webauthn.get",
+      credential: {
+        id: passkey.credentialId,
+        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        counter: passkey.counter,
+        transports: passkey.transports,
+      },
+      requireUserVerification: false,
+    });
+    if (!result.verified) {
+      return { failure: "the signature could not be verified with the public key stored for this passkey" };
+    }
+    const info = result.authenticationInfo;
+    return { passkey, newCounter: info.newCounter, backedUp: info.credentialBackedUp };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (/counter/i.test(reason)) {
+      return {
+        failure: `the passkey's signature counter did not increase (${reason}); the authenticator may have been cloned. Remove this passkey and register a new one.`,
+      };
+    }
+    return { failure: `the authenticator's answer could not be verified (${reason})` };
+  }
+}
+
+/**
+ * The passkey of this credential id, locked, with its user's row locked
+ * first: the order removals take (passkeys.ts), so the two never wait on
+ * each other in a circle.
+ */
+async function lockPasskey(tx: Tx, tenancy: { projectId: string; branchId: string }, credentialId: string): Promise<PasskeyRow | null> {
+  const byCredential = and(inTenancy(tenancy), eq(passkeys.credentialId, credentialId));
+  const [found] = await tx.select({ userId: passkeys.userId }).from(passkeys).where(byCredential);
+  if (!found) return null;
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, found.userId)).for("update");
+  const [passkey] = await tx.select().from(passkeys).where(byCredential).for("update");
+  return passkey ?? null;
+}
