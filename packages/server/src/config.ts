@@ -43,6 +43,12 @@ export interface ServerConfig {
    * loopback (LATCHKEY_SMTP_ALLOW_INSECURE_AUTH); loopback hosts never need TLS.
    */
   smtpAllowInsecureAuth: boolean;
+  /**
+   * Every passkey ceremony uses the fixed challenge "MOCK" (base64url `TU9DSw`), so recorded
+   * WebAuthn answers replay in test suites (STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING=yes).
+   * Never in production: a fixed challenge lets a captured passkey answer be replayed.
+   */
+  passkeyTestChallenge: boolean;
 }
 
 const TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
@@ -78,6 +84,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
             timeoutMillis: SITEVERIFY_TIMEOUT_MILLIS,
           },
     smtpAllowInsecureAuth: env.LATCHKEY_SMTP_ALLOW_INSECURE_AUTH === "true",
+    passkeyTestChallenge: ["yes", "true"].includes(env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? ""),
   };
 }
 

@@ -86,6 +86,7 @@ export async function createTestServer(
     checkResponses: true,
     botChallenge: null,
     smtpAllowInsecureAuth: false,
+    passkeyTestChallenge: false,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

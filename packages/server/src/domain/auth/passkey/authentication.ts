@@ -29,7 +29,7 @@ import type { ProjectRow } from "../../projects/projects.ts";
 import { findUser } from "../../users/record.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignedIn, type SignInOutcome } from "../complete-sign-in.ts";
 import { inTenancy, type PasskeyRow } from "./passkeys.ts";
-import { CHALLENGE_MISMATCH, challengeDigest, relyingPartyOf } from "./relying-party.ts";
+import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
 
 interface AuthenticationCodeData {
   challenge_sha256: string;
@@ -45,6 +45,7 @@ export async function initiatePasskeyAuthentication(
     allowCredentials: [],
     userVerification: "preferred",
     timeout: PASSKEY_CEREMONY_TIMEOUT_MILLIS,
+    ...ceremonyChallenge(services.config),
   });
   const data: AuthenticationCodeData = { challenge_sha256: challengeDigest(options.challenge) };
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "passkey_authentication" };

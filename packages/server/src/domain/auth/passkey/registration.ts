@@ -26,7 +26,7 @@ import type { ProjectRow } from "../../projects/projects.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { requireUser } from "../../contact-channels/channels.ts";
 import { listPasskeys, syncPasskeyFlag } from "./passkeys.ts";
-import { CHALLENGE_MISMATCH, challengeDigest, relyingPartyOf } from "./relying-party.ts";
+import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
 
 /** ES256, RS256 and EdDSA: what nearly every authenticator offers. */
 export const PASSKEY_ALGORITHMS = [-8, -7, -257];
@@ -59,6 +59,7 @@ export async function initiatePasskeyRegistration(
     excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
     authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "preferred" },
     supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
+    ...ceremonyChallenge(services.config),
   });
   const { hints, ...optionsJson } = options;
   const data: RegistrationCodeData = {

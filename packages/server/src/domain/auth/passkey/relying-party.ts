@@ -14,6 +14,7 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { decodeClientDataJSON } from "@simplewebauthn/server/helpers";
+import type { ServerConfig } from "../../../config.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
@@ -61,3 +62,8 @@ export function challengeDigest(challenge: string): string {
 
 export const CHALLENGE_MISMATCH =
   "the answer was made for another challenge than this code's. Start the ceremony again and answer its own options.";
+
+/** The fixed challenge of test set-ups (ServerConfig.passkeyTestChallenge); otherwise the library draws a random one. */
+export function ceremonyChallenge(config: Pick<ServerConfig, "passkeyTestChallenge">): { challenge?: Uint8Array<ArrayBuffer> } {
+  return config.passkeyTestChallenge ? { challenge: new TextEncoder().encode("MOCK") } : {};
+}
