@@ -95,8 +95,10 @@ describe("a user with two-factor on", () => {
   it("refuses a wrong TOTP code and leaves the attempt code usable", async () => {
     const user = await signUpTotpUser(server, project);
     const code = await attemptCodeFor(user);
+    const before = await sessionCount(user.userId);
     const wrong = await mfaSignIn(server, project, code, wrongTotpCode(user.secretBase64));
     expectKnownError(wrong, "INVALID_TOTP_CODE", 400);
+    expect(await sessionCount(user.userId)).toBe(before);
     const notDigits = await mfaSignIn(server, project, code, "abcdef");
     expectKnownError(notDigits, "INVALID_TOTP_CODE", 400);
     const right = await mfaSignIn(server, project, code, totpCode(user.secretBase64));
@@ -113,6 +115,31 @@ describe("a user with two-factor on", () => {
     // The next step's code is fine.
     const next = await mfaSignIn(server, project, await attemptCodeFor(user), totpCode(user.secretBase64, Date.now() + 30_000));
     expect(next.status, next.text).toBe(200);
+  });
+
+  it("accepts the previous step's code (clock drift) but not older ones", async () => {
+    const user = await signUpTotpUser(server, project);
+    const [older, previous] = [await attemptCodeFor(user), await attemptCodeFor(user)];
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // The middle of a step, held still: no step boundary falls between making a code and checking it.
+      vi.setSystemTime(Math.floor(Date.now() / 30_000) * 30_000 + 15_000);
+      const twoStepsBack = await mfaSignIn(server, project, older, totpCode(user.secretBase64, Date.now() - 60_000));
+      expectKnownError(twoStepsBack, "INVALID_TOTP_CODE", 400);
+      const oneStepBack = await mfaSignIn(server, project, previous, totpCode(user.secretBase64, Date.now() - 30_000));
+      expect(oneStepBack.status, oneStepBack.text).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("leads nowhere once the user is deleted", async () => {
+    const user = await signUpTotpUser(server, project);
+    const code = await attemptCodeFor(user);
+    const deleted = await server.request(`/users/${user.userId}`, { method: "DELETE", as: project.server });
+    expect(deleted.status, deleted.text).toBe(200);
+    const res = await mfaSignIn(server, project, code, totpCode(user.secretBase64));
+    expectKnownError(res, "VERIFICATION_CODE_NOT_FOUND", 404);
   });
 
   it("refuses an attempt code after 5 minutes", async () => {
@@ -142,10 +169,13 @@ describe("a user with two-factor on", () => {
   it("spends an attempt code after 20 submissions, wrong or refused", async () => {
     const user = await signUpTotpUser(server, project);
     const code = await attemptCodeFor(user);
-    const answers: string[] = [];
-    for (let i = 0; i < 20; i++) answers.push((await mfaSignIn(server, project, code, wrongTotpCode(user.secretBase64))).body.code);
+    const answers: (string | number)[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await mfaSignIn(server, project, code, wrongTotpCode(user.secretBase64));
+      answers.push(res.body.code ?? res.status);
+    }
     // 10 wrong codes, then the per-user limit; every one counted against the code.
-    expect(answers.slice(0, 10)).toEqual(Array(10).fill("INVALID_TOTP_CODE"));
+    expect(answers).toEqual([...Array(10).fill("INVALID_TOTP_CODE"), ...Array(10).fill(429)]);
     const last = await mfaSignIn(server, project, code, totpCode(user.secretBase64));
     expectKnownError(last, "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED", 400);
   });
@@ -191,6 +221,25 @@ describe("a user with two-factor on", () => {
     expect(row!.totpSecretSealed).toBeTruthy();
     expect(row!.totpSecretSealed).not.toContain(user.secretBase64);
     expect(row!.totpSecretSealed).not.toContain(Buffer.from(user.secretBase64, "base64").toString("base64url"));
+  });
+
+  it("refuses a secret shorter than 16 bytes (no authenticator could use it), changing nothing", async () => {
+    const user = await signUpUser(server, project);
+    for (const secret of ["", Buffer.alloc(15, 7).toString("base64")]) {
+      const res = await server.request("/users/me", { method: "PATCH", as: user.as, body: { totp_secret_base64: secret } });
+      expectSchemaErrorIncluding(res, "body.totp_secret_base64 must be a TOTP secret of at least 16 bytes");
+    }
+    expect((await passwordSignIn(server, project, user.email)).status).toBe(200);
+  });
+
+  it("asks for the second factor of a secret an earlier version stored in plaintext, before it is sealed", async () => {
+    const user = await signUpUser(server, project);
+    const secretBase64 = newTotpSecret();
+    await db().update(users).set({ legacyTotpSecretBase64: secretBase64 }).where(eq(users.id, user.userId));
+    const code = await attemptCodeFor({ ...user, secretBase64 });
+    const res = await mfaSignIn(server, project, code, totpCode(secretBase64));
+    expect(res.status, res.text).toBe(200);
+    await sealLegacyTotpSecrets(db(), server.config.serverSecret);
   });
 
   it("encrypts secrets stored in plaintext by earlier versions at start-up, and they keep working", async () => {

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
 import { createProject, signUpUser, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
-import { initiateAuthentication, initiateRegistration, registerPasskey, signInWithPasskey, SoftwareAuthenticator } from "./passkey-fixtures.ts";
+import {
+  initiateAuthentication,
+  initiateRegistration,
+  registerPasskey,
+  signInWithPasskey,
+  SoftwareAuthenticator,
+} from "./passkey-fixtures.ts";
 
 let server: TestServer;
 let project: Project;

@@ -12,6 +12,7 @@ import { createCode } from "../codes/verification-codes.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { signIn } from "../sessions/issue.ts";
 import type { UserRecord } from "../users/record.ts";
+import { hasTotp } from "./mfa/totp.ts";
 
 export interface SignedIn {
   accessToken: string;
@@ -39,7 +40,7 @@ export async function completeSignIn(
   user: UserRecord,
   options: { isNewUser: boolean },
 ): Promise<SignInOutcome> {
-  if (user.totpSecretSealed !== null) {
+  if (hasTotp(user)) {
     const data: MfaAttemptData = { user_id: user.id, is_new_user: options.isNewUser };
     const scope = { projectId: project.id, branchId: user.branchId, purpose: "mfa_attempt" as const };
     const { code } = await createCode(db, scope, { ...data }, MFA_ATTEMPT_EXPIRATION_MILLIS);

@@ -1,4 +1,5 @@
 /** Signing a user in: a new session (refresh token) and its first access token. */
+import { hasTotp } from "../auth/mfa/totp.ts";
 import type { DbOrTx } from "../../db/connect.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -20,7 +21,7 @@ export function tokenSubject(user: UserRecord, project: ProjectRow, sessionId: s
     signedUpAt: user.signedUpAt,
     isAnonymous: user.isAnonymous,
     restrictedReason: restrictedReason(user, project.config.require_email_verification),
-    requiresTotpMfa: user.totpSecretSealed !== null,
+    requiresTotpMfa: hasTotp(user),
   };
 }
 

@@ -1,4 +1,5 @@
 /** The user objects, per access level (their schemas: @latchkey/shared api/users.ts). */
+import { hasTotp } from "../auth/mfa/totp.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "@latchkey/shared";
 import type { ProjectConfig } from "../projects/config.ts";
 import { clientTeamView, serverTeamView } from "../teams/views.ts";
@@ -21,7 +22,7 @@ function common(user: UserRecord, config: ProjectConfig) {
     primary_email: user.primaryEmail,
     primary_email_verified: user.primaryEmailVerified,
     profile_image_url: user.profileImageUrl,
-    requires_totp_mfa: user.totpSecretSealed !== null,
+    requires_totp_mfa: hasTotp(user),
     restricted_by_admin: user.restrictedByAdmin,
     restricted_by_admin_reason: user.restrictedByAdminReason,
     restricted_reason: reason,

@@ -15,7 +15,7 @@ import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
 import { findUser, type UserRecord } from "../../users/record.ts";
 import type { MfaAttemptData, SignedIn } from "../complete-sign-in.ts";
-import { openTotpSecret, totpStepOf } from "./totp.ts";
+import { totpSecretOf, totpStepOf } from "./totp.ts";
 
 export function signInWithTotp(
   services: Services,
@@ -26,13 +26,13 @@ export function signInWithTotp(
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "mfa_attempt" };
   const limiterKey = (userId: string) => `${project.id}:${userId}`;
+  // The user as the refusal check read them; it runs first, in the same transaction, so apply need not read again.
   let checked: UserRecord | null = null;
   return useCode<MfaAttemptData, SignedIn>(
     services.db,
     scope,
     attemptCode,
     async (tx, data) => {
-      // Read by the check below, in this transaction, with the user's row locked when a step was claimed.
       const user = checked ?? (await findUser(tx, project.id, branchId, data.user_id))!;
       const session = await signIn(services, tx, project, user);
       return { accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user.id, isNewUser: data.is_new_user };
@@ -42,27 +42,28 @@ export function signInWithTotp(
       // The user was deleted since: the code leads nowhere.
       if (!user) return new KnownErrors.VerificationCodeNotFound();
       checked = user;
+      const secret = totpSecretOf(services.config.serverSecret, user);
       // Two-factor was turned off since: the first factor is all this user needs now.
-      if (user.totpSecretSealed === null) return null;
+      if (secret === null) return null;
       const wait = services.signInRateLimit.totpPerUser.retryAfterSeconds(limiterKey(user.id));
       if (wait > 0) return new RateLimitedError(wait, "Too many wrong codes. Wait a few minutes, then try again.");
-      const step = totpStepOf(openTotpSecret(services.config.serverSecret, user.totpSecretSealed), totp);
+      const step = totpStepOf(secret, totp);
       if (step === null) {
         services.signInRateLimit.totpPerUser.recordFailure(limiterKey(user.id));
         return new KnownErrors.InvalidTotpCode();
       }
-      if (!(await claimStep(tx, user.id, step))) return new KnownErrors.InvalidTotpCode();
+      if (!(await claimStep(tx, project.id, user.id, step))) return new KnownErrors.InvalidTotpCode();
       return null;
     },
   );
 }
 
 /** Records `step` as the user's last used one unless it (or a later one) was used already; the row lock orders racing sign-ins. */
-async function claimStep(tx: Tx, userId: string, step: number): Promise<boolean> {
+async function claimStep(tx: Tx, projectId: string, userId: string, step: number): Promise<boolean> {
   const claimed = await tx
     .update(users)
     .set({ totpLastUsedStep: step })
-    .where(and(eq(users.id, userId), or(isNull(users.totpLastUsedStep), lt(users.totpLastUsedStep, step))))
+    .where(and(eq(users.projectId, projectId), eq(users.id, userId), or(isNull(users.totpLastUsedStep), lt(users.totpLastUsedStep, step))))
     .returning({ id: users.id });
   return claimed.length > 0;
 }

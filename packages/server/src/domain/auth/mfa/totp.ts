@@ -11,6 +11,27 @@ import { decryptWithSecret, encryptWithSecret } from "../../../lib/secrets.ts";
 const DRIFT_STEPS = 1;
 const SEAL_PURPOSE = "totp-secret";
 
+/** What the sign-in steps need of a user to know about their second factor. */
+export interface TotpHolder {
+  totpSecretSealed: string | null;
+  legacyTotpSecretBase64: string | null;
+}
+
+/**
+ * Whether the user has two-factor on. A plaintext secret counts too: during
+ * a rolling upgrade, a server of the previous version may still write one
+ * before this version seals it at its next start.
+ */
+export function hasTotp(user: TotpHolder): boolean {
+  return user.totpSecretSealed !== null || user.legacyTotpSecretBase64 !== null;
+}
+
+/** The user's secret (base64), or null when two-factor is off. */
+export function totpSecretOf(serverSecret: string, user: TotpHolder): string | null {
+  if (user.totpSecretSealed !== null) return openTotpSecret(serverSecret, user.totpSecretSealed);
+  return user.legacyTotpSecretBase64;
+}
+
 export function sealTotpSecret(serverSecret: string, secretBase64: string): string {
   return encryptWithSecret(serverSecret, SEAL_PURPOSE, secretBase64);
 }

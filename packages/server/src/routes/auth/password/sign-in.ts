@@ -1,8 +1,7 @@
 import { KnownErrors, authEndpoints } from "@latchkey/shared";
 import { completeSignIn, signedInOrMfaRequired } from "../../../domain/auth/complete-sign-in.ts";
 import { verifyPassword } from "../../../domain/auth/password/passwords.ts";
-import { findUserCached } from "../../../domain/users/cached.ts";
-import { findUserIdByAuthEmail } from "../../../domain/users/record.ts";
+import { findUser, findUserIdByAuthEmail } from "../../../domain/users/record.ts";
 import { defineRoute } from "../../../http/route.ts";
 
 export default [
@@ -17,7 +16,8 @@ export default [
       services.signInRateLimit.recordFailure(accountKey, ip);
       throw new KnownErrors.EmailPasswordMismatch();
     }
-    const user = await findUserCached(services, auth.project.id, auth.branchId, found.userId);
+    // Read fresh, not from this replica's cache: whether two-factor is on must not lag behind the database.
+    const user = await findUser(services.db, auth.project.id, auth.branchId, found.userId);
     if (!user) throw new KnownErrors.EmailPasswordMismatch();
     const result = signedInOrMfaRequired(await completeSignIn(services, services.db, auth.project, user, { isNewUser: false }));
     return {
