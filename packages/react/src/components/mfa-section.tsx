@@ -6,7 +6,7 @@
 import { TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES, type CurrentUser } from "@latchkey/js";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useProject } from "../use-project.ts";
 import { Alert, ConfirmedAction, Field, Section, useAction } from "./parts.tsx";
 
@@ -38,6 +38,12 @@ export function MfaSection({ user }: { user: CurrentUser }) {
     setDone("Two-factor authentication is now disabled.");
   });
   const enabled = user.isMultiFactorRequired;
+  // When the set-up form closes, its focused field disappears: focus moves to the section's button, not to the page.
+  const afterEnrolment = useRef<HTMLDivElement>(null);
+  const closeEnrolment = () => {
+    setEnrolment(null);
+    requestAnimationFrame(() => afterEnrolment.current?.querySelector("button")?.focus());
+  };
   return (
     <Section title="Two-factor authentication">
       <p className="lk-muted">
@@ -51,30 +57,32 @@ export function MfaSection({ user }: { user: CurrentUser }) {
         </p>
       ) : null}
       <Alert>{start.error ?? disable.error}</Alert>
-      {enrolment ? (
-        <EnrolmentForm
-          user={user}
-          enrolment={enrolment}
-          onEnabled={() => {
-            setEnrolment(null);
-            setDone("Two-factor authentication is now enabled.");
-          }}
-          onCancel={() => setEnrolment(null)}
-        />
-      ) : enabled ? (
-        <ConfirmedAction
-          label="Disable two-factor authentication…"
-          confirmLabel="Disable two-factor authentication"
-          busy={disable.busy}
-          onConfirm={() => void disable.run()}
-        />
-      ) : (
-        <span className="lk-row">
-          <button className="lk-button" type="button" disabled={start.busy} onClick={() => void start.run()}>
-            Enable two-factor authentication
-          </button>
-        </span>
-      )}
+      <div ref={afterEnrolment}>
+        {enrolment ? (
+          <EnrolmentForm
+            user={user}
+            enrolment={enrolment}
+            onEnabled={() => {
+              closeEnrolment();
+              setDone("Two-factor authentication is now enabled.");
+            }}
+            onCancel={closeEnrolment}
+          />
+        ) : enabled ? (
+          <ConfirmedAction
+            label="Disable two-factor authentication…"
+            confirmLabel="Disable two-factor authentication"
+            busy={disable.busy}
+            onConfirm={() => void disable.run()}
+          />
+        ) : (
+          <span className="lk-row">
+            <button className="lk-button" type="button" disabled={start.busy} onClick={() => void start.run()}>
+              Enable two-factor authentication
+            </button>
+          </span>
+        )}
+      </div>
     </Section>
   );
 }
@@ -124,6 +132,7 @@ function EnrolmentForm({
         pattern="[0-9]*"
         maxLength={TOTP_DIGITS}
         placeholder="123456"
+        autoFocus
         readOnly={save.busy}
         value={code}
         onChange={(e) => onChange(e.target.value)}

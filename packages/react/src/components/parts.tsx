@@ -1,5 +1,5 @@
 /** Small building blocks shared by the components: labelled fields, alerts, async actions. */
-import { KnownError, type CacheEntry } from "@latchkey/js";
+import { KnownError, KnownErrors, type CacheEntry } from "@latchkey/js";
 import { useCacheSnapshot } from "../use-cache-entry.ts";
 import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 
@@ -63,7 +63,8 @@ export function useAction<Args extends unknown[]>(action: (...args: Args) => Pro
         const message = await action(...args);
         if (message) setError(message);
       } catch (caught) {
-        setError(errorText(caught));
+        // The SDK has already sent the browser to the MFA page: nothing went wrong, the page is about to change.
+        if (!(caught instanceof KnownErrors.MultiFactorAuthenticationRequired)) setError(errorText(caught));
       } finally {
         setBusy(false);
       }
