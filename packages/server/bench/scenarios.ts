@@ -20,6 +20,7 @@ import {
 } from "./setup.ts";
 import { cannon, eachWithHeader, jsonPost, roundRobin, withHeaderPerRequest, type CannonRequest, type Row } from "./cannon.ts";
 import { attemptCodes, currentTotp, importUsers, MFA_SIGN_INS } from "./second-factor.ts";
+import { PASSKEY_SIGN_INS, passkeySignIns, registerPoolPasskeys } from "./passkeys.ts";
 
 export type { Row };
 
@@ -284,6 +285,19 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
         request,
         pid,
         amount: MFA_SIGN_INS,
+      }),
+    );
+  }
+  if (wanted("passkey-sign-in")) {
+    process.stdout.write(`[${label}] a passkey per pool user, ${PASSKEY_SIGN_INS} challenges answered, then passkey sign-in…\n`);
+    const nextBody = roundRobin(await passkeySignIns(base, fx, await registerPoolPasskeys(base, fx), PASSKEY_SIGN_INS));
+    const request = jsonPost("/api/v1/auth/passkey/sign-in", nextBody);
+    report.rows.push(
+      await cannon(`POST /auth/passkey/sign-in (${PASSKEY_SIGN_INS}, each challenge once)`, base, {
+        headers: fx.client,
+        request,
+        pid,
+        amount: PASSKEY_SIGN_INS,
       }),
     );
   }

@@ -117,7 +117,7 @@ export async function seed(base: string): Promise<Fixture> {
   const project = await call(base, "/internal/projects", {
     method: "POST",
     headers: { ...internal, "x-stack-access-token": owner.body.access_token },
-    body: { display_name: "Benchmark", owner_team_id: me.body.selected_team_id, config: {} },
+    body: { display_name: "Benchmark", owner_team_id: me.body.selected_team_id, config: { passkey_enabled: true } },
   });
   expectStatus(project, 201, "create project");
   const projectId = project.body.id as string;
