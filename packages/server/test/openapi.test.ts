@@ -212,6 +212,9 @@ describe("GET /api/v1/openapi.json", () => {
     );
     const sessions = doc.paths["/auth/sessions"].get.responses["200"].content["application/json"].schema;
     expect(sessions.properties.items.items.required).toEqual(expect.arrayContaining(["id", "user_id", "is_current_session"]));
+    // CLI polling answers 200 while waiting and 201 once, with the same schema.
+    const poll = doc.paths["/auth/cli/poll"].post.responses;
+    expect(poll["201"]).toEqual(poll["200"]);
   });
 
   it("is a valid OpenAPI 3.1 document for a standard validator", async () => {

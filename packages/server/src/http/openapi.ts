@@ -160,11 +160,15 @@ function errorResponses(route: RouteDefinition): Record<string, unknown> {
 }
 
 function successResponse(route: RouteDefinition, schemas: SchemaWriter): Record<string, unknown> {
-  const status = String(route.status ?? 200);
-  if (!route.response) return { [status]: { description: "Success" } };
+  const answer = successAnswer(route, schemas);
+  return Object.fromEntries([route.status ?? 200, ...(route.otherStatuses ?? [])].map((status) => [String(status), answer]));
+}
+
+function successAnswer(route: RouteDefinition, schemas: SchemaWriter): Record<string, unknown> {
+  if (!route.response) return { description: "Success" };
   const type = route.responseType ?? "json";
   if (type === "redirect") {
-    return { [status]: { description: "A redirect", headers: { location: { schema: schemas.write(route.response, "output") } } } };
+    return { description: "A redirect", headers: { location: { schema: schemas.write(route.response, "output") } } };
   }
   const mediaType = type === "text" ? "text/plain" : "application/json";
   const server = schemas.write(route.response, "output");
@@ -174,7 +178,7 @@ function successResponse(route: RouteDefinition, schemas: SchemaWriter): Record<
         description: "The second form is what a caller with client access receives.",
       }
     : server;
-  return { [status]: { description: "Success", content: { [mediaType]: { schema } } } };
+  return { description: "Success", content: { [mediaType]: { schema } } };
 }
 
 export function buildOpenApiDocument(routes: RouteDefinition[], serverUrl: string) {

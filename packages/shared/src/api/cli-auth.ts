@@ -79,6 +79,7 @@ export const cliAuthEndpoints = {
     tags: ["CLI authentication"],
     access: ALL,
     body: pollCliAuthBody,
+    otherStatuses: [201],
     response: cliAuthPollJson,
     errors: [KnownErrors.InvalidPollingCode],
   }),

@@ -52,6 +52,8 @@ export interface EndpointDefinition {
   readonly clientBody?: z.ZodType;
   /** The success status (default 200). */
   readonly status?: number;
+  /** Other success statuses the handler answers with, with the same response schema (CLI polling: 201 once it succeeds). */
+  readonly otherStatuses?: readonly number[];
   /**
    * The success answer. JSON unless `responseType` says otherwise: a text
    * answer's schema is `z.string()`, a redirect's is the `Location` it sends.
