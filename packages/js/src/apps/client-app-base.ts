@@ -2,7 +2,7 @@
  * What every app offers on top of its sessions and redirects: the tokens of
  * the signed-in session, and the redirects between handler pages. The
  * options and user-read choices StackClientApp takes are here too, so
- * client-app.ts holds the flows themselves.
+ * client-app-sign-in.ts and client-app.ts hold the flows themselves.
  */
 import type { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
