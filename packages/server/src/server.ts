@@ -3,6 +3,7 @@
  * keys, load signing keys. Shared by `npm start` and the tests.
  */
 import { sealLegacyTotpSecrets } from "./domain/auth/mfa/seal-legacy-secrets.ts";
+import { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
 import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
 import { createApp } from "./app.ts";
@@ -60,6 +61,8 @@ export async function startInstance(
   const projects = new ProjectStore(db, caches, bus);
   const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts, config.smtpAllowInsecureAuth);
   emails.start();
+  const housekeeping = new Housekeeping(db, logger);
+  housekeeping.start();
   const services: Services = {
     config,
     database,
@@ -74,6 +77,7 @@ export async function startInstance(
     sessionActivity,
     emails,
     emailRateLimit: new EmailSendRateLimit(),
+    housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
   };
   return {
@@ -81,6 +85,7 @@ export async function startInstance(
     app: createApp(services, await routes),
     close: async () => {
       await emails.close();
+      await housekeeping.close();
       await sessionActivity.close();
       await database.close();
     },

@@ -15,6 +15,7 @@ import type { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import type { AccessTokens } from "./domain/tokens/access-token.ts";
 import type { KeyStore } from "./domain/tokens/signing-keys.ts";
 import type { Siteverify } from "./integrations/siteverify.ts";
+import type { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -30,6 +31,7 @@ export interface Services {
   sessionActivity: SessionActivity;
   emails: EmailQueue;
   emailRateLimit: EmailSendRateLimit;
+  housekeeping: Housekeeping;
   /** null: bot challenges are off (see ServerConfig.botChallenge). */
   siteverify: Siteverify | null;
 }

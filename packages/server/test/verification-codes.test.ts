@@ -1,8 +1,9 @@
 /** One-time codes: digests only, expiry, use-once, attempts shared by nonce, and races. */
 import { KnownErrors, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verificationCodes } from "../src/db/schema/index.ts";
+import { deleteExpiredCodes, EXPIRED_CODE_RETENTION_MILLIS } from "../src/domain/codes/expired-codes.ts";
 import { checkCode, createCode, splitSignInCode, useCode, type CodeScope } from "../src/domain/codes/verification-codes.ts";
 import { createProject } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
@@ -142,5 +143,35 @@ describe("verification codes", () => {
     expect(otp).toBe("ABCDEF");
     expect(nonce).toHaveLength(39);
     expect(otp.toLowerCase() + nonce).toBe(code);
+  });
+});
+
+describe("housekeeping", () => {
+  it("deletes codes expired for longer than the retention, and nothing else", async () => {
+    const dayAgo = -24 * HOUR;
+    const long = await createCode(db(), scope, {}, -EXPIRED_CODE_RETENTION_MILLIS - HOUR);
+    const recent = await createCode(db(), scope, {}, dayAgo);
+    const live = await createCode(db(), scope, {}, HOUR);
+    const deleted = await server.instance.services.housekeeping.run();
+    expect(deleted).toMatchObject({ expiredCodes: expect.any(Number) });
+    const left = await db()
+      .select({ id: verificationCodes.id })
+      .from(verificationCodes)
+      .where(inArray(verificationCodes.id, [long.id, recent.id, live.id]));
+    expect(left.map((r) => r.id).sort()).toEqual([recent.id, live.id].sort());
+    // A recently expired code still answers as expired, not as unknown.
+    expect(await rejection(useCode(db(), scope, recent.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+    expect(await rejection(useCode(db(), scope, long.code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+  });
+
+  it("works through more than one batch", async () => {
+    for (let i = 0; i < 3; i++) {
+      await db()
+        .insert(verificationCodes)
+        .select(
+          sql`select gen_random_uuid(), ${scope.projectId}, 'main', 'password_reset', md5(random()::text) || g, md5(random()::text), '{}'::jsonb, 0, now(), now() - interval '30 days', null from generate_series(1, 500) g`,
+        );
+    }
+    expect(await deleteExpiredCodes(db())).toBeGreaterThanOrEqual(1500);
   });
 });

@@ -32,6 +32,8 @@ export const verificationCodes = pgTable(
   (t) => [
     uniqueIndex("verification_codes_code_hash_unique").on(t.codeHash),
     index("verification_codes_nonce_idx").on(t.projectId, t.nonceHash),
+    // Housekeeping deletes codes long expired (domain/codes/expired-codes.ts).
+    index("verification_codes_expiry_idx").on(t.expiresAt),
     // Listing a team's pending invitations.
     index("verification_codes_team_idx")
       .on(t.projectId, sql`(${t.data}->>'team_id')`)

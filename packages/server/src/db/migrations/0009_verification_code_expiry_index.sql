@@ -1,0 +1,1 @@
+CREATE INDEX "verification_codes_expiry_idx" ON "verification_codes" USING btree ("expires_at");

@@ -1,0 +1,49 @@
+/**
+ * Clean-up that no request waits for, run every few minutes by each server
+ * process. Every task is idempotent and works in small batches, so replicas
+ * running it at once only share the work.
+ */
+import type { Logger } from "pino";
+import type { Db } from "../../db/connect.ts";
+import { deleteExpiredCodes } from "../codes/expired-codes.ts";
+
+const INTERVAL_MILLIS = 10 * 60 * 1000;
+
+export class Housekeeping {
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => void this.run(), INTERVAL_MILLIS);
+    // Never what keeps the process alive.
+    this.#timer.unref();
+  }
+
+  /** One round of every task; a round still running is not started twice. */
+  run(now = new Date()): Promise<unknown> {
+    this.#running ??= this.round(now).finally(() => (this.#running = null));
+    return this.#running;
+  }
+
+  private async round(now: Date): Promise<{ expiredCodes: number }> {
+    try {
+      const expiredCodes = await deleteExpiredCodes(this.db, now);
+      if (expiredCodes > 0) this.logger.info({ expiredCodes }, "deleted long-expired one-time codes");
+      return { expiredCodes };
+    } catch (error) {
+      this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
+      return { expiredCodes: 0 };
+    }
+  }
+
+  /** Stops the timer and waits for a round in progress (the database closes next). */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#running;
+  }
+}
