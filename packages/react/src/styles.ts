@@ -23,6 +23,7 @@ export const STYLES = `
 .lk-card { max-width: 380px; margin: 48px auto; padding: 28px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }
 .lk-wide { max-width: 640px; }
 .lk-title { margin: 0 0 20px; font-size: 1.4rem; }
+.lk-title:focus { outline: none; }
 .lk-section { padding: 20px 0; border-top: 1px solid var(--lk-border); }
 .lk-section:first-of-type { border-top: none; padding-top: 0; }
 .lk-section h2 { margin: 0 0 12px; font-size: 1.05rem; }

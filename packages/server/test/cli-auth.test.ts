@@ -6,14 +6,24 @@
  * concurrently, and codes kept to their project.
  */
 import { CLI_AUTH_DEFAULT_EXPIRATION_MILLIS, CLI_AUTH_MAX_EXPIRATION_MILLIS } from "@latchkey/shared";
-import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { cliAuthAttempts } from "../src/db/schema/index.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findByPollingCode, isOpen, updateIf } from "../src/domain/auth/cli/attempts.ts";
 import { CLI_AUTH_MESSAGES } from "../src/domain/auth/cli/messages.ts";
+import { handOver } from "../src/domain/auth/cli/poll.ts";
+import { createSession } from "../src/domain/sessions/sessions.ts";
 import { sha256Hex } from "../src/lib/secrets.ts";
-import { anonymousUser, completeCli, pollCli, startCli, userIdOfRefreshToken } from "./cli-fixtures.ts";
-import { createProject, expectPlainError, expectSchemaErrorIncluding, signUpUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import {
+  anonymousUser,
+  completeCli,
+  expectRefusal,
+  later,
+  pollCli,
+  rowOf as storedRowOf,
+  startCli,
+  userIdOfRefreshToken,
+} from "./cli-fixtures.ts";
+import { createProject, expectSchemaErrorIncluding, signUpUser, type Project } from "./fixtures.ts";
+import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
@@ -28,29 +38,7 @@ afterAll(() => server?.close());
 
 const CODE = /^[0-9a-hjkmnp-tv-z]{45}$/;
 
-function expectRefusal(res: TestResponse, message: string): void {
-  expectPlainError(res, 400);
-  expect(res.text).toBe(message);
-}
-
-/** Runs `body` with the clock `millis` ahead (only Date is faked). */
-async function later<T>(millis: number, body: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  try {
-    vi.setSystemTime(Date.now() + millis);
-    return await body();
-  } finally {
-    vi.useRealTimers();
-  }
-}
-
-async function rowOf(pollingCode: string) {
-  const [row] = await server.instance.services.db
-    .select()
-    .from(cliAuthAttempts)
-    .where(eq(cliAuthAttempts.pollingCodeHash, sha256Hex(pollingCode)));
-  return row!;
-}
+const rowOf = (pollingCode: string) => storedRowOf(server, pollingCode);
 
 describe("POST /auth/cli", () => {
   it("answers two fresh codes and the expiry, 2 hours by default", async () => {
@@ -243,6 +231,35 @@ describe("refusals of a completion, which leave the login waiting", () => {
     await expectStillWaiting(started);
   });
 
+  it("with a refresh token of another branch of this project", async () => {
+    // Only the main branch can be reached over HTTP; a session of another branch is made directly.
+    const user = await signUpUser(server, project);
+    const { refreshToken } = await createSession(server.instance.services.db, {
+      projectId: project.id,
+      branchId: "dev",
+      userId: user.userId,
+    });
+    const started = await startCli(server, project.client);
+    const res = await completeCli(server, project.client, { login_code: started.login_code, refresh_token: refreshToken });
+    expectRefusal(res, CLI_AUTH_MESSAGES.refreshTokenOfOtherProject);
+    expect(CLI_AUTH_MESSAGES.refreshTokenOfOtherProject).toContain("another project or branch");
+    await expectStillWaiting(started);
+  });
+
+  it("with a session whose user is not a user of this project and branch", async () => {
+    // Sessions go with their user when it is deleted; one left pointing elsewhere is made directly.
+    const stranger = await signUpUser(server, other);
+    const { refreshToken } = await createSession(server.instance.services.db, {
+      projectId: project.id,
+      branchId: "main",
+      userId: stranger.userId,
+    });
+    const started = await startCli(server, project.client);
+    const res = await completeCli(server, project.client, { login_code: started.login_code, refresh_token: refreshToken });
+    expectRefusal(res, CLI_AUTH_MESSAGES.refreshTokenUserGone);
+    await expectStillWaiting(started);
+  });
+
   it("with the session of a restricted user: RESTRICTED_USER_NOT_ALLOWED", async () => {
     const started = await startCli(server, project.client);
     const user = await signUpUser(server, project);
@@ -293,9 +310,27 @@ describe("an expired CLI login", () => {
     expect(
       (await completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken })).status,
     ).toBe(200);
+    expect((await rowOf(started.polling_code)).refreshTokenSealed).not.toBeNull();
     const late = await later(60_001, () => pollCli(server, project.client, started.polling_code));
     expect(late.body).toEqual({ status: "expired" });
-    expect((await rowOf(started.polling_code)).usedAt).toBeNull();
+    const row = await rowOf(started.polling_code);
+    expect(row.usedAt).toBeNull();
+    // Nobody can receive it any more, so it is not kept.
+    expect(row.refreshTokenSealed).toBeNull();
+  });
+
+  it("drops the CLI's anonymous session when a completion finds the login expired", async () => {
+    const browser = await signUpUser(server, project);
+    const anon = await anonymousUser(server, project.client);
+    const started = await startCli(server, project.client, { expires_in_millis: 60_000, anon_refresh_token: anon.refresh_token });
+    expect((await rowOf(started.polling_code)).anonRefreshTokenSealed).not.toBeNull();
+    const late = await later(60_001, () =>
+      completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken }),
+    );
+    expectRefusal(late, CLI_AUTH_MESSAGES.invalidLoginCode);
+    const row = await rowOf(started.polling_code);
+    expect(row.anonRefreshTokenSealed).toBeNull();
+    expect(row.refreshTokenSealed).toBeNull();
   });
 
   it("polls as expired after it was used, too (expiry is checked first)", async () => {
@@ -308,6 +343,39 @@ describe("an expired CLI login", () => {
 });
 
 describe("concurrency", () => {
+  // Over HTTP, the loser of a race is usually stopped by a read before it reaches the conditional UPDATE
+  // (and PGlite runs one statement at a time), so these call that UPDATE with a stale read directly.
+  it("a poll from a stale read hands nothing over: the conditional update lets exactly one through", async () => {
+    const browser = await signUpUser(server, project);
+    const started = await startCli(server, project.client);
+    await completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken });
+    const scope = { projectId: project.id, branchId: "main" };
+    const read = (await findByPollingCode(server.instance.services.db, scope, started.polling_code))!;
+    expect(await handOver(server.instance.services, scope, read)).toEqual({ status: "success", refresh_token: browser.refreshToken });
+    // The same read again: it still shows the token and no use, but the row no longer does.
+    expect(read.usedAt).toBeNull();
+    expect(await handOver(server.instance.services, scope, read)).toEqual({ status: "used" });
+  });
+
+  it("a completion from a stale read changes nothing", async () => {
+    const started = await startCli(server, project.client);
+    const { id } = await rowOf(started.polling_code);
+    const db = server.instance.services.db;
+    expect(await updateIf(db, id, isOpen(new Date()), { refreshTokenSealed: "first", completedAt: new Date() })).toBe(true);
+    expect(await updateIf(db, id, isOpen(new Date()), { refreshTokenSealed: "second", completedAt: new Date() })).toBe(false);
+    expect((await rowOf(started.polling_code)).refreshTokenSealed).toBe("first");
+  });
+
+  it("a request that expired between the read and the update is not confirmed", async () => {
+    const started = await startCli(server, project.client, { expires_in_millis: 60_000 });
+    const { id } = await rowOf(started.polling_code);
+    const confirmed = await later(60_001, () =>
+      updateIf(server.instance.services.db, id, isOpen(new Date()), { refreshTokenSealed: "late", completedAt: new Date() }),
+    );
+    expect(confirmed).toBe(false);
+    expect((await rowOf(started.polling_code)).refreshTokenSealed).toBeNull();
+  });
+
   it("two polls after completion: exactly one gets the token", async () => {
     const browser = await signUpUser(server, project);
     const started = await startCli(server, project.client);
@@ -334,112 +402,6 @@ describe("concurrency", () => {
       CLI_AUTH_MESSAGES.invalidLoginCode,
     );
     expect((await pollCli(server, project.client, started.polling_code)).body.refresh_token).toBe(winner.refreshToken);
-  });
-});
-
-describe("the CLI's anonymous session", () => {
-  it("refuses an anon_refresh_token that is unknown, of another project, of a signed-up user, or expired", async () => {
-    const post = (token: string) =>
-      server.request("/auth/cli", { method: "POST", as: project.client, body: { anon_refresh_token: token } });
-    expectRefusal(await post("0".repeat(45)), CLI_AUTH_MESSAGES.invalidAnonRefreshToken);
-    expectRefusal(await post((await anonymousUser(server, other.client)).refresh_token), CLI_AUTH_MESSAGES.anonRefreshTokenOfOtherProject);
-    expectRefusal(await post((await signUpUser(server, project)).refreshToken), CLI_AUTH_MESSAGES.anonRefreshTokenNotAnonymous);
-    const anon = await anonymousUser(server, project.client);
-    const short = await server.request("/auth/sessions", {
-      method: "POST",
-      as: project.server,
-      body: { user_id: anon.user_id, expires_in_millis: 60_000 },
-    });
-    expect(short.status, short.text).toBe(200);
-    expectRefusal(await later(120_000, () => post(short.body.refresh_token)), CLI_AUTH_MESSAGES.anonRefreshTokenExpired);
-  });
-
-  it("check says none without one, anonymous with a live one, none once it is signed out", async () => {
-    const plain = await startCli(server, project.client);
-    expect((await completeCli(server, project.client, { login_code: plain.login_code, mode: "check" })).body).toEqual({
-      cli_session_state: "none",
-    });
-
-    const anon = await anonymousUser(server, project.client);
-    const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
-    const sealed = (await rowOf(started.polling_code)).anonRefreshTokenSealed;
-    expect(sealed).toBeTruthy();
-    expect(sealed).not.toContain(anon.refresh_token);
-    const check = await completeCli(server, project.client, { login_code: started.login_code, mode: "check" });
-    expect(check.status, check.text).toBe(200);
-    expect(check.body).toEqual({ cli_session_state: "anonymous" });
-
-    await server.request("/auth/sessions/current", {
-      method: "DELETE",
-      as: { ...project.client, accessToken: anon.access_token, allowAnonymous: true },
-      headers: { "x-stack-refresh-token": anon.refresh_token },
-    });
-    expect((await completeCli(server, project.client, { login_code: started.login_code, mode: "check" })).body).toEqual({
-      cli_session_state: "none",
-    });
-    expectRefusal(
-      await completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" }),
-      CLI_AUTH_MESSAGES.anonSessionGone,
-    );
-  });
-
-  it("claim-anon-session hands the browser that session once; after signing up, the browser completes the login", async () => {
-    const anon = await anonymousUser(server, project.client);
-    const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
-    const claim = await completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" });
-    expect(claim.status, claim.text).toBe(200);
-    expect(Object.keys(claim.body).sort()).toEqual(["access_token", "refresh_token"]);
-    expect(claim.body.refresh_token).toBe(anon.refresh_token);
-    const me = await server.request("/users/me", { as: { ...project.client, accessToken: claim.body.access_token, allowAnonymous: true } });
-    expect(me.body).toMatchObject({ id: anon.user_id, is_anonymous: true });
-
-    expectRefusal(
-      await completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" }),
-      CLI_AUTH_MESSAGES.noAnonSession,
-    );
-    expect((await completeCli(server, project.client, { login_code: started.login_code, mode: "check" })).body).toEqual({
-      cli_session_state: "none",
-    });
-    expect((await pollCli(server, project.client, started.polling_code)).body).toEqual({ status: "waiting" });
-
-    // The visitor signs up as that anonymous user, then confirms.
-    const signUp = await server.request("/auth/password/sign-up", {
-      method: "POST",
-      as: { ...project.client, accessToken: claim.body.access_token, allowAnonymous: true },
-      body: { email: `cli-${Date.now()}@example.com`, password: "correct horse battery staple" },
-    });
-    expect(signUp.status, signUp.text).toBe(200);
-    expect(signUp.body.user_id).toBe(anon.user_id);
-    const done = await completeCli(server, project.client, { login_code: started.login_code, refresh_token: signUp.body.refresh_token });
-    expect(done.status, done.text).toBe(200);
-    const success = await pollCli(server, project.client, started.polling_code);
-    expect(success.status).toBe(201);
-    expect(await userIdOfRefreshToken(server, project.client, success.body.refresh_token)).toBe(anon.user_id);
-  });
-
-  it("refuses claim-anon-session without an anonymous session, and after completion", async () => {
-    const plain = await startCli(server, project.client);
-    expectRefusal(
-      await completeCli(server, project.client, { login_code: plain.login_code, mode: "claim-anon-session" }),
-      CLI_AUTH_MESSAGES.noAnonSession,
-    );
-    const anon = await anonymousUser(server, project.client);
-    const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
-    const browser = await signUpUser(server, project);
-    await completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken });
-    expect((await rowOf(started.polling_code)).anonRefreshTokenSealed).toBeNull();
-    expectRefusal(
-      await completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" }),
-      CLI_AUTH_MESSAGES.invalidLoginCode,
-    );
-  });
-
-  it("two concurrent claims: exactly one gets the session", async () => {
-    const anon = await anonymousUser(server, project.client);
-    const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
-    const claim = () => completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" });
-    const answers = await Promise.all([claim(), claim()]);
-    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
   });
 });
 

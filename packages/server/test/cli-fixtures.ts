@@ -1,6 +1,10 @@
-/** CLI login in tests: the three calls as a CLI and a browser make them. */
-import { expect } from "vitest";
-import type { Auth, TestServer } from "./harness.ts";
+/** CLI login in tests: the three calls as a CLI and a browser make them, and looks at the stored request. */
+import { eq } from "drizzle-orm";
+import { expect, vi } from "vitest";
+import { cliAuthAttempts } from "../src/db/schema/index.ts";
+import { codeDigest } from "../src/domain/auth/cli/attempts.ts";
+import { expectPlainError } from "./fixtures.ts";
+import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 
 export interface StartedCli {
   polling_code: string;
@@ -44,4 +48,52 @@ export async function userIdOfRefreshToken(server: TestServer, as: Auth, refresh
   const me = await server.request("/users/me", { as: { ...as, accessToken: refreshed.body.access_token, allowAnonymous: true } });
   expect(me.status, me.text).toBe(200);
   return me.body.id as string;
+}
+
+/** A plain-text 400 with exactly this text (every refusal of CLI login). */
+export function expectRefusal(res: TestResponse, message: string): void {
+  expectPlainError(res, 400);
+  expect(res.text).toBe(message);
+}
+
+/** Runs `body` with the clock `millis` ahead (only Date is faked). */
+export async function later<T>(millis: number, body: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  try {
+    vi.setSystemTime(Date.now() + millis);
+    return await body();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** The stored request of a polling code. */
+export async function rowOf(server: TestServer, pollingCode: string) {
+  const [row] = await server.instance.services.db
+    .select()
+    .from(cliAuthAttempts)
+    .where(eq(cliAuthAttempts.pollingCodeHash, codeDigest(pollingCode)));
+  return row!;
+}
+
+/** Whether the refresh token still gets an access token (else it must be refused as REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED). */
+export async function refreshes(server: TestServer, as: Auth, refreshToken: string): Promise<boolean> {
+  const res = await server.request("/auth/sessions/current/refresh", {
+    method: "POST",
+    as,
+    headers: { "x-stack-refresh-token": refreshToken },
+  });
+  if (res.status === 200) return true;
+  expectKnownError(res, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+  return false;
+}
+
+/** Signs a refresh token's session out (DELETE /auth/sessions/current). */
+export async function signOut(server: TestServer, as: Auth, refreshToken: string): Promise<void> {
+  const res = await server.request("/auth/sessions/current", {
+    method: "DELETE",
+    as,
+    headers: { "x-stack-refresh-token": refreshToken },
+  });
+  expect(res.status, res.text).toBe(200);
 }

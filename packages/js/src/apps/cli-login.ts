@@ -8,10 +8,17 @@
  *
  * The server refuses a bad login code (and the like) as plain text; those
  * refusals come back here as CLI_AUTH_ERROR with the server's words.
+ *
+ * A login may wait for hours, so a poll that gets no answer (the network
+ * dropped, the laptop slept) or a server error (5xx) does not end it: the
+ * CLI waits and polls again, and that poll counts toward `maxAttempts`.
+ * Polling is safe to repeat until it succeeds; if the `success` answer
+ * itself is lost on the way, the next poll hears `used`
+ * (CLI_AUTH_USED_ERROR), and the user starts again.
  */
 import { CLI_POLL_INTERVAL_MILLIS } from "@latchkey/shared/constants";
 import { KnownError, KnownErrors } from "@latchkey/shared/known-errors/index";
-import { HttpError } from "../errors.ts";
+import { ConnectionError, HttpError } from "../errors.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import { sleep } from "../interface/retry.ts";
 import { Result } from "../result.ts";
@@ -27,9 +34,9 @@ export interface PromptCliLoginOptions {
   appUrl: string;
   /** How long the user has to confirm (the server's default: 2 hours; at most 24). */
   expiresInMillis?: number;
-  /** Polls before giving up (default: no limit, until the login expires). */
+  /** Polls before giving up (default: no limit, until the login expires); polls that failed (no answer, 5xx) count too. */
   maxAttempts?: number;
-  /** Between two polls (default 2000 ms). */
+  /** Between two polls, and after a failed one (default 2000 ms). */
   waitTimeMillis?: number;
   /** Shows the user the link (e.g. opens a browser); by default it is printed to the console. */
   promptLink?: (url: string) => void;
@@ -59,9 +66,14 @@ export async function promptCliLogin(ctx: CliLoginContext, options: PromptCliLog
   else console.log(`Please visit the following URL to authenticate:\n${url}`);
 
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const polled = await failureAsResult(() =>
-      ctx.api.call("POST /auth/cli/poll", { accessType: ctx.accessType, body: { polling_code: started.data.polling_code } }),
-    );
+    const polled = await failureAsResult(async () => {
+      try {
+        return await ctx.api.call("POST /auth/cli/poll", { accessType: ctx.accessType, body: { polling_code: started.data.polling_code } });
+      } catch (error) {
+        if (isTransient(error)) return { status: "waiting" as const };
+        throw error;
+      }
+    });
     if (polled.status === "error") return polled;
     const answer = polled.data;
     switch (answer.status) {
@@ -81,6 +93,11 @@ export async function promptCliLogin(ctx: CliLoginContext, options: PromptCliLog
     if (attempt < maxAttempts) await sleep(waitTimeMillis);
   }
   return Result.error(new KnownErrors.CliAuthError("Timed out waiting for CLI authentication."));
+}
+
+/** No answer, or a server error without a code: worth polling again. */
+function isTransient(error: unknown): boolean {
+  return error instanceof ConnectionError || (error instanceof HttpError && error.status >= 500);
 }
 
 /** A refusal from the server becomes a CLI_AUTH_ERROR naming its status; no answer at all is still thrown. */

@@ -34,6 +34,11 @@ interface CliHooks {
   beforePoll?: () => Promise<void>;
   /** Called with each poll's answer. */
   afterPoll?: (answer: { status: string }) => void;
+  /**
+   * Poll `n` (from 1) fails this way instead of reaching the server: no answer at all,
+   * a 503 without an error code, or sent with a polling code nobody issued.
+   */
+  failPoll?: (n: number) => "network" | "503" | "unknown-code" | null;
 }
 
 /** A CLI's app: only the project id and publishable key, tokens in memory; records its polls and the polling code the server gives it. */
@@ -45,6 +50,10 @@ function cliApp(hooks: CliHooks = {}): { app: StackClientApp; pollingCode: () =>
     if (path === "/api/v1/auth/cli/poll") {
       await hooks.beforePoll?.();
       polls += 1;
+      const failure = hooks.failPoll?.(polls) ?? null;
+      if (failure === "network") throw new TypeError("fetch failed");
+      if (failure === "503") return new Response("The server is restarting.", { status: 503, headers: { "content-type": "text/plain" } });
+      if (failure === "unknown-code") return fetch(input, { ...init, body: JSON.stringify({ polling_code: "0".repeat(45) }) });
     }
     const response = await fetch(input, init);
     if (path === "/api/v1/auth/cli") pollingCode = ((await response.clone().json()) as { polling_code: string }).polling_code;
@@ -146,29 +155,71 @@ describe("promptCliLogin", () => {
   it("ends with CLI_AUTH_USED_ERROR when someone else polled the session first", async () => {
     const browser = await signedInBrowser();
     // The CLI's first poll waits until another caller has taken the session with its polling code.
-    let taken: () => void = () => {};
-    const takenFirst = new Promise<void>((resolve) => (taken = resolve));
+    // A failure there rejects `takenFirst`: the CLI's polls then fail (as if unanswered) until maxAttempts,
+    // and awaiting `takenFirst` fails the test with that failure's message.
+    let takeFirst: (url: string) => void = () => {};
+    const takenFirst = new Promise<string>((resolve) => (takeFirst = resolve)).then(async (url) => {
+      Result.orThrow(await browser.app.confirmCliLogin(loginCodeOf(url)));
+      const stolen = await server.request("/auth/cli/poll", {
+        method: "POST",
+        as: clientAuth(),
+        body: { polling_code: cli.pollingCode() },
+      });
+      expect(stolen.status, stolen.text).toBe(201);
+    });
     const cli = cliApp({ beforePoll: () => takenFirst });
     const result = await cli.app.promptCliLogin({
       appUrl: APP_URL,
+      maxAttempts: 3,
       waitTimeMillis: WAIT,
-      promptLink: (url) => {
-        void (async () => {
-          Result.orThrow(await browser.app.confirmCliLogin(loginCodeOf(url)));
-          const stolen = await server.request("/auth/cli/poll", {
-            method: "POST",
-            as: clientAuth(),
-            body: { polling_code: cli.pollingCode() },
-          });
-          expect(stolen.status).toBe(201);
-          taken();
-        })();
-      },
+      promptLink: (url) => takeFirst(url),
     });
+    await takenFirst;
     expect(result.status).toBe("error");
     const error = result.status === "error" ? result.error : null;
     expect(error).toBeInstanceOf(KnownErrors.CliAuthUsedError);
     expect(error?.message).toBe("This authentication token has already been used.");
+  });
+
+  it("polls again after a poll that got no answer or a 5xx, counting it as an attempt", async () => {
+    const browser = await signedInBrowser();
+    let shown = "";
+    let confirming: Promise<unknown> | null = null;
+    const answers: string[] = [];
+    const cli = cliApp({
+      failPoll: (n) => (n === 1 ? "network" : n === 2 ? "503" : null),
+      afterPoll: (answer) => {
+        answers.push(answer.status);
+        if (confirming === null) confirming = browser.app.confirmCliLogin(loginCodeOf(shown)).then(Result.orThrow);
+      },
+    });
+    const result = await cli.app.promptCliLogin({
+      appUrl: APP_URL,
+      waitTimeMillis: WAIT,
+      promptLink: (url) => {
+        shown = url;
+      },
+    });
+    await confirming;
+    expect(result).toEqual({ status: "ok", data: browser.refreshToken });
+    // Two failed polls, the one that heard "waiting" while the browser confirmed, and the one that got the session.
+    expect(answers).toEqual(["waiting", "success"]);
+    expect(cli.polls()).toBe(4);
+
+    // Failed polls count toward maxAttempts.
+    const failing = cliApp({ failPoll: (n) => (n % 2 === 1 ? "network" : "503") });
+    const timedOut = await failing.app.promptCliLogin({ appUrl: APP_URL, maxAttempts: 3, waitTimeMillis: WAIT, promptLink: () => {} });
+    expect(timedOut.status === "error" && timedOut.error.message).toBe("Timed out waiting for CLI authentication.");
+    expect(failing.polls()).toBe(3);
+  });
+
+  it("ends at a poll the server refuses (a coded 4xx): CLI_AUTH_ERROR, no further polls", async () => {
+    const cli = cliApp({ failPoll: (n) => (n === 1 ? "unknown-code" : null) });
+    const result = await cli.app.promptCliLogin({ appUrl: APP_URL, waitTimeMillis: WAIT, promptLink: () => {} });
+    const error = result.status === "error" ? result.error : null;
+    expect(error).toBeInstanceOf(KnownErrors.CliAuthError);
+    expect(error?.message).toMatch(/^Failed to initiate CLI auth: 400 /);
+    expect(cli.polls()).toBe(1);
   });
 
   it("reports a refused start as CLI_AUTH_ERROR", async () => {
@@ -220,9 +271,19 @@ describe("the browser's side", () => {
     expect(await browser.getCliLoginSessionState(login.login_code)).toEqual({ status: "ok", data: "anonymous" });
     expect(await browser.getCliLoginSessionState((await started()).login_code)).toEqual({ status: "ok", data: "none" });
 
+    const cliRefreshToken = (await cliUser.getRefreshToken())!;
     expect(await browser.claimCliAnonSession(login.login_code)).toEqual({ status: "ok", data: undefined });
     expect((await browser.getUser({ or: "anonymous" })).id).toBe(anonymous.id);
-    expect(await browser.getRefreshToken()).toBe(await cliUser.getRefreshToken());
+    // A session of the browser's own; the CLI's ended.
+    const browserRefreshToken = await browser.getRefreshToken();
+    expect(browserRefreshToken).not.toBeNull();
+    expect(browserRefreshToken).not.toBe(cliRefreshToken);
+    const refreshed = await server.request("/auth/sessions/current/refresh", {
+      method: "POST",
+      as: clientAuth(),
+      headers: { "x-stack-refresh-token": cliRefreshToken },
+    });
+    expect(refreshed.headers.get("x-stack-known-error")).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     const again = await browser.claimCliAnonSession(login.login_code);
     expect(again.status === "error" && again.error).toBeInstanceOf(KnownErrors.CliAuthError);
     expect(await browser.getCliLoginSessionState(login.login_code)).toEqual({ status: "ok", data: "none" });

@@ -1,7 +1,7 @@
 /** Small building blocks shared by the components: labelled fields, alerts, async actions. */
 import { KnownError, KnownErrors, type CacheEntry } from "@latchkey/js";
 import { useCacheSnapshot } from "../use-cache-entry.ts";
-import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
+import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
 
 export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
@@ -32,13 +32,33 @@ export function Alert({ children }: { children: ReactNode }) {
   ) : null;
 }
 
-export function Card({ title, wide, children }: { title: string; wide?: boolean; children: ReactNode }) {
+/** `headingRef`: for a page that moves focus to its heading (which can then take focus, but is not in the tab order). */
+export function Card({
+  title,
+  wide,
+  headingRef,
+  children,
+}: {
+  title: string;
+  wide?: boolean;
+  headingRef?: Ref<HTMLHeadingElement>;
+  children: ReactNode;
+}) {
   return (
     <div className={`lk-root lk-card${wide ? " lk-wide" : ""}`}>
-      <h1 className="lk-title">{title}</h1>
+      <h1 className="lk-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
+        {title}
+      </h1>
       {children}
     </div>
   );
+}
+
+/** `url` (sign in or up) with `after_auth_return_to` set to this page, so the visitor comes back here afterwards. */
+export function returningHere(url: string): string {
+  const target = new URL(url, window.location.href);
+  target.searchParams.set("after_auth_return_to", `${window.location.pathname}${window.location.search}`);
+  return target.origin === window.location.origin ? `${target.pathname}${target.search}` : target.toString();
 }
 
 /** What to show for a failure: the server's own words for coded errors, else a general line. */

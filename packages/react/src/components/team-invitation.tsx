@@ -7,7 +7,7 @@ import type { CurrentUser, StackClientApp } from "@latchkey/js";
 import { useEffect, useState, type MouseEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useUser } from "../use-user.ts";
-import { Alert, Card, FooterLink, errorText, useAction, useCodeFromUrl } from "./parts.tsx";
+import { Alert, Card, FooterLink, errorText, returningHere, useAction, useCodeFromUrl } from "./parts.tsx";
 
 /** What the code says about its team: its name, the code's refusal (expired, used, unknown), or neither yet. */
 type Details = { team: string } | { refusal: string } | null;
@@ -103,21 +103,18 @@ function Accept({ user, code, team }: { user: CurrentUser; code: string; team: s
 /** Links to sign in or up that bring the visitor back to this invitation afterwards. */
 function SignInFirst() {
   const app = useStackApp();
-  const returningHere = (url: string) => (event: MouseEvent) => {
+  const goReturningHere = (url: string) => (event: MouseEvent) => {
     event.preventDefault();
-    const here = `${window.location.pathname}${window.location.search}`;
-    const target = new URL(url, window.location.href);
-    target.searchParams.set("after_auth_return_to", here);
-    void app.redirectToUrl(`${target.pathname}${target.search}`);
+    void app.redirectToUrl(returningHere(url));
   };
   return (
     <div className="lk-form">
       <p>Sign in to accept the invitation, or create an account first.</p>
       <span className="lk-row">
-        <a className="lk-button" href={app.urls.signIn} onClick={returningHere(app.urls.signIn)}>
+        <a className="lk-button" href={app.urls.signIn} onClick={goReturningHere(app.urls.signIn)}>
           Sign in
         </a>
-        <a className="lk-button lk-button-secondary" href={app.urls.signUp} onClick={returningHere(app.urls.signUp)}>
+        <a className="lk-button lk-button-secondary" href={app.urls.signUp} onClick={goReturningHere(app.urls.signUp)}>
           Sign up
         </a>
       </span>

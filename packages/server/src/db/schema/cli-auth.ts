@@ -4,9 +4,18 @@ import { projects } from "./projects.ts";
 
 /**
  * A CLI's request to be signed in. The CLI holds the polling code, the
- * browser gets the login code; both are stored as digests only. The session
- * handed over (the confirming browser's, and an anonymous one the CLI had)
- * is kept encrypted with the server secret, and only until it is handed over.
+ * browser gets the login code; both are stored as digests only. The two
+ * refresh tokens a row may hold are encrypted with the server secret:
+ * - the confirming user's, from completion until the CLI's poll takes it
+ *   (or finds that session ended, which reopens the request);
+ * - the CLI's anonymous one, from the start until the browser takes it over
+ *   or a user confirms.
+ * Whichever is still there when a poll or a completion finds the request
+ * expired is cleared then. The row itself (with any token still on it, when
+ * nobody came back after it expired) is deleted once it expired over a day
+ * ago, by the housekeeping each new request (POST /auth/cli) does, up to 100
+ * rows at a time (domain/auth/cli/attempts.ts `deleteLongExpired`): as long
+ * as no new CLI login starts, nothing is deleted.
  */
 export const cliAuthAttempts = pgTable(
   "cli_auth_attempts",

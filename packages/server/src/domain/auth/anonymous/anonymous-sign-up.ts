@@ -2,10 +2,12 @@
  * Anonymous users let an app keep state for a visitor before sign-up; their
  * tokens have their own audience and are refused unless a request opts in.
  */
+import type { DbOrTx } from "../../../db/connect.ts";
 import type { Services } from "../../../services.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
 import { createUser } from "../../users/create.ts";
+import type { UserRecord } from "../../users/record.ts";
 
 /** A new anonymous user, signed in, in one transaction. */
 export function signUpAnonymously(
@@ -15,6 +17,21 @@ export function signUpAnonymously(
 ): Promise<{ accessToken: string; refreshToken: string; userId: string }> {
   return services.db.transaction(async (tx) => {
     const user = await createUser(tx, project, branchId, { isAnonymous: true });
-    return signIn(services, tx, project, user);
+    return signInAnonymousUser(services, tx, project, user);
   });
+}
+
+/**
+ * A new session of an anonymous user. Not a sign-in method: an anonymous
+ * user has no credential and no second factor (complete-sign-in.ts is for
+ * users who proved who they are), so this refuses anyone else.
+ */
+export function signInAnonymousUser(
+  services: Services,
+  db: DbOrTx,
+  project: ProjectRow,
+  user: UserRecord,
+): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
+  if (!user.isAnonymous) throw new Error(`signInAnonymousUser: user ${user.id} is not anonymous.`);
+  return signIn(services, db, project, user);
 }

@@ -3,9 +3,11 @@
  * their polling or login code, always within one project and branch, and
  * compared against the clock of the caller (so an expired row is never
  * usable, whether or not it was cleaned up). Refresh tokens kept on a row
- * are sealed with the server secret, each kind under its own purpose.
+ * are sealed with the server secret, each kind under its own purpose, and
+ * dropped as soon as the request is seen expired; the row itself goes a day
+ * after it expired (see `deleteLongExpired`).
  */
-import { and, eq, gt, isNull, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { cliAuthAttempts } from "../../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret, sha256Hex } from "../../../lib/secrets.ts";
@@ -45,19 +47,71 @@ export async function findByPollingCode(db: DbOrTx, scope: CliScope, pollingCode
   return row ?? null;
 }
 
+export function isExpired(row: CliAuthAttemptRow, now = new Date()): boolean {
+  return row.expiresAt.getTime() <= now.getTime();
+}
+
 /** Still waiting for the browser: not expired, nothing handed over yet, not spent. */
 export function isOpen(now: Date): SQL {
   return and(isNull(cliAuthAttempts.refreshTokenSealed), isNull(cliAuthAttempts.usedAt), gt(cliAuthAttempts.expiresAt, now))!;
 }
 
-/** The request a login code belongs to, if it is still open (see `isOpen`). */
-export async function findOpenByLoginCode(db: DbOrTx, scope: CliScope, loginCode: string, now: Date): Promise<CliAuthAttemptRow | null> {
+export async function findById(db: DbOrTx, scope: CliScope, id: string): Promise<CliAuthAttemptRow | null> {
   const [row] = await db
     .select()
     .from(cliAuthAttempts)
-    .where(and(inScope(scope), eq(cliAuthAttempts.loginCodeHash, codeDigest(loginCode)), isOpen(now)))
+    .where(and(inScope(scope), eq(cliAuthAttempts.id, id)))
     .limit(1);
   return row ?? null;
+}
+
+export async function findByLoginCode(db: DbOrTx, scope: CliScope, loginCode: string): Promise<CliAuthAttemptRow | null> {
+  const [row] = await db
+    .select()
+    .from(cliAuthAttempts)
+    .where(and(inScope(scope), eq(cliAuthAttempts.loginCodeHash, codeDigest(loginCode))))
+    .limit(1);
+  return row ?? null;
+}
+
+/** An expired request can never hand a session over: the sessions sealed on it are dropped now rather than kept until the row goes. */
+export async function dropTokensOfExpired(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(cliAuthAttempts)
+    .set({ refreshTokenSealed: null, anonRefreshTokenSealed: null })
+    .where(
+      and(
+        eq(cliAuthAttempts.id, id),
+        lte(cliAuthAttempts.expiresAt, new Date()),
+        or(isNotNull(cliAuthAttempts.refreshTokenSealed), isNotNull(cliAuthAttempts.anonRefreshTokenSealed)),
+      ),
+    );
+}
+
+/**
+ * Expired requests are kept a day, so a CLI that polls late hears "expired"
+ * rather than that its code is unknown; then they are deleted.
+ */
+export const CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS = 24 * 3600 * 1000;
+/** Rows deleted per sweep: one sweep stays one short statement however much has piled up. */
+export const CLI_AUTH_SWEEP_ROWS = 100;
+
+/**
+ * Housekeeping, across all projects: deletes up to `CLI_AUTH_SWEEP_ROWS`
+ * requests that expired over a day ago (found through the expiry index).
+ * Rows another sweep is deleting are skipped, not waited for. Returns how
+ * many went.
+ */
+export async function deleteLongExpired(db: DbOrTx): Promise<number> {
+  const cutoff = new Date(Date.now() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS);
+  const batch = db
+    .select({ id: cliAuthAttempts.id })
+    .from(cliAuthAttempts)
+    .where(lt(cliAuthAttempts.expiresAt, cutoff))
+    .limit(CLI_AUTH_SWEEP_ROWS)
+    .for("update", { skipLocked: true });
+  const deleted = await db.delete(cliAuthAttempts).where(inArray(cliAuthAttempts.id, batch)).returning({ id: cliAuthAttempts.id });
+  return deleted.length;
 }
 
 /** Applies `changes` to the row only while `condition` holds; whether it did (one winner among concurrent callers). */

@@ -1,32 +1,71 @@
 /**
- * The CLI's poll. Checked in this order: expired, already handed over,
- * still waiting for the browser; otherwise the confirmed session is handed
- * over, once: one conditional UPDATE marks the request used and drops the
- * sealed token, so of concurrent polls exactly one receives it.
+ * The CLI's poll. Checked in this order: expired (its sealed sessions are
+ * dropped then), already handed over, still waiting for the browser;
+ * otherwise the confirmed session is handed over, once: one conditional
+ * UPDATE marks the request used and drops the sealed token, so of
+ * concurrent polls exactly one receives it. A confirmed session that has
+ * ended since (signed out, revoked, its user deleted) is not handed over:
+ * the request goes back to waiting, and the user may confirm again.
  */
 import { KnownErrors, type CliAuthPollJson } from "@latchkey/shared";
 import { and, gt, isNull } from "drizzle-orm";
 import { cliAuthAttempts } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
-import { findByPollingCode, openToken, sealedIs, updateIf, type CliScope } from "./attempts.ts";
+import {
+  dropTokensOfExpired,
+  findById,
+  findByPollingCode,
+  isExpired,
+  openToken,
+  sealedIs,
+  updateIf,
+  type CliAuthAttemptRow,
+  type CliScope,
+} from "./attempts.ts";
+import { inspectRefreshToken } from "./refresh-tokens.ts";
 
 export async function pollCliAuth(services: Services, scope: CliScope, pollingCode: string): Promise<CliAuthPollJson> {
-  const now = new Date();
   const row = await findByPollingCode(services.db, scope, pollingCode);
   if (!row) throw new KnownErrors.InvalidPollingCode();
-  if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
+  return handOver(services, scope, row);
+}
+
+/**
+ * The poll's answer for the request as read in `row`. Every change is
+ * conditioned on the row still being as read, so a stale `row` (another poll
+ * or completion got there first) changes nothing and hands nothing over.
+ */
+export async function handOver(services: Services, scope: CliScope, row: CliAuthAttemptRow): Promise<CliAuthPollJson> {
+  const settled = await statusWithoutHandOver(services, row);
+  if (settled) return settled;
+  const sealed = row.refreshTokenSealed!;
+  // Opened before anything is changed: a token that cannot be opened (a changed server secret) must not spend the login.
+  const refreshToken = openToken(services.config.serverSecret, "cli-refresh-token", sealed);
+  const stillAsRead = and(isNull(cliAuthAttempts.usedAt), sealedIs(cliAuthAttempts.refreshTokenSealed, sealed))!;
+  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, refreshToken);
+  if (check.kind !== "live") {
+    await updateIf(services.db, row.id, stillAsRead, { refreshTokenSealed: null, completedAt: null });
+    return { status: "waiting" };
+  }
+  const now = new Date();
+  const claimed = await updateIf(services.db, row.id, and(stillAsRead, gt(cliAuthAttempts.expiresAt, now))!, {
+    usedAt: now,
+    refreshTokenSealed: null,
+  });
+  if (claimed) return { status: "success", refresh_token: refreshToken };
+  // Changed since it was read: answer for what it is now (a session confirmed again meanwhile goes to the next poll).
+  const current = await findById(services.db, scope, row.id);
+  if (!current) return { status: "expired" };
+  return (await statusWithoutHandOver(services, current)) ?? { status: "waiting" };
+}
+
+/** The answer when there is nothing to hand over (expired, used, waiting); null when there is. */
+async function statusWithoutHandOver(services: Services, row: CliAuthAttemptRow): Promise<CliAuthPollJson | null> {
+  if (isExpired(row)) {
+    await dropTokensOfExpired(services.db, row.id);
+    return { status: "expired" };
+  }
   if (row.usedAt !== null) return { status: "used" };
   if (row.refreshTokenSealed === null) return { status: "waiting" };
-  const claimed = await updateIf(
-    services.db,
-    row.id,
-    and(
-      isNull(cliAuthAttempts.usedAt),
-      gt(cliAuthAttempts.expiresAt, now),
-      sealedIs(cliAuthAttempts.refreshTokenSealed, row.refreshTokenSealed),
-    )!,
-    { usedAt: now, refreshTokenSealed: null },
-  );
-  if (!claimed) return { status: "used" };
-  return { status: "success", refresh_token: openToken(services.config.serverSecret, "cli-refresh-token", row.refreshTokenSealed) };
+  return null;
 }

@@ -11,6 +11,7 @@ import { sha256Hex } from "../../../lib/secrets.ts";
 import type { SessionRow } from "../../sessions/sessions.ts";
 import { findUser, type UserRecord } from "../../users/record.ts";
 
+/** `other-project`: a session of another project, or of this project's other branch. */
 export type RefreshTokenCheck =
   { kind: "live"; session: SessionRow; user: UserRecord } | { kind: "unknown" | "other-project" | "expired" | "no-user" };
 

@@ -2,12 +2,15 @@
  * A CLI asks to be signed in: two fresh codes, stored as digests. The CLI
  * may bring its anonymous session, which must be a live one of an
  * anonymous user of this project; the browser may later take it over.
+ * Starting a login also does the table's housekeeping (see
+ * `deleteLongExpired`): the endpoint needs only a publishable key, so the
+ * rows it adds are what must not pile up.
  */
 import { CLI_AUTH_DEFAULT_EXPIRATION_MILLIS, StatusError, VERIFICATION_CODE_LENGTH } from "@latchkey/shared";
 import { cliAuthAttempts } from "../../../db/schema/index.ts";
 import { randomCode } from "../../../lib/secrets.ts";
 import type { Services } from "../../../services.ts";
-import { codeDigest, sealToken, type CliScope } from "./attempts.ts";
+import { codeDigest, deleteLongExpired, sealToken, type CliScope } from "./attempts.ts";
 import { CLI_AUTH_MESSAGES } from "./messages.ts";
 import { inspectRefreshToken } from "./refresh-tokens.ts";
 
@@ -30,6 +33,7 @@ export async function startCliAuth(
           "cli-anon-refresh-token",
           await checkedAnonRefreshToken(services, scope, options.anonRefreshToken),
         );
+  await deleteLongExpired(services.db);
   const pollingCode = randomCode(VERIFICATION_CODE_LENGTH);
   const loginCode = randomCode(VERIFICATION_CODE_LENGTH);
   const expiresAt = new Date(Date.now() + (options.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRATION_MILLIS));
