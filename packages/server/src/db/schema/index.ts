@@ -8,3 +8,4 @@ export * from "./emails.ts";
 export * from "./permissions.ts";
 export * from "./passkeys.ts";
 export * from "./cli-auth.ts";
+export * from "./oauth.ts";
