@@ -45,7 +45,7 @@ export async function initiatePasskeyAuthentication(
     allowCredentials: [],
     userVerification: "preferred",
     timeout: PASSKEY_CEREMONY_TIMEOUT_MILLIS,
-    ...ceremonyChallenge(services.config),
+    ...ceremonyChallenge(services.config, project),
   });
   const data: AuthenticationCodeData = { challenge_sha256: challengeDigest(options.challenge) };
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "passkey_authentication" };
