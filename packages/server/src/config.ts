@@ -44,9 +44,11 @@ export interface ServerConfig {
    */
   smtpAllowInsecureAuth: boolean;
   /**
-   * Every passkey ceremony uses the fixed challenge "MOCK" (base64url `TU9DSw`), so recorded
-   * WebAuthn answers replay in test suites (STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING=yes).
-   * Never in production: a fixed challenge lets a captured passkey answer be replayed.
+   * Every passkey ceremony of a project not in production mode uses the fixed challenge "MOCK"
+   * (base64url `TU9DSw`), so recorded WebAuthn answers replay in test suites
+   * (STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING=yes). Never in production: a fixed
+   * challenge lets a captured passkey answer be replayed. Projects in production mode always get
+   * random challenges (domain/auth/passkey/relying-party.ts).
    */
   passkeyTestChallenge: boolean;
 }

@@ -49,7 +49,9 @@ export async function startInstance(
   await ensureInternalProject(db);
   await seedInternalKeys(db, config);
   if (config.passkeyTestChallenge) {
-    logger.warn("STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is on: passkey answers can be replayed. Never use it in production.");
+    logger.warn(
+      "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is on: passkey answers of projects not in production mode can be replayed. Never use it in production.",
+    );
   }
   const sealed = await sealLegacyTotpSecrets(db, config.serverSecret);
   if (sealed > 0) logger.info({ sealed }, "encrypted stored TOTP secrets");

@@ -1,7 +1,8 @@
 /**
  * STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: test suites that
  * replay recorded WebAuthn answers need every ceremony to use the challenge
- * "MOCK" (`TU9DSw`). Without it, every ceremony draws its own.
+ * "MOCK" (`TU9DSw`). Without it, and always for a project in production
+ * mode, every ceremony draws its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
@@ -14,6 +15,8 @@ import {
   signInWithPasskey,
   SoftwareAuthenticator,
 } from "./passkey-fixtures.ts";
+
+const PRODUCTION_ORIGIN = "https://app.example.com";
 
 let server: TestServer;
 let project: Project;
@@ -37,6 +40,35 @@ describe("the fixed test challenge", () => {
     const authenticator = new SoftwareAuthenticator();
     await registerPasskey(server, user, authenticator);
     const res = await signInWithPasskey(server, project, authenticator);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.user_id).toBe(user.userId);
+  });
+
+  it("never applies to a project in production mode: its ceremonies draw their own challenges, and still complete", async () => {
+    const production = await createProject(server, undefined, { passkey_enabled: true });
+    const switched = await server.request("/internal/projects/current", {
+      method: "PATCH",
+      as: production.admin,
+      body: {
+        is_production_mode: true,
+        config: { allow_localhost: false, domains: [{ domain: PRODUCTION_ORIGIN, handler_path: "/handler" }] },
+      },
+    });
+    expect(switched.status, switched.text).toBe(200);
+    expect(switched.body.is_production_mode).toBe(true);
+    const user = await signUpUser(server, production);
+    const registrations = [await initiateRegistration(server, user.as), await initiateRegistration(server, user.as)];
+    const authentications = [
+      await initiateAuthentication(server, production.client),
+      await initiateAuthentication(server, production.client),
+    ];
+    const challenges = [...registrations, ...authentications].map(({ options }) => options.challenge);
+    expect(challenges).not.toContain("TU9DSw");
+    expect(new Set(challenges).size).toBe(4);
+    for (const challenge of challenges) expect(Buffer.from(challenge, "base64url").length).toBeGreaterThanOrEqual(16);
+    const authenticator = new SoftwareAuthenticator();
+    await registerPasskey(server, user, authenticator, PRODUCTION_ORIGIN);
+    const res = await signInWithPasskey(server, production, authenticator, PRODUCTION_ORIGIN);
     expect(res.status, res.text).toBe(200);
     expect(res.body.user_id).toBe(user.userId);
   });

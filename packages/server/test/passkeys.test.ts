@@ -322,6 +322,32 @@ describe("sign-in", () => {
     expectFailure(await submitSignIn(server, project.client, answer, code), "PASSKEY_AUTHENTICATION_FAILED", /another user/);
   });
 
+  it("compares user handles as bytes: another encoding of the passkey's is accepted, an empty one counts as absent", async () => {
+    const user = await signUpUser(server, project);
+    const authenticator = new SoftwareAuthenticator();
+    const credentialId = await registerPasskey(server, user, authenticator);
+    // Handles made here (the user id's text) never need "-", "_" or padding; a handle from elsewhere may.
+    const handle = Buffer.from([0xfb, 0xff, 0x01, 0xfe]);
+    await db()
+      .update(passkeys)
+      .set({ userHandle: handle.toString("base64url") })
+      .where(eq(passkeys.credentialId, credentialId));
+    for (const userHandle of [handle.toString("base64url"), handle.toString("base64"), "-_8B_g==", "+/8B/g", "", undefined]) {
+      const { options, code } = await initiateAuthentication(server, project.client);
+      const answer = authenticator.authenticate(options, LOCAL_ORIGIN);
+      answer.response.userHandle = userHandle as string;
+      const res = await submitSignIn(server, project.client, answer, code);
+      expect(res.status, `${userHandle}: ${res.text}`).toBe(200);
+      expect(res.body.user_id).toBe(user.userId);
+    }
+    for (const userHandle of ["-_8B_w", "+/8B/g=", "-_8B_g!", Buffer.from("someone-else").toString("base64")]) {
+      const { options, code } = await initiateAuthentication(server, project.client);
+      const answer = authenticator.authenticate(options, LOCAL_ORIGIN);
+      answer.response.userHandle = userHandle;
+      expectFailure(await submitSignIn(server, project.client, answer, code), "PASSKEY_AUTHENTICATION_FAILED", /another user/);
+    }
+  });
+
   it("refuses a forged signature", async () => {
     const user = await signUpUser(server, project);
     const authenticator = new SoftwareAuthenticator();

@@ -79,12 +79,7 @@ export abstract class ClientAppSignIn extends ClientAppBase {
    * password sign-in does (credentials.ts).
    */
   async signInWithPasskey(): Promise<Result<undefined, passkeys.PasskeySignInError>> {
-    const result = await passkeys.signInWithPasskey({
-      api: this.api,
-      accessType: this.accessType,
-      session: this.sessionFor(),
-      toMfaPage: () => this.redirectToMfa(),
-    });
+    const result = await passkeys.signInWithPasskey({ api: this.api, accessType: this.accessType, toMfaPage: () => this.redirectToMfa() });
     return this.signedIn(result, "afterSignIn");
   }
 

@@ -14,7 +14,7 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { CodeSignInJson } from "../models/json.ts";
 import { Result } from "../result.ts";
 import type { Session } from "../session/session.ts";
-import { MFA_ATTEMPT_STORAGE_KEY } from "./credentials.ts";
+import { catchMfaRequired, type MfaRedirectContext } from "./credentials.ts";
 
 export type PasskeyRegistrationError =
   InstanceType<typeof KnownErrors.PasskeyRegistrationFailed> | InstanceType<typeof KnownErrors.PasskeyWebAuthnError>;
@@ -23,15 +23,25 @@ export type PasskeySignInError =
   | InstanceType<typeof KnownErrors.InvalidTotpCode>
   | InstanceType<typeof KnownErrors.PasskeyWebAuthnError>;
 
-export interface PasskeyCeremonyContext {
+export interface PasskeyRegistrationContext {
   api: ApiClient;
   accessType: AccessType;
-  /** The signed-in user's session (registration), else the app's (sign-in). */
+  /** The signed-in user's session: the passkey is added to that user. */
   session: Session;
 }
 
+/**
+ * Sign-in sends no session, like a password sign-in (credentials.ts): it
+ * needs no user, and an anonymous or restricted app session would be refused
+ * before the sign-in even started.
+ */
+export interface PasskeySignInContext extends MfaRedirectContext {
+  api: ApiClient;
+  accessType: AccessType;
+}
+
 /** Registers a passkey of this device (or the user's password manager) for the signed-in user. */
-export function registerPasskey(ctx: PasskeyCeremonyContext): Promise<Result<undefined, PasskeyRegistrationError>> {
+export function registerPasskey(ctx: PasskeyRegistrationContext): Promise<Result<undefined, PasskeyRegistrationError>> {
   const failed = (reason: string) => new KnownErrors.PasskeyRegistrationFailed(reason);
   return Result.of<undefined, PasskeyRegistrationError>(
     [KnownErrors.PasskeyRegistrationFailed, KnownErrors.PasskeyWebAuthnError],
@@ -69,17 +79,12 @@ export function registerPasskey(ctx: PasskeyCeremonyContext): Promise<Result<und
 }
 
 /** Signs in with a passkey the browser offers; a user with two-factor on is sent to the MFA page (like a password sign-in). */
-export function signInWithPasskey(
-  ctx: PasskeyCeremonyContext & {
-    /** Sends the browser to the MFA page (the attempt code is already in session storage). */
-    toMfaPage(): Promise<void>;
-  },
-): Promise<Result<CodeSignInJson, PasskeySignInError>> {
+export function signInWithPasskey(ctx: PasskeySignInContext): Promise<Result<CodeSignInJson, PasskeySignInError>> {
   const failed = (reason: string) => new KnownErrors.PasskeyAuthenticationFailed(reason);
   return Result.of<CodeSignInJson, PasskeySignInError>(
     [KnownErrors.PasskeyAuthenticationFailed, KnownErrors.InvalidTotpCode, KnownErrors.PasskeyWebAuthnError],
     async () => {
-      const caller = { accessType: ctx.accessType, session: ctx.session };
+      const caller = { accessType: ctx.accessType };
       const initiated = await orFailure(
         () => ctx.api.call("POST /auth/passkey/initiate-passkey-authentication", { ...caller, body: {} }),
         (error) => failed(`the sign-in could not be started (${error.message})`),
@@ -90,27 +95,23 @@ export function signInWithPasskey(
         typeof startAuthentication
       >[0]["optionsJSON"];
       const answer = await browserCeremony(() => startAuthentication({ optionsJSON }), failed);
-      try {
-        return await ctx.api.call("POST /auth/passkey/sign-in", {
-          ...caller,
-          body: {
-            authentication_response: {
-              ...answer,
-              response: { ...answer.response },
-              clientExtensionResults: { ...answer.clientExtensionResults },
-            },
-            code: initiated.code,
-          },
-        });
-      } catch (error) {
-        // A second factor is needed: keep the attempt code for the MFA page, go there, and still report the error.
-        if (error instanceof KnownErrors.MultiFactorAuthenticationRequired) {
-          if (typeof sessionStorage !== "undefined") sessionStorage.setItem(MFA_ATTEMPT_STORAGE_KEY, error.details.attempt_code);
-          await ctx.toMfaPage();
-        }
-        if (error instanceof KnownErrors.VerificationCodeError) throw failed(`${error.message} Try again.`);
-        throw error;
-      }
+      return orFailure(
+        () =>
+          catchMfaRequired(ctx, () =>
+            ctx.api.call("POST /auth/passkey/sign-in", {
+              ...caller,
+              body: {
+                authentication_response: {
+                  ...answer,
+                  response: { ...answer.response },
+                  clientExtensionResults: { ...answer.clientExtensionResults },
+                },
+                code: initiated.code,
+              },
+            }),
+          ),
+        (error) => (error instanceof KnownErrors.VerificationCodeError ? failed(`${error.message} Try again.`) : null),
+      );
     },
   );
 }

@@ -87,6 +87,19 @@ describe("signing in with a passkey", () => {
     expect((await app.getUser({ or: "throw" })).id).toBe(user.id);
   });
 
+  it("signs in from an app whose session is an anonymous user's: the passkey's user replaces it", async () => {
+    const { user } = await signedUp();
+    await user.registerPasskey();
+    const app = clientApp();
+    const anonymous = await app.getUser({ or: "anonymous" });
+    expect(anonymous.isAnonymous).toBe(true);
+    expect(await app.signInWithPasskey()).toEqual({ status: "ok", data: undefined });
+    expect(visited).toEqual([app.urls.afterSignIn]);
+    const signedIn = await app.getUser({ or: "throw" });
+    expect(signedIn.id).toBe(user.id);
+    expect(signedIn.isAnonymous).toBe(false);
+  });
+
   it("sends a user with two-factor on to the MFA page with the attempt code", async () => {
     const { user } = await signedUp();
     await user.registerPasskey();

@@ -1,7 +1,7 @@
 /** Small building blocks shared by the components: labelled fields, alerts, async actions. */
 import { KnownError, KnownErrors, type CacheEntry } from "@latchkey/js";
 import { useCacheSnapshot } from "../use-cache-entry.ts";
-import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
 
 export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
@@ -123,7 +123,11 @@ export function Subsection({ title, children }: { title: string; children: React
   );
 }
 
-/** A button for what cannot be undone: the first click asks, the second (`confirmLabel`) does it. */
+/**
+ * A button for what cannot be undone: the first click asks, the second (`confirmLabel`) does it.
+ * Each click replaces the focused button, so focus moves to the one that takes its place: the
+ * confirm button when asking, the first one again after Cancel.
+ */
 export function ConfirmedAction({
   label,
   ariaLabel,
@@ -139,18 +143,32 @@ export function ConfirmedAction({
   onConfirm(): void;
 }) {
   const [confirming, setConfirming] = useState(false);
+  const askButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const show = (asking: boolean) => {
+    setConfirming(asking);
+    requestAnimationFrame(() => (asking ? confirmButton : askButton).current?.focus());
+  };
+  // The confirm button is disabled while the action runs, which takes focus from it. If it is
+  // still here afterwards (the action failed) and focus went nowhere else, focus comes back to it.
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    const lostFocus = document.activeElement === null || document.activeElement === document.body;
+    if (wasBusy.current && !busy && confirming && lostFocus) confirmButton.current?.focus();
+    wasBusy.current = busy;
+  }, [busy, confirming]);
   return confirming ? (
     <span className="lk-row">
-      <button className="lk-button lk-button-danger" type="button" disabled={busy} onClick={onConfirm}>
+      <button ref={confirmButton} className="lk-button lk-button-danger" type="button" disabled={busy} onClick={onConfirm}>
         {confirmLabel}
       </button>
-      <button className="lk-button lk-button-secondary" type="button" onClick={() => setConfirming(false)}>
+      <button className="lk-button lk-button-secondary" type="button" onClick={() => show(false)}>
         Cancel
       </button>
     </span>
   ) : (
     <span className="lk-row">
-      <button className="lk-button lk-button-secondary" type="button" aria-label={ariaLabel} onClick={() => setConfirming(true)}>
+      <button ref={askButton} className="lk-button lk-button-secondary" type="button" aria-label={ariaLabel} onClick={() => show(true)}>
         {label}
       </button>
     </span>

@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
@@ -119,18 +119,46 @@ describe("passkeys in the demo app", () => {
     await page.screenshot({ path: join(screenshots, "passkeys-signed-in.png") });
   });
 
-  test("the passkey shows its use, can be renamed, and removed after a confirmation", async () => {
+  test("the passkey shows its use, can be renamed, and removed after a confirmation; focus follows each step", async () => {
     await page.goto(`${demoUrl}/handler/account-settings`);
     const item = passkeyList().getByRole("listitem");
     await item.getByText(/last used/).waitFor();
+    const nameField = passkeysSection().getByLabel("Passkey name", { exact: true });
+    const status = passkeysSection().getByRole("status");
 
-    await item.getByRole("button", { name: /^Rename / }).click();
-    await passkeysSection().getByLabel("Passkey name", { exact: true }).fill("Test laptop");
-    await passkeysSection().getByRole("button", { name: "Save name" }).click();
+    // Rename opens a form on its field; Cancel gives focus back to Rename. Keys only from here on.
+    await item.getByRole("button", { name: /^Rename / }).focus();
+    await page.keyboard.press("Enter");
+    await expectFocused(nameField);
+    await item.getByRole("button", { name: "Cancel" }).focus();
+    await page.keyboard.press("Enter");
+    await expectFocused(item.getByRole("button", { name: /^Rename / }));
+
+    await page.keyboard.press("Enter");
+    await expectFocused(nameField);
+    await nameField.fill("Test laptop");
+    await page.keyboard.press("Enter");
     await item.getByText("Test laptop").waitFor();
+    await expectFocused(item.getByRole("button", { name: "Rename Test laptop" }));
+    await status.filter({ hasText: "Passkey renamed." }).waitFor();
 
-    await item.getByRole("button", { name: "Remove Test laptop" }).click();
-    await item.getByRole("button", { name: "Remove passkey" }).click();
+    // Remove… asks on a confirm button; Cancel returns to Remove…; a removal leaves focus on "Add a passkey".
+    await item.getByRole("button", { name: "Remove Test laptop" }).focus();
+    await page.keyboard.press("Enter");
+    await expectFocused(item.getByRole("button", { name: "Remove passkey" }));
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expectFocused(item.getByRole("button", { name: "Remove Test laptop" }));
+    await page.keyboard.press("Enter");
+    await expectFocused(item.getByRole("button", { name: "Remove passkey" }));
+    await page.keyboard.press("Enter");
     await passkeysSection().getByText("You have no passkeys yet.").waitFor();
+    await expectFocused(passkeysSection().getByRole("button", { name: "Add a passkey" }));
+    await status.filter({ hasText: "Passkey removed." }).waitFor();
   });
 });
+
+/** Waits until `target` holds the keyboard focus (it moves after the next frame). */
+async function expectFocused(target: Locator): Promise<void> {
+  await expect.poll(() => target.evaluate((element) => element === document.activeElement)).toBe(true);
+}

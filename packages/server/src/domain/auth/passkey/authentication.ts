@@ -45,7 +45,7 @@ export async function initiatePasskeyAuthentication(
     allowCredentials: [],
     userVerification: "preferred",
     timeout: PASSKEY_CEREMONY_TIMEOUT_MILLIS,
-    ...ceremonyChallenge(services.config),
+    ...ceremonyChallenge(services.config, project),
   });
   const data: AuthenticationCodeData = { challenge_sha256: challengeDigest(options.challenge) };
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "passkey_authentication" };
@@ -107,7 +107,7 @@ async function checkAnswer(
   if ("failure" in party) return party;
   const { origin, rpId, challenge } = party.relyingParty;
   if (challengeDigest(challenge) !== data.challenge_sha256) return { failure: CHALLENGE_MISMATCH };
-  if (answer.response.userHandle !== undefined && answer.response.userHandle !== passkey.userHandle) {
+  if (!sameUserHandle(answer.response.userHandle, passkey.userHandle)) {
     return { failure: "the authenticator names another user for this passkey than the one it was registered for" };
   }
   try {
@@ -139,6 +139,25 @@ async function checkAnswer(
     }
     return { failure: `the authenticator's answer could not be verified (${reason})` };
   }
+}
+
+/**
+ * Whether the answer's user handle (optional; an empty one counts as absent)
+ * names the passkey's user. Handles are bytes: they are compared decoded, so
+ * a client that writes them in standard base64, or with padding, is accepted.
+ */
+function sameUserHandle(given: string | undefined, stored: string): boolean {
+  if (given === undefined || given === "") return true;
+  const givenBytes = base64Bytes(given);
+  return givenBytes !== null && givenBytes.equals(Buffer.from(stored, "base64url"));
+}
+
+/** The bytes of base64 text in either alphabet, padded or not; null for anything else (Node would skip stray characters). */
+function base64Bytes(text: string): Buffer | null {
+  const unpadded = text.replace(/={1,2}$/, "");
+  if (!/^[A-Za-z0-9+/_-]*$/.test(unpadded) || unpadded.length % 4 === 1) return null;
+  if (unpadded.length !== text.length && text.length % 4 !== 0) return null;
+  return Buffer.from(unpadded.replace(/\+/g, "-").replace(/\//g, "_"), "base64url");
 }
 
 /**

@@ -59,7 +59,7 @@ export async function initiatePasskeyRegistration(
     excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
     authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "preferred" },
     supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
-    ...ceremonyChallenge(services.config),
+    ...ceremonyChallenge(services.config, project),
   });
   const { hints, ...optionsJson } = options;
   const data: RegistrationCodeData = {

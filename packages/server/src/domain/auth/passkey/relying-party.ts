@@ -17,6 +17,7 @@ import { decodeClientDataJSON } from "@simplewebauthn/server/helpers";
 import type { ServerConfig } from "../../../config.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
+import type { ProjectRow } from "../../projects/projects.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
 
 /** The four ceremony endpoints answer PASSKEY_AUTHENTICATION_NOT_ENABLED while the project has passkeys off. */
@@ -63,7 +64,17 @@ export function challengeDigest(challenge: string): string {
 export const CHALLENGE_MISMATCH =
   "the answer was made for another challenge than this code's. Start the ceremony again and answer its own options.";
 
-/** The fixed challenge of test set-ups (ServerConfig.passkeyTestChallenge); otherwise the library draws a random one. */
-export function ceremonyChallenge(config: Pick<ServerConfig, "passkeyTestChallenge">): { challenge?: Uint8Array<ArrayBuffer> } {
-  return config.passkeyTestChallenge ? { challenge: new TextEncoder().encode("MOCK") } : {};
+/**
+ * The fixed challenge of test set-ups (ServerConfig.passkeyTestChallenge),
+ * for projects still in development; otherwise the library draws a random
+ * one. A project in production mode always gets random challenges: with a
+ * fixed one, a captured answer from an authenticator that never counts (synced
+ * passkeys report 0) could be replayed with a fresh code, even on a server
+ * started with the variable on by mistake.
+ */
+export function ceremonyChallenge(
+  config: Pick<ServerConfig, "passkeyTestChallenge">,
+  project: Pick<ProjectRow, "isProductionMode">,
+): { challenge?: Uint8Array<ArrayBuffer> } {
+  return config.passkeyTestChallenge && !project.isProductionMode ? { challenge: new TextEncoder().encode("MOCK") } : {};
 }
