@@ -8,7 +8,7 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { useRef, useState, type FormEvent } from "react";
 import { useProject } from "../use-project.ts";
-import { Alert, ConfirmedAction, Field, Section, useAction } from "./parts.tsx";
+import { Alert, ConfirmedAction, Field, Section, useAction, useFocusAfterRender } from "./parts.tsx";
 
 interface Enrolment {
   secret: Uint8Array<ArrayBuffer>;
@@ -40,9 +40,10 @@ export function MfaSection({ user }: { user: CurrentUser }) {
   const enabled = user.isMultiFactorRequired;
   // When the set-up form closes, its focused field disappears: focus moves to the section's button, not to the page.
   const afterEnrolment = useRef<HTMLDivElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const closeEnrolment = () => {
     setEnrolment(null);
-    requestAnimationFrame(() => afterEnrolment.current?.querySelector("button")?.focus());
+    focusAfterRender(() => afterEnrolment.current?.querySelector("button"));
   };
   return (
     <Section title="Two-factor authentication">

@@ -128,6 +128,26 @@ export function Subsection({ title, children }: { title: string; children: React
  * Each click replaces the focused button, so focus moves to the one that takes its place: the
  * confirm button when asking, the first one again after Cancel.
  */
+/**
+ * Moves the keyboard focus once the element it names is on screen and
+ * usable: after the render that shows it (a form closing brings its button
+ * back), or, for a button disabled while an action ran, after the render
+ * that enables it again. A focus asked for in the event handler itself would
+ * land on nothing, since the element is not there (or not enabled) yet.
+ */
+export function useFocusAfterRender(): (target: () => HTMLElement | null | undefined) => void {
+  const pending = useRef<(() => HTMLElement | null | undefined) | null>(null);
+  useEffect(() => {
+    const element = pending.current?.();
+    if (!element || (element as HTMLButtonElement).disabled) return;
+    pending.current = null;
+    element.focus();
+  });
+  return useCallback((target: () => HTMLElement | null | undefined) => {
+    pending.current = target;
+  }, []);
+}
+
 export function ConfirmedAction({
   label,
   ariaLabel,
@@ -145,9 +165,10 @@ export function ConfirmedAction({
   const [confirming, setConfirming] = useState(false);
   const askButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const show = (asking: boolean) => {
     setConfirming(asking);
-    requestAnimationFrame(() => (asking ? confirmButton : askButton).current?.focus());
+    focusAfterRender(() => (asking ? confirmButton : askButton).current);
   };
   // The confirm button is disabled while the action runs, which takes focus from it. If it is
   // still here afterwards (the action failed) and focus went nowhere else, focus comes back to it.

@@ -13,7 +13,7 @@ import type { CurrentUser, Passkey, Project } from "@latchkey/js";
 import { useRef, useState } from "react";
 import { useProject } from "../use-project.ts";
 import { passkeyErrorText } from "./passkey-button.tsx";
-import { Alert, ConfirmedAction, Field, Section, submitTo, useAction, useLoaded } from "./parts.tsx";
+import { Alert, ConfirmedAction, Field, Section, submitTo, useAction, useFocusAfterRender, useLoaded } from "./parts.tsx";
 
 /** Whether the user can sign in without a passkey: only the ways this project accepts count. */
 export function hasOtherWayIn(user: CurrentUser, config: Project["config"]): boolean {
@@ -29,6 +29,7 @@ export function PasskeysSection({ user }: { user: CurrentUser }) {
   const [notice, setNotice] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
   const addButton = useRef<HTMLButtonElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const add = useAction(async () => {
     setNotice(null);
     try {
@@ -37,7 +38,7 @@ export function PasskeysSection({ user }: { user: CurrentUser }) {
       setNotice("Passkey added. You can now sign in with it.");
     } finally {
       // The button is disabled while the browser's prompt is open, which takes focus from it.
-      requestAnimationFrame(() => addButton.current?.focus());
+      focusAfterRender(() => addButton.current);
     }
   });
   // A passkey cannot sign anyone in while the project has passkeys off: removing it then locks nobody out.
@@ -97,9 +98,10 @@ function PasskeyItem({
   const renameButton = useRef<HTMLButtonElement>(null);
   const form = useRef<HTMLFormElement>(null);
   // The form replaces the Rename button; when it closes, focus goes back to that button.
+  const focusAfterRender = useFocusAfterRender();
   const closeForm = () => {
     setRenaming(null);
-    requestAnimationFrame(() => renameButton.current?.focus());
+    focusAfterRender(() => renameButton.current);
   };
   const rename = useAction(async () => {
     onNotice(null);
@@ -107,7 +109,7 @@ function PasskeyItem({
       await passkey.update({ displayName: renaming!.trim() });
     } catch (error) {
       // Save was disabled while saving, which took focus from it: back to the name, to correct it.
-      requestAnimationFrame(() => form.current?.querySelector("input")?.focus());
+      focusAfterRender(() => form.current?.querySelector("input"));
       throw error;
     }
     closeForm();

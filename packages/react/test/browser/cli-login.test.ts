@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clientAppOf, createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
@@ -28,7 +28,6 @@ let server: TestServer;
 let apiUrl: string;
 let project: SdkProject;
 let demo: DemoApp;
-const contexts: BrowserContext[] = [];
 const processes: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -49,20 +48,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of processes) if (child.exitCode === null) child.kill();
-  for (const context of contexts) await context.close();
   await demo?.close();
   await server?.close();
 });
 
-async function openPage(): Promise<Page> {
-  const context = await demo.browser.newContext({ viewport: { width: 1000, height: 800 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
-  });
-  return page;
+function openPage(): Promise<Page> {
+  return demo.openPage({ width: 1000, height: 800 });
 }
 
 interface CliProcess {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createServer } from "vite";
 import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
 
@@ -17,7 +17,18 @@ export interface DemoApp {
   /** Where the demo app is served. */
   url: string;
   browser: Browser;
+  /** A page in a browser context of its own (its own cookies and storage), its errors logged; closed with the demo app. */
+  openPage(viewport?: { width: number; height: number }): Promise<Page>;
   close(): Promise<void>;
+}
+
+/** Sends a page's uncaught errors and console errors to the test output, where a failing test's cause then shows. */
+export function logPageErrors(page: Page): Page {
+  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
+  });
+  return page;
 }
 
 /** `env`: the VITE_* variables the app reads (its API URL, project id, keys…). */
@@ -42,10 +53,17 @@ export async function startDemoApp(env: Record<string, string>): Promise<DemoApp
     executablePath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
+  const contexts: BrowserContext[] = [];
   return {
     url: `http://127.0.0.1:${address.port}`,
     browser,
+    async openPage(viewport = { width: 1100, height: 900 }) {
+      const context = await browser.newContext({ viewport });
+      contexts.push(context);
+      return logPageErrors(await context.newPage());
+    },
     async close() {
+      for (const context of contexts) await context.close();
       await browser.close();
       await vite.close();
       for (const name of Object.keys(env)) delete process.env[name];

@@ -14,7 +14,7 @@ import { createSdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import type { TestServer } from "../../../server/test/harness.ts";
 import { createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
-import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
+import { logPageErrors, repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const artifacts = join(repoRoot, "test-artifacts");
 
@@ -43,11 +43,7 @@ beforeAll(async () => {
   demoUrl = demo.url;
   browser = demo.browser;
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
-  });
+  page = logPageErrors(await context.newPage());
   mkdirSync(artifacts, { recursive: true });
 
   // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.

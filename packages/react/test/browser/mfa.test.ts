@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import { createMailingTestServer, type MailingServer } from "../../../server/test/mail-fixtures.ts";
-import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
+import { logPageErrors, repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const artifacts = join(repoRoot, "test-artifacts");
 const ATTEMPT_KEY = "stack_mfa_attempt_code";
@@ -52,12 +52,7 @@ afterAll(async () => {
 });
 
 async function openPage(): Promise<Page> {
-  const opened = await context.newPage();
-  opened.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
-  opened.on("console", (message) => {
-    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
-  });
-  return opened;
+  return logPageErrors(await context.newPage());
 }
 
 /** What the authenticator app shows for the setup key. */

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
-import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
+import { logPageErrors, repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const screenshots = join(repoRoot, "test-artifacts");
 const email = uniqueEmail("passkey");
@@ -39,11 +39,7 @@ beforeAll(async () => {
   });
   demoUrl = demo.url.replace("://127.0.0.1:", "://localhost:");
   context = await demo.browser.newContext({ viewport: { width: 1100, height: 900 } });
-  page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
-  });
+  page = logPageErrors(await context.newPage());
   devtools = await context.newCDPSession(page);
   await devtools.send("WebAuthn.enable");
   ({ authenticatorId } = await devtools.send("WebAuthn.addVirtualAuthenticator", {

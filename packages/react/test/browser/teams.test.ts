@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
@@ -23,7 +23,6 @@ const TEAM = "Analytical Engines";
 let mailing: MailingServer;
 let project: SdkProject;
 let demo: DemoApp;
-const contexts: BrowserContext[] = [];
 /** Ada creates the team; Grace is invited. */
 let ada: Page;
 let grace: Page;
@@ -49,20 +48,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await demo?.close();
   await mailing?.close();
 });
 
-async function openPage(): Promise<Page> {
-  const context = await demo.browser.newContext({ viewport: { width: 1100, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") console.error(`[browser console] ${message.text()}`);
-  });
-  return page;
+function openPage(): Promise<Page> {
+  return demo.openPage();
 }
 
 async function signUp(page: Page, email: string): Promise<void> {

@@ -12,7 +12,7 @@ import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtu
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import { createMailingTestServer, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { startSiteverifyPeer, type SiteverifyPeer } from "../../../server/test/siteverify-peer.ts";
-import { startDemoApp, type DemoApp } from "./demo-app.ts";
+import { logPageErrors, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const SITE_KEY = "1x00000000000000000000AA";
 
@@ -97,8 +97,7 @@ async function openPage(
   const context = await browser.newContext();
   await context.route("https://challenges.cloudflare.com/**", (route) => route.abort());
   await context.addInitScript(fakeTurnstile, first);
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error(`[browser] ${error.stack ?? error.message}`));
+  const page = logPageErrors(await context.newPage());
   const sent: Record<string, unknown>[] = [];
   page.on("request", (request) => {
     if (request.method() === "POST" && new URL(request.url()).pathname === `/api/v1${apiPath}`) sent.push(request.postDataJSON());
