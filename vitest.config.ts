@@ -23,6 +23,13 @@ export default defineConfig({
           include: ["packages/shared/test/**/*.test.ts"],
         },
       },
+      {
+        ...sources,
+        test: {
+          name: "dev-oidc-provider",
+          include: ["apps/dev-oidc-provider/test/**/*.test.ts"],
+        },
+      },
       ...databases.map((db) => ({
         ...sources,
         test: {
