@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS } from "@latchkey/shared";
+import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS, OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/shared";
 import { parseDuration } from "./lib/duration.ts";
 import type { SmtpSettings } from "./domain/emails/smtp.ts";
 import type { SiteverifySettings } from "./integrations/siteverify.ts";
@@ -51,7 +51,21 @@ export interface ServerConfig {
    * random challenges (domain/auth/passkey/relying-party.ts).
    */
   passkeyTestChallenge: boolean;
+  /**
+   * The operator's OAuth apps, used by projects whose provider entry is `shared`
+   * (STACK_<PROVIDER>_CLIENT_ID and STACK_<PROVIDER>_CLIENT_SECRET, e.g.
+   * STACK_GITHUB_CLIENT_ID). A provider without them cannot be used shared.
+   */
+  sharedOAuthCredentials: Partial<Record<OAuthProviderId, SharedOAuthCredentials>>;
+  /**
+   * The OpenID provider every shared provider whose credentials are `MOCK` is
+   * sent to (STACK_OAUTH_MOCK_URL; apps/dev-oidc-provider in development and tests).
+   */
+  oauthMockUrl: string | null;
 }
+
+/** `mock`: the provider is the development OpenID provider at ServerConfig.oauthMockUrl. */
+export type SharedOAuthCredentials = { kind: "real"; clientId: string; clientSecret: string } | { kind: "mock" };
 
 const TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 /** A sign-up waits at most this long for the verdict; past it the challenge counts as unverifiable. */
@@ -87,7 +101,33 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
           },
     smtpAllowInsecureAuth: env.LATCHKEY_SMTP_ALLOW_INSECURE_AUTH === "true",
     passkeyTestChallenge: ["yes", "true"].includes(env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? ""),
+    ...sharedOAuthFromEnv(env),
   };
+}
+
+/**
+ * Misconfigured shared credentials stop the server at start, with the
+ * variable to fix, rather than failing each sign-in later.
+ */
+function sharedOAuthFromEnv(env: NodeJS.ProcessEnv): Pick<ServerConfig, "sharedOAuthCredentials" | "oauthMockUrl"> {
+  const oauthMockUrl = env.STACK_OAUTH_MOCK_URL?.replace(/\/+$/, "") || null;
+  const sharedOAuthCredentials: ServerConfig["sharedOAuthCredentials"] = {};
+  for (const id of OAUTH_PROVIDER_IDS) {
+    const prefix = `STACK_${id.toUpperCase()}`;
+    const clientId = env[`${prefix}_CLIENT_ID`];
+    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+    if (!clientId && !clientSecret) continue;
+    if (!clientId || !clientSecret) throw new Error(`Set both ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET, or neither.`);
+    if (clientId === "MOCK" || clientSecret === "MOCK") {
+      if (clientId !== clientSecret)
+        throw new Error(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must both be MOCK to use the mock provider.`);
+      if (!oauthMockUrl) throw new Error(`${prefix}_CLIENT_ID is MOCK: set STACK_OAUTH_MOCK_URL to the development OpenID provider's URL.`);
+      sharedOAuthCredentials[id] = { kind: "mock" };
+    } else {
+      sharedOAuthCredentials[id] = { kind: "real", clientId, clientSecret };
+    }
+  }
+  return { sharedOAuthCredentials, oauthMockUrl };
 }
 
 /** `STACK_EMAIL_SENDER` is an address, or `Name <address>`. */

@@ -87,6 +87,8 @@ export async function createTestServer(
     botChallenge: null,
     smtpAllowInsecureAuth: false,
     passkeyTestChallenge: false,
+    sharedOAuthCredentials: {},
+    oauthMockUrl: null,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

@@ -46,8 +46,8 @@ export const botChallengeFields = {
 };
 export type BotChallengeFields = { [K in keyof typeof botChallengeFields]?: z.output<(typeof botChallengeFields)[K]> };
 
-/** "unavailable" says no token exists, so it cannot come with one or with a phase. */
-function refineBotChallenge(body: BotChallengeFields, ctx: z.RefinementCtx): void {
+/** "unavailable" says no token exists, so it cannot come with one or with a phase (for `.superRefine`). */
+export function refineBotChallenge(body: BotChallengeFields, ctx: z.RefinementCtx): void {
   if (body.bot_challenge_unavailable !== undefined && (body.bot_challenge_token !== undefined || body.bot_challenge_phase !== undefined)) {
     ctx.addIssue({
       code: "custom",
@@ -270,6 +270,7 @@ export const authEndpoints = {
       KnownErrors.PublishableClientKeyRequiredForProject,
       KnownErrors.InvalidAuthorizationCode,
       KnownErrors.RefreshTokenNotFoundOrExpired,
+      KnownErrors.MultiFactorAuthenticationRequired,
     ],
   }),
 };

@@ -1,0 +1,215 @@
+/**
+ * Talking to an OAuth provider, on openid-client: the authorization URL
+ * (PKCE S256 and state), the code exchange (state, PKCE and, for OpenID
+ * providers, ID-token checks), and the user's profile. Real providers are
+ * described by static metadata (providers/*.ts); the development provider
+ * (`MOCK` credentials) is found by OpenID discovery at its URL.
+ */
+import type { OAuthProviderId } from "@latchkey/shared";
+import * as oidc from "openid-client";
+import { MOCK_CLIENT_SECRET, MOCK_SCOPES, mockProfile } from "./providers/mock.ts";
+import { ProviderHttpError, type OAuthAppSettings, type OAuthProviderDefinition, type ProviderUserInfo } from "./provider.ts";
+import { OAUTH_PROVIDERS } from "./registry.ts";
+
+/** The provider's own OAuth app (ours or the project's), or the development provider at `mockUrl`. */
+export type ProviderConnection = { kind: "app"; settings: OAuthAppSettings } | { kind: "mock"; mockUrl: string };
+
+export interface ProviderTokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date;
+}
+
+export interface ProviderSignIn {
+  profile: ProviderUserInfo;
+  tokens: ProviderTokenSet;
+}
+
+/** Seconds a provider has to answer each request. */
+const PROVIDER_TIMEOUT_SECONDS = 6;
+/** When neither the token response nor the provider says how long an access token lives. */
+const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+
+export class OAuthProviderClient {
+  private constructor(
+    readonly id: OAuthProviderId,
+    /** null: the development provider, which stands in for `id`. */
+    private readonly definition: OAuthProviderDefinition | null,
+    private readonly settings: OAuthAppSettings,
+    private readonly configuration: oidc.Configuration,
+  ) {}
+
+  static async connect(id: OAuthProviderId, connection: ProviderConnection): Promise<OAuthProviderClient> {
+    if (connection.kind === "mock") {
+      const settings = { clientId: id, clientSecret: MOCK_CLIENT_SECRET };
+      return new OAuthProviderClient(id, null, settings, await discoverMock(connection.mockUrl, id));
+    }
+    const definition = OAUTH_PROVIDERS[id];
+    return new OAuthProviderClient(id, definition, connection.settings, staticConfiguration(definition, connection.settings));
+  }
+
+  /** What every sign-in asks for; a project's extra scopes come on top. */
+  get baseScopes(): readonly string[] {
+    return this.definition ? this.definition.baseScopes : MOCK_SCOPES;
+  }
+
+  /** Where to send the browser; `codeVerifier` stays on the server for the exchange. */
+  async authorizationUrl(input: { redirectUri: string; state: string; codeVerifier: string; scopes: readonly string[] }): Promise<URL> {
+    const params: Record<string, string> = {
+      redirect_uri: input.redirectUri,
+      scope: input.scopes.join(" "),
+      response_type: "code",
+      state: input.state,
+      // A refresh token (connected accounts), and one every time: providers hand it out only on consent.
+      access_type: "offline",
+      prompt: "consent",
+      ...this.definition?.extraAuthorizationParams?.(this.settings),
+    };
+    if (this.definition?.pkce !== false) {
+      params.code_challenge = await oidc.calculatePKCECodeChallenge(input.codeVerifier);
+      params.code_challenge_method = "S256";
+    }
+    return oidc.buildAuthorizationUrl(this.configuration, params);
+  }
+
+  /**
+   * Exchanges the code the provider sent to `callbackUrl` (our callback URL
+   * with the provider's query), then reads the user's profile. Throws
+   * openid-client's errors (see providerFailureKind).
+   */
+  async signIn(callbackUrl: URL, checks: { state: string; codeVerifier: string }): Promise<ProviderSignIn> {
+    const tokens = await oidc.authorizationCodeGrant(this.configuration, callbackUrl, {
+      expectedState: checks.state,
+      ...(this.definition?.pkce !== false ? { pkceCodeVerifier: checks.codeVerifier } : {}),
+    });
+    const claims = tokens.claims() as Record<string, unknown> | undefined;
+    const profile = this.definition
+      ? await this.definition.userInfo({ api: this.api(tokens.access_token), idTokenClaims: claims, settings: this.settings })
+      : mockProfile(
+          await oidc.fetchUserInfo(
+            this.configuration,
+            tokens.access_token,
+            typeof claims?.sub === "string" ? claims.sub : oidc.skipSubjectCheck,
+          ),
+        );
+    const lifetime = tokens.expiresIn() ?? this.definition?.defaultAccessTokenLifetimeSeconds ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS;
+    return {
+      profile,
+      tokens: {
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token ?? null,
+        expiresAt: new Date(Date.now() + lifetime * 1000),
+      },
+    };
+  }
+
+  private api(accessToken: string) {
+    const configuration = this.configuration;
+    return {
+      async getJson(url: string, headers: Record<string, string> = {}): Promise<unknown> {
+        const response = await oidc.fetchProtectedResource(
+          configuration,
+          accessToken,
+          new URL(url),
+          "GET",
+          undefined,
+          new Headers(headers),
+        );
+        if (!response.ok) throw new ProviderHttpError(response.status, url);
+        return response.json();
+      },
+    };
+  }
+}
+
+/** How a provider failure should be answered; null: an unexpected failure (500). */
+export type ProviderFailureKind = "access_denied" | "invalid_grant" | "invalid_client" | "invalid_scope" | "unavailable";
+
+export function providerFailureKind(error: unknown): ProviderFailureKind | null {
+  if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError) {
+    if (error instanceof oidc.ResponseBodyError && (error.status >= 500 || error.status === 429)) return "unavailable";
+    switch (error.error) {
+      case "access_denied":
+      case "consent_required":
+        return "access_denied";
+      case "invalid_grant":
+        return "invalid_grant";
+      case "invalid_client":
+      case "unauthorized_client":
+        return "invalid_client";
+      case "invalid_scope":
+      case "unauthorized_scope_error":
+        return "invalid_scope";
+      case "temporarily_unavailable":
+      case "server_error":
+        return "unavailable";
+    }
+    return null;
+  }
+  if (error instanceof ProviderHttpError) return error.status >= 500 || error.status === 429 ? "unavailable" : null;
+  if (error instanceof oidc.ClientError) {
+    if (error.code === "OAUTH_TIMEOUT" || error.code === "OAUTH_ABORT") return "unavailable";
+    const cause = (error as { cause?: unknown }).cause;
+    // A status the protocol does not expect (an HTML error page from a proxy, say).
+    if (cause instanceof Response) return cause.status >= 500 || cause.status === 429 ? "unavailable" : null;
+    // fetch() itself failed: no connection.
+    if (cause instanceof TypeError) return "unavailable";
+  }
+  return null;
+}
+
+function staticConfiguration(definition: OAuthProviderDefinition, settings: OAuthAppSettings): oidc.Configuration {
+  const endpoints = definition.endpoints(settings);
+  const configuration = new oidc.Configuration(
+    {
+      issuer: endpoints.issuer ?? new URL(endpoints.authorization).origin,
+      authorization_endpoint: endpoints.authorization,
+      token_endpoint: endpoints.token,
+      ...(endpoints.jwksUri ? { jwks_uri: endpoints.jwksUri } : {}),
+    },
+    settings.clientId,
+    { client_secret: settings.clientSecret },
+    definition.tokenEndpointAuth === "client_secret_post"
+      ? oidc.ClientSecretPost(settings.clientSecret)
+      : oidc.ClientSecretBasic(settings.clientSecret),
+  );
+  configuration.timeout = PROVIDER_TIMEOUT_SECONDS;
+  if (definition.normalizeTokenResponse) {
+    const normalize = definition.normalizeTokenResponse;
+    configuration[oidc.customFetch] = async (url, options) => {
+      const response = await fetch(url, options as RequestInit);
+      if (url !== endpoints.token || !(response.headers.get("content-type") ?? "").includes("json")) return response;
+      const normalized = normalize(response.status, (await response.json()) as Record<string, unknown>);
+      return new Response(JSON.stringify(normalized.json), {
+        status: normalized.status,
+        headers: { "content-type": "application/json" },
+      });
+    };
+  }
+  return configuration;
+}
+
+/** Discovery answers, kept per provider URL and client: every sign-in needs them, and they do not change. */
+const discovered = new Map<string, Promise<oidc.Configuration>>();
+
+function discoverMock(mockUrl: string, clientId: string): Promise<oidc.Configuration> {
+  const key = `${mockUrl} ${clientId}`;
+  let configuration = discovered.get(key);
+  if (!configuration) {
+    const url = new URL(mockUrl);
+    configuration = oidc
+      .discovery(url, clientId, { client_secret: MOCK_CLIENT_SECRET }, oidc.ClientSecretBasic(MOCK_CLIENT_SECRET), {
+        timeout: PROVIDER_TIMEOUT_SECONDS,
+        // The development provider runs on plain HTTP on the developer's machine.
+        ...(url.protocol === "http:" ? { execute: [oidc.allowInsecureRequests] } : {}),
+      })
+      .then((config) => {
+        config.timeout = PROVIDER_TIMEOUT_SECONDS;
+        return config;
+      });
+    discovered.set(key, configuration);
+    // A provider that was down is asked again next time.
+    configuration.catch(() => discovered.delete(key));
+  }
+  return configuration;
+}
