@@ -23,7 +23,8 @@ export type CodePurpose =
   | "team_invitation"
   | "mfa_attempt"
   | "passkey_registration"
-  | "passkey_authentication";
+  | "passkey_authentication"
+  | "oauth_authorization_code";
 
 export interface CodeScope {
   projectId: string;

@@ -213,3 +213,8 @@ function discoverMock(mockUrl: string, clientId: string): Promise<oidc.Configura
   }
   return configuration;
 }
+
+/** Fresh random values for one flow: the state and PKCE verifier we use towards the provider (43 base64url characters each). */
+export function newFlowSecrets(): { state: string; codeVerifier: string } {
+  return { state: oidc.randomState(), codeVerifier: oidc.randomPKCECodeVerifier() };
+}

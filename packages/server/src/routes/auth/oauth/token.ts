@@ -3,20 +3,39 @@
  * credentials in the body or as HTTP Basic; the client id is the project id
  * (optionally `<project>#<branch>`), the secret its publishable key.
  */
-import { DEFAULT_BRANCH_ID, KnownErrors, PUBLIC_CLIENT_SECRET_SENTINEL, StatusError, authEndpoints } from "@latchkey/shared";
-import { checkProjectKey } from "../../../domain/api-keys/key-check.ts";
+import { KnownErrors, StatusError, authEndpoints } from "@latchkey/shared";
+import { exchangeAuthorizationCode } from "../../../domain/auth/oauth/authorization-code.ts";
+import { authenticateOAuthClient } from "../../../domain/auth/oauth/oauth-client.ts";
 import { refreshAccessToken } from "../../../domain/sessions/refresh.ts";
 import { defineRoute } from "../../../http/route.ts";
-import type { Services } from "../../../services.ts";
 
 export default [
   defineRoute(authEndpoints.oauthToken, async ({ body, headers: requestHeaders, services, ip }) => {
     const credentials = clientCredentials(requestHeaders.get("authorization"), body);
-    const { project, branchId } = await authenticateClient(services, credentials.clientId, credentials.clientSecret);
+    const { project, branchId } = await authenticateOAuthClient(services, credentials.clientId, credentials.clientSecret);
     const headers = { pragma: "no-cache" };
     if (body.grant_type === "authorization_code") {
-      // Codes come from the provider sign-in flow; an unknown one is refused.
-      throw new KnownErrors.InvalidAuthorizationCode();
+      // Codes come from the provider sign-in flow (routes/auth/oauth/callback).
+      if (!body.code) throw new KnownErrors.InvalidAuthorizationCode();
+      const signedIn = await exchangeAuthorizationCode(services, project, branchId, {
+        code: body.code,
+        redirectUri: body.redirect_uri,
+        codeVerifier: body.code_verifier,
+      });
+      return {
+        headers,
+        body: {
+          access_token: signedIn.accessToken,
+          afterCallbackRedirectUrl: signedIn.afterCallbackRedirectUrl,
+          after_callback_redirect_url: signedIn.afterCallbackRedirectUrl,
+          expires_in: Math.round(services.tokens.lifetimeMillis / 1000),
+          is_new_user: signedIn.isNewUser,
+          newUser: signedIn.isNewUser,
+          refresh_token: signedIn.refreshToken,
+          scope: "legacy" as const,
+          token_type: "Bearer" as const,
+        },
+      };
     }
     if (!body.refresh_token) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
     const accessToken = await refreshAccessToken(services, project, branchId, body.refresh_token, ip);
@@ -52,19 +71,4 @@ function clientCredentials(
   }
   if (!body.client_id || body.client_secret === undefined) throw new KnownErrors.InvalidOAuthClientIdOrSecret(body.client_id ?? null);
   return { clientId: body.client_id, clientSecret: body.client_secret };
-}
-
-async function authenticateClient(services: Services, clientId: string, clientSecret: string) {
-  const [projectId, branchId = DEFAULT_BRANCH_ID] = clientId.split("#") as [string, string | undefined];
-  const project = await services.projects.get(projectId);
-  if (!project) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-  if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
-  if (clientSecret === PUBLIC_CLIENT_SECRET_SENTINEL) {
-    if (project.config.require_publishable_client_key) {
-      throw new KnownErrors.PublishableClientKeyRequiredForProject(project.id);
-    }
-  } else if (!(await checkProjectKey(services, project.id, "publishable_client_key", clientSecret))) {
-    throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-  }
-  return { project, branchId };
 }
