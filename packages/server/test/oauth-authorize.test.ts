@@ -5,8 +5,11 @@
  * checks run. The shared providers go to the development OpenID provider.
  */
 import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthFlows } from "../src/db/schema/index.ts";
+import { EXPIRED_FLOW_RETENTION_MILLIS } from "../src/domain/auth/oauth/flows.ts";
+import { sha256Hex } from "../src/lib/secrets.ts";
 import { createProject, expectPlainError, expectSchemaErrorIncluding, signUpUser, type Project } from "./fixtures.ts";
 import { expectKnownError } from "./harness.ts";
 import {
@@ -268,5 +271,25 @@ describe("refusals, in the order the checks run", () => {
     await authorize(project, "github", { provider_scope: "repo" });
     await authorize(project, "github", { redirect_uri: "https://evil.example.com/cb" });
     expect(await flowCount()).toBe(before);
+  });
+});
+
+describe("housekeeping", () => {
+  it("deletes flows expired for longer than a day, and keeps the others", async () => {
+    const db = testbed.server.instance.services.db;
+    const stateOf = async () => new URL((await authorize(project, "github")).headers.get("location")!).searchParams.get("state")!;
+    const [old, recent] = [await stateOf(), await stateOf()];
+    const setExpiry = (state: string, ms: number) =>
+      db
+        .update(oauthFlows)
+        .set({ expiresAt: new Date(Date.now() + ms) })
+        .where(eq(oauthFlows.stateHash, sha256Hex(state)));
+    await setExpiry(old, -EXPIRED_FLOW_RETENTION_MILLIS - 60_000);
+    await setExpiry(recent, -60_000);
+    const result = await testbed.server.instance.services.housekeeping.run();
+    expect(result).toMatchObject({ expiredOAuthFlows: 1 });
+    const left = await db.select({ stateHash: oauthFlows.stateHash }).from(oauthFlows);
+    expect(left.map((r) => r.stateHash)).toContain(sha256Hex(recent));
+    expect(left.map((r) => r.stateHash)).not.toContain(sha256Hex(old));
   });
 });

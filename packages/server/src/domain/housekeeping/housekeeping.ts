@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import type { Db } from "../../db/connect.ts";
 import { deleteLongExpired as deleteLongExpiredCliLogins } from "../auth/cli/attempts.ts";
+import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
@@ -31,20 +32,21 @@ export class Housekeeping {
     return this.#running;
   }
 
-  private async round(now: Date): Promise<{ expiredCodes: number; expiredCliLogins: number }> {
+  private async round(now: Date): Promise<{ expiredCodes: number; expiredCliLogins: number; expiredOAuthFlows: number }> {
     try {
       const expiredCodes = await deleteExpiredCodes(this.db, now);
+      const expiredOAuthFlows = await deleteExpiredOAuthFlows(this.db, now);
       // CLI login requests are also swept, 100 at a time, when a CLI login starts; this covers quiet times.
       let expiredCliLogins = 0;
       for (let batch = await deleteLongExpiredCliLogins(this.db); batch > 0; batch = await deleteLongExpiredCliLogins(this.db)) {
         expiredCliLogins += batch;
       }
-      if (expiredCodes + expiredCliLogins > 0)
-        this.logger.info({ expiredCodes, expiredCliLogins }, "deleted long-expired codes and CLI logins");
-      return { expiredCodes, expiredCliLogins };
+      if (expiredCodes + expiredCliLogins + expiredOAuthFlows > 0)
+        this.logger.info({ expiredCodes, expiredCliLogins, expiredOAuthFlows }, "deleted long-expired codes, CLI logins and OAuth flows");
+      return { expiredCodes, expiredCliLogins, expiredOAuthFlows };
     } catch (error) {
       this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
-      return { expiredCodes: 0, expiredCliLogins: 0 };
+      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0 };
     }
   }
 

@@ -6,7 +6,7 @@
  * by the callback, so it is used once; it lives 10 minutes, as does the
  * browser cookie that ties it to the browser that started it.
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { oauthFlows } from "../../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret, sha256Hex } from "../../../lib/secrets.ts";
@@ -16,6 +16,9 @@ export const OAUTH_FLOW_LIFETIME_MILLIS = 10 * 60 * 1000;
 /** The browser cookie `<prefix><state>` (value `true`) ties a flow to the browser that started it. */
 export const OAUTH_INNER_COOKIE_PREFIX = "stack-oauth-inner-";
 const VERIFIER_PURPOSE = "oauth-flow-code-verifier";
+/** How long past its expiry a flow is kept: a late callback still hears "timed out" rather than "invalid state". */
+export const EXPIRED_FLOW_RETENTION_MILLIS = 24 * 3600 * 1000;
+const BATCH = 1000;
 
 /** Stored as JSON, snake_case like the other stored documents. */
 export interface OAuthFlowData {
@@ -80,4 +83,19 @@ export async function takeFlow(db: Db, serverSecret: string, innerState: string)
     expiresAt: row.expiresAt,
     data,
   };
+}
+
+/**
+ * Anyone may start a flow (authorize needs no user), so expired ones are
+ * swept (housekeeping), a batch at a time; returns how many.
+ */
+export async function deleteExpiredFlows(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - EXPIRED_FLOW_RETENTION_MILLIS);
+  let deleted = 0;
+  for (;;) {
+    const batch = db.select({ id: oauthFlows.id }).from(oauthFlows).where(lt(oauthFlows.expiresAt, cutoff)).limit(BATCH);
+    const rows = await db.delete(oauthFlows).where(inArray(oauthFlows.id, batch)).returning({ id: oauthFlows.id });
+    deleted += rows.length;
+    if (rows.length < BATCH) return deleted;
+  }
 }
