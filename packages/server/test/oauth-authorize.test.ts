@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthFlows } from "../src/db/schema/index.ts";
 import { EXPIRED_FLOW_RETENTION_MILLIS } from "../src/domain/auth/oauth/flows.ts";
 import { sha256Hex } from "../src/lib/secrets.ts";
+import { startSiteverifyPeer } from "./siteverify-peer.ts";
 import { createProject, expectPlainError, expectSchemaErrorIncluding, signUpUser, type Project } from "./fixtures.ts";
 import { expectKnownError } from "./harness.ts";
 import {
@@ -291,5 +292,42 @@ describe("housekeeping", () => {
     const left = await db.select({ stateHash: oauthFlows.stateHash }).from(oauthFlows);
     expect(left.map((r) => r.stateHash)).toContain(sha256Hex(recent));
     expect(left.map((r) => r.stateHash)).not.toContain(sha256Hex(old));
+  });
+});
+
+describe("the bot challenge (action oauth_authenticate)", () => {
+  it("applies the phase rules before the token is looked at, and keeps the outcome with the flow", async () => {
+    const peer = await startSiteverifyPeer();
+    peer.reply = (request) => {
+      const [kind, action] = (request.response ?? "").split(":");
+      return { json: kind === "pass" ? { success: true, action, hostname: "localhost", "error-codes": [] } : { success: false } };
+    };
+    const guarded = await startOAuthTestbed({ botChallenge: { url: peer.url, secretKey: "s", timeoutMillis: 2000 } });
+    try {
+      const p = await createOAuthProject(guarded.server);
+      const go = (query: Record<string, string>) =>
+        guarded.server.request("/auth/oauth/authorize/github", { query: { ...authorizeQuery(p, newPkce(), "s"), ...query } });
+      // A failed invisible challenge wins over a bad token: the challenge is checked first.
+      expectKnownError(await go({ bot_challenge_phase: "invisible", token: "not-a-token" }), "BOT_CHALLENGE_REQUIRED", 409);
+      expectKnownError(await go({ bot_challenge_phase: "visible", bot_challenge_token: "fail" }), "BOT_CHALLENGE_FAILED", 400);
+      expectKnownError(
+        await go({ bot_challenge_phase: "invisible", bot_challenge_token: "pass:sign_up_with_credential" }),
+        "BOT_CHALLENGE_REQUIRED",
+        409,
+      );
+      const passed = await go({ bot_challenge_phase: "invisible", bot_challenge_token: "pass:oauth_authenticate" });
+      expect(passed.status, passed.text).toBe(307);
+      const older = await go({});
+      expect(older.status, older.text).toBe(307);
+      const outcomes = await guarded.server.instance.services.db.select({ data: oauthFlows.data }).from(oauthFlows);
+      expect(outcomes.map((r) => (r.data as { bot_challenge: string }).bot_challenge).sort()).toEqual(["invalid", "ok"]);
+      expectSchemaErrorIncluding(
+        await go({ bot_challenge_unavailable: "true", bot_challenge_phase: "invisible" }),
+        "query.bot_challenge_unavailable cannot be given together with bot_challenge_token or bot_challenge_phase",
+      );
+    } finally {
+      await guarded.close();
+      await peer.close();
+    }
   });
 });
