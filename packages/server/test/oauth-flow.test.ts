@@ -153,6 +153,59 @@ describe("linking a provider account to the signed-in user", () => {
   });
 });
 
+describe("a provider e-mail that another user signs in with (merge strategies)", () => {
+  async function serverUser(p: Project, email: string, verified: boolean): Promise<string> {
+    const res = await testbed.server.request("/users", {
+      method: "POST",
+      as: p.server,
+      body: { primary_email: email, primary_email_verified: verified, primary_email_auth_enabled: true, password: "correct horse battery" },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id;
+  }
+
+  it("link_method: links to the user whose address is verified (the provider's is verified too)", async () => {
+    const email = uniqueEmail("merge");
+    const userId = await serverUser(project, email, true);
+    const res = await signInWithProvider(testbed, project, email);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.is_new_user).toBe(false);
+    expect(jwtPayload(res.body.access_token).sub).toBe(userId);
+  });
+
+  it("link_method with that user's address unverified: the error goes to the app with its details", async () => {
+    const email = uniqueEmail("unverified");
+    await serverUser(project, email, false);
+    const started = await startSignIn(testbed, project);
+    const app = await finishOnProvider(testbed, started, { email });
+    expect(app.searchParams.get("errorCode")).toBe("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE");
+    expect(JSON.parse(app.searchParams.get("details")!)).toEqual({
+      type: "email",
+      contact_channel_value: email,
+      would_work_if_email_was_verified: true,
+    });
+  });
+
+  it("allow_duplicates: a new user", async () => {
+    const p = await createOAuthProject(testbed.server, { oauth_account_merge_strategy: "allow_duplicates" });
+    const email = uniqueEmail("dup");
+    const existing = await serverUser(p, email, true);
+    const res = await signInWithProvider(testbed, p, email);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.is_new_user).toBe(true);
+    expect(jwtPayload(res.body.access_token).sub).not.toBe(existing);
+  });
+
+  it("a provider account already linked to another user cannot be linked again", async () => {
+    const email = uniqueEmail("taken");
+    await signInWithProvider(testbed, project, email);
+    const other = await signUpUser(testbed.server, project);
+    const started = await startSignIn(testbed, project, { query: { type: "link", token: other.accessToken } });
+    const app = await finishOnProvider(testbed, started, { email });
+    expect(app.searchParams.get("errorCode")).toBe("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER");
+  });
+});
+
 describe("a user with two-factor", () => {
   it("gets MULTI_FACTOR_AUTHENTICATION_REQUIRED at the token endpoint, and finishes with TOTP", async () => {
     const email = uniqueEmail("mfa");
