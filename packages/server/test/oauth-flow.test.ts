@@ -293,6 +293,23 @@ describe("errors sent back to the app", () => {
     const app = await finishOnProvider(testbed, started, { email: uniqueEmail() });
     expect(app.searchParams.get("errorCode")).toBe("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
   });
+
+  it("the publishable key was revoked since: INVALID_PUBLISHABLE_CLIENT_KEY", async () => {
+    const p = await createOAuthProject(testbed.server);
+    const started = await startSignIn(testbed, p);
+    const keys = await testbed.server.request("/internal/api-keys", { as: p.ownerAdmin });
+    expect(keys.status, keys.text).toBe(200);
+    for (const key of keys.body.items) {
+      const revoked = await testbed.server.request(`/internal/api-keys/${key.id}`, {
+        method: "PATCH",
+        as: p.ownerAdmin,
+        body: { revoked: true },
+      });
+      expect(revoked.status, revoked.text).toBe(200);
+    }
+    const app = await finishOnProvider(testbed, started, { email: uniqueEmail() });
+    expect(app.searchParams.get("errorCode")).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
+  });
 });
 
 describe("callbacks refused in plain text", () => {

@@ -73,6 +73,8 @@ export const oauthCallbackBody = z.looseObject({ state: z.string().optional() })
 
 const CALLBACK_ERRORS = [
   KnownErrors.OuterOAuthTimeout,
+  KnownErrors.InvalidPublishableClientKey,
+  KnownErrors.PublishableClientKeyRequiredForProject,
   KnownErrors.OAuthProviderNotFoundOrNotEnabled,
   KnownErrors.OAuthProviderAccessDenied,
   KnownErrors.RedirectUrlNotWhitelisted,

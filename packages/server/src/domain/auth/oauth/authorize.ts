@@ -4,7 +4,7 @@
  * challenge, the token's project and branch, extra scopes with shared keys),
  * then stores the flow and hands back the provider's authorization URL.
  */
-import { KnownErrors, StatusError, type oauthAuthorizeQuery } from "@latchkey/shared";
+import { KnownErrors, PUBLIC_CLIENT_SECRET_SENTINEL, StatusError, type oauthAuthorizeQuery } from "@latchkey/shared";
 import type { z } from "zod";
 import { newFlowSecrets } from "../../../integrations/oauth/client.ts";
 import type { Services } from "../../../services.ts";
@@ -74,6 +74,7 @@ export async function authorizeWithProvider(
     innerCodeVerifier: inner.codeVerifier,
     data: {
       provider_id: provider.id,
+      publishable_client_key: query.client_secret === PUBLIC_CLIENT_SECRET_SENTINEL ? null : query.client_secret,
       type: query.type,
       user_id: userId,
       redirect_uri: query.redirect_uri.split("#")[0]!,

@@ -15,6 +15,7 @@ import { signInOrLinkWithProvider } from "./accounts.ts";
 import { issueAuthorizationCode } from "./authorization-code.ts";
 import { errorRedirectLocation } from "./error-redirect.ts";
 import { OAUTH_INNER_COOKIE_PREFIX, takeFlow, type OAuthFlow } from "./flows.ts";
+import { checkClientKey } from "./oauth-client.ts";
 import { connectProvider, enabledProvider, providerCallbackUrl, requestedScopes, type EnabledProvider } from "./providers.ts";
 
 export const INVALID_STATE_MESSAGE = "Invalid OAuth state. Please try signing in again.";
@@ -64,6 +65,7 @@ async function signInAndIssueCode(
   if (flow.expiresAt.getTime() <= Date.now()) throw new KnownErrors.OuterOAuthTimeout();
   // The project may have changed since the flow started.
   const provider = enabledProvider(services.config, project.config, flow.data.provider_id);
+  await checkClientKey(services, project, flow.data.publishable_client_key, () => new KnownErrors.InvalidPublishableClientKey(project.id));
   if (!isTrustedUrl(project.config, flow.data.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   const signIn = await providerSignIn(services, provider, flow, query);
   const code = await services.db.transaction(async (tx) => {

@@ -23,6 +23,8 @@ const BATCH = 1000;
 /** Stored as JSON, snake_case like the other stored documents. */
 export interface OAuthFlowData {
   provider_id: string;
+  /** The app's publishable key (public by design), checked again at the callback; null: the public-client sentinel. */
+  publishable_client_key: string | null;
   type: "authenticate" | "link";
   /** The user of the authorize request's token: the one to link to, or an anonymous user to upgrade. */
   user_id: string | null;

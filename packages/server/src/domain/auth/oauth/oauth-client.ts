@@ -33,14 +33,24 @@ export async function authenticateOAuthClient(
   if (!project) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   // Every project has exactly one branch today.
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
-  if (clientSecret === PUBLIC_CLIENT_SECRET_SENTINEL) {
-    if (project.config.require_publishable_client_key) {
-      throw new KnownErrors.PublishableClientKeyRequiredForProject(project.id);
-    }
-  } else if (!(await checkProjectKey(services, project.id, "publishable_client_key", clientSecret))) {
-    throw wrongKey === "client"
+  const key = clientSecret === PUBLIC_CLIENT_SECRET_SENTINEL ? null : clientSecret;
+  await checkClientKey(services, project, key, () =>
+    wrongKey === "client"
       ? new KnownErrors.InvalidOAuthClientIdOrSecret(clientId)
-      : new KnownErrors.InvalidPublishableClientKey(project.id);
-  }
+      : new KnownErrors.InvalidPublishableClientKey(project.id),
+  );
   return { project, branchId };
+}
+
+/**
+ * The publishable key the app presented (null: none, the public-client
+ * sentinel), against the project as it is now; the callback checks it
+ * again, so a key revoked during a sign-in ends it.
+ */
+export async function checkClientKey(services: Services, project: ProjectRow, key: string | null, wrongKey: () => Error): Promise<void> {
+  if (key === null) {
+    if (project.config.require_publishable_client_key) throw new KnownErrors.PublishableClientKeyRequiredForProject(project.id);
+  } else if (!(await checkProjectKey(services, project.id, "publishable_client_key", key))) {
+    throw wrongKey();
+  }
 }
