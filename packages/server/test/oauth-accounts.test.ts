@@ -62,6 +62,16 @@ describe("a first sign-in", () => {
     expect(account).toMatchObject({ userId: user.id, providerConfigId: "github", allowSignIn: true, allowConnectedAccounts: true });
   });
 
+  it("grants the project's default permissions, as any sign-up does", async () => {
+    const p = await createProject(server, project.owner, OAUTH_CONFIG);
+    const define = await server.request("/project-permission-definitions", { method: "POST", as: p.admin, body: { id: "read_reports" } });
+    expect(define.status, define.text).toBe(201);
+    await patchProjectConfig(server, p, { user_default_permissions: [{ id: "read_reports" }] });
+    const { user } = await oauthSignIn(server, p, { profile: providerProfile() });
+    const grants = await server.request("/project-permissions", { as: p.server, query: { user_id: user.id } });
+    expect(grants.body.items.map((g: { id: string }) => g.id)).toEqual(["read_reports"]);
+  });
+
   it("keeps an unverified provider e-mail unverified", async () => {
     const profile = providerProfile({ emailVerified: false });
     const { user } = await oauthSignIn(server, project, { profile });
@@ -351,6 +361,7 @@ describe("a provider e-mail someone already signs in with", () => {
     it("refuses even when both sides verified the address", () => expectRefused(raiseError, true, true, false));
     it("refuses when the provider did not verify it", () => expectRefused(raiseError, true, false, false));
     it("refuses when the existing address is unverified", () => expectRefused(raiseError, false, true, false));
+    it("refuses when neither side verified it", () => expectRefused(raiseError, false, false, false));
   });
 
   describe("allow_duplicates", () => {
@@ -358,6 +369,7 @@ describe("a provider e-mail someone already signs in with", () => {
       [true, true],
       [false, false],
       [true, false],
+      [false, true],
     ] as const) {
       it(`creates a second user whose e-mail does not sign in (existing ${existingVerified ? "" : "un"}verified, provider ${providerVerified ? "" : "un"}verified)`, async () => {
         const email = uniqueEmail("merge");
