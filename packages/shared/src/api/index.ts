@@ -22,6 +22,7 @@ import { permissionsEndpoints } from "./permissions.ts";
 import { mfaEndpoints } from "./mfa.ts";
 import { passkeysEndpoints } from "./passkeys.ts";
 import { cliAuthEndpoints } from "./cli-auth.ts";
+import { oauthProvidersEndpoints } from "./oauth-providers.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -42,6 +43,7 @@ export * from "./email-admin.ts";
 export * from "./mfa.ts";
 export * from "./passkeys.ts";
 export * from "./cli-auth.ts";
+export * from "./oauth-providers.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -62,6 +64,7 @@ export const endpointsByArea = {
   mfa: mfaEndpoints,
   passkeys: passkeysEndpoints,
   cliAuth: cliAuthEndpoints,
+  oauthProviders: oauthProvidersEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -81,6 +84,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof permissionsEndpoints> &
   EndpointMapOf<typeof mfaEndpoints> &
   EndpointMapOf<typeof passkeysEndpoints> &
-  EndpointMapOf<typeof cliAuthEndpoints>;
+  EndpointMapOf<typeof cliAuthEndpoints> &
+  EndpointMapOf<typeof oauthProvidersEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));
