@@ -29,6 +29,7 @@ const user = {
   countryCode: null,
   signedUpAt: new Date("2026-01-01T00:00:00Z"),
   lastActiveAt: new Date("2026-01-02T00:00:00Z"),
+  oauthProviders: [],
 } as unknown as UserRecord;
 
 describe("userViewJson", () => {

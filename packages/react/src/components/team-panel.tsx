@@ -44,6 +44,8 @@ export function TeamPanel({ user, team }: { user: CurrentUser; team: Team }) {
 /** The user's own name in this team (it starts as their account's). */
 function TeamProfile({ user, team }: { user: CurrentUser; team: Team }) {
   const profile = useLoaded(user._teamProfileEntry(team));
+  // Kept here, not in the form: the form starts afresh (keyed by the name) when the saved name comes back.
+  const [saved, setSaved] = useState(false);
   return (
     <Subsection title="Your profile in this team">
       <Alert>{profile.error}</Alert>
@@ -52,19 +54,26 @@ function TeamProfile({ user, team }: { user: CurrentUser; team: Team }) {
           <p className="lk-muted">Loading…</p>
         )
       ) : (
-        <ProfileForm key={profile.value.displayName ?? ""} profile={profile.value} />
+        <ProfileForm key={profile.value.displayName ?? ""} profile={profile.value} saved={saved} onSaved={setSaved} />
       )}
     </Subsection>
   );
 }
 
-function ProfileForm({ profile }: { profile: { displayName: string | null; update(options: { displayName?: string }): Promise<void> } }) {
+function ProfileForm({
+  profile,
+  saved,
+  onSaved,
+}: {
+  profile: { displayName: string | null; update(options: { displayName?: string }): Promise<void> };
+  saved: boolean;
+  onSaved(saved: boolean): void;
+}) {
   const [displayName, setDisplayName] = useState(profile.displayName ?? "");
-  const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
-    setSaved(false);
+    onSaved(false);
     await profile.update({ displayName: displayName.trim() });
-    setSaved(true);
+    onSaved(true);
   });
   return (
     <form className="lk-form" onSubmit={submitTo(save.run)}>

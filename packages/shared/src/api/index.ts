@@ -23,6 +23,7 @@ import { mfaEndpoints } from "./mfa.ts";
 import { passkeysEndpoints } from "./passkeys.ts";
 import { cliAuthEndpoints } from "./cli-auth.ts";
 import { oauthEndpoints } from "./oauth.ts";
+import { oauthProvidersEndpoints } from "./oauth-providers.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -44,6 +45,7 @@ export * from "./mfa.ts";
 export * from "./passkeys.ts";
 export * from "./cli-auth.ts";
 export * from "./oauth.ts";
+export * from "./oauth-providers.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -65,6 +67,7 @@ export const endpointsByArea = {
   passkeys: passkeysEndpoints,
   cliAuth: cliAuthEndpoints,
   oauth: oauthEndpoints,
+  oauthProviders: oauthProvidersEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -85,6 +88,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof mfaEndpoints> &
   EndpointMapOf<typeof passkeysEndpoints> &
   EndpointMapOf<typeof cliAuthEndpoints> &
-  EndpointMapOf<typeof oauthEndpoints>;
+  EndpointMapOf<typeof oauthEndpoints> &
+  EndpointMapOf<typeof oauthProvidersEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -88,7 +88,11 @@ export const ContactChannelAlreadyUsedForAuthBySomeoneElse = defineKnownError(
   "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
   409,
   (type: string, contactChannelValue: string | null = null, wouldWorkIfEmailWasVerified: boolean = false) => ({
-    message: `This ${type}${contactChannelValue === null ? "" : ` (${JSON.stringify(contactChannelValue)})`} is already used for sign-in by another user${wouldWorkIfEmailWasVerified ? " (this would work if the e-mail were verified)" : ""}.`,
+    message: `This ${type}${contactChannelValue === null ? "" : ` (${JSON.stringify(contactChannelValue)})`} is already used for sign-in by another account${
+      wouldWorkIfEmailWasVerified
+        ? ", which has not verified it yet. Sign in to that account the way you signed up, verify the address, then use this sign-in method again."
+        : ". Use another address, or sign in to that account instead."
+    }`,
     details: {
       type,
       contact_channel_value: contactChannelValue,

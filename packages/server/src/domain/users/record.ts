@@ -1,12 +1,12 @@
 /**
- * A user as the rest of the server sees it: the row plus its primary e-mail
- * and selected team, loaded in one query.
+ * A user as the rest of the server sees it: the row plus its primary e-mail,
+ * selected team and OAuth provider accounts, loaded in one query.
  */
-import type { RestrictedReasonJson } from "@latchkey/shared";
+import type { RestrictedReasonJson, UserOAuthProviderJson } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
-import { contactChannels, teams, users } from "../../db/schema/index.ts";
+import { contactChannels, oauthAccounts, teams, users } from "../../db/schema/index.ts";
 
 export type UserRow = typeof users.$inferSelect;
 export type TeamRow = typeof teams.$inferSelect;
@@ -16,7 +16,24 @@ export interface UserRecord extends UserRow {
   primaryEmailVerified: boolean;
   primaryEmailAuthEnabled: boolean;
   selectedTeam: TeamRow | null;
+  /** The user's OAuth provider accounts as the user object lists them, oldest first. */
+  oauthProviders: UserOAuthProviderJson[];
 }
+
+/**
+ * A subquery in the user's own row rather than a second query per read: the
+ * accounts cost one probe of oauth_accounts_user_idx in the same round trip,
+ * and a list of users (users/list.ts, teams/profiles.ts) stays one query
+ * whatever its length. Most users have no account, so the probe finds nothing.
+ */
+const oauthProvidersOfUser = sql<UserOAuthProviderJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'account_id', ${oauthAccounts.providerAccountId},
+    'email', ${oauthAccounts.email},
+    'id', ${oauthAccounts.providerConfigId}
+  ) order by ${oauthAccounts.createdAt}, ${oauthAccounts.id})
+  from ${oauthAccounts} where ${oauthAccounts.userId} = ${users.id}
+), '[]'::json)`.mapWith((value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as UserOAuthProviderJson[]);
 
 export const userRecordColumns = {
   user: users,
@@ -24,6 +41,7 @@ export const userRecordColumns = {
   primaryEmailVerified: contactChannels.isVerified,
   primaryEmailAuthEnabled: contactChannels.usedForAuth,
   selectedTeam: teams,
+  oauthProviders: oauthProvidersOfUser,
 };
 
 export function userRecordQuery(db: DbOrTx) {
@@ -46,6 +64,7 @@ export function toUserRecord(row: UserRecordRow): UserRecord {
     primaryEmailVerified: row.primaryEmailVerified ?? false,
     primaryEmailAuthEnabled: row.primaryEmailAuthEnabled ?? false,
     selectedTeam: row.selectedTeam ?? null,
+    oauthProviders: row.oauthProviders,
   };
 }
 

@@ -16,7 +16,7 @@ function common(user: UserRecord, config: ProjectConfig) {
     id: user.id,
     is_anonymous: user.isAnonymous,
     is_restricted: reason !== null,
-    oauth_providers: [] as { account_id: string; email: string | null; id: string }[],
+    oauth_providers: user.oauthProviders,
     otp_auth_enabled: user.otpAuthEnabled,
     passkey_auth_enabled: user.passkeyAuthEnabled,
     primary_email: user.primaryEmail,

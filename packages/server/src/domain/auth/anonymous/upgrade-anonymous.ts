@@ -5,11 +5,11 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { CacheBus } from "../../../cache/bus.ts";
-import type { DbOrTx } from "../../../db/connect.ts";
-import { teams } from "../../../db/schema/index.ts";
+import type { DbOrTx, Tx } from "../../../db/connect.ts";
+import { teams, users } from "../../../db/schema/index.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { personalTeamName } from "../../teams/teams.ts";
-import type { UserRecord } from "../../users/record.ts";
+import { findUser, type UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
 
 export async function upgradeAnonymousUser(
@@ -17,12 +17,30 @@ export async function upgradeAnonymousUser(
   bus: CacheBus,
   project: ProjectRow,
   user: UserRecord,
-  credentials: { primaryEmail: string; passwordHash: string | null; signUpBotRiskScore?: number },
+  credentials: {
+    /** null: the user stays without an e-mail (an OAuth provider that gives none). */
+    primaryEmail: string | null;
+    /** Default: the new address signs in, unverified. */
+    primaryEmailAuthEnabled?: boolean;
+    primaryEmailVerified?: boolean;
+    passwordHash: string | null;
+    /** Filled in only where the anonymous user has none. */
+    displayName?: string | null;
+    profileImageUrl?: string | null;
+    signUpBotRiskScore?: number;
+  },
 ): Promise<UserRecord> {
   const upgraded = await updateUser(tx, bus, project, user.branchId, user, {
     isAnonymous: false,
-    primaryEmail: credentials.primaryEmail,
-    primaryEmailAuthEnabled: true,
+    ...(credentials.primaryEmail !== null
+      ? {
+          primaryEmail: credentials.primaryEmail,
+          primaryEmailAuthEnabled: credentials.primaryEmailAuthEnabled ?? true,
+          ...(credentials.primaryEmailVerified !== undefined ? { primaryEmailVerified: credentials.primaryEmailVerified } : {}),
+        }
+      : {}),
+    ...(credentials.displayName && user.displayName === null ? { displayName: credentials.displayName } : {}),
+    ...(credentials.profileImageUrl && user.profileImageUrl === null ? { profileImageUrl: credentials.profileImageUrl } : {}),
     ...(credentials.passwordHash ? { passwordHash: credentials.passwordHash } : {}),
     // Signing up is when the account gets its e-mail; the anonymous start answered no challenge.
     ...(credentials.signUpBotRiskScore !== undefined ? { signUpBotRiskScore: credentials.signUpBotRiskScore } : {}),
@@ -37,4 +55,18 @@ export async function upgradeAnonymousUser(
     await bus.publish(tx, { t: "team", id: upgraded.selectedTeamId });
   }
   return upgraded;
+}
+
+/**
+ * The anonymous user as it is now, locked, so two sign-ups racing for one
+ * anonymous user do not both upgrade it; null if it was upgraded or deleted
+ * meanwhile (then the caller gets a user of their own).
+ */
+export async function lockAnonymousUser(tx: Tx, project: ProjectRow, branchId: string, userId: string): Promise<UserRecord | null> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.projectId, project.id), eq(users.branchId, branchId), eq(users.id, userId), eq(users.isAnonymous, true)))
+    .for("update");
+  return row ? findUser(tx, project.id, branchId, userId) : null;
 }

@@ -9,7 +9,7 @@
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/connect.ts";
-import { contactChannels, users } from "../../../db/schema/index.ts";
+import { contactChannels } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
 import { signUpBotRiskScore } from "../../bot-challenge/risk-score.ts";
 import { checkBotChallenge, type BotChallengeInput, type BotChallengeOutcome } from "../../bot-challenge/verify.ts";
@@ -19,7 +19,7 @@ import type { ProjectRow } from "../../projects/projects.ts";
 import { createUser } from "../../users/create.ts";
 import { findAuthEmailChannel, findUser, isAuthEmail, type UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
-import { upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
+import { lockAnonymousUser, upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignInOutcome, type SignedIn } from "../complete-sign-in.ts";
 
 export interface OtpSignInData {
@@ -175,18 +175,4 @@ async function signUpByEmail(
     otpAuthEnabled: true,
     signUpBotRiskScore: botRiskScore,
   });
-}
-
-/**
- * The anonymous user as it is now, locked, so two sign-ups racing for one
- * anonymous user do not both upgrade it; null if it was upgraded or deleted
- * meanwhile (then the caller gets a user of their own).
- */
-async function lockAnonymousUser(tx: Tx, project: ProjectRow, branchId: string, userId: string): Promise<UserRecord | null> {
-  const [row] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.projectId, project.id), eq(users.branchId, branchId), eq(users.id, userId), eq(users.isAnonymous, true)))
-    .for("update");
-  return row ? findUser(tx, project.id, branchId, userId) : null;
 }

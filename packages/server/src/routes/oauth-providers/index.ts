@@ -1,0 +1,24 @@
+import { listOf, oauthProvidersEndpoints } from "@latchkey/shared";
+import {
+  clientProviderAccountView,
+  createProviderAccount,
+  listProviderAccounts,
+  serverProviderAccountView,
+} from "../../domain/auth/oauth/provider-accounts.ts";
+import { tenancyOf } from "../../http/auth.ts";
+import { defineRoute } from "../../http/route.ts";
+import { resolveUserId } from "../../http/user-target.ts";
+
+export default [
+  defineRoute(oauthProvidersEndpoints.listOAuthProviders, async ({ auth, query, services }) => {
+    const userId = resolveUserId(auth, query.user_id);
+    const rows = await listProviderAccounts(services.db, auth.project.config, tenancyOf(auth), userId);
+    const view = auth.type === "client" ? clientProviderAccountView : serverProviderAccountView;
+    return { body: listOf(rows.map(view)) };
+  }),
+  defineRoute(oauthProvidersEndpoints.createOAuthProvider, async ({ auth, body, services }) => {
+    const userId = resolveUserId(auth, body.user_id);
+    const row = await createProviderAccount(services.db, services.bus, auth.project.config, tenancyOf(auth), { ...body, user_id: userId });
+    return { body: serverProviderAccountView(row) };
+  }),
+];
