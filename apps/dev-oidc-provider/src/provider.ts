@@ -96,6 +96,13 @@ export async function startDevOidcProvider(options: DevOidcProviderOptions): Pro
   const callback = provider.callback();
   http.on("request", (req, res) => {
     const path = new URL(req.url ?? "/", url).pathname;
+    if (path === "/revoke-refresh-token" && req.method === "POST") {
+      revokeRefreshToken(provider, req, res).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(error instanceof Error ? error.message : String(error));
+      });
+      return;
+    }
     const match = /^\/interaction\/([^/]+)(\/(login|deny))?$/.exec(path);
     if (!match) {
       callback(req, res);
@@ -155,6 +162,23 @@ async function interaction(
   grant.addOIDCScope(String(details.params.scope ?? "openid"));
   const grantId = await grant.save();
   await provider.interactionFinished(req, res, { login: { accountId: email }, consent: { grantId } }, { mergeWithLastSubmission: false });
+}
+
+/**
+ * Development and tests only: POST /revoke-refresh-token {"token": …} ends
+ * the refresh token's grant, as a user revoking the app at a real provider
+ * would; its next refresh is refused with invalid_grant. Answers 204.
+ */
+async function revokeRefreshToken(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { token } = JSON.parse(await bodyOf(req)) as { token?: string };
+  const refreshToken = token ? await provider.RefreshToken.find(token) : undefined;
+  if (refreshToken) {
+    const grant = refreshToken.grantId ? await provider.Grant.find(refreshToken.grantId) : undefined;
+    await grant?.destroy();
+    await refreshToken.destroy();
+  }
+  res.statusCode = 204;
+  res.end();
 }
 
 function bodyOf(req: IncomingMessage): Promise<string> {

@@ -24,6 +24,7 @@ import { passkeysEndpoints } from "./passkeys.ts";
 import { cliAuthEndpoints } from "./cli-auth.ts";
 import { oauthEndpoints } from "./oauth.ts";
 import { oauthProvidersEndpoints } from "./oauth-providers.ts";
+import { connectedAccountsEndpoints } from "./connected-accounts.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -46,6 +47,7 @@ export * from "./passkeys.ts";
 export * from "./cli-auth.ts";
 export * from "./oauth.ts";
 export * from "./oauth-providers.ts";
+export * from "./connected-accounts.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -68,6 +70,7 @@ export const endpointsByArea = {
   cliAuth: cliAuthEndpoints,
   oauth: oauthEndpoints,
   oauthProviders: oauthProvidersEndpoints,
+  connectedAccounts: connectedAccountsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -89,6 +92,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof passkeysEndpoints> &
   EndpointMapOf<typeof cliAuthEndpoints> &
   EndpointMapOf<typeof oauthEndpoints> &
-  EndpointMapOf<typeof oauthProvidersEndpoints>;
+  EndpointMapOf<typeof oauthProvidersEndpoints> &
+  EndpointMapOf<typeof connectedAccountsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

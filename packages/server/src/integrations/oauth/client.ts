@@ -103,6 +103,21 @@ export class OAuthProviderClient {
     };
   }
 
+  /**
+   * A new access token for a stored refresh token (openid-client's refresh
+   * grant). `refreshToken` is null when the provider keeps the old one.
+   * Throws openid-client's errors (see providerFailureKind).
+   */
+  async refresh(refreshToken: string): Promise<ProviderTokenSet> {
+    const tokens = await oidc.refreshTokenGrant(this.configuration, refreshToken);
+    const lifetime = tokens.expiresIn() ?? this.definition?.defaultAccessTokenLifetimeSeconds ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS;
+    return {
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token ?? null,
+      expiresAt: new Date(Date.now() + lifetime * 1000),
+    };
+  }
+
   private api(accessToken: string) {
     const configuration = this.configuration;
     return {

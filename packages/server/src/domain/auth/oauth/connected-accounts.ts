@@ -1,0 +1,149 @@
+/**
+ * Connected accounts: a user's access token at an OAuth provider, for the
+ * app to call the provider as them. A cached access token is returned while
+ * it has more than five minutes left; otherwise a stored refresh token is
+ * exchanged at the provider, under a lock on the user's accounts so two
+ * requests never refresh (and maybe rotate) the same token at once.
+ */
+import { KnownErrors, StatusError } from "@latchkey/shared";
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import type { ServerConfig } from "../../../config.ts";
+import type { Db, DbOrTx } from "../../../db/connect.ts";
+import { oauthAccounts, oauthTokens } from "../../../db/schema/index.ts";
+import { providerFailureKind } from "../../../integrations/oauth/client.ts";
+import type { ProjectConfig } from "../../projects/config.ts";
+import type { Tenancy } from "../../contact-channels/channels.ts";
+import { openProviderToken, sealProviderToken } from "./provider-tokens.ts";
+import { connectProvider, enabledProvider, type EnabledProvider } from "./providers.ts";
+
+/** A cached access token must outlive the request by this much to be handed out. */
+const MIN_REMAINING_LIFETIME_MS = 5 * 60 * 1000;
+
+type TokenRow = typeof oauthTokens.$inferSelect;
+
+export async function connectedAccountAccessToken(
+  db: Db,
+  config: ServerConfig,
+  projectConfig: Pick<ProjectConfig, "oauth_providers">,
+  t: Tenancy,
+  userId: string,
+  providerId: string,
+  scope: string | undefined,
+): Promise<string> {
+  const provider = enabledProvider(config, projectConfig, providerId);
+  // The operator's shared keys do not give tokens out, except the development
+  // provider (MOCK credentials), which has no real API behind it: tests and the
+  // demo use its tokens.
+  if (provider.shared && provider.connection.kind !== "mock") throw new KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys();
+  const required = (scope ?? "").split(/\s+/).filter(Boolean);
+  const accountIds = await connectedAccountIds(db, t, userId, provider.entry.id, false);
+  if (accountIds.length === 0) throw new KnownErrors.OAuthConnectionNotConnectedToUser();
+
+  const cached = await cachedAccessToken(db, config.serverSecret, t, accountIds, required);
+  if (cached !== null) return cached;
+
+  const outcome = await db.transaction(async (tx) => {
+    // Serializes refreshes of this user's accounts at the provider; whoever waited finds the token the first one stored.
+    const locked = await connectedAccountIds(tx, t, userId, provider.entry.id, true);
+    const again = await cachedAccessToken(tx, config.serverSecret, t, locked, required);
+    if (again !== null) return { token: again };
+    return refreshAccessToken(tx, config.serverSecret, t, provider, locked, required);
+  });
+  if ("token" in outcome) return outcome.token;
+  throw outcome.error;
+}
+
+async function connectedAccountIds(db: DbOrTx, t: Tenancy, userId: string, providerConfigId: string, lock: boolean): Promise<string[]> {
+  const query = db
+    .select({ id: oauthAccounts.id })
+    .from(oauthAccounts)
+    .where(
+      and(
+        eq(oauthAccounts.projectId, t.projectId),
+        eq(oauthAccounts.branchId, t.branchId),
+        eq(oauthAccounts.userId, userId),
+        eq(oauthAccounts.providerConfigId, providerConfigId),
+        eq(oauthAccounts.allowConnectedAccounts, true),
+      ),
+    )
+    .orderBy(oauthAccounts.createdAt, oauthAccounts.id);
+  return (lock ? await query.for("update") : await query).map((row) => row.id);
+}
+
+function tokensOf(db: DbOrTx, t: Tenancy, accountIds: string[], kind: "access" | "refresh") {
+  return db
+    .select()
+    .from(oauthTokens)
+    .where(
+      and(
+        eq(oauthTokens.projectId, t.projectId),
+        eq(oauthTokens.branchId, t.branchId),
+        inArray(oauthTokens.oauthAccountId, accountIds),
+        eq(oauthTokens.kind, kind),
+        eq(oauthTokens.isValid, true),
+        ...(kind === "access" ? [gt(oauthTokens.expiresAt, new Date(Date.now() + MIN_REMAINING_LIFETIME_MS))] : []),
+      ),
+    )
+    .orderBy(desc(oauthTokens.createdAt));
+}
+
+const covers = (row: TokenRow, required: string[]) => required.every((s) => row.scopes.includes(s));
+
+async function cachedAccessToken(db: DbOrTx, serverSecret: string, t: Tenancy, accountIds: string[], required: string[]) {
+  const found = (await tokensOf(db, t, accountIds, "access")).find((row) => covers(row, required));
+  return found ? openProviderToken(serverSecret, found.tokenSealed) : null;
+}
+
+/** Errors the provider gives for a refresh token it will never accept again. */
+const REJECTED = new Set(["invalid_grant", "access_denied"]);
+
+async function refreshAccessToken(
+  tx: DbOrTx,
+  serverSecret: string,
+  t: Tenancy,
+  provider: EnabledProvider,
+  accountIds: string[],
+  required: string[],
+): Promise<{ token: string } | { error: Error }> {
+  const candidates = (await tokensOf(tx, t, accountIds, "refresh")).filter((row) => covers(row, required));
+  if (candidates.length === 0) return { error: new KnownErrors.OAuthConnectionDoesNotHaveRequiredScope() };
+  const client = await connectProvider(provider);
+  for (const row of candidates) {
+    let tokens;
+    try {
+      tokens = await client.refresh(openProviderToken(serverSecret, row.tokenSealed));
+    } catch (error) {
+      const kind = providerFailureKind(error);
+      if (kind !== null && REJECTED.has(kind)) {
+        // Kept (committed) as invalid: the provider will not take it again.
+        await tx.update(oauthTokens).set({ isValid: false }).where(eq(oauthTokens.id, row.id));
+        continue;
+      }
+      if (kind === "unavailable")
+        return { error: new StatusError(503, "The OAuth provider is temporarily unavailable. Please try again.") };
+      if (kind === "invalid_client") {
+        return {
+          error: new StatusError(
+            400,
+            "Invalid client credentials for this OAuth provider. Please ensure the provider's client id and secret in the Latchkey dashboard are correct.",
+          ),
+        };
+      }
+      throw error;
+    }
+    const base = { ...t, oauthAccountId: row.oauthAccountId, scopes: row.scopes };
+    await tx.insert(oauthTokens).values({
+      ...base,
+      kind: "access",
+      tokenSealed: sealProviderToken(serverSecret, tokens.accessToken),
+      expiresAt: tokens.expiresAt,
+    });
+    if (tokens.refreshToken !== null) {
+      // The provider rotated it: the old one is spent.
+      await tx.update(oauthTokens).set({ isValid: false }).where(eq(oauthTokens.id, row.id));
+      await tx.insert(oauthTokens).values({ ...base, kind: "refresh", tokenSealed: sealProviderToken(serverSecret, tokens.refreshToken) });
+    }
+    return { token: tokens.accessToken };
+  }
+  return { error: new KnownErrors.ProviderRejected() };
+}

@@ -1,0 +1,21 @@
+import { connectedAccountsEndpoints } from "@latchkey/shared";
+import { connectedAccountAccessToken } from "../../../../domain/auth/oauth/connected-accounts.ts";
+import { tenancyOf } from "../../../../http/auth.ts";
+import { defineRoute } from "../../../../http/route.ts";
+import { resolveUserId } from "../../../../http/user-target.ts";
+
+export default [
+  defineRoute(connectedAccountsEndpoints.createConnectedAccountAccessToken, async ({ auth, params, body, services }) => {
+    const userId = resolveUserId(auth, params.user_id);
+    const accessToken = await connectedAccountAccessToken(
+      services.db,
+      services.config,
+      auth.project.config,
+      tenancyOf(auth),
+      userId,
+      params.provider_id,
+      body.scope,
+    );
+    return { body: { access_token: accessToken }, status: 201 };
+  }),
+];
