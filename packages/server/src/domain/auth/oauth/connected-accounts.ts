@@ -87,6 +87,21 @@ function tokensOf(db: DbOrTx, t: Tenancy, accountIds: string[], kind: "access" |
     .orderBy(desc(oauthTokens.createdAt));
 }
 
+function spentRefreshTokens(db: DbOrTx, t: Tenancy, accountIds: string[]) {
+  return db
+    .select()
+    .from(oauthTokens)
+    .where(
+      and(
+        eq(oauthTokens.projectId, t.projectId),
+        eq(oauthTokens.branchId, t.branchId),
+        inArray(oauthTokens.oauthAccountId, accountIds),
+        eq(oauthTokens.kind, "refresh"),
+        eq(oauthTokens.isValid, false),
+      ),
+    );
+}
+
 const covers = (row: TokenRow, required: string[]) => required.every((s) => row.scopes.includes(s));
 
 async function cachedAccessToken(db: DbOrTx, serverSecret: string, t: Tenancy, accountIds: string[], required: string[]) {
@@ -106,7 +121,11 @@ async function refreshAccessToken(
   required: string[],
 ): Promise<{ token: string } | { error: Error }> {
   const candidates = (await tokensOf(tx, t, accountIds, "refresh")).filter((row) => covers(row, required));
-  if (candidates.length === 0) return { error: new KnownErrors.OAuthConnectionDoesNotHaveRequiredScope() };
+  if (candidates.length === 0) {
+    // The provider already refused the refresh tokens that had the scopes: the user must connect again.
+    const refused = (await spentRefreshTokens(tx, t, accountIds)).some((row) => covers(row, required));
+    return { error: refused ? new KnownErrors.ProviderRejected() : new KnownErrors.OAuthConnectionDoesNotHaveRequiredScope() };
+  }
   const client = await connectProvider(provider);
   for (const row of candidates) {
     let tokens;

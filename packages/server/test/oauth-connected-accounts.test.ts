@@ -1,0 +1,188 @@
+/**
+ * POST /connected-accounts/:user_id/:provider_id/access-token against the
+ * development OpenID provider running as its own process: users sign up
+ * through it, then ask for their provider access token. The provider keeps
+ * its own clock, so expiry is moved in our database rather than by faking Date.
+ */
+import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oauthAccounts, oauthTokens } from "../src/db/schema/index.ts";
+import { openProviderToken } from "../src/domain/auth/oauth/provider-tokens.ts";
+import { expectPlainError, uniqueEmail, type Project } from "./fixtures.ts";
+import { expectKnownError } from "./harness.ts";
+import { createOAuthProject, signInWithProvider, startOAuthTestbed, type OAuthTestbed } from "./oauth-fixtures.ts";
+
+let testbed: OAuthTestbed;
+let project: Project;
+
+beforeAll(async () => {
+  testbed = await startOAuthTestbed({
+    sharedOAuthCredentials: {
+      ...Object.fromEntries(OAUTH_PROVIDER_IDS.map((id) => [id, { kind: "mock" as const }])),
+      // A shared provider with the operator's real keys, which never hands tokens out.
+      spotify: { kind: "real", clientId: "latchkey-spotify", clientSecret: "latchkey-spotify-secret" },
+    },
+  });
+  project = await createOAuthProject(testbed.server, {
+    oauth_providers: [
+      { id: "github", type: "shared" },
+      { id: "google", type: "shared" },
+      { id: "spotify", type: "shared" },
+    ],
+  });
+});
+afterAll(() => testbed?.close());
+
+const db = () => testbed.server.instance.services.db;
+const secret = () => testbed.server.config.serverSecret;
+
+interface SignedUp {
+  userId: string;
+  accessToken: string;
+  accountId: string;
+}
+
+async function signUp(): Promise<SignedUp> {
+  const res = await signInWithProvider(testbed, project, uniqueEmail("connected"));
+  expect(res.status, res.text).toBe(200);
+  const userId = JSON.parse(Buffer.from(res.body.access_token.split(".")[1], "base64url").toString()).sub as string;
+  const [account] = await db().select().from(oauthAccounts).where(eq(oauthAccounts.userId, userId));
+  return { userId, accessToken: res.body.access_token, accountId: account!.id };
+}
+
+function askToken(user: SignedUp, body: Record<string, unknown> = {}, options: { as?: "client" | "server"; userId?: string } = {}) {
+  const as = options.as === "server" ? project.server : { ...project.client, accessToken: user.accessToken };
+  return testbed.server.request(`/connected-accounts/${options.userId ?? "me"}/github/access-token`, { method: "POST", as, body });
+}
+
+async function tokensOf(accountId: string, kind: "access" | "refresh") {
+  return db()
+    .select()
+    .from(oauthTokens)
+    .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, kind)))
+    .orderBy(oauthTokens.createdAt);
+}
+
+/** Makes every stored access token of the account look expired (they are in the provider's eyes still valid; only our cache decides). */
+async function expireAccessTokens(accountId: string) {
+  await db()
+    .update(oauthTokens)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, "access")));
+}
+
+/** The provider's user-info endpoint accepts the token. */
+async function providerAccepts(token: string): Promise<boolean> {
+  const res = await fetch(`${testbed.provider.url}/me`, { headers: { authorization: `Bearer ${token}` } });
+  return res.ok;
+}
+
+describe("POST /connected-accounts/:user_id/:provider_id/access-token", () => {
+  it("returns the cached access token from the sign-up (201), for the client and for a server", async () => {
+    const user = await signUp();
+    const [stored] = await tokensOf(user.accountId, "access");
+    const res = await askToken(user);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toEqual({ access_token: openProviderToken(secret(), stored!.tokenSealed) });
+    expect(await providerAccepts(res.body.access_token)).toBe(true);
+
+    const byServer = await askToken(user, { scope: "openid email" }, { as: "server", userId: user.userId });
+    expect(byServer.status, byServer.text).toBe(201);
+    expect(byServer.body.access_token).toBe(res.body.access_token);
+    expect(await tokensOf(user.accountId, "access")).toHaveLength(1);
+  });
+
+  it("refreshes an access token about to expire at the provider and stores the new one", async () => {
+    const user = await signUp();
+    const [oldAccess] = await tokensOf(user.accountId, "access");
+    await db()
+      .update(oauthTokens)
+      .set({ expiresAt: new Date(Date.now() + 4 * 60 * 1000) })
+      .where(eq(oauthTokens.id, oldAccess!.id));
+    const res = await askToken(user, { scope: "email" });
+    expect(res.status, res.text).toBe(201);
+    const fresh = res.body.access_token as string;
+    expect(fresh).not.toBe(openProviderToken(secret(), oldAccess!.tokenSealed));
+    expect(await providerAccepts(fresh)).toBe(true);
+
+    const access = await tokensOf(user.accountId, "access");
+    expect(access).toHaveLength(2);
+    expect(openProviderToken(secret(), access[1]!.tokenSealed)).toBe(fresh);
+    expect(access[1]!.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60 * 1000);
+    expect(access[1]!.scopes).toEqual(expect.arrayContaining(["openid", "email", "offline_access"]));
+    // Valid refresh tokens remain (the provider may or may not rotate): one at least, and no more than one valid.
+    expect((await tokensOf(user.accountId, "refresh")).filter((r) => r.isValid)).toHaveLength(1);
+
+    // The next request gets the stored one.
+    const again = await askToken(user);
+    expect(again.body.access_token).toBe(fresh);
+  });
+
+  it("refuses scopes the connection was not granted: OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", async () => {
+    const user = await signUp();
+    const before = await tokensOf(user.accountId, "access");
+    const res = await askToken(user, { scope: "email repo:write" });
+    expectKnownError(res, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400);
+    expect(await tokensOf(user.accountId, "access")).toEqual(before);
+  });
+
+  it("refuses a user without a connected account for the provider: OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", async () => {
+    const user = await signUp();
+    await db().update(oauthAccounts).set({ allowConnectedAccounts: false }).where(eq(oauthAccounts.id, user.accountId));
+    expectKnownError(await askToken(user), "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", 400);
+    const google = await testbed.server.request("/connected-accounts/me/google/access-token", {
+      method: "POST",
+      as: { ...project.client, accessToken: user.accessToken },
+      body: {},
+    });
+    expectKnownError(google, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", 400);
+  });
+
+  it("refuses a client acting for another user (403 plain); a server may", async () => {
+    const user = await signUp();
+    const other = await signUp();
+    expectPlainError(await askToken(user, {}, { userId: other.userId }), 403);
+    const byServer = await askToken(user, {}, { as: "server", userId: other.userId });
+    expect(byServer.status, byServer.text).toBe(201);
+  });
+
+  it("refuses providers that are not configured, and shared ones with the operator's real keys", async () => {
+    const user = await signUp();
+    const as = { ...project.client, accessToken: user.accessToken };
+    const missing = await testbed.server.request("/connected-accounts/me/discord/access-token", { method: "POST", as, body: {} });
+    expectKnownError(missing, "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400);
+    const shared = await testbed.server.request("/connected-accounts/me/spotify/access-token", { method: "POST", as, body: {} });
+    expectKnownError(shared, "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400);
+  });
+
+  it("answers PROVIDER_REJECTED when the provider refuses the refresh token, and marks it invalid", async () => {
+    const user = await signUp();
+    const [refresh] = await tokensOf(user.accountId, "refresh");
+    const revoke = await fetch(`${testbed.provider.url}/revoke-refresh-token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: openProviderToken(secret(), refresh!.tokenSealed) }),
+    });
+    expect(revoke.status).toBe(204);
+    await expireAccessTokens(user.accountId);
+    expectKnownError(await askToken(user), "PROVIDER_REJECTED", 401);
+    expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false]);
+    // Nothing left to try: the same answer, without asking the provider again.
+    expectKnownError(await askToken(user), "PROVIDER_REJECTED", 401);
+    expect(await tokensOf(user.accountId, "access")).toHaveLength(1);
+  });
+
+  it("two requests needing a refresh at once both get a working token", async () => {
+    const user = await signUp();
+    await expireAccessTokens(user.accountId);
+    const [a, b] = await Promise.all([askToken(user), askToken(user)]);
+    expect(a.status, a.text).toBe(201);
+    expect(b.status, b.text).toBe(201);
+    // The second waited for the first's refresh and took the token it stored.
+    expect(b.body.access_token).toBe(a.body.access_token);
+    expect(await providerAccepts(a.body.access_token)).toBe(true);
+    expect(await tokensOf(user.accountId, "access")).toHaveLength(2);
+    expect((await tokensOf(user.accountId, "refresh")).filter((r) => r.isValid)).toHaveLength(1);
+  });
+});
