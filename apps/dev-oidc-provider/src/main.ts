@@ -12,6 +12,8 @@ const provider = await startDevOidcProvider({
   port: Number(process.env.OIDC_PORT ?? 8114),
   host: process.env.OIDC_HOST ?? "localhost",
   apiUrls: (process.env.LATCHKEY_API_URL ?? "http://localhost:8102").split(","),
+  // Development and tests only (see DevOidcProviderOptions).
+  rotateRefreshTokens: process.env.OIDC_ROTATE_REFRESH_TOKENS === "true",
 });
 console.log(`Development OpenID provider at ${provider.url} (STACK_OAUTH_MOCK_URL=${provider.url})`);
 const stop = () => void provider.close().then(() => process.exit(0));

@@ -39,6 +39,13 @@ export interface DevOidcProviderOptions {
   host?: string;
   /** The Latchkey servers' public base URLs (without /api/v1): each provider's callback there is a registered redirect URI. */
   apiUrls: string[];
+  /**
+   * Development and tests only: every refresh hands out a new refresh token
+   * and spends the old one (reusing a spent one ends the grant), as providers
+   * that rotate do. Off: the refresh token stays (oidc-provider's default for
+   * confidential clients).
+   */
+  rotateRefreshTokens?: boolean;
 }
 
 export interface DevOidcProvider {
@@ -84,6 +91,7 @@ export async function startDevOidcProvider(options: DevOidcProviderOptions): Pro
     // Refresh tokens for whoever asks for offline access, as real providers give them with `prompt=consent`.
     issueRefreshToken: (_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed("refresh_token"),
+    ...(options.rotateRefreshTokens ? { rotateRefreshToken: true } : {}),
     ttl: {
       AccessToken: 3600,
       AuthorizationCode: 600,

@@ -17,13 +17,17 @@ let testbed: OAuthTestbed;
 let project: Project;
 
 beforeAll(async () => {
-  testbed = await startOAuthTestbed({
-    sharedOAuthCredentials: {
-      ...Object.fromEntries(OAUTH_PROVIDER_IDS.map((id) => [id, { kind: "mock" as const }])),
-      // A shared provider with the operator's real keys, which never hands tokens out.
-      spotify: { kind: "real", clientId: "latchkey-spotify", clientSecret: "latchkey-spotify-secret" },
+  testbed = await startOAuthTestbed(
+    {
+      sharedOAuthCredentials: {
+        ...Object.fromEntries(OAUTH_PROVIDER_IDS.map((id) => [id, { kind: "mock" as const }])),
+        // A shared provider with the operator's real keys, which never hands tokens out.
+        spotify: { kind: "real", clientId: "latchkey-spotify", clientSecret: "latchkey-spotify-secret" },
+      },
+      // The provider rotates refresh tokens, and ends the grant when a spent one is used again: the hard case.
     },
-  });
+    { OIDC_ROTATE_REFRESH_TOKENS: "true" },
+  );
   project = await createOAuthProject(testbed.server, {
     oauth_providers: [
       { id: "github", type: "shared" },
@@ -111,12 +115,22 @@ describe("POST /connected-accounts/:user_id/:provider_id/access-token", () => {
     expect(openProviderToken(secret(), access[1]!.tokenSealed)).toBe(fresh);
     expect(access[1]!.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60 * 1000);
     expect(access[1]!.scopes).toEqual(expect.arrayContaining(["openid", "email", "offline_access"]));
-    // Valid refresh tokens remain (the provider may or may not rotate): one at least, and no more than one valid.
-    expect((await tokensOf(user.accountId, "refresh")).filter((r) => r.isValid)).toHaveLength(1);
+    // The provider rotated the refresh token: the old one is spent, the new one kept with the same scopes.
+    const refresh = await tokensOf(user.accountId, "refresh");
+    expect(refresh.map((r) => r.isValid)).toEqual([false, true]);
+    expect(openProviderToken(secret(), refresh[1]!.tokenSealed)).not.toBe(openProviderToken(secret(), refresh[0]!.tokenSealed));
+    expect(refresh[1]!.scopes).toEqual(refresh[0]!.scopes);
+
+    // The new refresh token works in turn.
+    await expireAccessTokens(user.accountId);
+    const third = await askToken(user);
+    expect(third.status, third.text).toBe(201);
+    expect(await providerAccepts(third.body.access_token)).toBe(true);
+    expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false, false, true]);
 
     // The next request gets the stored one.
     const again = await askToken(user);
-    expect(again.body.access_token).toBe(fresh);
+    expect(again.body.access_token).toBe(third.body.access_token);
   });
 
   it("refuses scopes the connection was not granted: OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", async () => {
@@ -183,6 +197,7 @@ describe("POST /connected-accounts/:user_id/:provider_id/access-token", () => {
     expect(b.body.access_token).toBe(a.body.access_token);
     expect(await providerAccepts(a.body.access_token)).toBe(true);
     expect(await tokensOf(user.accountId, "access")).toHaveLength(2);
-    expect((await tokensOf(user.accountId, "refresh")).filter((r) => r.isValid)).toHaveLength(1);
+    // One rotation only: a second one would have reused the spent token and ended the grant.
+    expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false, true]);
   });
 });

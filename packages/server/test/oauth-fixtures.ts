@@ -26,10 +26,10 @@ export interface DevProviderProcess {
 }
 
 /** Starts `node --import tsx apps/dev-oidc-provider/src/main.ts` on a free port and reads its URL from its first line. */
-export async function startDevProviderProcess(apiUrl = API_URL): Promise<DevProviderProcess> {
+export async function startDevProviderProcess(apiUrl = API_URL, env: Record<string, string> = {}): Promise<DevProviderProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "apps/dev-oidc-provider/src/main.ts"], {
     cwd: REPO_ROOT,
-    env: { ...process.env, OIDC_PORT: "0", OIDC_HOST: "127.0.0.1", LATCHKEY_API_URL: apiUrl },
+    env: { ...process.env, OIDC_PORT: "0", OIDC_HOST: "127.0.0.1", LATCHKEY_API_URL: apiUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let errors = "";
@@ -61,8 +61,11 @@ export interface OAuthTestbed {
 }
 
 /** A test server whose 12 shared providers all go to a freshly started development provider. */
-export async function startOAuthTestbed(overrides: Partial<ServerConfig> = {}): Promise<OAuthTestbed> {
-  const provider = await startDevProviderProcess();
+export async function startOAuthTestbed(
+  overrides: Partial<ServerConfig> = {},
+  providerEnv: Record<string, string> = {},
+): Promise<OAuthTestbed> {
+  const provider = await startDevProviderProcess(API_URL, providerEnv);
   const server = await createTestServer({
     apiUrl: API_URL,
     oauthMockUrl: provider.url,
