@@ -42,8 +42,8 @@ export interface DevOidcProviderOptions {
   /**
    * Development and tests only: every refresh hands out a new refresh token
    * and spends the old one (reusing a spent one ends the grant), as providers
-   * that rotate do. Off: the refresh token stays (oidc-provider's default for
-   * confidential clients).
+   * that rotate do. Off (the default): the refresh token stays valid, as
+   * with Google or GitHub.
    */
   rotateRefreshTokens?: boolean;
 }
@@ -91,7 +91,7 @@ export async function startDevOidcProvider(options: DevOidcProviderOptions): Pro
     // Refresh tokens for whoever asks for offline access, as real providers give them with `prompt=consent`.
     issueRefreshToken: (_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed("refresh_token"),
-    ...(options.rotateRefreshTokens ? { rotateRefreshToken: true } : {}),
+    rotateRefreshToken: options.rotateRefreshTokens ?? false,
     ttl: {
       AccessToken: 3600,
       AuthorizationCode: 600,

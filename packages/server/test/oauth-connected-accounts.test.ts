@@ -200,3 +200,38 @@ describe("POST /connected-accounts/:user_id/:provider_id/access-token", () => {
     expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false, true]);
   });
 });
+
+describe("with a provider that keeps its refresh tokens", () => {
+  let keeping: OAuthTestbed;
+  let keepingProject: Project;
+  beforeAll(async () => {
+    keeping = await startOAuthTestbed();
+    keepingProject = await createOAuthProject(keeping.server);
+  });
+  afterAll(() => keeping?.close());
+
+  it("refreshes and keeps using the same refresh token", async () => {
+    const signIn = await signInWithProvider(keeping, keepingProject, uniqueEmail("keeping"));
+    expect(signIn.status, signIn.text).toBe(200);
+    const as = { ...keepingProject.client, accessToken: signIn.body.access_token as string };
+    const keepingDb = keeping.server.instance.services.db;
+    const [token] = await keepingDb.select().from(oauthTokens).where(eq(oauthTokens.kind, "access"));
+    const accountId = token!.oauthAccountId;
+    const ask = () => keeping.server.request("/connected-accounts/me/github/access-token", { method: "POST", as, body: {} });
+    for (const round of [1, 2]) {
+      await keepingDb
+        .update(oauthTokens)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, "access")));
+      const res = await ask();
+      expect(res.status, `round ${round}: ${res.text}`).toBe(201);
+      const info = await fetch(`${keeping.provider.url}/me`, { headers: { authorization: `Bearer ${res.body.access_token}` } });
+      expect(info.ok).toBe(true);
+    }
+    const refresh = await keepingDb
+      .select()
+      .from(oauthTokens)
+      .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, "refresh")));
+    expect(refresh.map((r) => r.isValid)).toEqual([true]);
+  });
+});

@@ -128,9 +128,10 @@ async function refreshAccessToken(
   }
   const client = await connectProvider(provider);
   for (const row of candidates) {
+    const refreshToken = openProviderToken(serverSecret, row.tokenSealed);
     let tokens;
     try {
-      tokens = await client.refresh(openProviderToken(serverSecret, row.tokenSealed));
+      tokens = await client.refresh(refreshToken);
     } catch (error) {
       const kind = providerFailureKind(error);
       if (kind !== null && REJECTED.has(kind)) {
@@ -157,8 +158,8 @@ async function refreshAccessToken(
       tokenSealed: sealProviderToken(serverSecret, tokens.accessToken),
       expiresAt: tokens.expiresAt,
     });
-    if (tokens.refreshToken !== null) {
-      // The provider rotated it: the old one is spent.
+    // Some providers send the same refresh token back; a different one means it rotated and the old one is spent.
+    if (tokens.refreshToken !== null && tokens.refreshToken !== refreshToken) {
       await tx.update(oauthTokens).set({ isValid: false }).where(eq(oauthTokens.id, row.id));
       await tx.insert(oauthTokens).values({ ...base, kind: "refresh", tokenSealed: sealProviderToken(serverSecret, tokens.refreshToken) });
     }
