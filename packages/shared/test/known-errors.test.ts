@@ -585,6 +585,12 @@ const TABLE: Row[] = [
   { code: "INVALID_AUTHORIZATION_CODE", status: 400, cls: K.InvalidAuthorizationCode, make: () => new K.InvalidAuthorizationCode() },
   { code: "OAUTH_PROVIDER_ACCESS_DENIED", status: 400, cls: K.OAuthProviderAccessDenied, make: () => new K.OAuthProviderAccessDenied() },
   {
+    code: "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
+    status: 503,
+    cls: K.OAuthProviderTemporarilyUnavailable,
+    make: () => new K.OAuthProviderTemporarilyUnavailable(),
+  },
+  {
     code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
     status: 409,
     cls: K.ContactChannelAlreadyUsedForAuthBySomeoneElse,

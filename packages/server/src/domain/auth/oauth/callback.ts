@@ -128,7 +128,7 @@ function providerFailure(error: unknown): unknown {
         "The OAuth provider does not allow the requested scopes. Please ensure the extra scopes are allowed for this provider's app.",
       );
     case "unavailable":
-      return new StatusError(503, "The OAuth provider is temporarily unavailable. Please try signing in again.");
+      return new KnownErrors.OAuthProviderTemporarilyUnavailable();
     case null:
       return error;
   }
