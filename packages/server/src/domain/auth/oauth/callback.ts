@@ -76,6 +76,7 @@ async function signInAndIssueCode(
       type: flow.data.type,
       userId: flow.data.user_id,
       signUpAllowed: project.config.sign_up_enabled,
+      botChallenge: flow.data.bot_challenge ?? null,
     });
     return issueAuthorizationCode(tx, project.id, flow.branchId, {
       user_id: user.id,
