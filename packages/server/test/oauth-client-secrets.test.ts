@@ -50,6 +50,12 @@ describe("a standard provider's client_secret", () => {
     expect(openedSecret(config)).toBe(SECRET);
   });
 
+  it("is sealed even on a shared entry, which does not use it", async () => {
+    const p = await createProject(server, undefined, { oauth_providers: [{ id: "github", type: "shared", client_secret: SECRET }] });
+    expect(JSON.stringify(await storedConfig(p))).not.toContain(SECRET);
+    expect((await adminProviders(p))[0]!.client_secret).toBe("********1234");
+  });
+
   it("shorter than twelve characters, is shown as the mask alone", async () => {
     const p = await createProject(server, undefined, { oauth_providers: [{ ...GITHUB, client_secret: "short-1234" }] });
     expect((await adminProviders(p))[0]!.client_secret).toBe("********");

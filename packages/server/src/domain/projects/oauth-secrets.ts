@@ -38,7 +38,9 @@ export function sealProviderSecrets(
   next: readonly OAuthProviderConfig[],
 ): OAuthProviderConfig[] {
   return next.map((entry) => {
-    if (entry.type !== "standard") return entry;
+    // A shared entry's secret is unused, but is kept sealed all the same.
+    if (entry.type !== "standard")
+      return entry.client_secret === undefined ? entry : { ...entry, client_secret: sealClientSecret(serverSecret, entry.client_secret) };
     const before = previous.find((p) => p.id === entry.id && p.type === "standard" && p.client_secret);
     const storedBefore = before?.client_secret;
     if (storedBefore !== undefined) {
