@@ -3,6 +3,7 @@
  * keys, load signing keys. Shared by `npm start` and the tests.
  */
 import { sealLegacyTotpSecrets } from "./domain/auth/mfa/seal-legacy-secrets.ts";
+import { sealLegacyOAuthClientSecrets } from "./domain/projects/oauth-secrets.ts";
 import { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
 import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
@@ -55,6 +56,8 @@ export async function startInstance(
   }
   const sealed = await sealLegacyTotpSecrets(db, config.serverSecret);
   if (sealed > 0) logger.info({ sealed }, "encrypted stored TOTP secrets");
+  const sealedProjects = await sealLegacyOAuthClientSecrets(db, config.serverSecret);
+  if (sealedProjects > 0) logger.info({ projects: sealedProjects }, "encrypted stored OAuth client secrets");
   const keys = await loadKeyStore(db, config.serverSecret);
   const bus = new CacheBus();
   const caches = new Caches(bus);

@@ -42,16 +42,16 @@ const row: ProjectRow = {
 
 describe("the admin project view", () => {
   it("matches its schema; the schema refuses require_email_verification, which is written but never shown", () => {
-    const view = adminProjectView(row);
+    const view = adminProjectView(row, "x".repeat(32));
     expect(adminProjectJson.safeParse(view).success).toBe(true);
-    const drifted = { ...view, config: { ...adminConfigView(row.config), require_email_verification: false } };
+    const drifted = { ...view, config: { ...adminConfigView(row.config, "x".repeat(32)), require_email_verification: false } };
     const result = adminProjectJson.safeParse(drifted);
     expect(result.success).toBe(false);
     expect(JSON.stringify(result.error?.issues)).toContain("require_email_verification");
   });
 
   it("refuses an OAuth provider entry without provider_config_id, and an e-mail config of an unknown type", () => {
-    const view = adminProjectView(row);
+    const view = adminProjectView(row, "x".repeat(32));
     const noConfigId = { ...view, config: { ...view.config, oauth_providers: [{ id: "github", type: "shared" }] } };
     expect(adminProjectJson.safeParse(noConfigId).success).toBe(false);
     const badMail = { ...view, config: { ...view.config, email_config: { type: "resend" } } };

@@ -226,17 +226,13 @@ describe("refusals, in the order the checks run", () => {
     expectKnownError(res, "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400);
   });
 
-  it("an untrusted redirect_uri or after_callback_redirect_url: REDIRECT_URL_NOT_WHITELISTED", async () => {
-    expectKnownError(
-      await authorize(project, "github", { redirect_uri: "https://evil.example.com/cb" }),
-      "REDIRECT_URL_NOT_WHITELISTED",
-      400,
-    );
-    expectKnownError(
-      await authorize(project, "github", { after_callback_redirect_url: "https://evil.example.com/next" }),
-      "REDIRECT_URL_NOT_WHITELISTED",
-      400,
-    );
+  it("an untrusted redirect_uri or after_callback_redirect_url: REDIRECT_URL_NOT_WHITELISTED naming the URL", async () => {
+    const untrustedCallback = await authorize(project, "github", { redirect_uri: "https://evil.example.com/cb" });
+    expectKnownError(untrustedCallback, "REDIRECT_URL_NOT_WHITELISTED", 400);
+    expect(untrustedCallback.body.details).toEqual({ redirect_url: "https://evil.example.com/cb" });
+    const untrustedNext = await authorize(project, "github", { after_callback_redirect_url: "https://evil.example.com/next" });
+    expectKnownError(untrustedNext, "REDIRECT_URL_NOT_WHITELISTED", 400);
+    expect(untrustedNext.body.details).toEqual({ redirect_url: "https://evil.example.com/next" });
   });
 
   it("a trusted domain pattern is accepted, and allow_localhost off refuses localhost", async () => {

@@ -279,11 +279,13 @@ describe("errors sent back to the app", () => {
     const app = await finishOnProvider(testbed, withErrorPage, { email: uniqueEmail() });
     expect(`${app.origin}${app.pathname}`).toBe(errorPage);
     expect(app.searchParams.get("errorCode")).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect(JSON.parse(app.searchParams.get("details")!)).toEqual({ redirect_url: APP_CALLBACK });
 
     const callback = await providerCallbackUrl(testbed, without, uniqueEmail());
     const res = await without.browser.go(callback);
     expect(res.status).toBe(400);
     expect(res.headers.get("x-stack-known-error")).toBe("REDIRECT_URL_NOT_WHITELISTED");
+    expect((await res.json()).details).toEqual({ redirect_url: APP_CALLBACK });
   });
 
   it("the provider was removed from the project since: OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", async () => {

@@ -227,6 +227,7 @@ describe("admin /internal/projects/current", () => {
       config,
     });
     expect(res.status, res.text).toBe(200);
+    // Secrets are shown masked (maskOAuthClientSecret); these are shorter than twelve characters.
     const expectedConfig = {
       ...config,
       oauth_providers: [
@@ -234,17 +235,17 @@ describe("admin /internal/projects/current", () => {
           id: "facebook",
           type: "standard",
           client_id: "fb-id",
-          client_secret: "fb-secret",
+          client_secret: "********",
           facebook_config_id: "fb-config",
           provider_config_id: "facebook",
         },
-        { id: "github", type: "standard", client_id: "gh-id", client_secret: "gh-secret", provider_config_id: "github" },
+        { id: "github", type: "standard", client_id: "gh-id", client_secret: "********", provider_config_id: "github" },
         { id: "google", type: "shared", provider_config_id: "google" },
         {
           id: "microsoft",
           type: "standard",
           client_id: "ms-id",
-          client_secret: "ms-secret",
+          client_secret: "********",
           microsoft_tenant_id: "tenant-1",
           provider_config_id: "microsoft",
         },

@@ -321,7 +321,13 @@ const TABLE: Row[] = [
     make: () => new K.EmailPasswordMismatch(),
     message: "Wrong e-mail or password.",
   },
-  { code: "REDIRECT_URL_NOT_WHITELISTED", status: 400, cls: K.RedirectUrlNotWhitelisted, make: () => new K.RedirectUrlNotWhitelisted() },
+  {
+    code: "REDIRECT_URL_NOT_WHITELISTED",
+    status: 400,
+    cls: K.RedirectUrlNotWhitelisted,
+    make: () => new K.RedirectUrlNotWhitelisted("https://evil.example.com/cb"),
+    details: ["redirect_url"],
+  },
   {
     code: "PASSWORD_TOO_SHORT",
     status: 400,
@@ -585,6 +591,12 @@ const TABLE: Row[] = [
   { code: "INVALID_AUTHORIZATION_CODE", status: 400, cls: K.InvalidAuthorizationCode, make: () => new K.InvalidAuthorizationCode() },
   { code: "OAUTH_PROVIDER_ACCESS_DENIED", status: 400, cls: K.OAuthProviderAccessDenied, make: () => new K.OAuthProviderAccessDenied() },
   {
+    code: "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
+    status: 503,
+    cls: K.OAuthProviderTemporarilyUnavailable,
+    make: () => new K.OAuthProviderTemporarilyUnavailable(),
+  },
+  {
     code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
     status: 409,
     cls: K.ContactChannelAlreadyUsedForAuthBySomeoneElse,
@@ -791,6 +803,9 @@ describe("known errors catalogue", () => {
 
   it("fills details with the expected wire keys and values", () => {
     expect(new K.PasswordTooShort(8).details).toEqual({ min_length: 8 });
+    expect(new K.RedirectUrlNotWhitelisted("https://evil.example.com/cb").details).toEqual({ redirect_url: "https://evil.example.com/cb" });
+    // The e-mail flows name no URL: no details at all.
+    expect(new K.RedirectUrlNotWhitelisted().toJSON()).not.toHaveProperty("details");
     expect(new K.PasswordTooLong(70).details).toEqual({ maxLength: 70 });
     expect(new K.AccessTokenExpired(null).details).toEqual({
       expired_at_millis: null,

@@ -86,7 +86,8 @@ describe("a project's nested settings, transfer and deletion", () => {
     });
     expect(edited.config.domains).toEqual([{ domain: "https://shop.example.com", handlerPath: "/handler" }]);
     expect(edited.config.oauthProviders).toEqual([
-      { id: "github", type: "standard", clientId: "id", clientSecret: "secret", providerConfigId: "github" },
+      // The secret comes back masked (maskOAuthClientSecret in @latchkey/shared).
+      { id: "github", type: "standard", clientId: "id", clientSecret: "********", providerConfigId: "github" },
     ]);
     expect(edited.config).not.toHaveProperty("requireEmailVerification");
   });

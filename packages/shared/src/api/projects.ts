@@ -55,6 +55,19 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
 ]);
 export type EmailConfigJson = z.infer<typeof emailConfigSchema>;
 
+/**
+ * How the admin view shows a standard provider's client_secret (it is stored
+ * encrypted and never returned in full): eight `*` then the secret's last four
+ * characters, or only the eight `*` when the secret is shorter than twelve.
+ * Sending the masked value back in a PATCH (or omitting client_secret for a
+ * provider that already has one) keeps the stored secret.
+ */
+export const OAUTH_CLIENT_SECRET_MASK_PREFIX = "********";
+
+export function maskOAuthClientSecret(secret: string): string {
+  return secret.length >= 12 ? OAUTH_CLIENT_SECRET_MASK_PREFIX + secret.slice(-4) : OAUTH_CLIENT_SECRET_MASK_PREFIX;
+}
+
 /** One OAuth provider of a project; a `standard` one brings the project's own OAuth app. */
 export const oauthProviderConfigSchema = z.strictObject({
   id: z.enum(OAUTH_PROVIDER_IDS),
@@ -127,7 +140,8 @@ export const projectConfigPatchBody = z.strictObject({
   oauth_account_merge_strategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES).optional(),
   oauth_providers: z
     .array(
-      oauthProviderConfigSchema.refine((p) => p.type === "shared" || (Boolean(p.client_id) && Boolean(p.client_secret)), {
+      // client_secret may be left out for a standard provider that already has one (see maskOAuthClientSecret).
+      oauthProviderConfigSchema.refine((p) => p.type === "shared" || (Boolean(p.client_id) && p.client_secret !== ""), {
         message: "needs client_id and client_secret when type is standard",
       }),
     )

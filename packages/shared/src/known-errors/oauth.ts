@@ -80,6 +80,10 @@ export const InvalidAuthorizationCode = defineKnownError("INVALID_AUTHORIZATION_
   message: "The authorization code is not valid, has expired or was already used. Start the sign-in again.",
 }));
 
+export const OAuthProviderTemporarilyUnavailable = defineKnownError("OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE", 503, () => ({
+  message: "The OAuth provider is temporarily unavailable. Please try signing in again.",
+}));
+
 export const OAuthProviderAccessDenied = defineKnownError("OAUTH_PROVIDER_ACCESS_DENIED", 400, () => ({
   message: "The OAuth provider denied access: the user cancelled or did not grant the requested permissions.",
 }));

@@ -4,7 +4,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
-import { defaultProjectConfig } from "./config.ts";
+import { defaultProjectConfig, type ProjectConfig } from "./config.ts";
+import { missingClientSecret, sealProviderSecrets } from "./oauth-secrets.ts";
 import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
 import type { ProjectRow, ProjectStore } from "./projects.ts";
 import { applyConfigPatch, type ConfigPatch } from "./schemas.ts";
@@ -40,8 +41,24 @@ function columns(fields: ProjectFields) {
   return out;
 }
 
-export async function createProject(db: Db, input: ProjectFields & { display_name: string; owner_team_id: string }): Promise<ProjectRow> {
-  const config = applyConfigPatch(defaultProjectConfig(), input.config);
+/** The patched config, with the standard providers' client secrets sealed (see oauth-secrets.ts). */
+function patchedConfig(serverSecret: string, config: ProjectConfig, patch: ConfigPatch | undefined): ProjectConfig {
+  const next = applyConfigPatch(config, patch);
+  if (!patch?.oauth_providers) return next;
+  const missing = missingClientSecret(
+    patch.oauth_providers.filter((p) => !config.oauth_providers.some((q) => q.id === p.id && q.type === "standard" && q.client_secret)),
+  );
+  if (missing)
+    throw new KnownErrors.SchemaError(`body.config.oauth_providers: ${missing.id} needs client_id and client_secret when type is standard`);
+  return { ...next, oauth_providers: sealProviderSecrets(serverSecret, config.oauth_providers, patch.oauth_providers) };
+}
+
+export async function createProject(
+  db: Db,
+  serverSecret: string,
+  input: ProjectFields & { display_name: string; owner_team_id: string },
+): Promise<ProjectRow> {
+  const config = patchedConfig(serverSecret, defaultProjectConfig(), input.config);
   const id = crypto.randomUUID();
   if (input.is_production_mode) {
     const errors = productionModeErrors(id, config);
@@ -62,11 +79,17 @@ export async function createProject(db: Db, input: ProjectFields & { display_nam
  * cached copy: two admins changing different settings at once must both win.
  * The caches drop the project when the write commits.
  */
-export function updateProject(db: Db, store: ProjectStore, projectId: string, fields: ProjectFields): Promise<ProjectRow> {
+export function updateProject(
+  db: Db,
+  serverSecret: string,
+  store: ProjectStore,
+  projectId: string,
+  fields: ProjectFields,
+): Promise<ProjectRow> {
   return db.transaction(async (tx) => {
     const [project] = await tx.select().from(projects).where(eq(projects.id, projectId)).for("update");
     if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
-    const config = applyConfigPatch(project.config, fields.config);
+    const config = patchedConfig(serverSecret, project.config, fields.config);
     const productionMode = fields.is_production_mode ?? project.isProductionMode;
     if (productionMode) {
       const errors = productionModeErrors(project.id, config);

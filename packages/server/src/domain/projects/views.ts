@@ -1,6 +1,7 @@
 /** The project objects, client and admin view (their schemas: @latchkey/shared api/projects.ts). */
 import type { AdminProjectConfigJson, AdminProjectJson, ClientProjectJson } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
+import { maskedProviders } from "./oauth-secrets.ts";
 import type { ProjectRow } from "./projects.ts";
 
 function enabledOAuthProviders(config: ProjectConfig) {
@@ -27,7 +28,8 @@ export function clientProjectView(project: ProjectRow): ClientProjectJson {
   };
 }
 
-export function adminConfigView(c: ProjectConfig): AdminProjectConfigJson {
+/** The server secret opens each standard provider's client_secret, which is shown masked. */
+export function adminConfigView(c: ProjectConfig, serverSecret: string): AdminProjectConfigJson {
   return {
     allow_localhost: c.allow_localhost,
     allow_team_api_keys: c.allow_team_api_keys,
@@ -42,7 +44,9 @@ export function adminConfigView(c: ProjectConfig): AdminProjectConfigJson {
     enabled_oauth_providers: enabledOAuthProviders(c),
     magic_link_enabled: c.magic_link_enabled,
     oauth_account_merge_strategy: c.oauth_account_merge_strategy,
-    oauth_providers: [...c.oauth_providers].sort((a, b) => a.id.localeCompare(b.id)).map((p) => ({ ...p, provider_config_id: p.id })),
+    oauth_providers: maskedProviders(serverSecret, c.oauth_providers)
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((p) => ({ ...p, provider_config_id: p.id })),
     passkey_enabled: c.passkey_enabled,
     sign_up_enabled: c.sign_up_enabled,
     team_creator_default_permissions: c.team_creator_default_permissions,
@@ -51,9 +55,9 @@ export function adminConfigView(c: ProjectConfig): AdminProjectConfigJson {
   };
 }
 
-export function adminProjectView(project: ProjectRow): AdminProjectJson {
+export function adminProjectView(project: ProjectRow, serverSecret: string): AdminProjectJson {
   return {
-    config: adminConfigView(project.config),
+    config: adminConfigView(project.config, serverSecret),
     created_at_millis: project.createdAt.getTime(),
     description: project.description,
     display_name: project.displayName,

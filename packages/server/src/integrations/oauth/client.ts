@@ -162,6 +162,8 @@ export function providerFailureKind(error: unknown): ProviderFailureKind | null 
     return null;
   }
   if (error instanceof ProviderHttpError) return error.status >= 500 || error.status === 429 ? "unavailable" : null;
+  // fetch() failed before any response (connection refused, DNS, reset), unwrapped by openid-client.
+  if (error instanceof TypeError && error.message.startsWith("fetch failed")) return "unavailable";
   if (error instanceof oidc.ClientError) {
     if (error.code === "OAUTH_TIMEOUT" || error.code === "OAUTH_ABORT") return "unavailable";
     const cause = (error as { cause?: unknown }).cause;

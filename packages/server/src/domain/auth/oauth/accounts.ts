@@ -27,6 +27,8 @@ import {
   type OAuthAccountRow,
 } from "./account-rows.ts";
 import { createOAuthUser } from "./new-user.ts";
+import { signUpBotRiskScore } from "../../bot-challenge/risk-score.ts";
+import type { BotChallengeOutcome } from "../../bot-challenge/verify.ts";
 import { storeProviderTokens, type ProviderTokens } from "./provider-tokens.ts";
 
 export type { ProviderTokens } from "./provider-tokens.ts";
@@ -49,6 +51,8 @@ export interface OAuthSignInInput {
   userId: string | null;
   /** Whether a client may create a new user now (sign_up_enabled, or not a client request). */
   signUpAllowed: boolean;
+  /** The bot challenge the authorize step checked, scored on a user this sign-in creates; null when none was checked. */
+  botChallenge?: BotChallengeOutcome | null;
 }
 
 /** A race lost twice in a row is no longer a race: let the error through. */
@@ -140,7 +144,12 @@ async function authenticate(
   }
 
   if (!input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
-  const user = await createOAuthUser(services, tx, project, branchId, { profile, emailSignsIn, anonymousUserId: input.userId });
+  const user = await createOAuthUser(services, tx, project, branchId, {
+    profile,
+    emailSignsIn,
+    anonymousUserId: input.userId,
+    signUpBotRiskScore: input.botChallenge ? signUpBotRiskScore(input.botChallenge) : undefined,
+  });
   const attached =
     user.id === input.userId
       ? // An upgraded anonymous user may have linked accounts of this provider already.

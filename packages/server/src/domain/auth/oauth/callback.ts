@@ -66,7 +66,7 @@ async function signInAndIssueCode(
   // The project may have changed since the flow started.
   const provider = enabledProvider(services.config, project.config, flow.data.provider_id);
   await checkClientKey(services, project, flow.data.publishable_client_key, () => new KnownErrors.InvalidPublishableClientKey(project.id));
-  if (!isTrustedUrl(project.config, flow.data.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isTrustedUrl(project.config, flow.data.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted(flow.data.redirect_uri);
   const signIn = await providerSignIn(services, provider, flow, query);
   const code = await services.db.transaction(async (tx) => {
     const { user, isNewUser } = await signInOrLinkWithProvider(services, tx, project, flow.branchId, {
@@ -76,6 +76,7 @@ async function signInAndIssueCode(
       type: flow.data.type,
       userId: flow.data.user_id,
       signUpAllowed: project.config.sign_up_enabled,
+      botChallenge: flow.data.bot_challenge ?? null,
     });
     return issueAuthorizationCode(tx, project.id, flow.branchId, {
       user_id: user.id,
@@ -128,7 +129,7 @@ function providerFailure(error: unknown): unknown {
         "The OAuth provider does not allow the requested scopes. Please ensure the extra scopes are allowed for this provider's app.",
       );
     case "unavailable":
-      return new StatusError(503, "The OAuth provider is temporarily unavailable. Please try signing in again.");
+      return new KnownErrors.OAuthProviderTemporarilyUnavailable();
     case null:
       return error;
   }

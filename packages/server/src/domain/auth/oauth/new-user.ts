@@ -21,6 +21,8 @@ export interface NewOAuthUser {
   emailSignsIn: boolean;
   /** The caller's user when the flow began: upgraded if still anonymous, else not used. */
   anonymousUserId: string | null;
+  /** risk_scores.sign_up.bot from the flow's bot challenge; undefined leaves the default (or the anonymous user's). */
+  signUpBotRiskScore?: number | undefined;
 }
 
 export async function createOAuthUser(
@@ -44,6 +46,7 @@ export async function createOAuthUser(
       passwordHash: null,
       displayName,
       profileImageUrl,
+      ...(input.signUpBotRiskScore !== undefined ? { signUpBotRiskScore: input.signUpBotRiskScore } : {}),
     });
   }
   return createUser(tx, project, branchId, {
@@ -52,6 +55,7 @@ export async function createOAuthUser(
     primaryEmail: profile.email,
     primaryEmailVerified: profile.emailVerified,
     primaryEmailAuthEnabled: emailSignsIn,
+    ...(input.signUpBotRiskScore !== undefined ? { signUpBotRiskScore: input.signUpBotRiskScore } : {}),
   });
 }
 

@@ -8,6 +8,7 @@ import { KnownErrors, type OAuthProviderId } from "@latchkey/shared";
 import type { ServerConfig } from "../../../config.ts";
 import { OAuthProviderClient, type ProviderConnection } from "../../../integrations/oauth/client.ts";
 import type { OAuthProviderConfig, ProjectConfig } from "../../projects/config.ts";
+import { openClientSecret } from "../../projects/oauth-secrets.ts";
 
 export interface EnabledProvider {
   id: OAuthProviderId;
@@ -36,7 +37,7 @@ export function enabledProvider(
         kind: "app",
         settings: {
           clientId: entry.client_id,
-          clientSecret: entry.client_secret,
+          clientSecret: openClientSecret(config.serverSecret, entry.client_secret),
           facebookConfigId: entry.facebook_config_id,
           microsoftTenantId: entry.microsoft_tenant_id,
         },

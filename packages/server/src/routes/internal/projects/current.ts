@@ -5,10 +5,14 @@ import { defineRoute } from "../../../http/route.ts";
 import { withProductionModeCheck } from "../../../http/internal-owner.ts";
 
 export default [
-  defineRoute(internalProjectsEndpoints.getAdminProject, ({ auth }) => ({ body: adminProjectView(auth.project) })),
+  defineRoute(internalProjectsEndpoints.getAdminProject, ({ auth, services }) => ({
+    body: adminProjectView(auth.project, services.config.serverSecret),
+  })),
   defineRoute(internalProjectsEndpoints.updateAdminProject, async ({ auth, body, services }) => {
-    const updated = await withProductionModeCheck(() => updateProject(services.db, services.projects, auth.project.id, body));
-    return { body: adminProjectView(updated) };
+    const updated = await withProductionModeCheck(() =>
+      updateProject(services.db, services.config.serverSecret, services.projects, auth.project.id, body),
+    );
+    return { body: adminProjectView(updated, services.config.serverSecret) };
   }),
   defineRoute(internalProjectsEndpoints.deleteAdminProject, async ({ auth, services }) => {
     if (auth.project.id === INTERNAL_PROJECT_ID) throw new StatusError(400, "The internal project cannot be deleted.");

@@ -9,14 +9,14 @@ export default [
   defineRoute(internalProjectsEndpoints.listOwnedProjects, async ({ auth, services }) => {
     const owner = requireInternalOwner(auth);
     const rows = await listOwnedProjects(services.db, owner.id);
-    return { body: listOf(rows.map(adminProjectView)) };
+    return { body: listOf(rows.map((row) => adminProjectView(row, services.config.serverSecret))) };
   }),
   defineRoute(internalProjectsEndpoints.createProject, async ({ auth, body, services }) => {
     const owner = requireInternalOwner(auth);
     if (!(await isTeamMember(services.db, auth.project.id, body.owner_team_id, owner.id))) {
       throw new KnownErrors.TeamMembershipNotFound(body.owner_team_id, owner.id);
     }
-    const project = await withProductionModeCheck(() => createProject(services.db, body));
-    return { status: 201, body: adminProjectView(project) };
+    const project = await withProductionModeCheck(() => createProject(services.db, services.config.serverSecret, body));
+    return { status: 201, body: adminProjectView(project, services.config.serverSecret) };
   }),
 ];
