@@ -9,26 +9,11 @@
  * Not for production: accounts and grants live in memory and the signing
  * key is made at start.
  */
+import { OAUTH_PROVIDER_IDS } from "@latchkey/shared/constants";
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider, { type KoaContextWithOIDC } from "oidc-provider";
-
-/** The provider ids a Latchkey server knows (SPEC §9); each is a client here. */
-export const PROVIDER_IDS = [
-  "google",
-  "github",
-  "microsoft",
-  "spotify",
-  "facebook",
-  "discord",
-  "gitlab",
-  "bitbucket",
-  "linkedin",
-  "apple",
-  "x",
-  "twitch",
-] as const;
 
 /** What every client authenticates with (the server sends it for `MOCK` credentials). */
 export const DEV_CLIENT_SECRET = "MOCK-SERVER-SECRET";
@@ -67,7 +52,8 @@ export async function startDevOidcProvider(options: DevOidcProviderOptions): Pro
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
   const people = new Map<string, Person>();
   const provider = new Provider(url, {
-    clients: PROVIDER_IDS.map((id) => ({
+    // Every provider id a Latchkey server knows is a client here.
+    clients: OAUTH_PROVIDER_IDS.map((id) => ({
       client_id: id,
       client_secret: DEV_CLIENT_SECRET,
       redirect_uris: options.apiUrls.map((api) => `${api.replace(/\/+$/, "")}/api/v1/auth/oauth/callback/${id}`),
