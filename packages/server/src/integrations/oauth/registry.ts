@@ -1,4 +1,4 @@
-/** Every provider Latchkey can sign in with (SPEC §9), by id. */
+/** Every provider Latchkey can sign in with (OAUTH_PROVIDER_IDS in @latchkey/shared constants.ts), by id. */
 import type { OAuthProviderId } from "@latchkey/shared";
 import type { OAuthProviderDefinition } from "./provider.ts";
 import { apple } from "./providers/apple.ts";
