@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
+import { tenancyColumns } from "./projects.ts";
 
 /**
  * A CLI's request to be signed in. The CLI holds the polling code, the
@@ -23,10 +23,7 @@ export const cliAuthAttempts = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     pollingCodeHash: text("polling_code_hash").notNull(),
     loginCodeHash: text("login_code_hash").notNull(),
     /** The anonymous session the CLI had when it asked, if any: the browser may take it over (once). */

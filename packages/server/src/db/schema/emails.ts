@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
+import { projects, tenancyColumns } from "./projects.ts";
 import { users } from "./users.ts";
 
 /**
@@ -98,10 +98,7 @@ export const emailDrafts = pgTable(
 export const notificationPreferences = pgTable(
   "notification_preferences",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

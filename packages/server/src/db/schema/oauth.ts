@@ -1,14 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
+import { tenancyColumns } from "./projects.ts";
 import { users } from "./users.ts";
-
-const tenancy = {
-  projectId: text("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  branchId: text("branch_id").notNull().default("main"),
-};
 
 /**
  * A user's account at an OAuth provider: what they sign in with
@@ -23,7 +16,7 @@ export const oauthAccounts = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    ...tenancy,
+    ...tenancyColumns(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -59,7 +52,7 @@ export const oauthTokens = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    ...tenancy,
+    ...tenancyColumns(),
     oauthAccountId: uuid("oauth_account_id")
       .notNull()
       .references(() => oauthAccounts.id, { onDelete: "cascade" }),
@@ -86,7 +79,7 @@ export const oauthFlows = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    ...tenancy,
+    ...tenancyColumns(),
     stateHash: text("state_hash").notNull(),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import { foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
+import { tenancyColumns } from "./projects.ts";
 import { teamMembers } from "./teams.ts";
 import { users } from "./users.ts";
 
@@ -12,10 +12,7 @@ import { users } from "./users.ts";
 export const permissionDefinitions = pgTable(
   "permission_definitions",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     id: text("id").notNull(),
     scope: text("scope", { enum: ["team", "project"] }).notNull(),
     description: text("description"),
@@ -30,10 +27,7 @@ export const permissionDefinitions = pgTable(
 export const teamPermissionGrants = pgTable(
   "team_permission_grants",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     teamId: uuid("team_id").notNull(),
     userId: uuid("user_id").notNull(),
     permissionId: text("permission_id").notNull(),
@@ -55,10 +49,7 @@ export const teamPermissionGrants = pgTable(
 export const projectPermissionGrants = pgTable(
   "project_permission_grants",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

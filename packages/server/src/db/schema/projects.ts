@@ -53,3 +53,16 @@ export const projectApiKeys = pgTable(
     index("project_api_keys_sak_idx").on(t.superSecretAdminKeyHash),
   ],
 );
+
+/**
+ * The columns every table of project data starts with: which project (its
+ * rows go with it) and which branch. Fresh builders per table.
+ */
+export function tenancyColumns() {
+  return {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    branchId: text("branch_id").notNull().default("main"),
+  };
+}

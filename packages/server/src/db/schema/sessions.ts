@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
+import { tenancyColumns } from "./projects.ts";
 import { users } from "./users.ts";
 
 /** A session is a refresh token; only its SHA-256 digest is stored. */
@@ -10,10 +10,7 @@ export const sessions = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

@@ -1,13 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
-
-const tenancy = {
-  projectId: text("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  branchId: text("branch_id").notNull().default("main"),
-};
+import { tenancyColumns } from "./projects.ts";
 
 export const users = pgTable(
   "users",
@@ -15,7 +8,7 @@ export const users = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    ...tenancy,
+    ...tenancyColumns(),
     displayName: text("display_name"),
     profileImageUrl: text("profile_image_url"),
     clientMetadata: jsonb("client_metadata"),
@@ -57,7 +50,7 @@ export const contactChannels = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    ...tenancy,
+    ...tenancyColumns(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { projects } from "./projects.ts";
+import { tenancyColumns } from "./projects.ts";
 
 /**
  * One-time codes of every flow (e-mail verification, sign-in codes, password
@@ -14,10 +14,7 @@ export const verificationCodes = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    branchId: text("branch_id").notNull().default("main"),
+    ...tenancyColumns(),
     /** Which flow the code belongs to; a code only works for its own flow. */
     purpose: text("purpose").notNull(),
     codeHash: text("code_hash").notNull(),
