@@ -99,6 +99,18 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
  * answer without one is a failure, not a user), and an e-mail that is not an
  * address counts as none, unverified.
  */
+/** The standard OpenID Connect user info (sub, email, email_verified, name, picture), as Google and LinkedIn send it. */
+export function openIdProfile(json: unknown): ProviderUserInfo {
+  const user = objectOf(json);
+  return profile({
+    accountId: stringOf(user.sub),
+    email: stringOf(user.email),
+    emailVerified: user.email_verified === true,
+    displayName: stringOf(user.name),
+    profileImageUrl: stringOf(user.picture),
+  });
+}
+
 export function profile(fields: {
   accountId: string | null;
   email: string | null;

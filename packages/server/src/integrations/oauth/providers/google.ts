@@ -1,4 +1,4 @@
-import { objectOf, profile, stringOf, type OAuthProviderDefinition, type ProviderUserInfo } from "../provider.ts";
+import { openIdProfile, type OAuthProviderDefinition } from "../provider.ts";
 
 export const USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo";
 
@@ -18,14 +18,5 @@ export const google: OAuthProviderDefinition = {
   userInfo: async ({ api }) => googleProfile(await api.getJson(USERINFO_URL)),
 };
 
-/** Google's OpenID user info. */
-export function googleProfile(json: unknown): ProviderUserInfo {
-  const user = objectOf(json);
-  return profile({
-    accountId: stringOf(user.sub),
-    email: stringOf(user.email),
-    emailVerified: user.email_verified === true,
-    displayName: stringOf(user.name),
-    profileImageUrl: stringOf(user.picture),
-  });
-}
+/** Google's user info is standard OpenID. */
+export const googleProfile = openIdProfile;

@@ -1,4 +1,4 @@
-import { objectOf, profile, stringOf, type OAuthProviderDefinition, type ProviderUserInfo } from "../provider.ts";
+import { openIdProfile, type OAuthProviderDefinition } from "../provider.ts";
 
 export const USERINFO_URL = "https://api.linkedin.com/v2/userinfo";
 
@@ -17,14 +17,5 @@ export const linkedin: OAuthProviderDefinition = {
   userInfo: async ({ api }) => linkedinProfile(await api.getJson(USERINFO_URL)),
 };
 
-/** LinkedIn's OpenID user info. */
-export function linkedinProfile(json: unknown): ProviderUserInfo {
-  const user = objectOf(json);
-  return profile({
-    accountId: stringOf(user.sub),
-    email: stringOf(user.email),
-    emailVerified: user.email_verified === true,
-    displayName: stringOf(user.name),
-    profileImageUrl: stringOf(user.picture),
-  });
-}
+/** LinkedIn's user info is standard OpenID. */
+export const linkedinProfile = openIdProfile;
