@@ -241,6 +241,7 @@ describe("errors sent back to the app", () => {
       errorCode: "OAUTH_PROVIDER_ACCESS_DENIED",
       message: expect.any(String),
       details: "{}",
+      state: started.state,
     });
     expect(app.searchParams.get("message")).toBe(app.searchParams.get("error_description"));
     expect(await countOf(verificationCodes)).toBe(codesBefore);

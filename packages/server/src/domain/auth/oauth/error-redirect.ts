@@ -12,7 +12,7 @@ import type { OAuthFlowData } from "./flows.ts";
 
 export function errorRedirectLocation(
   config: Pick<ProjectConfig, "allow_localhost" | "domains">,
-  flow: Pick<OAuthFlowData, "redirect_uri" | "error_redirect_url" | "after_callback_redirect_url">,
+  flow: Pick<OAuthFlowData, "redirect_uri" | "error_redirect_url" | "after_callback_redirect_url" | "state">,
   error: KnownError,
 ): string | null {
   const target = [flow.redirect_uri, flow.error_redirect_url].find((url) => url !== null && isTrustedUrl(config, url));
@@ -24,6 +24,8 @@ export function errorRedirectLocation(
   url.searchParams.set("errorCode", error.code);
   url.searchParams.set("message", error.message);
   url.searchParams.set("details", JSON.stringify(error.details ?? {}));
+  // The app's own state: its SDK shows the error only for a flow this browser started, so a crafted link cannot put words on its page.
+  url.searchParams.set("state", flow.state);
   if (flow.after_callback_redirect_url && isTrustedUrl(config, flow.after_callback_redirect_url)) {
     url.searchParams.set("after_callback_redirect_url", flow.after_callback_redirect_url);
   }
