@@ -6,6 +6,8 @@
  */
 /** TOTP as the server checks it, for apps that enrol authenticator apps themselves. */
 export { TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES } from "@latchkey/shared/constants";
+/** The OAuth providers a project can enable. */
+export { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/shared/constants";
 export { StackClientApp, type StackClientAppOptions, type GetUserOptions, type RedirectToOptions } from "./apps/client-app.ts";
 export {
   StackServerApp,
@@ -14,6 +16,7 @@ export {
   type ListUsersOptions,
   type SendEmailOptions,
   type SendEmailResult,
+  type ServerOAuthProviderCreateOptions,
 } from "./apps/server-app.ts";
 export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
 export type {
@@ -81,6 +84,15 @@ export type { SignInError, SignUpError, MfaSignInError } from "./apps/credential
 export type { PromptCliLoginOptions, CliLoginError, CliConfirmError, CliAuthError } from "./apps/cli-login.ts";
 export type { PasskeyRegistrationError, PasskeySignInError } from "./apps/passkeys.ts";
 export { Passkey } from "./models/passkey.ts";
+export {
+  OAuthProvider,
+  ServerOAuthProvider,
+  type OAuthProviderUpdateOptions,
+  type ServerOAuthProviderUpdateOptions,
+  type OAuthProviderUpdateError,
+} from "./models/oauth-provider.ts";
+export type { OAuthConnection, GetConnectedAccountOptions } from "./models/connected-account.ts";
+export type { OAuthSignInOptions, OAuthScopesOnSignIn } from "./apps/oauth-sign-in.ts";
 export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";

@@ -9,6 +9,7 @@ import type { TokenStoreInit } from "../session/token-store.ts";
 import type { HandlerPage, HandlerUrlOptions, RedirectTarget } from "../urls/handler-urls.ts";
 import type { RedirectMethod } from "../urls/redirect.ts";
 import type { AppRedirects, RedirectToOptions } from "./app-redirects.ts";
+import type { OAuthScopesOnSignIn } from "./oauth-sign-in.ts";
 
 export interface StackClientAppOptions {
   /** The Latchkey server, e.g. `https://auth.example.com` (default: `http://localhost:8102`). */
@@ -22,6 +23,8 @@ export interface StackClientAppOptions {
   redirectMethod?: RedirectMethod;
   extraRequestHeaders?: Record<string, string>;
   fetch?: typeof fetch;
+  /** Extra scopes to ask each OAuth provider for at every sign-in (e.g. `{ github: ["repo"] }`); not with shared keys. */
+  oauthScopesOnSignIn?: OAuthScopesOnSignIn;
 }
 
 export interface GetUserOptions {

@@ -21,6 +21,7 @@ import * as codes from "./email-codes.ts";
 import type { BotChallenge } from "./bot-challenge.ts";
 import * as credentials from "./credentials.ts";
 import type { MfaSignInError, SignInError, SignUpError } from "./credentials.ts";
+import * as oauth from "./oauth-sign-in.ts";
 import * as passkeys from "./passkeys.ts";
 import * as invitations from "./team-invitations.ts";
 import type { AppTeams } from "./teams.ts";
@@ -33,6 +34,8 @@ export abstract class ClientAppSignIn extends ClientAppBase {
   protected abstract readonly teams: AppTeams;
   /** Something about a user changed where it may be any session's user: every session's cached reads are read again. */
   protected abstract notifyUserChanged(): void;
+  /** The app's `oauthScopesOnSignIn` option. */
+  protected abstract readonly oauthScopesOnSignIn: oauth.OAuthScopesOnSignIn;
 
   // -------------------------------------------------------------------------
   // Sign-up, sign-in, sign-out
@@ -81,6 +84,48 @@ export abstract class ClientAppSignIn extends ClientAppBase {
   async signInWithPasskey(): Promise<Result<undefined, passkeys.PasskeySignInError>> {
     const result = await passkeys.signInWithPasskey({ api: this.api, accessType: this.accessType, toMfaPage: () => this.redirectToMfa() });
     return this.signedIn(result, "afterSignIn");
+  }
+
+  // -------------------------------------------------------------------------
+  // OAuth (apps/oauth-sign-in.ts)
+
+  /**
+   * Signs in (or up) with an OAuth provider of the project (`github`,
+   * `google`, …): sends the browser to the provider, which brings it back to
+   * the app's oauth-callback page, where `callOAuthCallback` finishes.
+   */
+  async signInWithOAuth(provider: string, options: oauth.OAuthSignInOptions = {}): Promise<void> {
+    await oauth.signInWithOAuth(this.oauthContext(), provider, options);
+  }
+
+  /**
+   * On the oauth-callback page: exchanges the code of a flow this browser
+   * started for the user's tokens, then goes on to where the flow asked, else
+   * the after-sign-up page for a new user, else the after-sign-in page.
+   * Resolves false when the page holds nothing to finish (e.g. reloaded);
+   * throws the error the flow ended with (the user denied access, the e-mail
+   * belongs to another account, …).
+   */
+  async callOAuthCallback(): Promise<boolean> {
+    const outcome = await oauth.finishOAuthCallback(this.oauthContext());
+    if (outcome === null) return false;
+    this.sessionFor().set({ accessToken: outcome.accessToken, refreshToken: outcome.refreshToken });
+    if (outcome.afterCallbackRedirectUrl) await this.redirects.toUrl(outcome.afterCallbackRedirectUrl, { replace: true });
+    else await this.redirectToHandler(outcome.isNewUser ? "afterSignUp" : "afterSignIn", { replace: true });
+    return true;
+  }
+
+  /** What the OAuth flows need; a signed-in user's connected accounts start theirs here too. */
+  protected oauthContext(session: Session = this.sessionFor()): oauth.OAuthContext {
+    return {
+      api: this.api,
+      accessType: this.accessType,
+      session,
+      urls: this.urls,
+      scopesOnSignIn: this.oauthScopesOnSignIn,
+      absoluteUrl: (relative) => this.absoluteUrl(relative),
+      toMfaPage: () => this.redirectToMfa(),
+    };
   }
 
   /** Keeps the tokens of a successful sign-in on the app's session, then goes where the app sends its users next. */

@@ -15,7 +15,9 @@ import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
 import { ServerUser } from "../models/server-user.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
-import { channelContextOf, CurrentUser, passkeyContextOf } from "../models/current-user.ts";
+import { channelContextOf, CurrentUser, oauthProviderContextOf, passkeyContextOf } from "../models/current-user.ts";
+import { connectedAccessToken } from "../models/connected-account.ts";
+import { listOAuthProviders } from "../models/oauth-provider.ts";
 import { listPasskeys } from "../models/passkey.ts";
 import type { UserContext } from "../models/user-fields.ts";
 import { Session } from "../session/session.ts";
@@ -24,6 +26,7 @@ import { resolveHandlerUrls, type HandlerUrls } from "../urls/handler-urls.ts";
 import { AppRedirects, type RedirectToOptions } from "./app-redirects.ts";
 import { userKind, type GetUserOptions, type StackClientAppOptions, type UserKind } from "./client-app-base.ts";
 import { ClientAppSignIn } from "./client-app-sign-in.ts";
+import { linkOAuthAccount, type OAuthScopesOnSignIn } from "./oauth-sign-in.ts";
 import { AppSessions } from "./app-sessions.ts";
 import { readCurrentUserJson } from "./current-user-read.ts";
 import { AppTeams } from "./teams.ts";
@@ -56,6 +59,15 @@ export class StackClientApp extends ClientAppSignIn {
   readonly #passkeys = new CachedQuery(this.cache, "passkeys", (session: Session) =>
     listPasskeys(passkeyContextOf(this.userContext(session))),
   );
+  readonly #oauthProviders = new CachedQuery(this.cache, "oauthProviders", (session: Session) =>
+    listOAuthProviders(oauthProviderContextOf(this.userContext(session))),
+  );
+  readonly #connectedAccessTokens = new CachedQuery(
+    this.cache,
+    "connectedAccessToken",
+    (session: Session, provider: string, scope: string) =>
+      connectedAccessToken({ api: this.api, accessType: this.accessType, session, userIdOrMe: "me" }, provider, scope),
+  );
   readonly #notificationCategories = new CachedQuery(this.cache, "notificationCategories", (session: Session) =>
     listNotificationCategories({
       api: this.api,
@@ -68,6 +80,7 @@ export class StackClientApp extends ClientAppSignIn {
 
   /** The cached team, member, invitation and permission reads (apps/teams.ts). */
   protected readonly teams: AppTeams;
+  protected readonly oauthScopesOnSignIn: OAuthScopesOnSignIn;
 
   constructor(protected readonly options: StackClientAppOptions) {
     super();
@@ -82,6 +95,7 @@ export class StackClientApp extends ClientAppSignIn {
       ...this.extraCredentials(),
     });
     this.urls = Object.freeze(resolveHandlerUrls(options.urls));
+    this.oauthScopesOnSignIn = options.oauthScopesOnSignIn ?? {};
     this.#sessions = new AppSessions(
       options.projectId,
       options.tokenStore,
@@ -204,6 +218,9 @@ export class StackClientApp extends ClientAppSignIn {
       contactChannels: () => this.#contactChannels.entry(session),
       notificationCategories: () => this.#notificationCategories.entry(session),
       passkeys: () => this.#passkeys.entry(session),
+      oauthProviders: () => this.#oauthProviders.entry(session),
+      connectedAccessToken: (provider, scope) => this.#connectedAccessTokens.entry(session, provider, scope),
+      linkOAuthAccount: (provider, options) => linkOAuthAccount(this.oauthContext(session), provider, options),
       teams: this.teams,
     };
   }

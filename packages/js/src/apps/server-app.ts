@@ -3,7 +3,7 @@
  * user management (create, list, read, update, delete, sessions) on top of
  * everything a client app does.
  */
-import type { SendEmailBody } from "@latchkey/shared/api/index";
+import type { OAuthProviderCreateBody, SendEmailBody, ServerOAuthProviderJson } from "@latchkey/shared/api/index";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType } from "../interface/api-client.ts";
@@ -12,7 +12,9 @@ import type { CacheEntry } from "../cache/index.ts";
 import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
 import type { ServerTeam, ServerTeamCreateOptions, Team } from "../models/team.ts";
 import { CurrentServerUser } from "../models/current-server-user.ts";
+import { ServerOAuthProvider, type OAuthProviderUpdateError } from "../models/oauth-provider.ts";
 import { ServerUser } from "../models/server-user.ts";
+import { Result } from "../result.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions } from "../models/user-fields.ts";
 import type { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
@@ -27,6 +29,9 @@ export interface ServerUserCreateOptions extends Omit<ServerUserUpdateOptions, "
   primaryEmail?: string | null;
   isAnonymous?: boolean;
 }
+
+/** The body of `POST /oauth-providers` (oauthProviderCreateBody in @latchkey/shared), in camelCase. */
+export type ServerOAuthProviderCreateOptions = CamelCaseKeys<OAuthProviderCreateBody>;
 
 export interface ListUsersOptions {
   cursor?: string;
@@ -82,6 +87,28 @@ export class StackServerApp extends StackClientApp {
       body: { ...userUpdateToJson(fields), ...(isAnonymous !== undefined ? { is_anonymous: isAnonymous } : {}) },
     });
     return this.serverUser(json);
+  }
+
+  /**
+   * Adds an account at an OAuth provider to a user (e.g. one imported from
+   * another system). Refused (as an error Result) when another user already
+   * signs in with that provider account.
+   */
+  async createOAuthProvider(options: ServerOAuthProviderCreateOptions): Promise<Result<ServerOAuthProvider, OAuthProviderUpdateError>> {
+    const result = await Result.of<ServerOAuthProviderJson, OAuthProviderUpdateError>(
+      [KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn],
+      () => this.api.call("POST /oauth-providers", { accessType: this.accessType, body: snakeCaseKeys(options) }),
+    );
+    if (result.status === "error") return result;
+    this.notifyUserChanged();
+    const context = {
+      api: this.api,
+      accessType: this.accessType,
+      session: null,
+      userIdOrMe: options.userId,
+      changed: () => this.notifyUserChanged(),
+    };
+    return Result.ok(new ServerOAuthProvider(result.data, context));
   }
 
   /** One page of users (all of them without `limit`); `nextCursor` reads the next page. */

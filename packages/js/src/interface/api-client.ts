@@ -11,6 +11,7 @@ import type {
   EndpointResponse,
   Endpoints,
 } from "@latchkey/shared/api/index";
+import { PUBLIC_CLIENT_SECRET_SENTINEL } from "@latchkey/shared/constants";
 import { KnownError, KnownErrors, knownErrorFromJson } from "@latchkey/shared/known-errors/index";
 import { ConnectionError, HttpError, KnownErrorMismatchError, OFFLINE_MESSAGE, cannotConnectMessage } from "../errors.ts";
 import type { Session } from "../session/session.ts";
@@ -81,6 +82,20 @@ export class ApiClient {
 
   get projectId(): string {
     return this.options.projectId;
+  }
+
+  /**
+   * How this app names itself where OAuth asks for a client (the authorize
+   * and token endpoints): the project, and its publishable key or the
+   * sentinel that stands for none.
+   */
+  oauthClient(): { client_id: string; client_secret: string } {
+    return { client_id: this.options.projectId, client_secret: this.options.publishableClientKey || PUBLIC_CLIENT_SECRET_SENTINEL };
+  }
+
+  /** The absolute URL of an API path, for the browser to open itself (e.g. the OAuth authorize endpoint). */
+  urlOf(path: string, query?: RequestOptions["query"]): string {
+    return this.url(path, query);
   }
 
   /**

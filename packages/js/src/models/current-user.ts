@@ -11,6 +11,14 @@ import {
 } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
+import {
+  oauthConnection,
+  scopeString,
+  type ConnectedAccountContext,
+  type GetConnectedAccountOptions,
+  type OAuthConnection,
+} from "./connected-account.ts";
+import type { OAuthProvider, OAuthProviderContext } from "./oauth-provider.ts";
 import type { Passkey, PasskeyContext } from "./passkey.ts";
 import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
 import type { Result } from "../result.ts";
@@ -144,6 +152,68 @@ export class CurrentUser extends UserWithTeams {
     return this.context.passkeys();
   }
 
+  // -------------------------------------------------------------------------
+  // OAuth provider accounts and connected accounts
+
+  /** This user's accounts at OAuth providers, oldest first. */
+  listOAuthProviders(): Promise<OAuthProvider[]> {
+    return this.context.oauthProviders().get();
+  }
+
+  /** The cache entry behind `listOAuthProviders`, for hooks (`useOAuthProviders` of @latchkey/react). */
+  _oauthProvidersEntry(): CacheEntry<OAuthProvider[]> {
+    return this.context.oauthProviders();
+  }
+
+  /** One of this user's provider accounts by its id, or null. */
+  async getOAuthProvider(id: string): Promise<OAuthProvider | null> {
+    return (await this.listOAuthProviders()).find((account) => account.id === id) ?? null;
+  }
+
+  /**
+   * This user's connected account at `provider` whose access token has the
+   * given scopes, or (by `or`) null, an error, or the provider's page to
+   * connect one (or grant the missing scopes) and come back here.
+   */
+  getConnectedAccount(provider: string, options: GetConnectedAccountOptions & { or: "redirect" }): Promise<OAuthConnection>;
+  getConnectedAccount(provider: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
+  async getConnectedAccount(provider: string, options: GetConnectedAccountOptions = {}): Promise<OAuthConnection | null> {
+    const scope = scopeString(options.scopes);
+    const connected = this.oauthProviders.some((account) => account.id === provider);
+    const token = connected ? await this.context.connectedAccessToken(provider, scope).get() : null;
+    if (token) return oauthConnection(this.connectedAccountContext(), provider, scope);
+    return this._noConnection(provider, options);
+  }
+
+  /** The cache entry behind `getConnectedAccount`, for hooks (`useConnectedAccount` of @latchkey/react). */
+  _connectedAccessTokenEntry(provider: string, scopes?: readonly string[]): CacheEntry<{ accessToken: string } | null> {
+    return this.context.connectedAccessToken(provider, scopeString(scopes));
+  }
+
+  /** What `getConnectedAccount` does without a usable connection (hooks share it). */
+  async _noConnection(provider: string, options: GetConnectedAccountOptions = {}): Promise<null> {
+    if (options.or === "redirect") await this.linkConnectedAccount(provider, options.scopes ? { scopes: options.scopes } : {});
+    if (options.or === "throw")
+      throw new Error(
+        `The user has no connected ${provider} account${options.scopes?.length ? ` with the scopes ${scopeString(options.scopes)}` : ""}.`,
+      );
+    return null;
+  }
+
+  /** A connection object for a token `_connectedAccessTokenEntry` found. */
+  _oauthConnection(provider: string, scopes?: readonly string[]): OAuthConnection {
+    return oauthConnection(this.connectedAccountContext(), provider, scopeString(scopes));
+  }
+
+  /** Connects an account at `provider` (or grants it more scopes): through the provider's page and back here, or to `returnTo`. */
+  async linkConnectedAccount(provider: string, options: { scopes?: readonly string[]; returnTo?: string } = {}): Promise<void> {
+    await this.context.linkOAuthAccount(provider, options);
+  }
+
+  private connectedAccountContext(): ConnectedAccountContext {
+    return { api: this.context.api, accessType: this.context.accessType, session: this.session, userIdOrMe: "me" };
+  }
+
   listContactChannels(): Promise<ContactChannel[]> {
     return this.context.contactChannels().get();
   }
@@ -221,6 +291,18 @@ export class CurrentUser extends UserWithTeams {
 
 /** How the signed-in user's passkeys reach the API (`me`, with the user's session). */
 export function passkeyContextOf(context: UserContext): PasskeyContext {
+  if (!context.session) throw new Error("This user object has no session.");
+  return {
+    api: context.api,
+    accessType: context.accessType,
+    session: context.session,
+    userIdOrMe: "me",
+    changed: () => context.userChanged(),
+  };
+}
+
+/** How the signed-in user's OAuth provider accounts reach the API (`me`, with the user's session). */
+export function oauthProviderContextOf(context: UserContext): OAuthProviderContext {
   if (!context.session) throw new Error("This user object has no session.");
   return {
     api: context.api,

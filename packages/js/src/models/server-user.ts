@@ -9,7 +9,9 @@ import {
   type ContactChannelContext,
   type ServerContactChannelCreateOptions,
 } from "./contact-channel.ts";
+import { connectedAccessToken, oauthConnection, scopeString, type OAuthConnection } from "./connected-account.ts";
 import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
+import { getOAuthProvider, listOAuthProviders, type OAuthProviderContext, type ServerOAuthProvider } from "./oauth-provider.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import type { ServerTeam, ServerTeamCreateOptions } from "./team.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
@@ -179,6 +181,39 @@ export class ServerUser extends UserWithTeams {
         return given;
       },
       userChanged: () => this.context.userChanged(),
+    };
+  }
+
+  /** This user's accounts at OAuth providers, oldest first. */
+  listOAuthProviders(): Promise<ServerOAuthProvider[]> {
+    return listOAuthProviders(this.oauthProviderContext()) as Promise<ServerOAuthProvider[]>;
+  }
+
+  /** One of this user's provider accounts by its id, or null. */
+  getOAuthProvider(id: string): Promise<ServerOAuthProvider | null> {
+    return getOAuthProvider(this.oauthProviderContext(), id) as Promise<ServerOAuthProvider | null>;
+  }
+
+  /** This user's connected account at `provider` whose access token has the given scopes; without one, null or (`or: "throw"`) an error. */
+  async getConnectedAccount(
+    provider: string,
+    options: { or?: "throw" | "return-null"; scopes?: readonly string[] } = {},
+  ): Promise<OAuthConnection | null> {
+    const context = { api: this.context.api, accessType: this.context.accessType, session: null, userIdOrMe: this.id };
+    const scope = scopeString(options.scopes);
+    if (await connectedAccessToken(context, provider, scope)) return oauthConnection(context, provider, scope);
+    if (options.or === "throw")
+      throw new Error(`User ${this.id} has no connected ${provider} account${scope ? ` with the scopes ${scope}` : ""}.`);
+    return null;
+  }
+
+  private oauthProviderContext(): OAuthProviderContext {
+    return {
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: null,
+      userIdOrMe: this.id,
+      changed: () => this.context.userChanged(),
     };
   }
 

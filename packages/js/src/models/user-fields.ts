@@ -12,6 +12,7 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ContactChannel } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
+import type { OAuthProvider } from "./oauth-provider.ts";
 import type { Passkey } from "./passkey.ts";
 import type { ClientUserJson, Json } from "./json.ts";
 import type { Team } from "./team.ts";
@@ -76,6 +77,12 @@ export interface UserContext {
   notificationCategories(): CacheEntry<NotificationCategory[]>;
   /** The app's cached list of this user's passkeys. */
   passkeys(): CacheEntry<Passkey[]>;
+  /** The app's cached list of this user's OAuth provider accounts. */
+  oauthProviders(): CacheEntry<OAuthProvider[]>;
+  /** The app's cached answer to "is there an access token of this provider with these scopes (space-separated)?". */
+  connectedAccessToken(provider: string, scope: string): CacheEntry<{ accessToken: string } | null>;
+  /** Sends the browser through the provider to connect an account (or more scopes) to this user. */
+  linkOAuthAccount(provider: string, options: { scopes?: readonly string[]; returnTo?: string }): Promise<never>;
   /** The app's team reads and writes (apps/teams.ts). */
   teams: AppTeamAccess;
 }

@@ -1,0 +1,124 @@
+/**
+ * The browser's half of OAuth sign-in and account linking (the server's half
+ * is packages/server/src/domain/auth/oauth). Starting, the app keeps a PKCE
+ * verifier in a cookie named after the flow's state and sends the browser to
+ * the server's authorize endpoint; the provider and the server bring it back
+ * to the app's oauth-callback page with `code` and `state`. Only the verifier
+ * of that state can turn the code into tokens, so a code that reaches another
+ * browser, or a callback this browser never started, signs no one in.
+ */
+import type { OAuthAuthorizeQuery } from "@latchkey/shared/api/index";
+import { OAUTH_STATE_COOKIE_MAX_AGE_SECONDS } from "@latchkey/shared/constants";
+import { knownErrorFromJson } from "@latchkey/shared/known-errors/index";
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier, generateRandomState } from "oauth4webapi";
+import type { ApiClient } from "../interface/api-client.ts";
+import { readCookies, writeCookie } from "../session/cookies.ts";
+
+/** The verifier's cookie is this prefix and the flow's state. */
+export const OAUTH_OUTER_COOKIE_PREFIX = "stack-oauth-outer-";
+
+/** Thrown for a callback that failed other than with a coded error (the network, an answer we cannot read). */
+export const OAUTH_CALLBACK_FAILED_MESSAGE = "Error signing in during OAuth callback. Please try again.";
+
+export const OAUTH_NEEDS_BROWSER_MESSAGE = "OAuth sign-in needs a browser: signInWithOAuth and linking an account work only in one.";
+
+/** What the query of a callback page carries. */
+const CALLBACK_PARAMS = ["code", "state"] as const;
+/** What the server adds when it sends an error back to the callback page instead of a code. */
+const ERROR_PARAMS = ["error", "error_description", "errorCode", "message", "details", "state", "after_callback_redirect_url"] as const;
+
+export interface OAuthStart {
+  provider: string;
+  /** `authenticate` signs in or up; `link` connects the provider account to the signed-in user. */
+  type: "authenticate" | "link";
+  /** The app's oauth-callback page, absolute; the code exchange names it again. */
+  redirectUrl: string;
+  /** Where errors go when the callback page cannot take them, absolute. */
+  errorRedirectUrl: string;
+  afterCallbackRedirectUrl?: string | undefined;
+  /** Scopes to ask the provider for besides the sign-in ones, space-separated. */
+  providerScope?: string | undefined;
+  /** The signed-in user's access token: required to link; on sign-in it lets an anonymous user keep their account. */
+  accessToken: string | null;
+}
+
+/** Sends the browser to the provider; resolves only if the page does not leave (it always does in a browser). */
+export async function startOAuthFlow(api: ApiClient, start: OAuthStart): Promise<never> {
+  if (typeof window === "undefined") {
+    throw new Error(OAUTH_NEEDS_BROWSER_MESSAGE);
+  }
+  const verifier = generateRandomCodeVerifier();
+  const state = generateRandomState();
+  writeCookie(OAUTH_OUTER_COOKIE_PREFIX + state, verifier, OAUTH_STATE_COOKIE_MAX_AGE_SECONDS);
+  const query: OAuthAuthorizeQuery = {
+    ...api.oauthClient(),
+    redirect_uri: start.redirectUrl,
+    scope: "legacy",
+    state,
+    grant_type: "authorization_code",
+    code_challenge: await calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    response_type: "code",
+    type: start.type,
+    error_redirect_url: start.errorRedirectUrl,
+    ...(start.accessToken ? { token: start.accessToken } : {}),
+    ...(start.afterCallbackRedirectUrl ? { after_callback_redirect_url: start.afterCallbackRedirectUrl } : {}),
+    ...(start.providerScope ? { provider_scope: start.providerScope } : {}),
+  };
+  window.location.assign(api.urlOf(`/auth/oauth/authorize/${encodeURIComponent(start.provider)}`, query));
+  return new Promise<never>(() => {});
+}
+
+/** A callback of a flow this browser started: its code (or the error the server sent back) and the verifier kept for it. */
+export type TakenCallback = { code: string; state: string; verifier: string } | { error: Error };
+
+/**
+ * Takes the callback in the current URL, if it is one of ours: consumes the
+ * state's cookie and removes the parameters from the address bar (and so
+ * from the history), all synchronously, so that of two calls on one page
+ * (a re-render, React's strict mode) exactly one gets it. Returns null, with
+ * a warning, for a page without a callback or with one this browser did not
+ * start (e.g. reopened from the history).
+ */
+export function takeOAuthCallback(): TakenCallback | null {
+  if (typeof window === "undefined") return null;
+  const original = new URL(window.location.href);
+  const params = original.searchParams;
+  const state = params.get("state");
+  const isError = params.has("errorCode");
+  for (const name of isError ? (["state"] as const) : CALLBACK_PARAMS) {
+    if (!params.get(name)) {
+      console.warn(
+        `The OAuth callback page was opened without its "${name}" parameter (maybe reopened from the history, or reloaded after signing in): nothing to do.`,
+      );
+      return null;
+    }
+  }
+  const cookie = OAUTH_OUTER_COOKIE_PREFIX + state;
+  const verifier = readCookies()[cookie];
+  if (!verifier) {
+    console.warn(
+      "The OAuth callback's state matches no sign-in started in this browser: its cookie expired (the flow took over an hour), was deleted, or was already used (this page was reloaded), or another OAuth library uses this page. Nothing to do.",
+    );
+    return null;
+  }
+  writeCookie(cookie, null, 0);
+  const cleaned = new URL(original);
+  for (const name of [...CALLBACK_PARAMS, ...ERROR_PARAMS]) cleaned.searchParams.delete(name);
+  // Replaced rather than navigated: no reload, and the code is gone from the history before anything else runs.
+  window.history.replaceState(window.history.state, "", cleaned.toString());
+  if (isError) return { error: callbackError(params) };
+  return { code: params.get("code")!, state: state!, verifier };
+}
+
+/** The coded error the server sent back with this browser's state; one this SDK does not know becomes the generic failure. */
+function callbackError(params: URLSearchParams): Error {
+  let details: unknown;
+  try {
+    details = JSON.parse(params.get("details") ?? "{}");
+  } catch {
+    details = undefined;
+  }
+  const message = params.get("message") ?? params.get("error_description") ?? "";
+  return knownErrorFromJson({ code: params.get("errorCode"), error: message, details }) ?? new Error(OAUTH_CALLBACK_FAILED_MESSAGE);
+}

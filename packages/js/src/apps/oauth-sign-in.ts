@@ -1,0 +1,135 @@
+/**
+ * OAuth sign-in and account linking as the apps offer them: which URLs and
+ * scopes a flow starts with, and the code exchange on the callback page
+ * (the browser's part of the flow itself is in oauth-flow.ts). The app keeps
+ * the tokens and redirects.
+ */
+import { KnownErrors, isKnownError } from "@latchkey/shared/known-errors/index";
+import type { AccessType, ApiClient } from "../interface/api-client.ts";
+import { scopeString } from "../models/connected-account.ts";
+import type { Session } from "../session/session.ts";
+import { AFTER_AUTH_RETURN_TO, type HandlerUrls } from "../urls/handler-urls.ts";
+import { returnToFromCurrentUrl } from "../urls/redirect.ts";
+import { catchMfaRequired, type MfaRedirectContext } from "./credentials.ts";
+import { OAUTH_CALLBACK_FAILED_MESSAGE, OAUTH_NEEDS_BROWSER_MESSAGE, startOAuthFlow, takeOAuthCallback } from "./oauth-flow.ts";
+
+/** Shown when the second factor was refused during the callback (the user starts over). */
+export const OAUTH_INVALID_TOTP_MESSAGE = "Invalid TOTP code. Please try signing in again.";
+
+/** Extra scopes the app asks each provider for whenever a user signs in with it (e.g. `{ github: ["repo"] }`). */
+export type OAuthScopesOnSignIn = Partial<Record<string, readonly string[]>>;
+
+export interface OAuthContext extends MfaRedirectContext {
+  api: ApiClient;
+  accessType: AccessType;
+  /** The app's session: an anonymous user on it keeps their account when signing up; a link names its user. */
+  session: Session;
+  urls: Readonly<HandlerUrls>;
+  scopesOnSignIn: OAuthScopesOnSignIn;
+  absoluteUrl(relative: string): string | undefined;
+}
+
+export interface OAuthSignInOptions {
+  /** Where to go once signed in (same origin), instead of the after-sign-in or after-sign-up page. */
+  returnTo?: string;
+}
+
+/** Sends the browser to the provider's sign-in; the app's oauth-callback page finishes with `callOAuthCallback`. */
+export async function signInWithOAuth(ctx: OAuthContext, provider: string, options: OAuthSignInOptions = {}): Promise<never> {
+  // Coming from a sign-in page that carries where to return, the callback still returns there.
+  const returnTo = options.returnTo ?? returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO);
+  return startOAuthFlow(ctx.api, {
+    provider,
+    type: "authenticate",
+    ...callbackUrls(ctx),
+    afterCallbackRedirectUrl: returnTo === null ? undefined : absolute(ctx, returnTo),
+    providerScope: joinScopes(ctx.scopesOnSignIn[provider] ?? []),
+    accessToken: ctx.session.isSignedOut ? null : await ctx.session.getAccessToken(),
+  });
+}
+
+/**
+ * Connects a provider account to the signed-in user (or asks the provider
+ * for more scopes on one already connected): through the provider and back
+ * to the current page, or `returnTo`.
+ */
+export async function linkOAuthAccount(
+  ctx: OAuthContext,
+  provider: string,
+  options: { scopes?: readonly string[]; returnTo?: string } = {},
+): Promise<never> {
+  const accessToken = await ctx.session.getAccessToken();
+  if (accessToken === null) throw new Error("Connecting an account needs a signed-in user.");
+  const here = typeof window === "undefined" ? undefined : window.location.href;
+  return startOAuthFlow(ctx.api, {
+    provider,
+    type: "link",
+    ...callbackUrls(ctx),
+    afterCallbackRedirectUrl: options.returnTo === undefined ? here : absolute(ctx, options.returnTo),
+    providerScope: joinScopes([...(options.scopes ?? []), ...(ctx.scopesOnSignIn[provider] ?? [])]),
+    accessToken,
+  });
+}
+
+export interface OAuthCallbackOutcome {
+  accessToken: string;
+  refreshToken: string;
+  isNewUser: boolean;
+  /** Where the flow asked to go afterwards, if anywhere. */
+  afterCallbackRedirectUrl: string | null;
+}
+
+/**
+ * Finishes the flow of the current page: null when there is nothing of ours
+ * to finish (warned), the user's tokens when signed in; throws the coded
+ * error the server sent back or answered, or OAUTH_CALLBACK_FAILED_MESSAGE.
+ * A user with two-factor is sent to the MFA page (and the call throws, as
+ * any first step of a sign-in does; see credentials.ts).
+ */
+export async function finishOAuthCallback(ctx: OAuthContext): Promise<OAuthCallbackOutcome | null> {
+  const taken = takeOAuthCallback();
+  if (taken === null) return null;
+  if ("error" in taken) throw taken.error;
+  try {
+    const body = await catchMfaRequired(ctx, () =>
+      ctx.api.call("POST /auth/oauth/token", {
+        accessType: ctx.accessType,
+        body: {
+          grant_type: "authorization_code",
+          ...ctx.api.oauthClient(),
+          code: taken.code,
+          code_verifier: taken.verifier,
+          redirect_uri: callbackUrls(ctx).redirectUrl,
+        },
+      }),
+    );
+    if (!("refresh_token" in body)) throw new Error("The token endpoint answered the code without a refresh token.");
+    return {
+      accessToken: body.access_token,
+      refreshToken: body.refresh_token,
+      isNewUser: body.is_new_user,
+      afterCallbackRedirectUrl: body.after_callback_redirect_url,
+    };
+  } catch (error) {
+    if (error instanceof KnownErrors.InvalidTotpCode) {
+      if (typeof alert === "function") alert(OAUTH_INVALID_TOTP_MESSAGE);
+      return null;
+    }
+    if (isKnownError(error)) throw error;
+    throw new Error(OAUTH_CALLBACK_FAILED_MESSAGE, { cause: error });
+  }
+}
+
+function callbackUrls(ctx: OAuthContext): { redirectUrl: string; errorRedirectUrl: string } {
+  return { redirectUrl: absolute(ctx, ctx.urls.oauthCallback), errorRedirectUrl: absolute(ctx, ctx.urls.error) };
+}
+
+function absolute(ctx: OAuthContext, url: string): string {
+  const resolved = ctx.absoluteUrl(url);
+  if (resolved === undefined) throw new Error(OAUTH_NEEDS_BROWSER_MESSAGE);
+  return resolved;
+}
+
+function joinScopes(scopes: readonly string[]): string | undefined {
+  return scopeString(scopes) || undefined;
+}

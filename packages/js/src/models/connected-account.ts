@@ -1,0 +1,79 @@
+/**
+ * Connected accounts: a user's account at an OAuth provider whose access
+ * token the app may use to call the provider's API as them. The server keeps
+ * the provider's tokens (refreshing them as they expire); the SDK asks for an
+ * access token with the scopes it needs.
+ */
+import { KnownErrors } from "@latchkey/shared/known-errors/index";
+import type { AccessType, ApiClient } from "../interface/api-client.ts";
+import type { Session } from "../session/session.ts";
+
+export interface OAuthConnection {
+  /** The provider (`github`, `google`, …). */
+  readonly id: string;
+  /** A current access token with the connection's scopes; throws if the provider no longer grants one. */
+  getAccessToken(): Promise<{ accessToken: string }>;
+}
+
+export interface GetConnectedAccountOptions {
+  /** What to do when there is no usable connection (default "return-null"); "redirect" connects one (browsers only). */
+  or?: "redirect" | "throw" | "return-null";
+  /** Scopes the access token must carry. */
+  scopes?: readonly string[];
+}
+
+export interface ConnectedAccountContext {
+  api: ApiClient;
+  accessType: AccessType;
+  /** The signed-in user's session (client apps), else null. */
+  session: Session | null;
+  /** `me` for the signed-in user, else the user's id. */
+  userIdOrMe: string;
+}
+
+/**
+ * An access token of the user's `provider` account with `scope` (space-separated), or
+ * null when there is none to be had: no such connection, one without those scopes, or
+ * one the provider has revoked (the user connects again to get one).
+ */
+export async function connectedAccessToken(
+  context: ConnectedAccountContext,
+  provider: string,
+  scope: string,
+): Promise<{ accessToken: string } | null> {
+  try {
+    return { accessToken: await requestAccessToken(context, provider, scope) };
+  } catch (error) {
+    if (NO_TOKEN_ERRORS.some((kind) => error instanceof kind)) return null;
+    throw error;
+  }
+}
+
+const NO_TOKEN_ERRORS = [
+  KnownErrors.OAuthConnectionNotConnectedToUser,
+  KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
+  KnownErrors.ProviderRejected,
+] as const;
+
+export function oauthConnection(context: ConnectedAccountContext, provider: string, scope: string): OAuthConnection {
+  return {
+    id: provider,
+    // Asked each time: the server answers from its own store and refreshes an expired token, so the SDK never holds a stale one.
+    getAccessToken: async () => ({ accessToken: await requestAccessToken(context, provider, scope) }),
+  };
+}
+
+async function requestAccessToken(context: ConnectedAccountContext, provider: string, scope: string): Promise<string> {
+  const body = await context.api.call("POST /connected-accounts/:user_id/:provider_id/access-token", {
+    accessType: context.accessType,
+    session: context.session,
+    params: { user_id: context.userIdOrMe, provider_id: provider },
+    body: scope ? { scope } : {},
+  });
+  return body.access_token;
+}
+
+/** The scopes as the endpoint takes them: space-separated, each once. */
+export function scopeString(scopes: readonly string[] | undefined): string {
+  return [...new Set((scopes ?? []).flatMap((scope) => scope.split(/\s+/)).filter(Boolean))].join(" ");
+}
