@@ -31,7 +31,8 @@ const port = Number(process.env.LATCHKEY_PORT ?? 8102);
 const oidcPort = Number(process.env.OIDC_PORT ?? 8114);
 const stateFile = join(root, ".latchkey", "demo.json");
 /** The sign-in buttons the Demo project shows, on the operator's (here: the development provider's) shared keys. */
-const DEMO_OAUTH_PROVIDERS = ["github", "google", "microsoft"].map((id) => ({ id, type: "shared" }));
+const DEMO_OAUTH_PROVIDERS = { github: "GitHub", google: "Google", microsoft: "Microsoft" };
+const demoOAuthConfig = Object.keys(DEMO_OAUTH_PROVIDERS).map((id) => ({ id, type: "shared" }));
 
 // The internal project's publishable key: our own, seeded through the
 // environment, so the demo leaves `npm start`'s .latchkey/dev-keys.json alone.
@@ -60,11 +61,16 @@ try {
 async function start() {
   const oidcUrl = await provider.waitUntilReady();
   if (stopping) return; // Ctrl-C while the provider started: start nothing more
+  const oauthEnv = mockOAuthEnv(oidcUrl);
+  // What the banner promises: the demo's providers the server sends to the development provider (not those with the developer's own keys).
+  const mocked = Object.entries(DEMO_OAUTH_PROVIDERS)
+    .filter(([id]) => ({ ...process.env, ...oauthEnv })[`STACK_${id.toUpperCase()}_CLIENT_ID`] === "MOCK")
+    .map(([, name]) => name);
   server = startLatchkeyServer({
     port,
     dataDir: join(root, ".latchkey", "demo-data"),
     internalPublishableClientKey: state.internalPublishableClientKey,
-    env: mockOAuthEnv(oidcUrl),
+    env: oauthEnv,
   });
   stopAllWhenItStops(server, "The Latchkey server");
   const { apiUrl } = server;
@@ -77,7 +83,7 @@ async function start() {
       keyDescription: "Demo app (scripts/demo.mjs)",
       ownerEmailPrefix: "demo-owner",
       // Sign-in codes too; without an SMTP server they are printed in the server's log (the dev outbox).
-      config: { magic_link_enabled: true, oauth_providers: DEMO_OAUTH_PROVIDERS },
+      config: { magic_link_enabled: true, oauth_providers: demoOAuthConfig },
     });
     Object.assign(state, project, { oauthProvidersEnabled: true });
     saveState();
@@ -99,7 +105,7 @@ async function start() {
     [
       "",
       `  Demo: ${vite.resolvedUrls?.local[0] ?? `http://localhost:${vite.config.server.port}/`}`,
-      `  Development OpenID provider: ${oidcUrl} (signing in with GitHub, Google or Microsoft goes there: type any e-mail)`,
+      `  Development OpenID provider: ${oidcUrl}${mocked.length ? ` (signing in with ${new Intl.ListFormat("en", { type: "disjunction" }).format(mocked)} goes there: type any e-mail)` : ""}`,
       "  (Ctrl-C stops the demo, the server and the provider.)",
       "",
     ].join("\n"),
@@ -117,7 +123,7 @@ async function enableDemoOAuthProviders(apiUrl) {
   }
   console.log("Turning on GitHub, Google and Microsoft sign-in for the Demo project…");
   await updateProjectConfig(apiUrl, state, (config) => {
-    const missing = DEMO_OAUTH_PROVIDERS.filter(({ id }) => !config.oauth_providers.some((p) => p.id === id));
+    const missing = demoOAuthConfig.filter(({ id }) => !config.oauth_providers.some((p) => p.id === id));
     if (missing.length === 0) return null;
     // The admin view repeats each id as provider_config_id, which a patch does not take; masked secrets keep the stored ones.
     const kept = config.oauth_providers.map((p) => Object.fromEntries(Object.entries(p).filter(([key]) => key !== "provider_config_id")));
