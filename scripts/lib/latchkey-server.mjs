@@ -1,13 +1,18 @@
 // Shared by scripts/demo.mjs and scripts/check-nextjs.mjs: run a Latchkey
-// server as `npm start` does, and provision a project with a publishable key
-// through the public API, as a project owner would (plain fetch, no SDK, so
-// the scripts depend on nothing but the server).
+// server as `npm start` does, and provision (or reconfigure) a project with a
+// publishable key through the public API, as a project owner would (plain
+// fetch, no SDK, so the scripts depend on nothing but the server).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The API URL of a server started here on `port` (its LATCHKEY_API_URL default). */
+export function localApiUrl(port) {
+  return `http://localhost:${port}`;
+}
 
 /** A fresh publishable key for the internal project, to seed through the environment. */
 export function newInternalPublishableClientKey() {
@@ -18,9 +23,10 @@ export function newInternalPublishableClientKey() {
  * Starts the server (`npm start`'s command) on `port` with its data in
  * `dataDir`. The internal project's publishable key is seeded from
  * `internalPublishableClientKey`, so .latchkey/dev-keys.json is left alone.
- * `stdio` is passed to spawn (default: the server's output goes to ours).
+ * `stdio` is passed to spawn (default: the server's output goes to ours);
+ * `env` adds to (and wins over) our own environment.
  */
-export function startLatchkeyServer({ port, dataDir, internalPublishableClientKey, stdio = ["ignore", "inherit", "inherit"] }) {
+export function startLatchkeyServer({ port, dataDir, internalPublishableClientKey, env = {}, stdio = ["ignore", "inherit", "inherit"] }) {
   const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts", "start"], {
     cwd: repoRoot,
     stdio,
@@ -29,9 +35,10 @@ export function startLatchkeyServer({ port, dataDir, internalPublishableClientKe
       PORT: String(port),
       LATCHKEY_DATA_DIR: dataDir,
       STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: internalPublishableClientKey,
+      ...env,
     },
   });
-  const apiUrl = `http://localhost:${port}`;
+  const apiUrl = localApiUrl(port);
   const exited = () => child.exitCode !== null || child.signalCode !== null;
 
   return {
@@ -55,16 +62,20 @@ export function startLatchkeyServer({ port, dataDir, internalPublishableClientKe
       throw new Error(`The Latchkey server did not answer at ${apiUrl}/api/v1 within a minute.`);
     },
 
-    /** SIGTERM, then waits (up to 5 s) for the server to close its database and exit. */
-    async stop() {
-      if (exited()) return;
-      child.kill("SIGTERM");
-      await new Promise((done) => {
-        child.once("exit", done);
-        setTimeout(done, 5000).unref();
-      });
-    },
+    /** Stops the server and waits until it has closed its database and exited (see stopChild). */
+    stop: () => stopChild(child),
   };
+}
+
+/** SIGTERM, then waits for the child to exit; one still running after 10 s gets SIGKILL, so none outlives us. */
+export async function stopChild(child) {
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  if (exited()) return;
+  const gone = new Promise((done) => child.once("exit", done));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await gone;
+  clearTimeout(timer);
 }
 
 /** A call to the Latchkey API; throws on any error status. */
@@ -90,6 +101,33 @@ export async function projectStillWorks(apiUrl, { projectId, publishableClientKe
     },
   });
   return res.ok;
+}
+
+/** The owner's admin headers for `projectId`, after signing in to the internal project with their password. */
+async function ownerAdminHeaders(apiUrl, { internalPublishableClientKey, owner, projectId }) {
+  const tokens = await api(apiUrl, "/auth/password/sign-in", {
+    method: "POST",
+    headers: {
+      "x-stack-access-type": "client",
+      "x-stack-project-id": "internal",
+      "x-stack-publishable-client-key": internalPublishableClientKey,
+    },
+    body: owner,
+  });
+  return { "x-stack-access-type": "admin", "x-stack-project-id": projectId, "x-stack-admin-access-token": tokens.access_token };
+}
+
+/**
+ * What an owner does in the dashboard: reads the project's admin config,
+ * and saves `change(config)` (a config patch, or null for nothing to save).
+ * Returns the project's admin view as it now is.
+ */
+export async function updateProjectConfig(apiUrl, { internalPublishableClientKey, owner, projectId }, change) {
+  const headers = await ownerAdminHeaders(apiUrl, { internalPublishableClientKey, owner, projectId });
+  const project = await api(apiUrl, "/internal/projects/current", { headers });
+  const patch = change(project.config);
+  if (!patch) return project;
+  return api(apiUrl, "/internal/projects/current", { method: "PATCH", headers, body: { config: patch } });
 }
 
 /**
