@@ -5,7 +5,7 @@
  * its methods write through the API, and the app re-reads the signed-in user
  * afterwards (hooks re-render with the new snapshot).
  */
-import type { ClientUserPatchBody, ServerUserPatchBody } from "@latchkey/shared/api/index";
+import type { ClientUserPatchBody, ServerUserPatchBody, UserOAuthProviderJson } from "@latchkey/shared/api/index";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import type { CacheEntry } from "../cache/entry.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
@@ -38,7 +38,8 @@ export interface User {
   readonly restrictedReason: { type: string } | null;
   readonly restrictedByAdmin: boolean;
   readonly restrictedByAdminReason: string | null;
-  readonly oauthProviders: readonly { id: string }[];
+  /** The provider accounts: `id` is the provider (`github`, …), `account_id` the user's id there. */
+  readonly oauthProviders: readonly UserOAuthProviderJson[];
   readonly selectedTeam: Team | null;
   readonly selectedTeamId: string | null;
 }
@@ -107,7 +108,8 @@ function baseFields(json: ClientUserJson): Omit<User, "selectedTeam"> {
     restrictedReason: json.restricted_reason,
     restrictedByAdmin: json.restricted_by_admin,
     restrictedByAdminReason: json.restricted_by_admin_reason,
-    oauthProviders: json.oauth_providers.map((p) => ({ id: p.id })),
+    // As the server sends them (snake_case), as apps written for the official SDK read them.
+    oauthProviders: json.oauth_providers,
     selectedTeamId: json.selected_team_id,
   };
 }
@@ -146,7 +148,7 @@ export abstract class UserFields implements User {
   readonly restrictedReason!: { type: string } | null;
   readonly restrictedByAdmin!: boolean;
   readonly restrictedByAdminReason!: string | null;
-  readonly oauthProviders!: readonly { id: string }[];
+  readonly oauthProviders!: readonly UserOAuthProviderJson[];
   readonly selectedTeam!: Team | null;
   readonly selectedTeamId!: string | null;
 
