@@ -65,7 +65,7 @@ const EXPECTED: Record<string, { url: string; scope: string; pkce: boolean; para
   github: { url: "https://github.com/login/oauth/authorize", scope: "user:email", pkce: true },
   microsoft: {
     url: "https://login.microsoftonline.com/contoso.onmicrosoft.com/oauth2/v2.0/authorize",
-    scope: "User.Read openid",
+    scope: "User.Read openid offline_access",
     pkce: true,
   },
   spotify: { url: "https://accounts.spotify.com/authorize", scope: "user-read-email user-read-private", pkce: true },

@@ -3,9 +3,9 @@
  * document them (ids, e-mails and whether they are verified, names,
  * pictures), and which URLs each provider's profile is read from.
  */
-import { StatusError } from "@latchkey/shared";
+import { OAUTH_PROVIDER_IDS, StatusError } from "@latchkey/shared";
 import { describe, expect, it } from "vitest";
-import { ProviderHttpError, type ProviderApi } from "../src/integrations/oauth/provider.ts";
+import { ProviderHttpError, tokenAnswerFix, type ProviderApi } from "../src/integrations/oauth/provider.ts";
 import { OAUTH_PROVIDERS } from "../src/integrations/oauth/registry.ts";
 import { appleProfile } from "../src/integrations/oauth/providers/apple.ts";
 import { bitbucketProfile } from "../src/integrations/oauth/providers/bitbucket.ts";
@@ -337,5 +337,20 @@ describe("token responses outside the standard", () => {
     expect(OAUTH_PROVIDERS.github.normalizeTokenResponse!(200, { error: "bad_verification_code" }).status).toBe(400);
     expect(OAUTH_PROVIDERS.github.normalizeTokenResponse!(200, { access_token: "t" }).status).toBe(200);
     expect(OAUTH_PROVIDERS.twitch.normalizeTokenResponse!(200, { access_token: "t", scope: ["a", "b"] }).json.scope).toBe("a b");
+  });
+
+  it("keeps the ID token only for the provider whose profile it is (apple); the others' are dropped unread", () => {
+    const answer = { access_token: "t", token_type: "Bearer", id_token: "header.claims.signature" };
+    for (const id of OAUTH_PROVIDER_IDS) {
+      const fix = tokenAnswerFix(OAUTH_PROVIDERS[id]);
+      const fixed = fix ? fix(200, answer).json : answer;
+      expect(fixed.id_token, id).toBe(id === "apple" ? answer.id_token : undefined);
+      expect(fixed.access_token, id).toBe("t");
+    }
+    // A provider's own fix still applies after the ID token is dropped.
+    expect(tokenAnswerFix(OAUTH_PROVIDERS.github)!(200, { error: "bad_verification_code", id_token: "x" })).toEqual({
+      status: 400,
+      json: { error: "bad_verification_code" },
+    });
   });
 });

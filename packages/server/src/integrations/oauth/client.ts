@@ -8,7 +8,13 @@
 import type { OAuthProviderId } from "@latchkey/shared";
 import * as oidc from "openid-client";
 import { MOCK_CLIENT_SECRET, MOCK_SCOPES, mockProfile } from "./providers/mock.ts";
-import { ProviderHttpError, type OAuthAppSettings, type OAuthProviderDefinition, type ProviderUserInfo } from "./provider.ts";
+import {
+  ProviderHttpError,
+  tokenAnswerFix,
+  type OAuthAppSettings,
+  type OAuthProviderDefinition,
+  type ProviderUserInfo,
+} from "./provider.ts";
 import { OAUTH_PROVIDERS } from "./registry.ts";
 
 /** The provider's own OAuth app (ours or the project's), or the development provider at `mockUrl`. */
@@ -191,16 +197,13 @@ function staticConfiguration(definition: OAuthProviderDefinition, settings: OAut
       : oidc.ClientSecretBasic(settings.clientSecret),
   );
   configuration.timeout = PROVIDER_TIMEOUT_SECONDS;
-  if (definition.normalizeTokenResponse) {
-    const normalize = definition.normalizeTokenResponse;
+  const fix = tokenAnswerFix(definition);
+  if (fix) {
     configuration[oidc.customFetch] = async (url, options) => {
       const response = await fetch(url, options as RequestInit);
       if (url !== endpoints.token || !(response.headers.get("content-type") ?? "").includes("json")) return response;
-      const normalized = normalize(response.status, (await response.json()) as Record<string, unknown>);
-      return new Response(JSON.stringify(normalized.json), {
-        status: normalized.status,
-        headers: { "content-type": "application/json" },
-      });
+      const fixed = fix(response.status, (await response.json()) as Record<string, unknown>);
+      return new Response(JSON.stringify(fixed.json), { status: fixed.status, headers: { "content-type": "application/json" } });
     };
   }
   return configuration;

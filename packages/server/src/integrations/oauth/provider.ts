@@ -63,7 +63,30 @@ export interface OAuthProviderDefinition {
   defaultAccessTokenLifetimeSeconds?: number;
   userInfo(context: UserInfoContext): Promise<ProviderUserInfo>;
   /** Fixes a token endpoint that answers outside the OAuth standard, before openid-client reads the answer. */
-  normalizeTokenResponse?(status: number, json: Record<string, unknown>): { status: number; json: Record<string, unknown> };
+  normalizeTokenResponse?(status: number, json: Record<string, unknown>): TokenAnswer;
+  /** The profile is the ID token's claims (the ID token is kept and checked); other providers' ID tokens are dropped unread. */
+  readsIdToken?: true;
+}
+
+export type TokenAnswer = { status: number; json: Record<string, unknown> };
+
+/**
+ * What is changed in a provider's token answers before openid-client reads
+ * them, or null for nothing. An ID token the profile does not come from is
+ * dropped rather than checked: providers name issuers other than their
+ * documented one (Microsoft the user's own tenant, Google at times without
+ * the scheme), and a sign-in must not fail on a token nothing reads; the
+ * profile comes from the provider's API with the access token instead.
+ */
+export function tokenAnswerFix(
+  definition: OAuthProviderDefinition,
+): ((status: number, json: Record<string, unknown>) => TokenAnswer) | null {
+  const own = definition.normalizeTokenResponse?.bind(definition);
+  if (definition.readsIdToken) return own ?? null;
+  return (status, json) => {
+    const { id_token: _unread, ...rest } = json;
+    return own ? own(status, rest) : { status, json: rest };
+  };
 }
 
 /** A provider API answered with an error status. */

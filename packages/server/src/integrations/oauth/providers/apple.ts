@@ -14,6 +14,7 @@ export const apple: OAuthProviderDefinition = {
   tokenEndpointAuth: "client_secret_post",
   pkce: true,
   // Apple has no user-info endpoint: the ID token (checked by openid-client) says who the user is.
+  readsIdToken: true,
   userInfo: async ({ idTokenClaims }) => appleProfile(idTokenClaims ?? {}),
 };
 
