@@ -14,7 +14,7 @@ import type { Project } from "../../../server/test/fixtures.ts";
 import { createOAuthProject, signInWithProvider, startOAuthTestbed, type OAuthTestbed } from "../../../server/test/oauth-fixtures.ts";
 import { expireAccessTokens, revokeAtProvider } from "../../../server/test/provider-token-fixtures.ts";
 import { clientAppOf } from "./fixtures.ts";
-import { PASSWORD, uniqueEmail } from "./support.ts";
+import { nextSnapshot, PASSWORD, uniqueEmail } from "./support.ts";
 
 let testbed: OAuthTestbed;
 let baseUrl: string;
@@ -186,5 +186,26 @@ describe("connected accounts", () => {
     await expireAccessTokens(testbed.server, account!.id);
     expect(await user.getConnectedAccount("github")).toBeNull();
     expect(await (await serverApp.getUser(user.id))!.getConnectedAccount("github")).toBeNull();
+  });
+
+  it("a connection held from before the revocation throws PROVIDER_REJECTED, and from then on the user has none (also for a hook showing it)", async () => {
+    const { user } = await signedUpWithGitHub();
+    const connection = await user.getConnectedAccount("github", { or: "throw" });
+    const entry = user._connectedAccessTokenEntry("github");
+    const shown = nextSnapshot(entry, (snapshot) => snapshot.status === "ok" && snapshot.value !== null);
+    await shown.seen;
+    const [account] = await user.listOAuthProviders();
+    await revokeAtProvider(testbed, account!.id);
+    await expireAccessTokens(testbed.server, account!.id);
+    try {
+      await expect(connection!.getAccessToken()).rejects.toBeInstanceOf(KnownErrors.ProviderRejected);
+      // The hook's subscriber is shown the answer read again, not the token it was shown before.
+      const gone = nextSnapshot(entry, (snapshot) => snapshot.status === "ok" && snapshot.value === null);
+      expect(await gone.seen).toBeNull();
+      gone.unsubscribe();
+      expect(await user.getConnectedAccount("github")).toBeNull();
+    } finally {
+      shown.unsubscribe();
+    }
   });
 });
