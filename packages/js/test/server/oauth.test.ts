@@ -122,6 +122,14 @@ describe("a user's provider accounts", () => {
     expect(added.data).toMatchObject({ type: "github", userId: user.id, accountId: takenAccount, allowSignIn: false });
     const [listed] = await user.listOAuthProviders();
     expect(listed).toMatchObject({ id: added.data.id, allowSignIn: false, allowConnectedAccounts: false });
+
+    // The server's object acts for that user: it may change the account's id at the provider too, and remove it.
+    const otherAccount = uniqueEmail("github");
+    expect(await added.data.update({ accountId: otherAccount, allowSignIn: true })).toEqual({ status: "ok", data: undefined });
+    const [changed] = await (await serverApp.getUser(user.id))!.listOAuthProviders();
+    expect(changed).toMatchObject({ id: added.data.id, accountId: otherAccount, allowSignIn: true });
+    await added.data.delete();
+    expect(await (await serverApp.getUser(user.id))!.listOAuthProviders()).toEqual([]);
   });
 
   it("turning sign-in on for an account another user signs in with is an error Result; once that user turns theirs off, it works", async () => {
