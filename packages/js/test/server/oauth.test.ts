@@ -87,8 +87,11 @@ describe("a user's provider accounts", () => {
 
   it("removes an account: it is gone from the list and from the user", async () => {
     const { app, user } = await signedUpWithGitHub();
+    expect(await user.getConnectedAccount("github")).not.toBeNull();
     const [account] = await user.listOAuthProviders();
     await account!.delete();
+    // The provider tokens went with it, and the app does not offer the one it had read.
+    expect(await user.getConnectedAccount("github")).toBeNull();
     expect(await user.listOAuthProviders()).toEqual([]);
     expect(await user.getOAuthProvider(account!.id)).toBeNull();
     expect((await app.getUser({ or: "throw" })).oauthProviders).toEqual([]);
@@ -174,6 +177,8 @@ describe("connected accounts", () => {
     const { user } = await signedUpWithGitHub();
     expect(await user.getConnectedAccount("google")).toBeNull();
     await expect(user.getConnectedAccount("google", { or: "throw" })).rejects.toThrow("The user has no connected google account.");
+    // Connecting one goes through the provider's page: not here, outside a browser.
+    await expect(user.getConnectedAccount("google", { or: "redirect" })).rejects.toThrow(/needs a browser/);
     const serverUser = await serverApp.getUser(user.id);
     expect(await serverUser!.getConnectedAccount("google")).toBeNull();
   });
