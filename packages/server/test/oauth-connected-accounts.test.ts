@@ -5,12 +5,13 @@
  * its own clock, so expiry is moved in our database rather than by faking Date.
  */
 import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthAccounts, oauthTokens } from "../src/db/schema/index.ts";
 import { openProviderToken } from "../src/domain/auth/oauth/provider-tokens.ts";
 import { expectPlainError, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError } from "./harness.ts";
+import { expireAccessTokens as expireStoredAccessTokens, revokeAtProvider, tokensOf as storedTokensOf } from "./provider-token-fixtures.ts";
 import { createOAuthProject, signInWithProvider, startOAuthTestbed, type OAuthTestbed } from "./oauth-fixtures.ts";
 
 let testbed: OAuthTestbed;
@@ -60,21 +61,8 @@ function askToken(user: SignedUp, body: Record<string, unknown> = {}, options: {
   return testbed.server.request(`/connected-accounts/${options.userId ?? "me"}/github/access-token`, { method: "POST", as, body });
 }
 
-async function tokensOf(accountId: string, kind: "access" | "refresh") {
-  return db()
-    .select()
-    .from(oauthTokens)
-    .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, kind)))
-    .orderBy(oauthTokens.createdAt);
-}
-
-/** Makes every stored access token of the account look expired (they are in the provider's eyes still valid; only our cache decides). */
-async function expireAccessTokens(accountId: string) {
-  await db()
-    .update(oauthTokens)
-    .set({ expiresAt: new Date(Date.now() - 1000) })
-    .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, "access")));
-}
+const tokensOf = (accountId: string, kind: "access" | "refresh") => storedTokensOf(testbed.server, accountId, kind);
+const expireAccessTokens = (accountId: string) => expireStoredAccessTokens(testbed.server, accountId);
 
 /** The provider's user-info endpoint accepts the token. */
 async function providerAccepts(token: string): Promise<boolean> {
@@ -172,13 +160,7 @@ describe("POST /connected-accounts/:user_id/:provider_id/access-token", () => {
 
   it("answers PROVIDER_REJECTED when the provider refuses the refresh token, and marks it invalid", async () => {
     const user = await signUp();
-    const [refresh] = await tokensOf(user.accountId, "refresh");
-    const revoke = await fetch(`${testbed.provider.url}/revoke-refresh-token`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token: openProviderToken(secret(), refresh!.tokenSealed) }),
-    });
-    expect(revoke.status).toBe(204);
+    await revokeAtProvider(testbed, user.accountId);
     await expireAccessTokens(user.accountId);
     expectKnownError(await askToken(user), "PROVIDER_REJECTED", 401);
     expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false]);
@@ -219,19 +201,13 @@ describe("with a provider that keeps its refresh tokens", () => {
     const accountId = token!.oauthAccountId;
     const ask = () => keeping.server.request("/connected-accounts/me/github/access-token", { method: "POST", as, body: {} });
     for (const round of [1, 2]) {
-      await keepingDb
-        .update(oauthTokens)
-        .set({ expiresAt: new Date(Date.now() - 1000) })
-        .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, "access")));
+      await expireStoredAccessTokens(keeping.server, accountId);
       const res = await ask();
       expect(res.status, `round ${round}: ${res.text}`).toBe(201);
       const info = await fetch(`${keeping.provider.url}/me`, { headers: { authorization: `Bearer ${res.body.access_token}` } });
       expect(info.ok).toBe(true);
     }
-    const refresh = await keepingDb
-      .select()
-      .from(oauthTokens)
-      .where(and(eq(oauthTokens.oauthAccountId, accountId), eq(oauthTokens.kind, "refresh")));
+    const refresh = await storedTokensOf(keeping.server, accountId, "refresh");
     expect(refresh.map((r) => r.isValid)).toEqual([true]);
   });
 });

@@ -29,6 +29,8 @@ export interface ConnectedAccountContext {
   session: Session | null;
   /** `me` for the signed-in user, else the user's id. */
   userIdOrMe: string;
+  /** A connection found it has no token any more (revoked at the provider, disconnected, scopes lost): cached answers saying it has are stale. */
+  tokenGone?: () => void;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function connectedAccessToken(
   try {
     return { accessToken: await requestAccessToken(context, provider, scope) };
   } catch (error) {
-    if (NO_TOKEN_ERRORS.some((kind) => error instanceof kind)) return null;
+    if (isNoTokenError(error)) return null;
     throw error;
   }
 }
@@ -59,8 +61,19 @@ export function oauthConnection(context: ConnectedAccountContext, provider: stri
   return {
     id: provider,
     // Asked each time: the server answers from its own store and refreshes an expired token, so the SDK never holds a stale one.
-    getAccessToken: async () => ({ accessToken: await requestAccessToken(context, provider, scope) }),
+    getAccessToken: async () => {
+      try {
+        return { accessToken: await requestAccessToken(context, provider, scope) };
+      } catch (error) {
+        if (isNoTokenError(error)) context.tokenGone?.();
+        throw error;
+      }
+    },
   };
+}
+
+function isNoTokenError(error: unknown): boolean {
+  return NO_TOKEN_ERRORS.some((kind) => error instanceof kind);
 }
 
 async function requestAccessToken(context: ConnectedAccountContext, provider: string, scope: string): Promise<string> {

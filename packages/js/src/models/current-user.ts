@@ -181,7 +181,7 @@ export class CurrentUser extends UserWithTeams {
     const scope = scopeString(options.scopes);
     const connected = this.oauthProviders.some((account) => account.id === provider);
     const token = connected ? await this.context.connectedAccessToken(provider, scope).get() : null;
-    if (token) return oauthConnection(this.connectedAccountContext(), provider, scope);
+    if (token) return oauthConnection(this.connectedAccountContext(provider, scope), provider, scope);
     return this._noConnection(provider, options);
   }
 
@@ -202,7 +202,8 @@ export class CurrentUser extends UserWithTeams {
 
   /** A connection object for a token `_connectedAccessTokenEntry` found. */
   _oauthConnection(provider: string, scopes?: readonly string[]): OAuthConnection {
-    return oauthConnection(this.connectedAccountContext(), provider, scopeString(scopes));
+    const scope = scopeString(scopes);
+    return oauthConnection(this.connectedAccountContext(provider, scope), provider, scope);
   }
 
   /** Connects an account at `provider` (or grants it more scopes): through the provider's page and back here, or to `returnTo`. */
@@ -210,8 +211,15 @@ export class CurrentUser extends UserWithTeams {
     await this.context.linkOAuthAccount(provider, options);
   }
 
-  private connectedAccountContext(): ConnectedAccountContext {
-    return { api: this.context.api, accessType: this.context.accessType, session: this.session, userIdOrMe: "me" };
+  private connectedAccountContext(provider: string, scope: string): ConnectedAccountContext {
+    return {
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: this.session,
+      userIdOrMe: "me",
+      // Else getConnectedAccount (and useConnectedAccount) would go on offering the cached token.
+      tokenGone: () => this.context.connectedAccessToken(provider, scope).invalidate(),
+    };
   }
 
   listContactChannels(): Promise<ContactChannel[]> {
