@@ -123,10 +123,13 @@ describe("reading", () => {
     const { user } = await oauthSignIn(server, p, { profile: providerProfile(), providerConfigId: "google" });
     const [row] = (await storedAccounts(server, p)).filter((a) => a.userId === user.id);
     await patchProjectConfig(server, p, { oauth_providers: [{ id: "github", type: "shared" }] });
+    const userObjectAccounts = async () => (await server.request(`/users/${user.id}`, { as: p.server })).body.oauth_providers;
     expect((await list(p.server, user.id)).body.items).toEqual([]);
+    expect(await userObjectAccounts()).toEqual([]);
     expectPlainError(await server.request(`/oauth-providers/${user.id}/${row!.id}`, { as: p.server }), 404);
     await patchProjectConfig(server, p, OAUTH_CONFIG);
     expect((await list(p.server, user.id)).body.items.map((a: { id: string }) => a.id)).toEqual([row!.id]);
+    expect(await userObjectAccounts()).toEqual([expect.objectContaining({ id: "google" })]);
   });
 
   it("refuses a client another user's accounts (403 plain text), and names no user without one", async () => {

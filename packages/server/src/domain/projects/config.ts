@@ -53,3 +53,8 @@ export function internalProjectConfig(): ProjectConfig {
     oauth_providers: (["github", "google", "microsoft", "spotify"] as const).map((id) => ({ id, type: "shared" })),
   };
 }
+
+/** Whether the project has an entry for this OAuth provider: accounts of a provider it no longer has are not shown. */
+export function hasOAuthProvider(config: Pick<ProjectConfig, "oauth_providers">, providerConfigId: string): boolean {
+  return config.oauth_providers.some((p) => p.id === providerConfigId);
+}

@@ -1,7 +1,7 @@
 /** The user objects, per access level (their schemas: @latchkey/shared api/users.ts). */
 import { hasTotp } from "../auth/mfa/totp.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "@latchkey/shared";
-import type { ProjectConfig } from "../projects/config.ts";
+import { hasOAuthProvider, type ProjectConfig } from "../projects/config.ts";
 import { clientTeamView, serverTeamView } from "../teams/views.ts";
 import { restrictedReason, type UserRecord } from "./record.ts";
 
@@ -16,7 +16,8 @@ function common(user: UserRecord, config: ProjectConfig) {
     id: user.id,
     is_anonymous: user.isAnonymous,
     is_restricted: reason !== null,
-    oauth_providers: user.oauthProviders,
+    // As /oauth-providers lists them: a provider the project removed hides its accounts until it is back.
+    oauth_providers: user.oauthProviders.filter((account) => hasOAuthProvider(config, account.id)),
     otp_auth_enabled: user.otpAuthEnabled,
     passkey_auth_enabled: user.passkeyAuthEnabled,
     primary_email: user.primaryEmail,

@@ -24,7 +24,7 @@ import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { isUniqueViolation, violatedConstraint } from "../../../db/errors.ts";
 import { oauthAccounts, users } from "../../../db/schema/index.ts";
 import type { Tenancy } from "../../contact-channels/channels.ts";
-import type { ProjectConfig } from "../../projects/config.ts";
+import { hasOAuthProvider, type ProjectConfig } from "../../projects/config.ts";
 import {
   findSignInAccount,
   inTenancy,
@@ -35,10 +35,6 @@ import {
   userSignsInWithProvider,
   type OAuthAccountRow,
 } from "./account-rows.ts";
-
-function isConfigured(config: ProjectConfig, providerConfigId: string): boolean {
-  return config.oauth_providers.some((p) => p.id === providerConfigId);
-}
 
 export function clientProviderAccountView(row: OAuthAccountRow): ClientOAuthProviderJson {
   return {
@@ -72,7 +68,7 @@ async function requireUser(db: DbOrTx, t: Tenancy, userId: string, lock: boolean
 /** USER_NOT_FOUND unless the user is here; then their accounts of configured providers, oldest first. */
 export async function listProviderAccounts(db: DbOrTx, config: ProjectConfig, t: Tenancy, userId: string): Promise<OAuthAccountRow[]> {
   await requireUser(db, t, userId, false);
-  return (await listUserAccounts(db, t, userId)).filter((row) => isConfigured(config, row.providerConfigId));
+  return (await listUserAccounts(db, t, userId)).filter((row) => hasOAuthProvider(config, row.providerConfigId));
 }
 
 /** USER_NOT_FOUND unless the user is here; then their account, or 404 plain text. */
@@ -89,7 +85,7 @@ export async function requireProviderAccount(
     .select()
     .from(oauthAccounts)
     .where(and(inTenancy(t), eq(oauthAccounts.userId, userId), eq(oauthAccounts.id, accountId)));
-  if (!row || !isConfigured(config, row.providerConfigId)) {
+  if (!row || !hasOAuthProvider(config, row.providerConfigId)) {
     throw new StatusError(
       404,
       `OAuth provider account ${accountId} of user ${userId} not found. List the user's accounts with GET /oauth-providers?user_id=${userId}.`,
@@ -105,7 +101,7 @@ export function createProviderAccount(
   t: Tenancy,
   body: OAuthProviderCreate & { user_id: string },
 ): Promise<OAuthAccountRow> {
-  if (!isConfigured(config, body.provider_config_id)) {
+  if (!hasOAuthProvider(config, body.provider_config_id)) {
     throw new StatusError(
       404,
       `OAuth provider ${body.provider_config_id} is not configured for this project. Add it to the project's oauth_providers first.`,
