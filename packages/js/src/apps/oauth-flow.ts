@@ -104,7 +104,8 @@ export function takeOAuthCallback(): TakenCallback | null {
   }
   writeCookie(cookie, null, 0);
   const cleaned = new URL(original);
-  for (const name of [...CALLBACK_PARAMS, ...ERROR_PARAMS]) cleaned.searchParams.delete(name);
+  // Only what the flow added: the app's own parameters of those names stay on a successful callback.
+  for (const name of isError ? ERROR_PARAMS : CALLBACK_PARAMS) cleaned.searchParams.delete(name);
   // Replaced rather than navigated: no reload, and the code is gone from the history before anything else runs.
   window.history.replaceState(window.history.state, "", cleaned.toString());
   if (isError) return { error: callbackError(params) };

@@ -9,7 +9,7 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import { scopeString } from "../models/connected-account.ts";
 import type { Session } from "../session/session.ts";
 import { AFTER_AUTH_RETURN_TO, type HandlerUrls } from "../urls/handler-urls.ts";
-import { returnToFromCurrentUrl } from "../urls/redirect.ts";
+import { returnToFromCurrentUrl, trustedRedirect } from "../urls/redirect.ts";
 import { catchMfaRequired, type MfaRedirectContext } from "./credentials.ts";
 import { OAUTH_CALLBACK_FAILED_MESSAGE, OAUTH_NEEDS_BROWSER_MESSAGE, startOAuthFlow, takeOAuthCallback } from "./oauth-flow.ts";
 
@@ -42,7 +42,7 @@ export async function signInWithOAuth(ctx: OAuthContext, provider: string, optio
     provider,
     type: "authenticate",
     ...callbackUrls(ctx),
-    afterCallbackRedirectUrl: returnTo === null ? undefined : absolute(ctx, returnTo),
+    afterCallbackRedirectUrl: returnTo === null ? undefined : returnUrl(ctx, returnTo),
     providerScope: joinScopes(ctx.scopesOnSignIn[provider] ?? []),
     accessToken: ctx.session.isSignedOut ? null : await ctx.session.getAccessToken(),
   });
@@ -65,7 +65,7 @@ export async function linkOAuthAccount(
     provider,
     type: "link",
     ...callbackUrls(ctx),
-    afterCallbackRedirectUrl: options.returnTo === undefined ? here : absolute(ctx, options.returnTo),
+    afterCallbackRedirectUrl: options.returnTo === undefined ? here : returnUrl(ctx, options.returnTo),
     providerScope: joinScopes([...(options.scopes ?? []), ...(ctx.scopesOnSignIn[provider] ?? [])]),
     accessToken,
   });
@@ -128,6 +128,15 @@ function absolute(ctx: OAuthContext, url: string): string {
   const resolved = ctx.absoluteUrl(url);
   if (resolved === undefined) throw new Error(OAUTH_NEEDS_BROWSER_MESSAGE);
   return resolved;
+}
+
+/**
+ * Where to go after the callback, absolute. Checked now, not after the
+ * sign-in: the callback page goes only to its own origin (the server would
+ * accept any trusted domain), so another origin fails before anything happens.
+ */
+function returnUrl(ctx: OAuthContext, url: string): string {
+  return absolute(ctx, trustedRedirect(url));
 }
 
 function joinScopes(scopes: readonly string[]): string | undefined {

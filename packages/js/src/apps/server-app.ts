@@ -105,7 +105,7 @@ export class StackServerApp extends StackClientApp {
       api: this.api,
       accessType: this.accessType,
       session: null,
-      userIdOrMe: options.userId,
+      userIdOrMe: result.data.user_id,
       changed: () => this.notifyUserChanged(),
     };
     return Result.ok(new ServerOAuthProvider(result.data, context));
