@@ -55,7 +55,7 @@ async function providerUserOf(accessToken: string): Promise<string | null> {
 describe("a user's provider accounts", () => {
   it("lists the GitHub account the user signed up with, on the user object and by id", async () => {
     const { user, email } = await signedUpWithGitHub();
-    expect(user.oauthProviders).toEqual([{ id: "github" }]);
+    expect(user.oauthProviders).toEqual([{ id: "github", account_id: email, email }]);
     const [account, ...others] = await user.listOAuthProviders();
     expect(others).toEqual([]);
     expect(account).toBeInstanceOf(OAuthProvider);
