@@ -45,9 +45,7 @@ export function OAuthButton({ provider, type }: OAuthButtonProps) {
     <div className="lk-form">
       <button className="lk-button lk-button-secondary lk-oauth-button" type="button" disabled={busy} onClick={() => void start()}>
         <OAuthProviderMark id={provider} />
-        <span>
-          {type === "sign-up" ? "Sign up" : "Sign in"} with {name}
-        </span>
+        <span>{`${type === "sign-up" ? "Sign up" : "Sign in"} with ${name}`}</span>
       </button>
       <Alert>{error}</Alert>
     </div>
