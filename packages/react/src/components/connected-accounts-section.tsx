@@ -9,6 +9,7 @@
 import type { CurrentUser, OAuthProvider } from "@latchkey/js";
 import { useRef, useState } from "react";
 import { useProject } from "../use-project.ts";
+import { useLeavingState } from "./oauth-button.tsx";
 import { OAuthProviderMark, oauthProviderName } from "./oauth-provider-marks.tsx";
 import { Alert, ConfirmedAction, Section, errorText, useAction, useFocusAfterRender, useLoaded } from "./parts.tsx";
 
@@ -59,7 +60,7 @@ function ProviderAccounts({
   const headingId = `lk-connected-${provider}`;
   const heading = useRef<HTMLHeadingElement>(null);
   const connectButton = useRef<HTMLButtonElement>(null);
-  const [connecting, setConnecting] = useState(false);
+  const [connecting, setConnecting] = useLeavingState();
   const [connectError, setConnectError] = useState<string | null>(null);
   const connect = async () => {
     onNotice(null);

@@ -19,16 +19,8 @@ export interface OAuthButtonProps {
 
 export function OAuthButton({ provider, type }: OAuthButtonProps) {
   const app = useStackApp();
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useLeavingState();
   const [error, setError] = useState<string | null>(null);
-  // Back from the provider's page, the browser may restore this page as it was left: busy, about to leave.
-  useEffect(() => {
-    const restored = (event: PageTransitionEvent) => {
-      if (event.persisted) setBusy(false);
-    };
-    window.addEventListener("pageshow", restored);
-    return () => window.removeEventListener("pageshow", restored);
-  }, []);
   const start = async () => {
     setBusy(true);
     setError(null);
@@ -50,6 +42,23 @@ export function OAuthButton({ provider, type }: OAuthButtonProps) {
       <Alert>{error}</Alert>
     </div>
   );
+}
+
+/**
+ * Whether a control has sent the browser to a provider's page: its state
+ * while the page leaves. Back from there, the browser may restore this page
+ * as it was left (its back-forward cache), so that state ends then.
+ */
+export function useLeavingState(): [boolean, (leaving: boolean) => void] {
+  const [leaving, setLeaving] = useState(false);
+  useEffect(() => {
+    const restored = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeaving(false);
+    };
+    window.addEventListener("pageshow", restored);
+    return () => window.removeEventListener("pageshow", restored);
+  }, []);
+  return [leaving, setLeaving];
 }
 
 /**

@@ -20,15 +20,15 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
-import { uniqueEmail } from "../../../js/test/server/support.ts";
 import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
 import { startDevProviderProcess, type DevProviderProcess } from "../../../server/test/oauth-fixtures.ts";
 import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const screenshots = join(repoRoot, "test-artifacts");
-const adaEmail = uniqueEmail("ada");
+// Fixed addresses (the server's database and the provider are new for each run): they read well in the screenshots.
+const adaEmail = "ada@example.com";
 /** The Google account Ada connects: another address of hers, so her sign-in address stays free at Google for the merge tests. */
-const adaGoogleEmail = uniqueEmail("ada-google");
+const adaGoogleEmail = "ada.lovelace@example.org";
 
 let provider: DevProviderProcess;
 let server: TestServer;
@@ -125,6 +125,11 @@ async function signOut(page: Page): Promise<void> {
   await page.getByRole("link", { name: "Sign in" }).waitFor();
 }
 
+const DARK_THEME = `
+  body { background: #101014; }
+  .lk-root.lk-root { --lk-text: #ececf2; --lk-muted: #a3a3b2; --lk-background: #18181e; --lk-surface: #24242c; --lk-border: #3a3a46; --lk-primary: #8b85ff; --lk-primary-text: #101014; }
+`;
+
 const connectedAccounts = (page: Page) => page.getByRole("region", { name: "Connected accounts", exact: true });
 
 describe("OAuth in the demo app", () => {
@@ -141,6 +146,12 @@ describe("OAuth in the demo app", () => {
     for (let presses = 0; presses < 10 && !(await focused()); presses++) await ada.keyboard.press("Tab");
     expect(await github.evaluate((el) => el === document.activeElement && el.matches(":focus-visible"))).toBe(true);
     expect(await github.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe("none");
+
+    // A dark theme, set the way a host app sets one: the marks take the buttons' text colour with it.
+    await ada.addStyleTag({ content: DARK_THEME });
+    const markColour = () => github.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el.querySelector("svg")!).color]);
+    await expect.poll(markColour).toEqual(["rgb(236, 236, 242)", "rgb(236, 236, 242)"]);
+    await ada.locator(".lk-card").screenshot({ path: join(screenshots, "oauth-sign-in-dark.png") });
 
     await ada.goto(`${demoUrl}/handler/sign-up`);
     await ada.getByRole("button", { name: "Sign up with GitHub" }).waitFor();
@@ -230,6 +241,19 @@ describe("OAuth in the demo app", () => {
     const google = connectedAccounts(ada).getByRole("region", { name: "Google" });
     await google.getByRole("listitem").filter({ hasText: adaEmail }).waitFor();
     expect(await google.getByRole("listitem").count()).toBe(2);
+  });
+
+  test("back from the provider's page without signing in, the buttons work again", async () => {
+    const page = await demo.openPage();
+    await page.goto(`${demoUrl}/handler/sign-in`);
+    await page.getByRole("button", { name: "Sign in with GitHub" }).click();
+    await onProviderPage(page);
+    await page.goBack();
+    await onPath(page, "/handler/sign-in");
+    await page.getByRole("button", { name: "Sign in with Google" }).click();
+    await onProviderPage(page);
+    // The provider's page names the client that asks: the Google one this time.
+    await page.getByText("google", { exact: true }).waitFor();
   });
 
   test("denying access on the provider's page shows the denial on the callback page", async () => {
