@@ -243,6 +243,20 @@ describe("OAuth in the demo app", () => {
     expect(await google.getByRole("listitem").count()).toBe(2);
   });
 
+  test("Disconnect asks first, then removes the account; focus moves to Connect", async () => {
+    await ada.goto(`${demoUrl}/handler/account-settings`);
+    const section = connectedAccounts(ada);
+    const google = section.getByRole("region", { name: "Google" });
+    const item = google.getByRole("listitem").filter({ hasText: adaGoogleEmail });
+    await item.getByRole("button", { name: `Disconnect ${adaGoogleEmail}` }).click();
+    await item.getByRole("button", { name: "Disconnect", exact: true }).click();
+    await section.getByRole("status").filter({ hasText: "Google account disconnected." }).waitFor();
+    await expect.poll(() => google.getByRole("listitem").allTextContents()).toEqual([expect.stringContaining(adaEmail)]);
+    expect(
+      await google.getByRole("button", { name: "Connect another Google account" }).evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+  });
+
   test("back from the provider's page without signing in, the buttons work again", async () => {
     const page = await demo.openPage();
     await page.goto(`${demoUrl}/handler/sign-in`);
