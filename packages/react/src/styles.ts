@@ -68,4 +68,10 @@ a.lk-button { display: inline-block; text-decoration: none; }
 .lk-subsection + .lk-subsection { margin-top: 12px; }
 .lk-danger-zone { margin-top: 16px; }
 .lk-panel-caption { margin: 16px 0 0; }
+.lk-oauth-buttons { display: grid; gap: 8px; }
+.lk-oauth-button { display: flex; align-items: center; justify-content: center; gap: 10px; width: 100%; }
+.lk-provider-mark { flex: none; }
+.lk-connect { margin-top: 10px; }
+.lk-separator { display: flex; align-items: center; gap: 10px; margin: 18px 0; color: var(--lk-muted); font-size: 0.85rem; }
+.lk-separator::before, .lk-separator::after { content: ""; flex: 1; border-top: 1px solid var(--lk-border); }
 `;

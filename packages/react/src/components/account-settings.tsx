@@ -1,9 +1,10 @@
-/** The account page: profile, e-mails, password, passkeys, two-factor, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
 import type { ActiveSession, CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
+import { ConnectedAccountsSection } from "./connected-accounts-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
@@ -22,6 +23,8 @@ export function AccountSettings() {
       {/* Shown while the project has passkeys off too, if the user has some: they can still remove them. */}
       {project.config.passkeyEnabled || user.passkeyAuthEnabled ? <PasskeysSection user={user} /> : null}
       <MfaSection user={user} />
+      {/* Shown while the project has no providers on too, if the user has accounts: they can still disconnect them. */}
+      {project.config.oauthProviders.length > 0 || user.oauthProviders.length > 0 ? <ConnectedAccountsSection user={user} /> : null}
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
       <TeamsSection user={user} />

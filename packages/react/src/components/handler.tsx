@@ -1,7 +1,6 @@
 /**
  * Mount on every path under the handler base (default `/handler/*`): shows
- * the page the URL names. Pages of features the server does not have yet
- * (OAuth) are not routed.
+ * the page the URL names.
  */
 import { handlerPageOf } from "@latchkey/js";
 import type { ReactNode } from "react";
@@ -13,6 +12,7 @@ import { ErrorPage } from "./error-page.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
 import { MagicLinkCallback } from "./magic-link-callback.tsx";
 import { MFA } from "./mfa-page.tsx";
+import { OAuthCallback } from "./oauth-callback.tsx";
 import { Card } from "./parts.tsx";
 import { PasswordReset } from "./password-reset.tsx";
 import { SignIn } from "./sign-in.tsx";
@@ -30,6 +30,7 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     accountSettings: <AccountSettings />,
     emailVerification: <EmailVerification />,
     magicLinkCallback: <MagicLinkCallback />,
+    oauthCallback: <OAuthCallback />,
     forgotPassword: <ForgotPassword />,
     passwordReset: <PasswordReset />,
     teamInvitation: <TeamInvitation />,

@@ -1,11 +1,13 @@
 /**
  * The sign-in page: e-mail and password, and — when the project has magic
  * links on — a code mailed to the user, typed here or opened as a link; a
- * passkey button when the project has passkeys on.
+ * passkey button when the project has passkeys on; above them, a button for
+ * each OAuth provider the project has enabled.
  */
 import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
+import { OAuthButtonGroup } from "./oauth-button.tsx";
 import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
 import { PasskeyButton } from "./passkey-button.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
@@ -18,10 +20,13 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
   const passwordOffered = project?.config.credentialEnabled ?? true;
   const passkeyOffered = project?.config.passkeyEnabled ?? false;
   const [method, setMethod] = useState<"password" | "code" | null>(null);
+  // A project that takes neither passwords nor codes signs its users in with the provider buttons alone.
+  const onlyOAuth = !passwordOffered && !codeOffered && (project?.config.oauthProviders.length ?? 0) > 0;
   const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
   return (
     <Card title={title}>
-      {shown === "password" ? <PasswordForm /> : <CodeForm turnstileSiteKey={turnstileSiteKey} />}
+      <OAuthButtonGroup type="sign-in" separated={!onlyOAuth} />
+      {onlyOAuth ? null : shown === "password" ? <PasswordForm /> : <CodeForm turnstileSiteKey={turnstileSiteKey} />}
       {codeOffered && passwordOffered ? (
         <button className="lk-link lk-link-button" type="button" onClick={() => setMethod(shown === "password" ? "code" : "password")}>
           {shown === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}

@@ -1,7 +1,8 @@
-/** The sign-up page: e-mail, password and the password again. */
+/** The sign-up page: e-mail, password and the password again; above them, a button for each OAuth provider the project has enabled. */
 import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useNewPassword } from "./new-password.tsx";
+import { OAuthButtonGroup } from "./oauth-button.tsx";
 import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
 import { withReturnTo } from "./sign-in.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
@@ -25,6 +26,7 @@ export function SignUp({ title = "Create an account", turnstileSiteKey }: { titl
   const onSubmit = submitTo(submit.run);
   return (
     <Card title={title}>
+      <OAuthButtonGroup type="sign-up" />
       <form className="lk-form" onSubmit={onSubmit} noValidate>
         <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         {fields}
