@@ -15,7 +15,7 @@ import type { ClientUserJson, ServerUserJson } from "../models/json.ts";
 import { ServerUser } from "../models/server-user.ts";
 import { projectFromJson, type Project } from "../models/project.ts";
 import { CurrentInternalUser } from "../models/internal-user.ts";
-import { channelContextOf, CurrentUser, oauthProviderContextOf, passkeyContextOf } from "../models/current-user.ts";
+import { channelContextOf, CurrentUser, ownRecordsContextOf } from "../models/current-user.ts";
 import { connectedAccessToken } from "../models/connected-account.ts";
 import { listOAuthProviders } from "../models/oauth-provider.ts";
 import { listPasskeys } from "../models/passkey.ts";
@@ -57,10 +57,10 @@ export class StackClientApp extends ClientAppSignIn {
     listContactChannels(channelContextOf(this.userContext(session))),
   );
   readonly #passkeys = new CachedQuery(this.cache, "passkeys", (session: Session) =>
-    listPasskeys(passkeyContextOf(this.userContext(session))),
+    listPasskeys(ownRecordsContextOf(this.userContext(session))),
   );
   readonly #oauthProviders = new CachedQuery(this.cache, "oauthProviders", (session: Session) =>
-    listOAuthProviders(oauthProviderContextOf(this.userContext(session))),
+    listOAuthProviders(ownRecordsContextOf(this.userContext(session))),
   );
   readonly #connectedAccessTokens = new CachedQuery(
     this.cache,

@@ -297,20 +297,8 @@ export class CurrentUser extends UserWithTeams {
   }
 }
 
-/** How the signed-in user's passkeys reach the API (`me`, with the user's session). */
-export function passkeyContextOf(context: UserContext): PasskeyContext {
-  if (!context.session) throw new Error("This user object has no session.");
-  return {
-    api: context.api,
-    accessType: context.accessType,
-    session: context.session,
-    userIdOrMe: "me",
-    changed: () => context.userChanged(),
-  };
-}
-
-/** How the signed-in user's OAuth provider accounts reach the API (`me`, with the user's session). */
-export function oauthProviderContextOf(context: UserContext): OAuthProviderContext {
+/** How the signed-in user's passkeys and OAuth provider accounts reach the API (`me`, with the user's session). */
+export function ownRecordsContextOf(context: UserContext): PasskeyContext & OAuthProviderContext {
   if (!context.session) throw new Error("This user object has no session.");
   return {
     api: context.api,
