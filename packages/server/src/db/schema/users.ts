@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, date, index, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenancyColumns } from "./projects.ts";
 
 export const users = pgTable(
@@ -73,4 +73,23 @@ export const contactChannels = pgTable(
       .where(sql`${t.isPrimary}`),
     index("contact_channels_lookup_idx").on(t.projectId, t.branchId, sql`lower(${t.value})`),
   ],
+);
+
+/**
+ * The UTC days on which a user signed in or refreshed a session, for the
+ * daily active users of /internal/metrics (domain/metrics/). Written at most
+ * once per user per day by each process (domain/users/activity.ts); days
+ * older than the overview shows are deleted by housekeeping. The key starts
+ * with the tenancy and day, the order the overview reads a range of days in.
+ */
+export const userActivityDays = pgTable(
+  "user_activity_days",
+  {
+    ...tenancyColumns(),
+    day: date("day", { mode: "string" }).notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.day, t.userId] }), index("user_activity_days_user_idx").on(t.userId)],
 );
