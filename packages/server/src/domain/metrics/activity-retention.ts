@@ -25,10 +25,13 @@ export async function deleteOldActivityDays(db: Db, now = new Date()): Promise<n
   const cutoff = firstKeptActivityDay(now);
   let deleted = 0;
   for (;;) {
-    const rows = await queryRows(db, sql`
+    const rows = await queryRows(
+      db,
+      sql`
       delete from ${userActivityDays} where ctid in (
         select ctid from ${userActivityDays} where ${userActivityDays.day} < ${cutoff}::date limit ${BATCH}
-      ) returning 1 as one`);
+      ) returning 1 as one`,
+    );
     const count = rows.length;
     deleted += count;
     if (count < BATCH) return deleted;

@@ -16,10 +16,7 @@ function inScope(scope: MetricsScope): SQL | undefined {
 
 /** Newest first. */
 export async function recentlyRegistered(db: DbOrTx, scope: MetricsScope): Promise<UserRecord[]> {
-  const rows = await userRecordQuery(db)
-    .where(inScope(scope))
-    .orderBy(desc(users.signedUpAt), desc(users.id))
-    .limit(METRICS_RECENT_USERS);
+  const rows = await userRecordQuery(db).where(inScope(scope)).orderBy(desc(users.signedUpAt), desc(users.id)).limit(METRICS_RECENT_USERS);
   return rows.map(toUserRecord);
 }
 
