@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactChannels, oauthAccounts, sentEmails, userActivityDays, users } from "../src/db/schema/index.ts";
 import { ACTIVITY_DAYS_KEPT } from "../src/domain/metrics/activity-retention.ts";
+import { markUserActive } from "../src/domain/users/activity.ts";
 import {
   createProject,
   expectSchemaErrorIncluding,
@@ -176,9 +177,19 @@ describe("users", () => {
       .where(and(eq(userActivityDays.userId, alice.userId), eq(userActivityDays.day, today)));
     expect(rows).toEqual([{ projectId: project.id, branchId: "main", day: today, userId: alice.userId }]);
 
-    // Active users are counted from these rows: without Bob's, only Alice was active today.
+    // Seconds apart across midnight UTC: last_active_at waits a minute, the new day does not.
+    const night = await insertUser(project, { lastActiveAt: new Date(0) });
+    const midnight = Date.parse(`${today}T00:00:00Z`);
+    await markUserActive(db(), night, new Date(midnight - 10_000));
+    await markUserActive(db(), night, new Date(midnight + 10_000));
+    const nightDays = await db().select({ day: userActivityDays.day }).from(userActivityDays).where(eq(userActivityDays.userId, night));
+    expect(nightDays.map((r) => r.day).sort()).toEqual([daysBefore(today, 1), today]);
+    const [nightRow] = await db().select({ lastActiveAt: users.lastActiveAt }).from(users).where(eq(users.id, night));
+    expect(nightRow!.lastActiveAt.getTime()).toBe(midnight - 10_000);
+
+    // Active users are counted from these rows: without Bob's, Alice and the night owl were active today.
     await db().delete(userActivityDays).where(eq(userActivityDays.userId, bob.userId));
-    expect(activityOn((await metrics(project)).daily_active_users, today)).toBe(1);
+    expect(activityOn((await metrics(project)).daily_active_users, today)).toBe(2);
   });
 });
 
