@@ -175,7 +175,7 @@ describe("users", () => {
       .select()
       .from(userActivityDays)
       .where(and(eq(userActivityDays.userId, alice.userId), eq(userActivityDays.day, today)));
-    expect(rows).toEqual([{ projectId: project.id, branchId: "main", day: today, userId: alice.userId }]);
+    expect(rows).toEqual([{ projectId: project.id, branchId: "main", day: today, userId: alice.userId, isAnonymous: false, kind: "new" }]);
 
     // Seconds apart across midnight UTC: last_active_at waits a minute, the new day does not.
     const night = await insertUser(project, { lastActiveAt: new Date(0) });
@@ -205,36 +205,53 @@ describe("days are UTC days", () => {
     const early = await insertUser(project, { signedUpAt: new Date(midnight(3)) });
     const early2 = await insertUser(project, { signedUpAt: new Date(midnight(3) + DAY - 1) });
     const old = await insertUser(project, { signedUpAt: new Date(midnight(40)) });
-    await insertUser(project, { signedUpAt: new Date(midnight(3)), isAnonymous: true });
+    const anonymous = await insertUser(project, { signedUpAt: new Date(midnight(3)), isAnonymous: true });
 
     const day = (daysAgo: number) => daysBefore(today, daysAgo);
-    const active = (userId: string, ...daysAgo: number[]) =>
-      daysAgo.map((n) => ({ projectId: project.id, branchId: "main", userId, day: day(n) }));
-    await db()
-      .insert(userActivityDays)
-      .values([...active(late, 4, 3, 2), ...active(early, 3, 1), ...active(early2, 3), ...active(old, 40, 35, 30, 2, 1)]);
+    // Activity as sign-ins and refreshes record it, at noon UTC of each day, oldest first.
+    const activeDays: Record<number, string[]> = { 40: [old], 35: [old], 30: [old], 4: [late], 3: [late, early, early2, anonymous] };
+    for (const daysAgo of [40, 35, 30, 4, 3]) {
+      for (const userId of activeDays[daysAgo]!) await markUserActive(db(), userId, new Date(midnight(daysAgo) + DAY / 2));
+    }
+    // Upgraded since: active as a regular user from then on.
+    await db().update(users).set({ isAnonymous: false }).where(eq(users.id, anonymous));
+    for (const [daysAgo, userIds] of [
+      [2, [late, old, anonymous]],
+      [1, [early, old]],
+    ] as const) {
+      for (const userId of userIds) await markUserActive(db(), userId, new Date(midnight(daysAgo) + DAY / 2));
+    }
 
     const body = await metrics(project);
-    expect(body.total_users).toBe(4);
+    // The upgraded user counts as a user now, signed up on the day of the anonymous account; not while anonymous.
+    expect(body.total_users).toBe(5);
     expect(activityOn(body.daily_users, day(4))).toBe(1);
-    expect(activityOn(body.daily_users, day(3))).toBe(2);
-    expect(body.daily_users.reduce((sum: number, p: { activity: number }) => sum + p.activity, 0)).toBe(3);
+    expect(activityOn(body.daily_users, day(3))).toBe(3);
+    expect(body.daily_users.reduce((sum: number, p: { activity: number }) => sum + p.activity, 0)).toBe(4);
+    await db().update(users).set({ isAnonymous: true }).where(eq(users.id, anonymous));
+    const whileAnonymous = await metrics(project);
+    expect(whileAnonymous.total_users).toBe(4);
+    expect(activityOn(whileAnonymous.daily_users, day(3))).toBe(2);
     expect(activityOn((await metrics(project, { include_anonymous: "true" })).daily_users, day(3))).toBe(3);
+    await db().update(users).set({ isAnonymous: false }).where(eq(users.id, anonymous));
 
+    // A day counts users as they were that day: the upgraded user's anonymous day only with anonymous users.
     expect(body.daily_active_users.map((p: { activity: number }) => p.activity)).toEqual(
-      Array.from({ length: 31 }, (_, i) => ({ 30: 1, 4: 1, 3: 3, 2: 2, 1: 2 })[30 - i] ?? 0),
+      Array.from({ length: 31 }, (_, i) => ({ 30: 1, 4: 1, 3: 3, 2: 3, 1: 2 })[30 - i] ?? 0),
     );
+    expect(activityOn((await metrics(project, { include_anonymous: "true" })).daily_active_users, day(3))).toBe(4);
     expect(body.daily_active_users[0]).toEqual({ date: day(30), activity: 1 });
     const split = body.auth_overview.daily_active_users_split;
     expect(split.total).toEqual(body.daily_active_users);
     // Three days ago: late came back from the day before (retained), early and early2 signed up (new).
     expect([activityOn(split.new, day(3)), activityOn(split.retained, day(3)), activityOn(split.reactivated, day(3))]).toEqual([2, 1, 0]);
-    // Two days ago: late again (retained), old after days away (reactivated).
-    expect([activityOn(split.new, day(2)), activityOn(split.retained, day(2)), activityOn(split.reactivated, day(2))]).toEqual([0, 1, 1]);
+    // Two days ago: late again (retained), old after days away (reactivated), the upgraded user again (retained).
+    expect([activityOn(split.new, day(2)), activityOn(split.retained, day(2)), activityOn(split.reactivated, day(2))]).toEqual([0, 2, 1]);
+    expect(activityOn(split.reactivated, day(30))).toBe(1);
     // Yesterday: early came back (reactivated), old again (retained).
     expect([activityOn(split.new, day(1)), activityOn(split.retained, day(1)), activityOn(split.reactivated, day(1))]).toEqual([0, 1, 1]);
-    // Active in the last 30 days, today included: all four.
-    expect(body.auth_overview.mau).toBe(4);
+    // Active in the last 30 days, today included: all five (the upgraded one after upgrading).
+    expect(body.auth_overview.mau).toBe(5);
   });
 
   it("housekeeping deletes activity days older than those kept, once a day", async () => {
@@ -246,13 +263,17 @@ describe("days are UTC days", () => {
     const tooOld = daysBefore(today, ACTIVITY_DAYS_KEPT);
     await db()
       .insert(userActivityDays)
-      .values([kept, tooOld].map((day) => ({ projectId: project.id, branchId: "main", userId, day })));
+      .values(
+        [kept, tooOld].map((day) => ({ projectId: project.id, branchId: "main", userId, day, isAnonymous: false, kind: "new" as const })),
+      );
     const result = await server.instance.services.housekeeping.run(tomorrow);
     expect(result).toMatchObject({ oldActivityDays: expect.any(Number) });
     const left = await db().select({ day: userActivityDays.day }).from(userActivityDays).where(eq(userActivityDays.userId, userId));
     expect(left.map((r) => r.day)).toEqual([kept]);
     // Already swept on that day: the next round does not scan again.
-    await db().insert(userActivityDays).values({ projectId: project.id, branchId: "main", userId, day: tooOld });
+    await db()
+      .insert(userActivityDays)
+      .values({ projectId: project.id, branchId: "main", userId, day: tooOld, isAnonymous: false, kind: "new" });
     expect(await server.instance.services.housekeeping.run(tomorrow)).toMatchObject({ oldActivityDays: 0 });
   });
 });

@@ -3,6 +3,8 @@ CREATE TABLE "user_activity_days" (
 	"branch_id" text DEFAULT 'main' NOT NULL,
 	"day" date NOT NULL,
 	"user_id" uuid NOT NULL,
+	"is_anonymous" boolean NOT NULL,
+	"kind" text NOT NULL,
 	CONSTRAINT "user_activity_days_project_id_branch_id_day_user_id_pk" PRIMARY KEY("project_id","branch_id","day","user_id")
 );
 --> statement-breakpoint

@@ -91,9 +91,11 @@ export const contactChannels = pgTable(
 /**
  * The UTC days on which a user signed in or refreshed a session, for the
  * daily active users of /internal/metrics (domain/metrics/). Written at most
- * once per user per day by each process (domain/users/activity.ts); days
- * older than the overview shows are deleted by housekeeping. The key starts
- * with the tenancy and day, the order the overview reads a range of days in.
+ * once per user per day by each process (domain/users/activity.ts), with what
+ * the overview splits by as it was that day, so reading a month of days is an
+ * aggregate over this table alone; days older than the overview shows are
+ * deleted by housekeeping. The key starts with the tenancy and the day, the
+ * order the overview reads a range of days in.
  */
 export const userActivityDays = pgTable(
   "user_activity_days",
@@ -103,6 +105,11 @@ export const userActivityDays = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    isAnonymous: boolean("is_anonymous").notNull(),
+    /** `new`: the day they signed up; `retained`: active the day before too; `reactivated`: back after a day or more. */
+    kind: text("kind").notNull().$type<ActivityKind>(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.day, t.userId] }), index("user_activity_days_user_idx").on(t.userId)],
 );
+
+export type ActivityKind = "new" | "retained" | "reactivated";

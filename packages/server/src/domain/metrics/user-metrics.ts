@@ -26,6 +26,11 @@ function scoped(scope: MetricsScope, alias: string): SQL {
   return sql`${u}.project_id = ${scope.projectId} and ${u}.branch_id = ${scope.branchId}${anonymous}`;
 }
 
+/** A condition on activity days aliased `a`: the tenancy, and anonymous activity only when asked for. */
+function activityScoped(scope: MetricsScope): SQL {
+  return sql`a.project_id = ${scope.projectId} and a.branch_id = ${scope.branchId}${scope.includeAnonymous ? sql`` : sql` and not a.is_anonymous`}`;
+}
+
 /** The window's days as a relation `d(day)`, to left-join counts onto so that empty days count 0. */
 function windowDays(window: MetricsWindow): SQL {
   return sql`(select generate_series(${window.first}::date, ${window.today}::date, interval '1 day')::date as day) as d`;
@@ -52,9 +57,10 @@ export async function userCounts(db: DbOrTx, scope: MetricsScope, window: Metric
       (count(*) filter (where not u.is_anonymous and c.is_verified is not true))::int as "unverified",
       (count(*) filter (where u.is_anonymous))::int as "anonymous",
       (select count(*) from teams t where t.project_id = ${scope.projectId} and t.branch_id = ${scope.branchId})::int as "teams",
-      (select count(distinct a.user_id) from user_activity_days a join users au on au.id = a.user_id
-        where a.project_id = ${scope.projectId} and a.branch_id = ${scope.branchId}
-          and a.day between ${window.monthFirst}::date and ${window.today}::date and ${scoped(scope, "au")})::int as "monthlyActive"
+      (select count(*) from (
+        select distinct a.user_id from user_activity_days a
+        where ${activityScoped(scope)} and a.day between ${window.monthFirst}::date and ${window.today}::date
+      ) as active)::int as "monthlyActive"
     from users u
     left join contact_channels c on c.user_id = u.id and c.is_primary and c.type = 'email'
     where u.project_id = ${scope.projectId} and u.branch_id = ${scope.branchId}`,
@@ -89,30 +95,30 @@ export interface DailyActivity {
   reactivated: DataPoint[];
 }
 
-/** Distinct users active per UTC day (user_activity_days holds one row per user and day), split by where they came from. */
+/**
+ * Distinct users active per UTC day (user_activity_days holds one row per
+ * user and day, with how they came and whether they were anonymous that day).
+ */
 export async function dailyActiveUsers(db: DbOrTx, scope: MetricsScope, window: MetricsWindow): Promise<DailyActivity> {
   const rows = await queryRows<{ date: string; total: number; new: number; retained: number; reactivated: number }>(
     db,
     sql`
     select to_char(d.day, 'YYYY-MM-DD') as "date",
-      count(a.user_id)::int as "total",
-      (count(a.user_id) filter (where a.is_new))::int as "new",
-      (count(a.user_id) filter (where not a.is_new and a.was_active))::int as "retained",
-      (count(a.user_id) filter (where not a.is_new and not a.was_active))::int as "reactivated"
+      coalesce(a.total, 0)::int as "total",
+      coalesce(a.new, 0)::int as "new",
+      coalesce(a.retained, 0)::int as "retained",
+      coalesce(a.reactivated, 0)::int as "reactivated"
     from ${windowDays(window)}
     left join (
-      select a.day, a.user_id,
-        (u.signed_up_at at time zone 'UTC')::date = a.day as is_new,
-        exists (
-          select 1 from user_activity_days p
-          where p.project_id = a.project_id and p.branch_id = a.branch_id and p.day = a.day - 1 and p.user_id = a.user_id
-        ) as was_active
+      select a.day,
+        count(*) as total,
+        count(*) filter (where a.kind = 'new') as new,
+        count(*) filter (where a.kind = 'retained') as retained,
+        count(*) filter (where a.kind = 'reactivated') as reactivated
       from user_activity_days a
-      join users u on u.id = a.user_id
-      where a.project_id = ${scope.projectId} and a.branch_id = ${scope.branchId}
-        and a.day between ${window.first}::date and ${window.today}::date and ${scoped(scope, "u")}
+      where ${activityScoped(scope)} and a.day between ${window.first}::date and ${window.today}::date
+      group by a.day
     ) a on a.day = d.day
-    group by d.day
     order by d.day`,
   );
   const series = (key: "total" | "new" | "retained" | "reactivated") => rows.map((row) => ({ date: row.date, activity: row[key] }));

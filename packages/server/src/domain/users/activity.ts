@@ -7,7 +7,7 @@
  */
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
-import { userActivityDays, users } from "../../db/schema/index.ts";
+import { users } from "../../db/schema/index.ts";
 import type { MaybePromise } from "../../lib/maybe-async.ts";
 
 const MIN_INTERVAL_MILLIS = 60_000;
@@ -45,10 +45,20 @@ async function write(db: DbOrTx, userId: string, now: Date, lastActive: boolean,
       .where(and(eq(users.id, userId), lt(users.lastActiveAt, new Date(now.getTime() - 1000))));
   }
   if (day !== null) {
-    // The tenancy comes from the user's row, in the same statement: callers know only the user's id.
+    // One statement from the user's row (callers know only the id): the tenancy, whether the user is
+    // anonymous today, and how they came to be active, settled now so the overview only has to count.
     await db.execute(sql`
-      insert into ${userActivityDays} (project_id, branch_id, day, user_id)
-      select ${users.projectId}, ${users.branchId}, ${day}::date, ${users.id} from ${users} where ${users.id} = ${userId}
+      insert into user_activity_days (project_id, branch_id, day, user_id, is_anonymous, kind)
+      select u.project_id, u.branch_id, ${day}::date, u.id, u.is_anonymous,
+        case
+          when (u.signed_up_at at time zone 'UTC')::date = ${day}::date then 'new'
+          when exists (
+            select 1 from user_activity_days p
+            where p.project_id = u.project_id and p.branch_id = u.branch_id and p.day = ${day}::date - 1 and p.user_id = u.id
+          ) then 'retained'
+          else 'reactivated'
+        end
+      from users u where u.id = ${userId}
       on conflict do nothing`);
   }
 }
