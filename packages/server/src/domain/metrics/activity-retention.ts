@@ -7,13 +7,14 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/connect.ts";
 import { queryRows } from "../../db/rows.ts";
 import { userActivityDays } from "../../db/schema/index.ts";
+import { utcDay } from "../users/activity.ts";
 
 export const ACTIVITY_DAYS_KEPT = 62;
 const BATCH = 5000;
 
 /** The first UTC day kept at this time, `YYYY-MM-DD`. */
 export function firstKeptActivityDay(now: Date): string {
-  return new Date(now.getTime() - (ACTIVITY_DAYS_KEPT - 1) * 86_400_000).toISOString().slice(0, 10);
+  return utcDay(new Date(now.getTime() - (ACTIVITY_DAYS_KEPT - 1) * 86_400_000));
 }
 
 /**
