@@ -25,6 +25,7 @@ import { cliAuthEndpoints } from "./cli-auth.ts";
 import { oauthEndpoints } from "./oauth.ts";
 import { oauthProvidersEndpoints } from "./oauth-providers.ts";
 import { connectedAccountsEndpoints } from "./connected-accounts.ts";
+import { internalMetricsEndpoints } from "./metrics.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -48,6 +49,7 @@ export * from "./cli-auth.ts";
 export * from "./oauth.ts";
 export * from "./oauth-providers.ts";
 export * from "./connected-accounts.ts";
+export * from "./metrics.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -71,6 +73,7 @@ export const endpointsByArea = {
   oauth: oauthEndpoints,
   oauthProviders: oauthProvidersEndpoints,
   connectedAccounts: connectedAccountsEndpoints,
+  internalMetrics: internalMetricsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -93,6 +96,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof cliAuthEndpoints> &
   EndpointMapOf<typeof oauthEndpoints> &
   EndpointMapOf<typeof oauthProvidersEndpoints> &
-  EndpointMapOf<typeof connectedAccountsEndpoints>;
+  EndpointMapOf<typeof connectedAccountsEndpoints> &
+  EndpointMapOf<typeof internalMetricsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

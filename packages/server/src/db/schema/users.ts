@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { tenancyColumns } from "./projects.ts";
 
 export const users = pgTable(
@@ -74,3 +87,29 @@ export const contactChannels = pgTable(
     index("contact_channels_lookup_idx").on(t.projectId, t.branchId, sql`lower(${t.value})`),
   ],
 );
+
+/**
+ * The UTC days on which a user signed in or refreshed a session, for the
+ * daily active users of /internal/metrics (domain/metrics/). Written at most
+ * once per user per day by each process (domain/users/activity.ts), with what
+ * the overview splits by as it was that day, so reading a month of days is an
+ * aggregate over this table alone; days older than the overview shows are
+ * deleted by housekeeping. The key starts with the tenancy and the day, the
+ * order the overview reads a range of days in.
+ */
+export const userActivityDays = pgTable(
+  "user_activity_days",
+  {
+    ...tenancyColumns(),
+    day: date("day", { mode: "string" }).notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    isAnonymous: boolean("is_anonymous").notNull(),
+    /** `new`: the day they signed up; `retained`: active the day before too; `reactivated`: back after a day or more. */
+    kind: text("kind").notNull().$type<ActivityKind>(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.day, t.userId] }), index("user_activity_days_user_idx").on(t.userId)],
+);
+
+export type ActivityKind = "new" | "retained" | "reactivated";

@@ -8,12 +8,16 @@ import type { Db } from "../../db/connect.ts";
 import { deleteLongExpired as deleteLongExpiredCliLogins } from "../auth/cli/attempts.ts";
 import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
+import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
+import { utcDay } from "../users/activity.ts";
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
 
 export class Housekeeping {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<unknown> | null = null;
+  /** The UTC day old activity days were last deleted on: once a day is enough (domain/metrics/activity-retention.ts). */
+  #activityDaysSweptOn: string | null = null;
 
   constructor(
     private readonly db: Db,
@@ -32,7 +36,9 @@ export class Housekeeping {
     return this.#running;
   }
 
-  private async round(now: Date): Promise<{ expiredCodes: number; expiredCliLogins: number; expiredOAuthFlows: number }> {
+  private async round(
+    now: Date,
+  ): Promise<{ expiredCodes: number; expiredCliLogins: number; expiredOAuthFlows: number; oldActivityDays: number }> {
     try {
       const expiredCodes = await deleteExpiredCodes(this.db, now);
       const expiredOAuthFlows = await deleteExpiredOAuthFlows(this.db, now);
@@ -41,12 +47,20 @@ export class Housekeeping {
       for (let batch = await deleteLongExpiredCliLogins(this.db); batch > 0; batch = await deleteLongExpiredCliLogins(this.db)) {
         expiredCliLogins += batch;
       }
-      if (expiredCodes + expiredCliLogins + expiredOAuthFlows > 0)
-        this.logger.info({ expiredCodes, expiredCliLogins, expiredOAuthFlows }, "deleted long-expired codes, CLI logins and OAuth flows");
-      return { expiredCodes, expiredCliLogins, expiredOAuthFlows };
+      let oldActivityDays = 0;
+      if (this.#activityDaysSweptOn !== utcDay(now)) {
+        oldActivityDays = await deleteOldActivityDays(this.db, now);
+        this.#activityDaysSweptOn = utcDay(now);
+      }
+      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays > 0)
+        this.logger.info(
+          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays },
+          "deleted long-expired codes, CLI logins, OAuth flows and old activity days",
+        );
+      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays };
     } catch (error) {
       this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
-      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0 };
+      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0 };
     }
   }
 
