@@ -17,7 +17,8 @@ import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
 import { mkdirSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import { Secret, TOTP } from "otpauth";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
@@ -29,6 +30,8 @@ const screenshots = join(repoRoot, "test-artifacts");
 const adaEmail = "ada@example.com";
 /** The Google account Ada connects: another address of hers, so her sign-in address stays free at Google for the merge tests. */
 const adaGoogleEmail = "ada.lovelace@example.org";
+/** A user who turns two-factor on. */
+const graceEmail = "grace@example.com";
 
 let provider: DevProviderProcess;
 let server: TestServer;
@@ -38,6 +41,8 @@ let demo: DemoApp;
 /** The demo app on localhost: the project trusts localhost as a redirect target. */
 let demoUrl: string;
 let ada: Page;
+/** The setup key Grace's authenticator app holds. */
+let setupKeyOfGrace: string;
 
 /** A port free now, for the server, which must know its public URL (the provider's callbacks) before it starts. */
 async function freePort(): Promise<number> {
@@ -132,12 +137,54 @@ const DARK_THEME = `
 
 const connectedAccounts = (page: Page) => page.getByRole("region", { name: "Connected accounts", exact: true });
 
+const ONLY_WAY_IN = "This account is your only way to sign in, so it stays until you set a password or add another way to sign in.";
+
+/** Whether the account `item` lists is held as the user's only way in: its controls off, and the reason given (and tied to them). */
+async function expectOnlyWayIn(item: Locator, label: string, only: boolean): Promise<void> {
+  const useForSignIn = item.getByRole("checkbox", { name: "Use for sign-in" });
+  const disconnect = item.getByRole("button", { name: `Disconnect ${label}` });
+  await expect.poll(() => useForSignIn.isDisabled()).toBe(only);
+  expect(await disconnect.isDisabled()).toBe(only);
+  expect(await item.getByText(ONLY_WAY_IN).count()).toBe(only ? 1 : 0);
+  if (!only) return;
+  for (const control of [useForSignIn, disconnect]) {
+    const description = await control.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
+    expect(description).toBe(ONLY_WAY_IN);
+  }
+}
+
+/** What an authenticator app shows for the setup key. */
+function appCode(key: string): string {
+  return new TOTP({ secret: Secret.fromBase32(key), digits: 6, period: 30 }).generate();
+}
+
+/** Turns two-factor on in account settings, as the user would with an authenticator app; returns the setup key. */
+async function turnOnTwoFactor(page: Page): Promise<string> {
+  await page.goto(`${demoUrl}/handler/account-settings`);
+  const section = page.getByRole("region", { name: "Two-factor authentication", exact: true });
+  await section.getByRole("button", { name: "Enable two-factor authentication", exact: true }).click();
+  const panel = page.getByRole("form", { name: "Set up two-factor authentication" });
+  const setupKey = (await panel.locator("code").innerText()).trim();
+  await panel.getByLabel("Then, enter the six-digit code from your app", { exact: true }).pressSequentially(appCode(setupKey));
+  await section.getByRole("status").filter({ hasText: "Two-factor authentication is now enabled." }).waitFor();
+  return setupKey;
+}
+
 describe("OAuth in the demo app", () => {
   test("sign-in and sign-up show a button for each provider the project has enabled, apart from the other ways in", async () => {
     await ada.goto(`${demoUrl}/handler/sign-in`);
     const buttons = ada.getByRole("group", { name: "Sign in with another service" }).getByRole("button");
     await expect.poll(() => buttons.allTextContents()).toEqual(["Sign in with GitHub", "Sign in with Google"]);
     await ada.getByRole("separator").waitFor();
+    // Below the password form, which is on screen before they are: their arrival moves nothing the user may be about to click.
+    const group = ada.getByRole("group", { name: "Sign in with another service" });
+    const formFirst = await ada
+      .getByRole("button", { name: "Sign in", exact: true })
+      .evaluate(
+        (submit, groupEl) => Boolean(submit.compareDocumentPosition(groupEl!) & Node.DOCUMENT_POSITION_FOLLOWING),
+        await group.elementHandle(),
+      );
+    expect(formFirst).toBe(true);
     await ada.locator(".lk-card").screenshot({ path: join(screenshots, "oauth-sign-in.png") });
 
     // Keyboard: Tab reaches the first button (after the demo's own header links), and its focus ring shows.
@@ -185,13 +232,29 @@ describe("OAuth in the demo app", () => {
     expect(users.body.items.map((user: { primary_email: string }) => user.primary_email)).toEqual([adaEmail]);
   });
 
+  test("a sign-in page that carries after_auth_return_to sends the user back there after the provider's page", async () => {
+    await signOut(ada);
+    await ada.goto(`${demoUrl}/protected`);
+    await ada.waitForURL((url) => url.pathname === "/handler/sign-in" && url.searchParams.get("after_auth_return_to") === "/protected");
+    await ada.getByRole("button", { name: "Sign in with GitHub" }).click();
+    await signInAtProvider(ada, adaEmail);
+    await onPath(ada, "/protected");
+    await ada.getByText(`Protected page for ${adaEmail}`).waitFor();
+  });
+
   test("account settings connect a Google account through the provider's page, and list it", async () => {
     await ada.goto(`${demoUrl}/handler/account-settings`);
     const section = connectedAccounts(ada);
     const google = section.getByRole("region", { name: "Google" });
     const github = section.getByRole("region", { name: "GitHub" });
-    await github.getByRole("listitem").filter({ hasText: adaEmail }).waitFor();
+    const githubItem = github.getByRole("list", { name: "Your GitHub accounts" }).getByRole("listitem").filter({ hasText: adaEmail });
+    await githubItem.waitFor();
+    await githubItem.locator(".lk-badge").filter({ hasText: "Sign-in" }).waitFor();
+    await github.getByRole("button", { name: "Connect another GitHub account" }).waitFor();
     await google.getByText("Not connected.").waitFor();
+
+    // GitHub is how Ada signed up, and she has no password: it is her only way in, and stays.
+    await expectOnlyWayIn(githubItem, adaEmail, true);
 
     await google.getByRole("button", { name: "Connect Google account" }).click();
     await signInAtProvider(ada, adaGoogleEmail);
@@ -208,13 +271,29 @@ describe("OAuth in the demo app", () => {
       .filter({ hasText: `${adaGoogleEmail} no longer signs you in.` })
       .waitFor();
     await expect.poll(() => useForSignIn.isChecked()).toBe(false);
+    // With Google no longer signing her in, GitHub is her only way in again.
+    await expectOnlyWayIn(githubItem, adaEmail, true);
     await useForSignIn.click();
     await section
       .getByRole("status")
       .filter({ hasText: `You can now sign in with ${adaGoogleEmail}.` })
       .waitFor();
     await expect.poll(() => useForSignIn.isChecked()).toBe(true);
+    await expectOnlyWayIn(githubItem, adaEmail, false);
     await section.screenshot({ path: join(screenshots, "oauth-connected-accounts.png") });
+  });
+
+  test("when the account list cannot be read, the section says so (no endless Loading…) and reads it again on Try again", async () => {
+    const listUrl = "**/api/v1/oauth-providers?*";
+    await ada.route(listUrl, (route) => route.fulfill({ status: 503, body: "unavailable" }));
+    await ada.goto(`${demoUrl}/handler/account-settings`);
+    const section = connectedAccounts(ada);
+    await section.getByRole("alert").filter({ hasText: "Something went wrong. Please try again." }).waitFor();
+    expect(await section.getByText("Loading…").count()).toBe(0);
+    await ada.unroute(listUrl);
+    await section.getByRole("button", { name: "Try again" }).click();
+    await section.getByRole("region", { name: "Google" }).getByRole("listitem").filter({ hasText: adaGoogleEmail }).waitFor();
+    expect(await section.getByRole("alert").count()).toBe(0);
   });
 
   test("a second browser signing in with Google under Ada's e-mail: raise_error refuses on the callback page, link_method signs in as Ada", async () => {
@@ -308,5 +387,24 @@ describe("OAuth in the demo app", () => {
       await again.getByRole("link", { name: "Go to sign in" }).waitFor();
     }
     expect(exchanges).toBe(0);
+  });
+
+  test("a user with two-factor signs in with GitHub, types the app's code on the MFA page, and lands where the sign-in started", async () => {
+    const grace = await demo.openPage();
+    await grace.goto(`${demoUrl}/handler/sign-up`);
+    await grace.getByRole("button", { name: "Sign up with GitHub" }).click();
+    await signInAtProvider(grace, graceEmail, "Grace Hopper");
+    await onPath(grace, "/");
+    setupKeyOfGrace = await turnOnTwoFactor(grace);
+    await signOut(grace);
+
+    await grace.goto(`${demoUrl}/protected`);
+    await grace.waitForURL((url) => url.pathname === "/handler/sign-in" && url.searchParams.get("after_auth_return_to") === "/protected");
+    await grace.getByRole("button", { name: "Sign in with GitHub" }).click();
+    await signInAtProvider(grace, graceEmail);
+    await grace.waitForURL((url) => url.pathname === "/handler/mfa" && url.searchParams.get("after_auth_return_to") === "/protected");
+    await grace.getByLabel("Six-digit code", { exact: true }).pressSequentially(appCode(setupKeyOfGrace));
+    await onPath(grace, "/protected");
+    await grace.getByText(`Protected page for ${graceEmail}`).waitFor();
   });
 });
