@@ -93,6 +93,7 @@ export {
 } from "./models/oauth-provider.ts";
 export type { OAuthConnection, GetConnectedAccountOptions } from "./models/connected-account.ts";
 export type { OAuthSignInOptions, OAuthScopesOnSignIn } from "./apps/oauth-sign-in.ts";
+export type { OAuthFlowOfPage, OAuthFlowType } from "./apps/oauth-flow.ts";
 export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
 export type { Json } from "./models/json.ts";

@@ -10,6 +10,8 @@ export interface RedirectToOptions {
   replace?: boolean;
   /** Do not add `after_auth_return_to` (sign-in and sign-up pages only). */
   noRedirectBack?: boolean;
+  /** The MFA page's `after_auth_return_to` when the current URL carries none (a same-origin URL). */
+  returnTo?: string;
 }
 
 /** After starting a redirect, give the browser this long to leave before going on. */
@@ -49,7 +51,7 @@ export class AppRedirects {
       if (returnTo) url = withQuery(url, AFTER_AUTH_RETURN_TO, returnTo);
     } else if (page === "mfa") {
       // The second step of a sign-in still ends where the first was to end.
-      const returnTo = returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO);
+      const returnTo = returnToFromCurrentUrl(AFTER_AUTH_RETURN_TO) ?? (options.returnTo ? trustedRedirect(options.returnTo) : null);
       if (returnTo) url = withQuery(url, AFTER_AUTH_RETURN_TO, returnTo);
     }
     return this.toUrl(url, options);

@@ -21,6 +21,7 @@ import * as codes from "./email-codes.ts";
 import type { BotChallenge } from "./bot-challenge.ts";
 import * as credentials from "./credentials.ts";
 import type { MfaSignInError, SignInError, SignUpError } from "./credentials.ts";
+import { oauthFlowOfCurrentPage, type OAuthFlowOfPage } from "./oauth-flow.ts";
 import * as oauth from "./oauth-sign-in.ts";
 import * as passkeys from "./passkeys.ts";
 import * as invitations from "./team-invitations.ts";
@@ -109,10 +110,23 @@ export abstract class ClientAppSignIn extends ClientAppBase {
   async callOAuthCallback(): Promise<boolean> {
     const outcome = await oauth.finishOAuthCallback(this.oauthContext());
     if (outcome === null) return false;
-    this.sessionFor().set({ accessToken: outcome.accessToken, refreshToken: outcome.refreshToken });
+    if (outcome.kind === "signed-in") this.sessionFor().set({ accessToken: outcome.accessToken, refreshToken: outcome.refreshToken });
+    // A link changed the user's accounts: their cached reads are read again.
+    else this.notifyUserChanged();
     if (outcome.afterCallbackRedirectUrl) await this.redirects.toUrl(outcome.afterCallbackRedirectUrl, { replace: true });
-    else await this.redirectToHandler(outcome.isNewUser ? "afterSignUp" : "afterSignIn", { replace: true });
+    else if (outcome.kind === "signed-in")
+      await this.redirectToHandler(outcome.isNewUser ? "afterSignUp" : "afterSignIn", { replace: true });
+    else await this.redirectToHandler("accountSettings", { replace: true });
     return true;
+  }
+
+  /**
+   * On the oauth-callback page, before `callOAuthCallback`: whether this tab
+   * started the page's flow as a sign-in or as connecting an account, and
+   * where it returns to (e.g. to lead a failed link back to where it began).
+   */
+  oauthFlowOfCurrentPage(): OAuthFlowOfPage | null {
+    return oauthFlowOfCurrentPage();
   }
 
   /** What the OAuth flows need; a signed-in user's connected accounts start theirs here too. */
@@ -124,7 +138,7 @@ export abstract class ClientAppSignIn extends ClientAppBase {
       urls: this.urls,
       scopesOnSignIn: this.oauthScopesOnSignIn,
       absoluteUrl: (relative) => this.absoluteUrl(relative),
-      toMfaPage: () => this.redirectToMfa(),
+      toMfaPage: (returnTo) => this.redirectToMfa({ replace: true, ...(returnTo ? { returnTo } : {}) }),
     };
   }
 

@@ -30,7 +30,7 @@ const ERROR_PARAMS = ["error", "error_description", "errorCode", "message", "det
 export interface OAuthStart {
   provider: string;
   /** `authenticate` signs in or up; `link` connects the provider account to the signed-in user. */
-  type: "authenticate" | "link";
+  type: OAuthFlowType;
   /** The app's oauth-callback page, absolute; the code exchange names it again. */
   redirectUrl: string;
   /** Where errors go when the callback page cannot take them, absolute. */
@@ -38,18 +38,33 @@ export interface OAuthStart {
   afterCallbackRedirectUrl?: string | undefined;
   /** Scopes to ask the provider for besides the sign-in ones, space-separated. */
   providerScope?: string | undefined;
-  /** The signed-in user's access token: required to link; on sign-in it lets an anonymous user keep their account. */
+  /** The signed-in user's access token: required to link; on sign-in, an anonymous user's keeps their account. */
   accessToken: string | null;
 }
 
-/** Sends the browser to the provider; resolves only if the page does not leave (it always does in a browser). */
+export type OAuthFlowType = "authenticate" | "link";
+
+/** What the tab remembers of a flow it started, for its callback page: a link's errors lead back to where it began. */
+export interface OAuthFlowOfPage {
+  type: OAuthFlowType;
+  /** Where the flow returns to, same-origin; null: the app's after-sign-in or after-sign-up page. */
+  returnTo: string | null;
+}
+
+const FLOW_STORAGE_PREFIX = "latchkey-oauth-flow-";
+
+/**
+ * Sends the browser to the provider; resolves only if the page does not
+ * leave (it always does in a browser). The provider's URL is asked for
+ * first (the authorize endpoint's JSON mode), so what the server refuses
+ * (an untrusted redirect URL, a provider turned off) is thrown here, to the
+ * app, rather than shown as an API answer in the tab; and a link's access
+ * token travels in a request, not in a URL the browser keeps.
+ */
 export async function startOAuthFlow(api: ApiClient, start: OAuthStart): Promise<never> {
-  if (typeof window === "undefined") {
-    throw new Error(OAUTH_NEEDS_BROWSER_MESSAGE);
-  }
+  if (typeof window === "undefined") throw new Error(OAUTH_NEEDS_BROWSER_MESSAGE);
   const verifier = generateRandomCodeVerifier();
   const state = generateRandomState();
-  writeCookie(OAUTH_OUTER_COOKIE_PREFIX + state, verifier, OAUTH_STATE_COOKIE_MAX_AGE_SECONDS);
   const query: OAuthAuthorizeQuery = {
     ...api.oauthClient(),
     redirect_uri: start.redirectUrl,
@@ -61,16 +76,50 @@ export async function startOAuthFlow(api: ApiClient, start: OAuthStart): Promise
     response_type: "code",
     type: start.type,
     error_redirect_url: start.errorRedirectUrl,
+    stack_response_mode: "json",
     ...(start.accessToken ? { token: start.accessToken } : {}),
     ...(start.afterCallbackRedirectUrl ? { after_callback_redirect_url: start.afterCallbackRedirectUrl } : {}),
     ...(start.providerScope ? { provider_scope: start.providerScope } : {}),
   };
-  window.location.assign(api.urlOf(`/auth/oauth/authorize/${encodeURIComponent(start.provider)}`, query));
+  const answer = await api.call("GET /auth/oauth/authorize/:provider_id", {
+    accessType: "client",
+    params: { provider_id: start.provider },
+    query,
+  });
+  const location = typeof answer === "string" ? answer : answer.location;
+  // Only the callback page receives the verifier: it never rides along with the app's other requests (or their logs).
+  writeCookie(OAUTH_OUTER_COOKIE_PREFIX + state, verifier, OAUTH_STATE_COOKIE_MAX_AGE_SECONDS, new URL(start.redirectUrl).pathname);
+  const flow: OAuthFlowOfPage = { type: start.type, returnTo: start.afterCallbackRedirectUrl ?? null };
+  sessionStorageOrNull()?.setItem(FLOW_STORAGE_PREFIX + state, JSON.stringify(flow));
+  window.location.assign(location);
   return new Promise<never>(() => {});
 }
 
+/** The flow the callback in the current URL belongs to, if this tab started it; read without taking the callback. */
+export function oauthFlowOfCurrentPage(): OAuthFlowOfPage | null {
+  if (typeof window === "undefined") return null;
+  const state = new URL(window.location.href).searchParams.get("state");
+  const stored = state === null ? null : (sessionStorageOrNull()?.getItem(FLOW_STORAGE_PREFIX + state) ?? null);
+  if (stored === null) return null;
+  try {
+    const flow = JSON.parse(stored) as Partial<OAuthFlowOfPage>;
+    return flow.type === "link" || flow.type === "authenticate" ? { type: flow.type, returnTo: flow.returnTo ?? null } : null;
+  } catch {
+    return null;
+  }
+}
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return typeof sessionStorage === "undefined" ? null : sessionStorage;
+  } catch {
+    // Storage turned off by the browser's settings.
+    return null;
+  }
+}
+
 /** A callback of a flow this browser started: its code (or the error the server sent back) and the verifier kept for it. */
-export type TakenCallback = { code: string; state: string; verifier: string } | { error: Error };
+export type TakenCallback = ({ code: string; state: string; verifier: string } | { error: Error }) & { flow: OAuthFlowOfPage | null };
 
 /**
  * Takes the callback in the current URL, if it is one of ours: consumes the
@@ -102,14 +151,16 @@ export function takeOAuthCallback(): TakenCallback | null {
     );
     return null;
   }
-  writeCookie(cookie, null, 0);
+  const flow = oauthFlowOfCurrentPage();
+  sessionStorageOrNull()?.removeItem(FLOW_STORAGE_PREFIX + state);
+  writeCookie(cookie, null, 0, original.pathname);
   const cleaned = new URL(original);
   // Only what the flow added: the app's own parameters of those names stay on a successful callback.
   for (const name of isError ? ERROR_PARAMS : CALLBACK_PARAMS) cleaned.searchParams.delete(name);
   // Replaced rather than navigated: no reload, and the code is gone from the history before anything else runs.
   window.history.replaceState(window.history.state, "", cleaned.toString());
-  if (isError) return { error: callbackError(params) };
-  return { code: params.get("code")!, state: state!, verifier };
+  if (isError) return { error: callbackError(params), flow };
+  return { code: params.get("code")!, state: state!, verifier, flow };
 }
 
 /** The coded error the server sent back with this browser's state; one this SDK does not know becomes the generic failure. */

@@ -86,6 +86,11 @@ async function requestAccessToken(context: ConnectedAccountContext, provider: st
   return body.access_token;
 }
 
+/** What `or: "throw"` throws when a user has no usable connection. */
+export function noConnectionError(who: string, provider: string, scope: string): Error {
+  return new Error(`${who} has no connected ${provider} account${scope ? ` with the scopes ${scope}` : ""}.`);
+}
+
 /** The scopes as the endpoint takes them: space-separated, each once. */
 export function scopeString(scopes: readonly string[] | undefined): string {
   return [...new Set((scopes ?? []).flatMap((scope) => scope.split(/\s+/)).filter(Boolean))].join(" ");

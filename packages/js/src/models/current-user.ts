@@ -12,6 +12,7 @@ import {
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import {
+  noConnectionError,
   oauthConnection,
   scopeString,
   type ConnectedAccountContext,
@@ -193,10 +194,7 @@ export class CurrentUser extends UserWithTeams {
   /** What `getConnectedAccount` does without a usable connection (hooks share it). */
   async _noConnection(provider: string, options: GetConnectedAccountOptions = {}): Promise<null> {
     if (options.or === "redirect") await this.linkConnectedAccount(provider, options.scopes ? { scopes: options.scopes } : {});
-    if (options.or === "throw")
-      throw new Error(
-        `The user has no connected ${provider} account${options.scopes?.length ? ` with the scopes ${scopeString(options.scopes)}` : ""}.`,
-      );
+    if (options.or === "throw") throw noConnectionError("The user", provider, scopeString(options.scopes));
     return null;
   }
 

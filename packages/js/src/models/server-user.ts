@@ -9,7 +9,7 @@ import {
   type ContactChannelContext,
   type ServerContactChannelCreateOptions,
 } from "./contact-channel.ts";
-import { connectedAccessToken, oauthConnection, scopeString, type OAuthConnection } from "./connected-account.ts";
+import { connectedAccessToken, noConnectionError, oauthConnection, scopeString, type OAuthConnection } from "./connected-account.ts";
 import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
 import { getOAuthProvider, listOAuthProviders, type OAuthProviderContext, type ServerOAuthProvider } from "./oauth-provider.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
@@ -202,8 +202,7 @@ export class ServerUser extends UserWithTeams {
     const context = { api: this.context.api, accessType: this.context.accessType, session: null, userIdOrMe: this.id };
     const scope = scopeString(options.scopes);
     if (await connectedAccessToken(context, provider, scope)) return oauthConnection(context, provider, scope);
-    if (options.or === "throw")
-      throw new Error(`User ${this.id} has no connected ${provider} account${scope ? ` with the scopes ${scope}` : ""}.`);
+    if (options.or === "throw") throw noConnectionError(`User ${this.id}`, provider, scope);
     return null;
   }
 

@@ -108,7 +108,7 @@ function baseFields(json: ClientUserJson): Omit<User, "selectedTeam"> {
     restrictedReason: json.restricted_reason,
     restrictedByAdmin: json.restricted_by_admin,
     restrictedByAdminReason: json.restricted_by_admin_reason,
-    // As the server sends them (snake_case), as apps written for the official SDK read them.
+    // As the server sends them (snake_case): code reading oauth_providers from the API and from the SDK agrees.
     oauthProviders: json.oauth_providers,
     selectedTeamId: json.selected_team_id,
   };

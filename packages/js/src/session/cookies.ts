@@ -16,11 +16,12 @@ export function readCookies(): Record<string, string> {
   return out;
 }
 
-export function writeCookie(name: string, value: string | null, maxAgeSeconds: number): void {
+/** `path`: the pages that receive it (and may read it); "/" for all. A cookie is deleted with the path it was written with. */
+export function writeCookie(name: string, value: string | null, maxAgeSeconds: number, path = "/"): void {
   if (typeof document === "undefined") return;
   const secure = typeof location !== "undefined" && location.protocol === "https:" ? "; Secure" : "";
   document.cookie =
     value === null
-      ? `${name}=; Path=/; Max-Age=0; SameSite=Lax${secure}`
-      : `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`;
+      ? `${name}=; Path=${path}; Max-Age=0; SameSite=Lax${secure}`
+      : `${name}=${encodeURIComponent(value)}; Path=${path}; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`;
 }
