@@ -4,11 +4,16 @@
  * development OpenID provider (apps/dev-oidc-provider, its own process; the
  * MOCK set-up of `npm run demo`), and that provider's sign-in page, where any
  * e-mail counts as verified and names the provider account. One story, in
- * order: Ada signs up with GitHub, signs out, signs in again with GitHub,
- * connects a Google account from account settings; a second browser signs in
- * with Google under Ada's e-mail, refused while the project's merge strategy
- * is raise_error and signed in as Ada under link_method. Then a denial on the
- * provider's page, and a callback page opened again after it was used.
+ * order: Ada signs up with GitHub, signs out, signs in again with GitHub
+ * (once from a page that sends her back where she was), connects a Google
+ * account from account settings, where her only way in cannot be turned off;
+ * a second browser signs in with Google under Ada's e-mail, refused while the
+ * project's merge strategy is raise_error and signed in as Ada under
+ * link_method. Then a denial on the provider's page, a callback page opened
+ * again after it was used; Grace, with two-factor on, signs in with GitHub
+ * through the MFA page, connects Google without a second factor or a new
+ * session, and denies a Connect; and a provider turned off under a loaded
+ * page.
  * Screenshots go to test-artifacts/ (copies of a run are kept in
  * docs/screenshots/).
  */
@@ -32,6 +37,7 @@ const adaEmail = "ada@example.com";
 const adaGoogleEmail = "ada.lovelace@example.org";
 /** A user who turns two-factor on. */
 const graceEmail = "grace@example.com";
+const graceGoogleEmail = "grace.hopper@example.org";
 
 let provider: DevProviderProcess;
 let server: TestServer;
@@ -41,7 +47,8 @@ let demo: DemoApp;
 /** The demo app on localhost: the project trusts localhost as a redirect target. */
 let demoUrl: string;
 let ada: Page;
-/** The setup key Grace's authenticator app holds. */
+/** Grace's page once she has signed in with two-factor, and the setup key her authenticator app holds. */
+let gracePage: Page;
 let setupKeyOfGrace: string;
 
 /** A port free now, for the server, which must know its public URL (the provider's callbacks) before it starts. */
@@ -406,5 +413,85 @@ describe("OAuth in the demo app", () => {
     await grace.getByLabel("Six-digit code", { exact: true }).pressSequentially(appCode(setupKeyOfGrace));
     await onPath(grace, "/protected");
     await grace.getByText(`Protected page for ${graceEmail}`).waitFor();
+    gracePage = grace;
+  });
+
+  test("that user connects a Google account: no second factor asked again, and the same session goes on", async () => {
+    const grace = gracePage;
+    await grace.goto(`${demoUrl}/handler/account-settings`);
+    const sessions = grace.getByRole("region", { name: "Active sessions", exact: true }).getByRole("listitem");
+    await sessions.first().waitFor();
+    // Each session as listed, less when it was last used (which a reload moves).
+    const listed = async () => (await sessions.allTextContents()).map((text) => text.split(" · last used")[0]);
+    const before = await listed();
+    const paths: string[] = [];
+    grace.on("framenavigated", (frame) => {
+      if (frame === grace.mainFrame()) paths.push(new URL(frame.url()).pathname);
+    });
+    const exchanges: string[] = [];
+    grace.on("request", (request) => {
+      if (request.url().endsWith("/auth/oauth/token")) exchanges.push(request.url());
+    });
+
+    const google = connectedAccounts(grace).getByRole("region", { name: "Google" });
+    await google.getByRole("button", { name: "Connect Google account" }).click();
+    await signInAtProvider(grace, graceGoogleEmail);
+    await onPath(grace, "/handler/account-settings");
+    await google.getByRole("listitem").filter({ hasText: graceGoogleEmail }).waitFor();
+    expect(paths).not.toContain("/handler/mfa");
+    // The link was made before the code came back: no exchange, so no second session.
+    expect(exchanges).toEqual([]);
+    await expect.poll(listed).toEqual(before);
+  });
+
+  test("denying a Connect on the provider's page: the callback page says connecting failed and leads back to account settings", async () => {
+    const grace = gracePage;
+    await grace.goto(`${demoUrl}/handler/account-settings`);
+    await connectedAccounts(grace)
+      .getByRole("region", { name: "GitHub" })
+      .getByRole("button", { name: "Connect another GitHub account" })
+      .click();
+    await onProviderPage(grace);
+    await grace.getByRole("button", { name: "Deny access" }).click();
+    await onPath(grace, "/handler/oauth-callback");
+    await grace.getByRole("heading", { name: "Connecting the account failed" }).waitFor();
+    await grace
+      .getByRole("alert")
+      .filter({ hasText: "The OAuth provider denied access: the user cancelled or did not grant the requested permissions." })
+      .waitFor();
+    await grace.getByRole("link", { name: "Back to account settings" }).click();
+    await onPath(grace, "/handler/account-settings");
+    // Still signed in as before.
+    await connectedAccounts(grace)
+      .getByRole("region", { name: "Google" })
+      .getByRole("listitem")
+      .filter({ hasText: graceGoogleEmail })
+      .waitFor();
+  });
+
+  test("a provider the project turns off after the page loaded: its button says so in words, and the page stays", async () => {
+    const page = await demo.openPage();
+    await page.goto(`${demoUrl}/handler/sign-in`);
+    const google = page.getByRole("button", { name: "Sign in with Google" });
+    await google.waitFor();
+    await project.project.update({ config: { oauthProviders: [{ id: "github", type: "shared" }] } });
+    try {
+      await google.click();
+      await page.getByRole("alert").filter({ hasText: "This OAuth provider does not exist or is not enabled for this project." }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/handler/sign-in");
+      // The buttons are usable again, and the keyboard focus is back on the one clicked.
+      await expect.poll(() => google.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await page.getByRole("button", { name: "Sign in with GitHub" }).isDisabled()).toBe(false);
+      await page.locator(".lk-card").screenshot({ path: join(screenshots, "oauth-sign-in-provider-off.png") });
+    } finally {
+      await project.project.update({
+        config: {
+          oauthProviders: [
+            { id: "github", type: "shared" },
+            { id: "google", type: "shared" },
+          ],
+        },
+      });
+    }
   });
 });
