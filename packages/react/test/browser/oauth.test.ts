@@ -6,14 +6,15 @@
  * e-mail counts as verified and names the provider account. One story, in
  * order: Ada signs up with GitHub, signs out, signs in again with GitHub
  * (once from a page that sends her back where she was), connects a Google
- * account from account settings, where her only way in cannot be turned off;
- * a second browser signs in with Google under Ada's e-mail, refused while the
- * project's merge strategy is raise_error and signed in as Ada under
- * link_method. Then a denial on the provider's page, a callback page opened
- * again after it was used; Grace, with two-factor on, signs in with GitHub
- * through the MFA page, connects Google without a second factor or a new
- * session, and denies a Connect; and a provider turned off under a loaded
- * page.
+ * account from account settings, where her only way in cannot be turned off,
+ * and an app page (useConnectedAccount) finds her GitHub connection but not
+ * that of Hedy, who signed up with Google; a second browser signs in with
+ * Google under Ada's e-mail, refused while the project's merge strategy is
+ * raise_error and signed in as Ada under link_method. Then a denial on the
+ * provider's page, a callback page opened again after it was used; Grace,
+ * with two-factor on, signs in with GitHub through the MFA page, connects
+ * Google without a second factor or a new session, and denies a Connect; and
+ * a provider turned off under a loaded page.
  * Screenshots go to test-artifacts/ (copies of a run are kept in
  * docs/screenshots/).
  */
@@ -262,6 +263,7 @@ describe("OAuth in the demo app", () => {
 
     // GitHub is how Ada signed up, and she has no password: it is her only way in, and stays.
     await expectOnlyWayIn(githubItem, adaEmail, true);
+    await github.screenshot({ path: join(screenshots, "oauth-only-way-in.png") });
 
     await google.getByRole("button", { name: "Connect Google account" }).click();
     await signInAtProvider(ada, adaGoogleEmail);
@@ -303,6 +305,18 @@ describe("OAuth in the demo app", () => {
     expect(await section.getByRole("alert").count()).toBe(0);
   });
 
+  test("useConnectedAccount on an app page: the connection of a user with GitHub, null for one who signed up with Google", async () => {
+    await ada.goto(`${demoUrl}/github`);
+    await ada.getByText("Your GitHub account is connected.").waitFor();
+    const hedy = await demo.openPage();
+    await hedy.goto(`${demoUrl}/handler/sign-up`);
+    await hedy.getByRole("button", { name: "Sign up with Google" }).click();
+    await signInAtProvider(hedy, "hedy@example.com");
+    await onPath(hedy, "/");
+    await hedy.goto(`${demoUrl}/github`);
+    await hedy.getByText("No GitHub account is connected.").waitFor();
+  });
+
   test("a second browser signing in with Google under Ada's e-mail: raise_error refuses on the callback page, link_method signs in as Ada", async () => {
     const other = await demo.openPage();
     await other.goto(`${demoUrl}/handler/sign-in`);
@@ -323,7 +337,7 @@ describe("OAuth in the demo app", () => {
     await other.getByText(`Signed in as ${adaEmail}`).waitFor();
 
     // Ada's account now holds that Google account too.
-    await ada.reload();
+    await ada.goto(`${demoUrl}/handler/account-settings`);
     const google = connectedAccounts(ada).getByRole("region", { name: "Google" });
     await google.getByRole("listitem").filter({ hasText: adaEmail }).waitFor();
     expect(await google.getByRole("listitem").count()).toBe(2);
@@ -346,8 +360,19 @@ describe("OAuth in the demo app", () => {
   test("back from the provider's page without signing in, the buttons work again", async () => {
     const page = await demo.openPage();
     await page.goto(`${demoUrl}/handler/sign-in`);
+    // The provider's address is asked for first: held here, to see that one click locks the whole group meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const authorize = (url: URL) => url.pathname.includes("/auth/oauth/authorize/");
+    await page.route(authorize, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole("button", { name: "Sign in with GitHub" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Sign in with Google" }).isDisabled()).toBe(true);
+    release();
     await onProviderPage(page);
+    await page.unroute(authorize);
     await page.goBack();
     await onPath(page, "/handler/sign-in");
     await page.getByRole("button", { name: "Sign in with Google" }).click();
