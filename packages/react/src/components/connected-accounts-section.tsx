@@ -29,7 +29,7 @@ export function ConnectedAccountsSection({ user }: { user: CurrentUser }) {
     return user.linkConnectedAccount(provider);
   });
   const signInAccounts = (accounts ?? []).filter((account) => account.allowSignIn);
-  // The user's last way in: without it, the next sign-in with this provider would not find them.
+  // The user's only way in: without it they could not sign in again (the provider would then sign up a new user, or be refused).
   const lastWayIn =
     !user.hasPassword && !user.passkeyAuthEnabled && !user.otpAuthEnabled && signInAccounts.length === 1 ? signInAccounts[0]!.id : null;
   return (
@@ -199,7 +199,7 @@ function AccountItem({
         />
       </span>
       {onlyWayIn ? (
-        <p id={reasonId} className="lk-muted">
+        <p id={reasonId} className="lk-muted lk-item-note">
           {ONLY_WAY_IN}
         </p>
       ) : null}

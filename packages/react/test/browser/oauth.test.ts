@@ -1,114 +1,59 @@
 /**
- * OAuth in a real browser, through the real redirect dance: the demo app in
- * Chromium, a Latchkey server whose shared GitHub and Google go to the
- * development OpenID provider (apps/dev-oidc-provider, its own process; the
- * MOCK set-up of `npm run demo`), and that provider's sign-in page, where any
- * e-mail counts as verified and names the provider account. One story, in
- * order: Ada signs up with GitHub, signs out, signs in again with GitHub
- * (once from a page that sends her back where she was), connects a Google
- * account from account settings, where her only way in cannot be turned off,
- * and an app page (useConnectedAccount) finds her GitHub connection but not
- * that of Hedy, who signed up with Google; a second browser signs in with
- * Google under Ada's e-mail, refused while the project's merge strategy is
- * raise_error and signed in as Ada under link_method. Then a denial on the
- * provider's page, a callback page opened again after it was used; Grace,
- * with two-factor on, signs in with GitHub through the MFA page, connects
- * Google without a second factor or a new session, and denies a Connect; and
- * a provider turned off under a loaded page.
- * Screenshots go to test-artifacts/ (copies of a run are kept in
- * docs/screenshots/).
+ * OAuth in a real browser, through the real redirect dance (oauth-story.ts
+ * sets the stage: the demo app, a server, the development provider). One
+ * story, in order: Ada signs up with GitHub, signs out, signs in again with
+ * GitHub (once from a page that sends her back where she was), connects a
+ * Google account from account settings, where her only way in cannot be
+ * turned off, and an app page (useConnectedAccount) finds her GitHub
+ * connection but not that of Hedy, who signed up with Google; a second
+ * browser signs in with Google under Ada's e-mail, refused while the
+ * project's merge strategy is raise_error and signed in as Ada under
+ * link_method. Then a denial on the provider's page, a callback page opened
+ * again after it was used, and a provider turned off under a loaded page.
+ * Two-factor users: oauth-two-factor.test.ts. Screenshots go to
+ * test-artifacts/ (copies of a run are kept in docs/screenshots/).
  */
-import { serve } from "@hono/node-server";
-import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
-import { mkdirSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { Secret, TOTP } from "otpauth";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
-import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
-import { startDevProviderProcess, type DevProviderProcess } from "../../../server/test/oauth-fixtures.ts";
-import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
+import type { SdkProject } from "../../../js/test/server/fixtures.ts";
+import type { TestServer } from "../../../server/test/harness.ts";
+import type { DemoApp } from "./demo-app.ts";
+import {
+  connectedAccounts,
+  onPath,
+  onProviderPage,
+  screenshots,
+  signInAtProvider,
+  signOut,
+  startOAuthStory,
+  type OAuthStory,
+} from "./oauth-story.ts";
 
-const screenshots = join(repoRoot, "test-artifacts");
 // Fixed addresses (the server's database and the provider are new for each run): they read well in the screenshots.
 const adaEmail = "ada@example.com";
 /** The Google account Ada connects: another address of hers, so her sign-in address stays free at Google for the merge tests. */
 const adaGoogleEmail = "ada.lovelace@example.org";
-/** A user who turns two-factor on. */
-const graceEmail = "grace@example.com";
-const graceGoogleEmail = "grace.hopper@example.org";
 
-let provider: DevProviderProcess;
+let story: OAuthStory;
 let server: TestServer;
-let http: ReturnType<typeof serve>;
 let project: SdkProject;
 let demo: DemoApp;
-/** The demo app on localhost: the project trusts localhost as a redirect target. */
 let demoUrl: string;
 let ada: Page;
-/** Grace's page once she has signed in with two-factor, and the setup key her authenticator app holds. */
-let gracePage: Page;
-let setupKeyOfGrace: string;
-
-/** A port free now, for the server, which must know its public URL (the provider's callbacks) before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
-  const apiUrl = `http://127.0.0.1:${await freePort()}`;
-  provider = await startDevProviderProcess(apiUrl);
-  // What STACK_OAUTH_MOCK_URL and STACK_<PROVIDER>_CLIENT_ID/SECRET=MOCK make of the server's configuration.
-  server = await createTestServer({
-    apiUrl,
-    oauthMockUrl: provider.url,
-    sharedOAuthCredentials: Object.fromEntries(OAUTH_PROVIDER_IDS.map((id) => [id, { kind: "mock" as const }])),
-  });
-  http = serve({ fetch: server.instance.app.fetch, port: Number(new URL(apiUrl).port), hostname: "127.0.0.1" });
-  await new Promise<void>((resolve) => http.once("listening", () => resolve()));
-  project = await createSdkProject(apiUrl, {
-    oauthProviders: [
-      { id: "github", type: "shared" },
-      { id: "google", type: "shared" },
-    ],
-    oauthAccountMergeStrategy: "raise_error",
-  });
-  demo = await startDemoApp({
-    VITE_LATCHKEY_API_URL: apiUrl,
-    VITE_LATCHKEY_PROJECT_ID: project.id,
-    VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
-  });
-  demoUrl = demo.url.replace("://127.0.0.1:", "://localhost:");
+  story = await startOAuthStory();
+  ({ server, project, demo, demoUrl } = story);
   ada = await demo.openPage();
-  mkdirSync(screenshots, { recursive: true });
   // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await ada.goto(`${demoUrl}/`);
   await ada.getByRole("link", { name: "Sign in" }).waitFor();
 });
 
 afterAll(async () => {
-  await demo?.close();
-  if (http) await new Promise((resolve) => http.close(resolve));
-  await server?.close();
-  await provider?.close();
+  await story?.close();
 });
-
-const onProviderPage = (page: Page) => page.waitForURL((url) => url.href.startsWith(`${provider.url}/interaction/`));
-const onPath = (page: Page, path: string) => page.waitForURL((url) => url.origin === demoUrl && url.pathname === path);
-
-/** On the provider's sign-in page: signs in as `email`. */
-async function signInAtProvider(page: Page, email: string, name = ""): Promise<void> {
-  await onProviderPage(page);
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Name (optional)").fill(name);
-  await page.getByRole("button", { name: "Continue" }).click();
-}
 
 /**
  * The server's answer to the callback page's token exchange. Read on its way through (passed on
@@ -131,19 +76,10 @@ function tokenResponse(page: Page): Promise<{ is_new_user: boolean }> {
   });
 }
 
-async function signOut(page: Page): Promise<void> {
-  await page.goto(`${demoUrl}/`);
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
-  await page.getByRole("link", { name: "Sign in" }).waitFor();
-}
-
 const DARK_THEME = `
   body { background: #101014; }
   .lk-root.lk-root { --lk-text: #ececf2; --lk-muted: #a3a3b2; --lk-background: #18181e; --lk-surface: #24242c; --lk-border: #3a3a46; --lk-primary: #8b85ff; --lk-primary-text: #101014; }
 `;
-
-const connectedAccounts = (page: Page) => page.getByRole("region", { name: "Connected accounts", exact: true });
 
 const ONLY_WAY_IN = "This account is your only way to sign in, so it stays until you set a password or add another way to sign in.";
 
@@ -159,23 +95,6 @@ async function expectOnlyWayIn(item: Locator, label: string, only: boolean): Pro
     const description = await control.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
     expect(description).toBe(ONLY_WAY_IN);
   }
-}
-
-/** What an authenticator app shows for the setup key. */
-function appCode(key: string): string {
-  return new TOTP({ secret: Secret.fromBase32(key), digits: 6, period: 30 }).generate();
-}
-
-/** Turns two-factor on in account settings, as the user would with an authenticator app; returns the setup key. */
-async function turnOnTwoFactor(page: Page): Promise<string> {
-  await page.goto(`${demoUrl}/handler/account-settings`);
-  const section = page.getByRole("region", { name: "Two-factor authentication", exact: true });
-  await section.getByRole("button", { name: "Enable two-factor authentication", exact: true }).click();
-  const panel = page.getByRole("form", { name: "Set up two-factor authentication" });
-  const setupKey = (await panel.locator("code").innerText()).trim();
-  await panel.getByLabel("Then, enter the six-digit code from your app", { exact: true }).pressSequentially(appCode(setupKey));
-  await section.getByRole("status").filter({ hasText: "Two-factor authentication is now enabled." }).waitFor();
-  return setupKey;
 }
 
 describe("OAuth in the demo app", () => {
@@ -419,79 +338,6 @@ describe("OAuth in the demo app", () => {
       await again.getByRole("link", { name: "Go to sign in" }).waitFor();
     }
     expect(exchanges).toBe(0);
-  });
-
-  test("a user with two-factor signs in with GitHub, types the app's code on the MFA page, and lands where the sign-in started", async () => {
-    const grace = await demo.openPage();
-    await grace.goto(`${demoUrl}/handler/sign-up`);
-    await grace.getByRole("button", { name: "Sign up with GitHub" }).click();
-    await signInAtProvider(grace, graceEmail, "Grace Hopper");
-    await onPath(grace, "/");
-    setupKeyOfGrace = await turnOnTwoFactor(grace);
-    await signOut(grace);
-
-    await grace.goto(`${demoUrl}/protected`);
-    await grace.waitForURL((url) => url.pathname === "/handler/sign-in" && url.searchParams.get("after_auth_return_to") === "/protected");
-    await grace.getByRole("button", { name: "Sign in with GitHub" }).click();
-    await signInAtProvider(grace, graceEmail);
-    await grace.waitForURL((url) => url.pathname === "/handler/mfa" && url.searchParams.get("after_auth_return_to") === "/protected");
-    await grace.getByLabel("Six-digit code", { exact: true }).pressSequentially(appCode(setupKeyOfGrace));
-    await onPath(grace, "/protected");
-    await grace.getByText(`Protected page for ${graceEmail}`).waitFor();
-    gracePage = grace;
-  });
-
-  test("that user connects a Google account: no second factor asked again, and the same session goes on", async () => {
-    const grace = gracePage;
-    await grace.goto(`${demoUrl}/handler/account-settings`);
-    const sessions = grace.getByRole("region", { name: "Active sessions", exact: true }).getByRole("listitem");
-    await sessions.first().waitFor();
-    // Each session as listed, less when it was last used (which a reload moves).
-    const listed = async () => (await sessions.allTextContents()).map((text) => text.split(" · last used")[0]);
-    const before = await listed();
-    const paths: string[] = [];
-    grace.on("framenavigated", (frame) => {
-      if (frame === grace.mainFrame()) paths.push(new URL(frame.url()).pathname);
-    });
-    const exchanges: string[] = [];
-    grace.on("request", (request) => {
-      if (request.url().endsWith("/auth/oauth/token")) exchanges.push(request.url());
-    });
-
-    const google = connectedAccounts(grace).getByRole("region", { name: "Google" });
-    await google.getByRole("button", { name: "Connect Google account" }).click();
-    await signInAtProvider(grace, graceGoogleEmail);
-    await onPath(grace, "/handler/account-settings");
-    await google.getByRole("listitem").filter({ hasText: graceGoogleEmail }).waitFor();
-    expect(paths).not.toContain("/handler/mfa");
-    // The link was made before the code came back: no exchange, so no second session.
-    expect(exchanges).toEqual([]);
-    await expect.poll(listed).toEqual(before);
-  });
-
-  test("denying a Connect on the provider's page: the callback page says connecting failed and leads back to account settings", async () => {
-    const grace = gracePage;
-    await grace.goto(`${demoUrl}/handler/account-settings`);
-    await connectedAccounts(grace)
-      .getByRole("region", { name: "GitHub" })
-      .getByRole("button", { name: "Connect another GitHub account" })
-      .click();
-    await onProviderPage(grace);
-    await grace.getByRole("button", { name: "Deny access" }).click();
-    await onPath(grace, "/handler/oauth-callback");
-    await grace.getByRole("heading", { name: "Connecting the account failed" }).waitFor();
-    await grace
-      .getByRole("alert")
-      .filter({ hasText: "The OAuth provider denied access: the user cancelled or did not grant the requested permissions." })
-      .waitFor();
-    await grace.getByRole("link", { name: "Back to account settings" }).click();
-    await onPath(grace, "/handler/account-settings");
-    // Still signed in as before.
-    await connectedAccounts(grace)
-      .getByRole("region", { name: "Google" })
-      .getByRole("listitem")
-      .filter({ hasText: graceGoogleEmail })
-      .waitFor();
   });
 
   test("a provider the project turns off after the page loaded: its button says so in words, and the page stays", async () => {
