@@ -1,10 +1,11 @@
 /**
  * The demo's pages, picked from window.location.pathname (no router
- * library): a home page, a page only signed-in users may see, and
+ * library): a home page, a page only signed-in users may see, one that
+ * tells whether the user's GitHub account is connected, and
  * Latchkey's own pages under /handler/ (team invitations among them). The
  * header shows the team switcher and the user button.
  */
-import { SelectedTeamSwitcher, StackHandler, UserButton, useUser } from "@latchkey/react";
+import { SelectedTeamSwitcher, StackHandler, UserButton, useConnectedAccount, useUser } from "@latchkey/react";
 import type { ReactNode } from "react";
 
 export function App() {
@@ -16,7 +17,8 @@ export function App() {
       </Layout>
     );
   }
-  return <Layout userButton>{path === "/protected" ? <Protected /> : path === "/" ? <Home /> : <NotFound />}</Layout>;
+  const page = path === "/protected" ? <Protected /> : path === "/github" ? <GitHub /> : path === "/" ? <Home /> : <NotFound />;
+  return <Layout userButton>{page}</Layout>;
 }
 
 function Home() {
@@ -40,6 +42,18 @@ function Protected() {
     <section className="card">
       <h1>Protected</h1>
       <p>Protected page for {user.primaryEmail}</p>
+    </section>
+  );
+}
+
+function GitHub() {
+  const user = useUser({ or: "redirect" });
+  // The app would call GitHub's API with connection.getAccessToken(); the demo only says whether it could.
+  const connection = useConnectedAccount(user, "github");
+  return (
+    <section className="card">
+      <h1>GitHub</h1>
+      <p>{connection ? "Your GitHub account is connected." : "No GitHub account is connected."}</p>
     </section>
   );
 }

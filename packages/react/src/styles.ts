@@ -45,10 +45,11 @@ a.lk-button { display: inline-block; text-decoration: none; }
 .lk-link { color: var(--lk-primary); }
 .lk-link-button { margin-top: 14px; background: none; border: none; padding: 0; font: inherit; font-size: 0.9rem; cursor: pointer; text-decoration: underline; text-align: left; }
 .lk-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
-.lk-list-item { display: flex; justify-content: space-between; align-items: center; gap: 12px; padding: 10px 12px; background: var(--lk-surface); border-radius: var(--lk-radius); font-size: 0.9rem; }
+.lk-list-item { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: 12px; padding: 10px 12px; background: var(--lk-surface); border-radius: var(--lk-radius); font-size: 0.9rem; }
 .lk-badge { display: inline-block; margin-left: 8px; padding: 1px 7px; border-radius: 999px; border: 1px solid var(--lk-border); font-size: 0.75rem; color: var(--lk-muted); }
 .lk-check { display: flex; align-items: center; gap: 8px; cursor: pointer; }
 .lk-list + .lk-form { margin-top: 16px; }
+.lk-item-note { flex-basis: 100%; margin: 0; }
 .lk-user-button { position: relative; display: inline-block; }
 .lk-avatar { width: 36px; height: 36px; border-radius: 50%; padding: 0; display: inline-grid; place-items: center; font-weight: 600; overflow: hidden; }
 .lk-avatar img { width: 100%; height: 100%; object-fit: cover; }

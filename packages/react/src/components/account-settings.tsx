@@ -23,8 +23,8 @@ export function AccountSettings() {
       {/* Shown while the project has passkeys off too, if the user has some: they can still remove them. */}
       {project.config.passkeyEnabled || user.passkeyAuthEnabled ? <PasskeysSection user={user} /> : null}
       <MfaSection user={user} />
-      {/* Shown while the project has no providers on too, if the user has accounts: they can still disconnect them. */}
-      {project.config.oauthProviders.length > 0 || user.oauthProviders.length > 0 ? <ConnectedAccountsSection user={user} /> : null}
+      {/* The server lists no accounts at providers the project has turned off: with none on, there is nothing to show. */}
+      {project.config.oauthProviders.length > 0 ? <ConnectedAccountsSection user={user} /> : null}
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
       <TeamsSection user={user} />

@@ -4,11 +4,11 @@
  * browser to the provider (app.signInWithOAuth); the app's oauth-callback
  * page (oauth-callback.tsx) finishes.
  */
-import { useEffect, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
 import { OAuthProviderMark, oauthProviderName } from "./oauth-provider-marks.tsx";
-import { Alert, errorText } from "./parts.tsx";
+import { Alert, Separator } from "./parts.tsx";
+import { useLeavingAction } from "./use-leaving-action.ts";
 
 export interface OAuthButtonProps {
   /** The provider's id: `github`, `google`, … */
@@ -18,81 +18,62 @@ export interface OAuthButtonProps {
 }
 
 export function OAuthButton({ provider, type }: OAuthButtonProps) {
-  const app = useStackApp();
-  const [busy, setBusy] = useLeavingState();
-  const [error, setError] = useState<string | null>(null);
-  const start = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      // Resolves only if the browser does not leave; it normally does.
-      await app.signInWithOAuth(provider);
-    } catch (caught) {
-      setError(errorText(caught));
-      setBusy(false);
-    }
-  };
-  const name = oauthProviderName(provider);
+  const signIn = useOAuthSignIn();
   return (
     <div className="lk-form">
-      <button className="lk-button lk-button-secondary lk-oauth-button" type="button" disabled={busy} onClick={() => void start()}>
-        <OAuthProviderMark id={provider} />
-        <span>{`${type === "sign-up" ? "Sign up" : "Sign in"} with ${name}`}</span>
-      </button>
-      <Alert>{error}</Alert>
+      <ProviderButton provider={provider} type={type} busy={signIn.busy} onClick={() => void signIn.start(provider)} />
+      <Alert>{signIn.error}</Alert>
     </div>
   );
 }
 
-/**
- * Whether a control has sent the browser to a provider's page: its state
- * while the page leaves. Back from there, the browser may restore this page
- * as it was left (its back-forward cache), so that state ends then.
- */
-export function useLeavingState(): [boolean, (leaving: boolean) => void] {
-  const [leaving, setLeaving] = useState(false);
-  useEffect(() => {
-    const restored = (event: PageTransitionEvent) => {
-      if (event.persisted) setLeaving(false);
-    };
-    window.addEventListener("pageshow", restored);
-    return () => window.removeEventListener("pageshow", restored);
-  }, []);
-  return [leaving, setLeaving];
+function useOAuthSignIn() {
+  const app = useStackApp();
+  return useLeavingAction((provider: string) => app.signInWithOAuth(provider));
+}
+
+function ProviderButton({ provider, type, busy, onClick }: OAuthButtonProps & { busy: boolean; onClick(): void }) {
+  return (
+    <button className="lk-button lk-button-secondary lk-oauth-button" type="button" disabled={busy} onClick={onClick}>
+      <OAuthProviderMark id={provider} />
+      <span>{`${type === "sign-up" ? "Sign up" : "Sign in"} with ${oauthProviderName(provider)}`}</span>
+    </button>
+  );
 }
 
 /**
  * A button for each provider the project has enabled (none while its
- * settings load, or when it has none), and the line that separates them
- * from the page's other ways in.
+ * settings load, or when it has none), below the page's other ways in and
+ * apart from them by a line. They come last because they appear only once
+ * the settings have arrived: above a form already on screen, they would push
+ * it down under the user's pointer.
  */
 export function OAuthButtonGroup({
   type,
   separated = true,
 }: {
   type: OAuthButtonProps["type"];
-  /** Whether other ways in follow (the line between is drawn only then). */
+  /** Whether other ways in come before (the line between is drawn only then). */
   separated?: boolean;
 }) {
   const project = useProjectOnceLoaded();
+  // One for the group: a click on one provider starts a flow, and the others wait for its outcome.
+  const signIn = useOAuthSignIn();
   const providers = project?.config.oauthProviders ?? [];
   if (providers.length === 0) return null;
   return (
     <>
+      {separated ? <Separator /> : null}
       <div
         className="lk-oauth-buttons"
         role="group"
         aria-label={type === "sign-up" ? "Sign up with another service" : "Sign in with another service"}
       >
         {providers.map(({ id }) => (
-          <OAuthButton key={id} provider={id} type={type} />
+          <ProviderButton key={id} provider={id} type={type} busy={signIn.busy} onClick={() => void signIn.start(id)} />
         ))}
       </div>
-      {separated ? (
-        <div className="lk-separator" role="separator">
-          <span>or</span>
-        </div>
-      ) : null}
+      <Alert>{signIn.error}</Alert>
     </>
   );
 }

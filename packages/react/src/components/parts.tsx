@@ -24,6 +24,15 @@ export function FooterLink({ href, children }: { href: string; children: ReactNo
   );
 }
 
+/** The line between two ways in ("or"). */
+export function Separator() {
+  return (
+    <div className="lk-separator" role="separator">
+      <span>or</span>
+    </div>
+  );
+}
+
 export function Alert({ children }: { children: ReactNode }) {
   return children ? (
     <div role="alert" className="lk-alert">
@@ -153,6 +162,8 @@ export function ConfirmedAction({
   ariaLabel,
   confirmLabel,
   busy,
+  disabled = false,
+  describedBy,
   onConfirm,
 }: {
   label: string;
@@ -160,6 +171,9 @@ export function ConfirmedAction({
   ariaLabel?: string;
   confirmLabel: string;
   busy: boolean;
+  /** The action is not allowed now (`describedBy`: the id of the text saying why). */
+  disabled?: boolean;
+  describedBy?: string;
   onConfirm(): void;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -189,7 +203,15 @@ export function ConfirmedAction({
     </span>
   ) : (
     <span className="lk-row">
-      <button ref={askButton} className="lk-button lk-button-secondary" type="button" aria-label={ariaLabel} onClick={() => show(true)}>
+      <button
+        ref={askButton}
+        className="lk-button lk-button-secondary"
+        type="button"
+        aria-label={ariaLabel}
+        aria-describedby={describedBy}
+        disabled={disabled}
+        onClick={() => show(true)}
+      >
         {label}
       </button>
     </span>

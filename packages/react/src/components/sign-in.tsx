@@ -1,14 +1,14 @@
 /**
  * The sign-in page: e-mail and password, and — when the project has magic
  * links on — a code mailed to the user, typed here or opened as a link; a
- * passkey button when the project has passkeys on; above them, a button for
- * each OAuth provider the project has enabled.
+ * button for each OAuth provider the project has enabled, below them; a
+ * passkey button when the project has passkeys on.
  */
 import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
 import { OAuthButtonGroup } from "./oauth-button.tsx";
-import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
+import { Alert, Card, Field, Separator, submitTo, useAction } from "./parts.tsx";
 import { PasskeyButton } from "./passkey-button.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
 
@@ -25,13 +25,15 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
   const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
   return (
     <Card title={title}>
-      <OAuthButtonGroup type="sign-in" separated={!onlyOAuth} />
       {onlyOAuth ? null : shown === "password" ? <PasswordForm /> : <CodeForm turnstileSiteKey={turnstileSiteKey} />}
       {codeOffered && passwordOffered ? (
         <button className="lk-link lk-link-button" type="button" onClick={() => setMethod(shown === "password" ? "code" : "password")}>
           {shown === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}
         </button>
       ) : null}
+      <OAuthButtonGroup type="sign-in" separated={!onlyOAuth} />
+      {/* With no form above the provider buttons, the line goes between them and the passkey button. */}
+      {onlyOAuth && passkeyOffered ? <Separator /> : null}
       {passkeyOffered ? <PasskeyButton /> : null}
       <p className="lk-muted">
         No account yet?{" "}

@@ -1,4 +1,4 @@
-/** The sign-up page: e-mail, password and the password again; above them, a button for each OAuth provider the project has enabled. */
+/** The sign-up page: e-mail, password and the password again; below them, a button for each OAuth provider the project has enabled. */
 import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useNewPassword } from "./new-password.tsx";
@@ -26,7 +26,6 @@ export function SignUp({ title = "Create an account", turnstileSiteKey }: { titl
   const onSubmit = submitTo(submit.run);
   return (
     <Card title={title}>
-      <OAuthButtonGroup type="sign-up" />
       <form className="lk-form" onSubmit={onSubmit} noValidate>
         <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         {fields}
@@ -36,6 +35,7 @@ export function SignUp({ title = "Create an account", turnstileSiteKey }: { titl
           Sign up
         </button>
       </form>
+      <OAuthButtonGroup type="sign-up" />
       <p className="lk-muted">
         Already have an account?{" "}
         <a className="lk-link" href={withReturnTo(app.urls.signIn)}>
