@@ -10,7 +10,6 @@
 import type { OAuthAuthorizeQuery } from "@latchkey/shared/api/index";
 import { OAUTH_STATE_COOKIE_MAX_AGE_SECONDS } from "@latchkey/shared/constants";
 import { knownErrorFromJson } from "@latchkey/shared/known-errors/index";
-import { calculatePKCECodeChallenge, generateRandomCodeVerifier, generateRandomState } from "oauth4webapi";
 import type { ApiClient } from "../interface/api-client.ts";
 import { readCookies, writeCookie } from "../session/cookies.ts";
 
@@ -63,6 +62,8 @@ const FLOW_STORAGE_PREFIX = "latchkey-oauth-flow-";
  */
 export async function startOAuthFlow(api: ApiClient, start: OAuthStart): Promise<never> {
   if (typeof window === "undefined") throw new Error(OAUTH_NEEDS_BROWSER_MESSAGE);
+  // Loaded when a flow starts: apps that never use OAuth do not carry it.
+  const { calculatePKCECodeChallenge, generateRandomCodeVerifier, generateRandomState } = await import("oauth4webapi");
   const verifier = generateRandomCodeVerifier();
   const state = generateRandomState();
   const query: OAuthAuthorizeQuery = {
