@@ -10,7 +10,7 @@
  * an address, and its violation becomes the catalogue's error.
  */
 import { KnownErrors, StatusError, type CamelCaseKeys, type ContactChannelJson, type ServerContactChannelPatch } from "@latchkey/shared";
-import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql, type Column, type SQL } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
 import { isUniqueViolation, violatedConstraint } from "../../db/errors.ts";
@@ -37,18 +37,23 @@ export function channelView(row: ContactChannelRow): ContactChannelJson {
   };
 }
 
-function inTenancy(t: Tenancy): SQL {
-  return and(eq(contactChannels.projectId, t.projectId), eq(contactChannels.branchId, t.branchId))!;
+/** The rows of one project's branch, in any table whose rows start with tenancyColumns() (db/schema/projects.ts). */
+export function inTenancy(table: { projectId: Column; branchId: Column }, t: Tenancy): SQL {
+  return and(eq(table.projectId, t.projectId), eq(table.branchId, t.branchId))!;
+}
+
+/** Whether the user is in this project's branch; `lock` takes the per-user write lock (their row, until the transaction ends). */
+export async function userExists(db: DbOrTx, t: Tenancy, userId: string, lock = false): Promise<boolean> {
+  const query = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inTenancy(users, t), eq(users.id, userId)));
+  return (lock ? await query.for("update") : await query).length > 0;
 }
 
 /** Throws USER_ID_DOES_NOT_EXIST unless the user is in this project; `lock` takes the per-user write lock. */
 export async function requireUser(db: DbOrTx, t: Tenancy, userId: string, lock = false): Promise<void> {
-  const query = db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), eq(users.id, userId)));
-  const rows = lock ? await query.for("update") : await query;
-  if (rows.length === 0) throw new KnownErrors.UserIdDoesNotExist(userId);
+  if (!(await userExists(db, t, userId, lock))) throw new KnownErrors.UserIdDoesNotExist(userId);
 }
 
 /** Primary first, then oldest first. */
@@ -56,7 +61,7 @@ export function listChannels(db: DbOrTx, t: Tenancy, userId: string): Promise<Co
   return db
     .select()
     .from(contactChannels)
-    .where(and(inTenancy(t), eq(contactChannels.userId, userId)))
+    .where(and(inTenancy(contactChannels, t), eq(contactChannels.userId, userId)))
     .orderBy(desc(contactChannels.isPrimary), asc(contactChannels.createdAt), asc(contactChannels.id));
 }
 
@@ -65,7 +70,7 @@ export async function findPrimaryChannel(db: DbOrTx, t: Tenancy, userId: string)
   const [row] = await db
     .select()
     .from(contactChannels)
-    .where(and(inTenancy(t), eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true)));
+    .where(and(inTenancy(contactChannels, t), eq(contactChannels.userId, userId), eq(contactChannels.isPrimary, true)));
   return row ?? null;
 }
 
@@ -89,7 +94,7 @@ export async function requireChannel(db: DbOrTx, t: Tenancy, userId: string, cha
   const [row] = await db
     .select()
     .from(contactChannels)
-    .where(and(inTenancy(t), eq(contactChannels.userId, userId), eq(contactChannels.id, channelId)));
+    .where(and(inTenancy(contactChannels, t), eq(contactChannels.userId, userId), eq(contactChannels.id, channelId)));
   if (!row) throw new StatusError(404, "Contact channel not found. Check the contact channel id and the user it belongs to.");
   return row;
 }
@@ -162,7 +167,7 @@ async function applyChannelPatch(
     tx
       .update(contactChannels)
       .set(set)
-      .where(and(inTenancy(t), eq(contactChannels.id, channel.id)))
+      .where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)))
       .returning(),
   );
   await bus.publish(tx, { t: "user", id: channel.userId });
@@ -173,14 +178,14 @@ async function applyChannelPatch(
 export function deleteChannel(db: Db, bus: CacheBus, t: Tenancy, userId: string, channelId: string): Promise<void> {
   return db.transaction(async (tx) => {
     const channel = await requireUserChannel(tx, t, userId, channelId, true);
-    await tx.delete(contactChannels).where(and(inTenancy(t), eq(contactChannels.id, channel.id)));
+    await tx.delete(contactChannels).where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)));
     await bus.publish(tx, { t: "user", id: channel.userId });
   });
 }
 
 function holdsAddress(t: Tenancy, data: ChannelVerificationData): SQL {
   return and(
-    inTenancy(t),
+    inTenancy(contactChannels, t),
     eq(contactChannels.userId, data.user_id),
     eq(contactChannels.id, data.contact_channel_id),
     sql`lower(${contactChannels.value}) = lower(${data.email})`,
@@ -217,7 +222,7 @@ async function refuseOwnDuplicate(tx: DbOrTx, t: Tenancy, userId: string, value:
     .from(contactChannels)
     .where(
       and(
-        inTenancy(t),
+        inTenancy(contactChannels, t),
         eq(contactChannels.userId, userId),
         eq(contactChannels.type, "email"),
         sql`lower(${contactChannels.value}) = lower(${value})`,
@@ -233,7 +238,7 @@ async function demotePrimary(tx: DbOrTx, t: Tenancy, userId: string, exceptId: s
     .set({ isPrimary: false })
     .where(
       and(
-        inTenancy(t),
+        inTenancy(contactChannels, t),
         eq(contactChannels.userId, userId),
         eq(contactChannels.isPrimary, true),
         exceptId === null ? undefined : ne(contactChannels.id, exceptId),

@@ -5,29 +5,20 @@
  * one user); these helpers only look before writing, so a caller can answer
  * with the right error or flag instead of a violation.
  */
-import { and, asc, eq, ne, type SQL } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { oauthAccounts, users } from "../../../db/schema/index.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import { oauthAccounts } from "../../../db/schema/index.ts";
+import { inTenancy, userExists, type Tenancy } from "../../contact-channels/channels.ts";
 
 export type OAuthAccountRow = typeof oauthAccounts.$inferSelect;
-
-export function inTenancy(t: Tenancy): SQL {
-  return and(eq(oauthAccounts.projectId, t.projectId), eq(oauthAccounts.branchId, t.branchId))!;
-}
 
 /**
  * Locks the user's row (false: no such user here), so one user's account
  * writes take turns and "does the user already sign in with this provider"
  * stays true until the write that relies on it commits.
  */
-export async function lockAccountOwner(db: DbOrTx, t: Tenancy, userId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), eq(users.id, userId)))
-    .for("update");
-  return rows.length > 0;
+export function lockAccountOwner(db: DbOrTx, t: Tenancy, userId: string): Promise<boolean> {
+  return userExists(db, t, userId, true);
 }
 
 /** The account that signs in with this provider account, whoever's it is. */
@@ -42,7 +33,7 @@ export async function findSignInAccount(
     .from(oauthAccounts)
     .where(
       and(
-        inTenancy(t),
+        inTenancy(oauthAccounts, t),
         eq(oauthAccounts.providerConfigId, providerConfigId),
         eq(oauthAccounts.providerAccountId, providerAccountId),
         eq(oauthAccounts.allowSignIn, true),
@@ -64,7 +55,7 @@ export async function findUserAccount(
     .from(oauthAccounts)
     .where(
       and(
-        inTenancy(t),
+        inTenancy(oauthAccounts, t),
         eq(oauthAccounts.userId, userId),
         eq(oauthAccounts.providerConfigId, providerConfigId),
         eq(oauthAccounts.providerAccountId, providerAccountId),
@@ -86,7 +77,7 @@ export async function userSignsInWithProvider(
     .from(oauthAccounts)
     .where(
       and(
-        inTenancy(t),
+        inTenancy(oauthAccounts, t),
         eq(oauthAccounts.userId, userId),
         eq(oauthAccounts.providerConfigId, providerConfigId),
         eq(oauthAccounts.allowSignIn, true),
@@ -123,7 +114,7 @@ export async function updateAccount(
   const [row] = await db
     .update(oauthAccounts)
     .set(set)
-    .where(and(inTenancy(t), eq(oauthAccounts.id, id)))
+    .where(and(inTenancy(oauthAccounts, t), eq(oauthAccounts.id, id)))
     .returning();
   return row!;
 }
@@ -133,6 +124,6 @@ export function listUserAccounts(db: DbOrTx, t: Tenancy, userId: string): Promis
   return db
     .select()
     .from(oauthAccounts)
-    .where(and(inTenancy(t), eq(oauthAccounts.userId, userId)))
+    .where(and(inTenancy(oauthAccounts, t), eq(oauthAccounts.userId, userId)))
     .orderBy(asc(oauthAccounts.createdAt), asc(oauthAccounts.id));
 }

@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { oauthAccounts, oauthTokens } from "../../../db/schema/index.ts";
 import { providerFailureKind } from "../../../integrations/oauth/client.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../contact-channels/channels.ts";
 import { openProviderToken, sealProviderToken } from "./provider-tokens.ts";
 import { connectProvider, enabledProvider, type EnabledProvider } from "./providers.ts";
 
@@ -59,8 +59,7 @@ async function connectedAccountIds(db: DbOrTx, t: Tenancy, userId: string, provi
     .from(oauthAccounts)
     .where(
       and(
-        eq(oauthAccounts.projectId, t.projectId),
-        eq(oauthAccounts.branchId, t.branchId),
+        inTenancy(oauthAccounts, t),
         eq(oauthAccounts.userId, userId),
         eq(oauthAccounts.providerConfigId, providerConfigId),
         eq(oauthAccounts.allowConnectedAccounts, true),
@@ -76,8 +75,7 @@ function tokensOf(db: DbOrTx, t: Tenancy, accountIds: string[], kind: "access" |
     .from(oauthTokens)
     .where(
       and(
-        eq(oauthTokens.projectId, t.projectId),
-        eq(oauthTokens.branchId, t.branchId),
+        inTenancy(oauthTokens, t),
         inArray(oauthTokens.oauthAccountId, accountIds),
         eq(oauthTokens.kind, kind),
         eq(oauthTokens.isValid, true),
@@ -93,8 +91,7 @@ function spentRefreshTokens(db: DbOrTx, t: Tenancy, accountIds: string[]) {
     .from(oauthTokens)
     .where(
       and(
-        eq(oauthTokens.projectId, t.projectId),
-        eq(oauthTokens.branchId, t.branchId),
+        inTenancy(oauthTokens, t),
         inArray(oauthTokens.oauthAccountId, accountIds),
         eq(oauthTokens.kind, "refresh"),
         eq(oauthTokens.isValid, false),

@@ -5,7 +5,7 @@
  * has are left out, as if they were not there; they come back if the
  * provider does.
  *
- * Writes lock the user's row (account-rows.ts lockAccountOwner), so one
+ * Writes lock the user's row (channels.ts userExists with its lock), so one
  * user's accounts change one write at a time and the per-user rules are
  * checked against a settled state; between users the unique indexes decide,
  * and a violation becomes the same error the check gives.
@@ -22,15 +22,13 @@ import { and, eq, ne } from "drizzle-orm";
 import type { CacheBus } from "../../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { isUniqueViolation, violatedConstraint } from "../../../db/errors.ts";
-import { oauthAccounts, users } from "../../../db/schema/index.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import { oauthAccounts } from "../../../db/schema/index.ts";
+import { inTenancy, userExists, type Tenancy } from "../../contact-channels/channels.ts";
 import { hasOAuthProvider, type ProjectConfig } from "../../projects/config.ts";
 import {
   findSignInAccount,
-  inTenancy,
   insertAccount,
   listUserAccounts,
-  lockAccountOwner,
   updateAccount,
   userSignsInWithProvider,
   type OAuthAccountRow,
@@ -54,15 +52,7 @@ export function serverProviderAccountView(row: OAuthAccountRow): ServerOAuthProv
 }
 
 async function requireUser(db: DbOrTx, t: Tenancy, userId: string, lock: boolean): Promise<void> {
-  const found = lock
-    ? await lockAccountOwner(db, t, userId)
-    : (
-        await db
-          .select({ id: users.id })
-          .from(users)
-          .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), eq(users.id, userId)))
-      ).length > 0;
-  if (!found) throw new KnownErrors.UserNotFound();
+  if (!(await userExists(db, t, userId, lock))) throw new KnownErrors.UserNotFound();
 }
 
 /** USER_NOT_FOUND unless the user is here; then their accounts of configured providers, oldest first. */
@@ -84,7 +74,7 @@ export async function requireProviderAccount(
   const [row] = await db
     .select()
     .from(oauthAccounts)
-    .where(and(inTenancy(t), eq(oauthAccounts.userId, userId), eq(oauthAccounts.id, accountId)));
+    .where(and(inTenancy(oauthAccounts, t), eq(oauthAccounts.userId, userId), eq(oauthAccounts.id, accountId)));
   if (!row || !hasOAuthProvider(config, row.providerConfigId)) {
     throw new StatusError(
       404,
@@ -170,7 +160,7 @@ export function deleteProviderAccount(
 ): Promise<void> {
   return db.transaction(async (tx) => {
     const row = await requireProviderAccount(tx, config, t, userId, accountId, true);
-    await tx.delete(oauthAccounts).where(and(inTenancy(t), eq(oauthAccounts.id, row.id)));
+    await tx.delete(oauthAccounts).where(and(inTenancy(oauthAccounts, t), eq(oauthAccounts.id, row.id)));
     await bus.publish(tx, { t: "user", id: userId });
   });
 }
@@ -201,7 +191,7 @@ async function checkAccountRules(tx: DbOrTx, t: Tenancy, wanted: WantedAccount, 
     .from(oauthAccounts)
     .where(
       and(
-        inTenancy(t),
+        inTenancy(oauthAccounts, t),
         eq(oauthAccounts.userId, wanted.userId),
         eq(oauthAccounts.providerConfigId, wanted.providerConfigId),
         eq(oauthAccounts.providerAccountId, wanted.providerAccountId),

@@ -9,7 +9,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { oauthTokens } from "../../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret } from "../../../lib/secrets.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../contact-channels/channels.ts";
 
 /** What the provider answered, as the callback read it. */
 export interface ProviderTokens {
@@ -36,11 +36,7 @@ export async function storeProviderTokens(
   oauthAccountId: string,
   tokens: ProviderTokens,
 ): Promise<void> {
-  const ofAccount = and(
-    eq(oauthTokens.projectId, t.projectId),
-    eq(oauthTokens.branchId, t.branchId),
-    eq(oauthTokens.oauthAccountId, oauthAccountId),
-  );
+  const ofAccount = and(inTenancy(oauthTokens, t), eq(oauthTokens.oauthAccountId, oauthAccountId));
   await db.delete(oauthTokens).where(and(ofAccount, eq(oauthTokens.kind, "access"), lt(oauthTokens.expiresAt, new Date())));
   const rows: (typeof oauthTokens.$inferInsert)[] = [
     {

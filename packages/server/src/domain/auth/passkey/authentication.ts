@@ -28,7 +28,8 @@ import { createCode, useCode, type CodeScope } from "../../codes/verification-co
 import type { ProjectRow } from "../../projects/projects.ts";
 import { findUser } from "../../users/record.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignedIn, type SignInOutcome } from "../complete-sign-in.ts";
-import { inTenancy, type PasskeyRow } from "./passkeys.ts";
+import { inTenancy } from "../../contact-channels/channels.ts";
+import type { PasskeyRow } from "./passkeys.ts";
 import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
 
 interface AuthenticationCodeData {
@@ -166,7 +167,7 @@ function base64Bytes(text: string): Buffer | null {
  * each other in a circle.
  */
 async function lockPasskey(tx: Tx, tenancy: { projectId: string; branchId: string }, credentialId: string): Promise<PasskeyRow | null> {
-  const byCredential = and(inTenancy(tenancy), eq(passkeys.credentialId, credentialId));
+  const byCredential = and(inTenancy(passkeys, tenancy), eq(passkeys.credentialId, credentialId));
   const [found] = await tx.select({ userId: passkeys.userId }).from(passkeys).where(byCredential);
   if (!found) return null;
   await tx.select({ id: users.id }).from(users).where(eq(users.id, found.userId)).for("update");

@@ -5,11 +5,11 @@
  * tells the caches the user changed.
  */
 import { StatusError, type PasskeyJson } from "@latchkey/shared";
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { CacheBus } from "../../../cache/bus.ts";
 import type { Db, DbOrTx, Tx } from "../../../db/connect.ts";
 import { passkeys, users } from "../../../db/schema/index.ts";
-import { requireUser, type Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, requireUser, type Tenancy } from "../../contact-channels/channels.ts";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 
@@ -25,16 +25,12 @@ export function passkeyView(row: PasskeyRow): PasskeyJson {
   };
 }
 
-export function inTenancy(t: Tenancy): SQL {
-  return and(eq(passkeys.projectId, t.projectId), eq(passkeys.branchId, t.branchId))!;
-}
-
 /** Oldest first. */
 export function listPasskeys(db: DbOrTx, t: Tenancy, userId: string): Promise<PasskeyRow[]> {
   return db
     .select()
     .from(passkeys)
-    .where(and(inTenancy(t), eq(passkeys.userId, userId)))
+    .where(and(inTenancy(passkeys, t), eq(passkeys.userId, userId)))
     .orderBy(asc(passkeys.createdAt), asc(passkeys.id));
 }
 
@@ -49,7 +45,7 @@ async function requirePasskey(db: DbOrTx, t: Tenancy, userId: string, passkeyId:
   const [row] = await db
     .select()
     .from(passkeys)
-    .where(and(inTenancy(t), eq(passkeys.userId, userId), eq(passkeys.id, passkeyId)));
+    .where(and(inTenancy(passkeys, t), eq(passkeys.userId, userId), eq(passkeys.id, passkeyId)));
   if (!row) throw new StatusError(404, "Passkey not found. Check the passkey id and the user it belongs to.");
   return row;
 }
@@ -74,7 +70,7 @@ export function deletePasskey(db: Db, bus: CacheBus, t: Tenancy, userId: string,
 
 /** Removes every passkey of the user (PATCH /users/… with passkey_auth_enabled false); the caller clears the flag. */
 export async function deleteAllPasskeys(tx: DbOrTx, t: Tenancy, userId: string): Promise<void> {
-  await tx.delete(passkeys).where(and(inTenancy(t), eq(passkeys.userId, userId)));
+  await tx.delete(passkeys).where(and(inTenancy(passkeys, t), eq(passkeys.userId, userId)));
 }
 
 /** Sets `passkey_auth_enabled` to whether the user has a passkey now; the user's row must be locked by the caller. */
@@ -82,7 +78,7 @@ export async function syncPasskeyFlag(tx: Tx, bus: CacheBus, t: Tenancy, userId:
   const [left] = await tx
     .select({ id: passkeys.id })
     .from(passkeys)
-    .where(and(inTenancy(t), eq(passkeys.userId, userId)))
+    .where(and(inTenancy(passkeys, t), eq(passkeys.userId, userId)))
     .limit(1);
   const enabled = left !== undefined;
   const changed = await tx
