@@ -25,6 +25,11 @@ const SERVER_FROM_SDK = [
   restriction("^(\\.\\./)+(packages/)?server/", "The SDK never imports the server's files. Put what both need in @latchkey/shared."),
 ];
 
+const DASHBOARD_SHARED_API = restriction(
+  "^@latchkey/shared/api(/|$)",
+  "The dashboard talks to the API only through @latchkey/js (its admin app): add the call to the SDK instead of using the wire schemas.",
+);
+
 const HTTP_FROM_DOMAIN = restriction(
   "^(\\.\\./)+(http|routes)/",
   "Domain code knows nothing of HTTP: do not import http/ or routes/. Take plain values as arguments, and throw " +
@@ -98,4 +103,6 @@ export default tseslint.config(
   TRANSACTION_IN_ROUTES,
   // The SDK's shipped code only: its tests start the real server through the server's test harness.
   restrictImports(["packages/js/src/**", "packages/react/src/**"], SERVER_FROM_SDK),
+  // The dashboard is an app like any other: it reaches the API through the SDK only.
+  restrictImports(["apps/dashboard/src/**"], [...SERVER_FROM_SDK, DASHBOARD_SHARED_API]),
 );

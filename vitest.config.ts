@@ -77,6 +77,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // The dashboard (apps/dashboard), built once, served by a real server, walked in Chromium.
+      {
+        ...sources,
+        test: {
+          name: "dashboard",
+          include: ["apps/dashboard/test/**/*.test.{ts,tsx}"],
+          globalSetup: ["apps/dashboard/test/build-once.ts"],
+          env: { LATCHKEY_TEST_DB: "pglite" },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -15,7 +15,15 @@ function run(cmd, args) {
   return result.status ?? 1;
 }
 
-for (const pkg of ["packages/shared", "packages/server", "packages/js", "packages/react", "apps/demo", "apps/dev-oidc-provider"]) {
+for (const pkg of [
+  "packages/shared",
+  "packages/server",
+  "packages/js",
+  "packages/react",
+  "apps/demo",
+  "apps/dev-oidc-provider",
+  "apps/dashboard",
+]) {
   if (run("npx", ["tsc", "-p", pkg]) !== 0) {
     console.error(`Type errors in ${pkg}.`);
     process.exit(1);

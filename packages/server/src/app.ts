@@ -69,11 +69,12 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   // A known path asked with another method is 405, not 404: the not-found
   // handler looks the path up among the registered ones.
   const knownPaths = new TrieRouter<true>();
-  app.notFound((c) =>
-    knownPaths.match("ALL", c.req.path)[0].length > 0
-      ? textResponse(405, "Method not allowed")
-      : textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints."),
-  );
+  app.notFound((c) => {
+    if (knownPaths.match("ALL", c.req.path)[0].length > 0) return textResponse(405, "Method not allowed");
+    // Outside the API, paths are the dashboard's pages and files.
+    const page = c.req.path.startsWith("/api/") || c.req.path === "/api" ? null : services.dashboard?.respond(c.req.path, c.req.method);
+    return page ?? textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints.");
+  });
 
   // Static segments before parameters, so /users/me wins over /users/:user_id (see compareRoutes).
   const ordered = [...routes].sort(compareRoutes);

@@ -62,6 +62,11 @@ export interface ServerConfig {
    * sent to (STACK_OAUTH_MOCK_URL; apps/dev-oidc-provider in development and tests).
    */
   oauthMockUrl: string | null;
+  /**
+   * The built dashboard (apps/dashboard/dist) to serve at / (LATCHKEY_DASHBOARD_DIR; `npm start` builds it
+   * and sets it). Null: the API alone.
+   */
+  dashboardDir: string | null;
 }
 
 /** `mock`: the provider is the development OpenID provider at ServerConfig.oauthMockUrl. */
@@ -102,6 +107,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     smtpAllowInsecureAuth: env.LATCHKEY_SMTP_ALLOW_INSECURE_AUTH === "true",
     passkeyTestChallenge: ["yes", "true"].includes(env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? ""),
     ...sharedOAuthFromEnv(env),
+    dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
   };
 }
 

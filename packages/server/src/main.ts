@@ -28,10 +28,12 @@ if (command === "migrate") {
   const instance = await startInstance(config);
   warmUpRenderer(instance.services.logger);
   const keys = await devKeys(instance, config);
+  instance.services.dashboard?.setPublishableClientKey(keys.publishable_client_key ?? null);
   const server = serve({ fetch: instance.app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, () => {
     const lines = [
       "",
-      `  Latchkey is running at ${config.apiUrl}/api/v1`,
+      ...(instance.services.dashboard ? [`  Dashboard: ${config.apiUrl}/`] : []),
+      `  API:       ${config.apiUrl}/api/v1`,
       `  Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`,
       "",
       `  Internal project (id "${INTERNAL_PROJECT_ID}") keys:`,

@@ -23,6 +23,7 @@ import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import { httpSiteverify } from "./integrations/siteverify.ts";
+import { DashboardSite } from "./http/dashboard.ts";
 import type { Services } from "./services.ts";
 
 export interface Instance {
@@ -84,6 +85,7 @@ export async function startInstance(
     emailRateLimit: new EmailSendRateLimit(),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
+    dashboard: config.dashboardDir ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey) : null,
   };
   return {
     services,

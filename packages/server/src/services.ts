@@ -16,6 +16,7 @@ import type { AccessTokens } from "./domain/tokens/access-token.ts";
 import type { KeyStore } from "./domain/tokens/signing-keys.ts";
 import type { Siteverify } from "./integrations/siteverify.ts";
 import type { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
+import type { DashboardSite } from "./http/dashboard.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -34,4 +35,6 @@ export interface Services {
   housekeeping: Housekeeping;
   /** null: bot challenges are off (see ServerConfig.botChallenge). */
   siteverify: Siteverify | null;
+  /** The dashboard served at / (null: the API alone; see ServerConfig.dashboardDir). */
+  dashboard: DashboardSite | null;
 }

@@ -89,6 +89,7 @@ export async function createTestServer(
     passkeyTestChallenge: false,
     sharedOAuthCredentials: {},
     oauthMockUrl: null,
+    dashboardDir: null,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

@@ -1,0 +1,124 @@
+/** The project's key sets: create (shown once), list with each key's last four characters, revoke. */
+import type { InternalApiKey, InternalApiKeyFirstView } from "@latchkey/js";
+import { useState } from "react";
+import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
+import { useAction } from "../../lib/use-action.ts";
+import { useLoad } from "../../lib/use-load.ts";
+import { Dialog } from "../../ui/dialog.tsx";
+import { Card, Page } from "../../ui/page.tsx";
+import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+import { KeysShownOnce } from "./keys-shown-once.tsx";
+import { NewKeysForm } from "./new-keys-form.tsx";
+
+export default function KeysPage() {
+  const app = useAdminApp();
+  const project = useCurrentProject();
+  const keys = useLoad(() => app.listInternalApiKeys(), [app]);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<InternalApiKeyFirstView | null>(null);
+  return (
+    <Page
+      title="Project keys"
+      description="Keys let your apps and servers talk to this project. Full values are shown once, when you create them."
+      actions={
+        <button type="button" className="button" onClick={() => setCreating(true)}>
+          New keys
+        </button>
+      }
+    >
+      <Dialog open={creating} title={created ? "Your new keys" : "New keys"} onClose={() => (setCreating(false), setCreated(null))}>
+        {created ? (
+          <KeysShownOnce projectId={project.id} keys={created} onDone={() => (setCreating(false), setCreated(null))} />
+        ) : (
+          <NewKeysForm
+            app={app}
+            onCreated={(k) => {
+              setCreated(k);
+              keys.reload();
+            }}
+          />
+        )}
+      </Dialog>
+      <Card>
+        <Loaded load={keys}>
+          {(list) =>
+            list.length === 0 ? (
+              <Empty>
+                <p>This project has no keys yet. Create a set for each app or server that talks to it.</p>
+              </Empty>
+            ) : (
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Description</th>
+                    <th scope="col">Keys</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((key) => (
+                    <KeyRow key={key.id} apiKey={key} onRevoked={keys.reload} />
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
+        </Loaded>
+      </Card>
+    </Page>
+  );
+}
+
+function KeyRow({ apiKey, onRevoked }: { apiKey: InternalApiKey; onRevoked: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const revoke = useAction(async () => {
+    await apiKey.revoke();
+    setConfirming(false);
+    onRevoked();
+  });
+  const why = apiKey.whyInvalid();
+  const parts = [
+    apiKey.publishableClientKey && `client …${apiKey.publishableClientKey.lastFour}`,
+    apiKey.secretServerKey && `server …${apiKey.secretServerKey.lastFour}`,
+    apiKey.superSecretAdminKey && `admin …${apiKey.superSecretAdminKey.lastFour}`,
+  ].filter(Boolean);
+  return (
+    <tr>
+      <td>{apiKey.description}</td>
+      <td className="mono">{parts.join(", ")}</td>
+      <td>{apiKey.createdAt.toLocaleDateString()}</td>
+      <td>
+        {why === "manually-revoked"
+          ? "Revoked"
+          : why === "expired"
+            ? "Expired"
+            : apiKey.expiresAt
+              ? `Valid until ${apiKey.expiresAt.toLocaleDateString()}`
+              : "Valid"}
+      </td>
+      <td className="row-actions">
+        {why === null ? (
+          <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
+            Revoke
+          </button>
+        ) : null}
+        <Dialog open={confirming} title="Revoke these keys?" onClose={() => setConfirming(false)}>
+          <p>Apps using “{apiKey.description}” stop working at once. This cannot be undone.</p>
+          <ActionStatus error={revoke.error} />
+          <div className="dialog-actions">
+            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button type="button" className="button button-danger" disabled={revoke.pending} onClick={() => void revoke.run()}>
+              {revoke.pending ? "Revoking…" : "Revoke keys"}
+            </button>
+          </div>
+        </Dialog>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,75 @@
+/** Every URL of the dashboard. Project pages come from pages/project-pages.ts; each is its own chunk. */
+import { StackHandler } from "@latchkey/react";
+import { Suspense } from "react";
+import { Navigate, Outlet, createBrowserRouter, useLocation } from "react-router";
+import { OwnerArea } from "./layout/owner-area.tsx";
+import { PlainLayout, ProjectLayout } from "./layout/project-layout.tsx";
+import { useOwnedProjects } from "./lib/owned-projects.tsx";
+import { projectHome, projectPages } from "./pages/project-pages.ts";
+import { ownerPages } from "./pages/owner-pages.ts";
+import { NotFound } from "./pages/not-found.tsx";
+import { Loading } from "./ui/states.tsx";
+
+/**
+ * Every page renders inside the router, suspended or not: a boundary above the router would hide it
+ * before it starts listening, and the SDK's redirects (sign-in) would then never show.
+ */
+function Root() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+/** "/": the owner's first project, or the first run when they have none. */
+function Home() {
+  const { projects } = useOwnedProjects();
+  return <Navigate replace to={projects[0] ? `/projects/${projects[0].id}/${projectHome}` : "/new-project"} />;
+}
+
+/** The owner's own sign-in, sign-up and account pages; re-rendered on every move between them. */
+function Handler() {
+  useLocation();
+  return (
+    <div className="handler-page">
+      <p className="brand brand-large">Latchkey</p>
+      <StackHandler />
+    </div>
+  );
+}
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    HydrateFallback: Loading,
+    children: [
+      { path: "/handler/*", element: <Handler /> },
+      {
+        element: <OwnerArea />,
+        children: [
+          { index: true, element: <Home /> },
+          {
+            element: <PlainLayout />,
+            children: ownerPages.map((page) => ({
+              path: page.path,
+              lazy: async () => ({ Component: (await page.load()).default }),
+            })),
+          },
+          {
+            path: "projects/:projectId",
+            element: <ProjectLayout />,
+            children: [
+              ...(projectHome ? [{ index: true, element: <Navigate replace to={projectHome} /> }] : []),
+              ...projectPages.map((page) => ({
+                ...(page.path ? { path: page.path } : { index: true }),
+                lazy: async () => ({ Component: (await page.load()).default }),
+              })),
+            ],
+          },
+        ],
+      },
+      { path: "*", element: <NotFound /> },
+    ],
+  },
+]);

@@ -1,0 +1,98 @@
+/**
+ * What every dashboard browser test starts with: a real Latchkey server
+ * serving the built dashboard (built once by build-once.ts), Debian's
+ * Chromium, and an owner who can sign in.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
+import { dashboardDist } from "../../../../scripts/lib/dashboard-build.mjs";
+import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
+import { logPageErrors, repoRoot } from "../../../../packages/react/test/browser/demo-app.ts";
+import { PASSWORD, uniqueEmail } from "../../../../packages/js/test/server/support.ts";
+import { createSdkProject, type SdkProject } from "../../../../packages/js/test/server/fixtures.ts";
+import { createTestServer, type TestServer } from "../../../../packages/server/test/harness.ts";
+import type { ServerConfig } from "../../../../packages/server/src/config.ts";
+
+export { PASSWORD, uniqueEmail };
+
+/** Screenshots of every page, kept as test artifacts. */
+export const screenshots = join(repoRoot, "test-artifacts", "dashboard");
+
+export interface Dashboard {
+  server: TestServer;
+  /** The server's base URL: the dashboard at /, the API at /api/v1. */
+  url: string;
+  browser: Browser;
+  /** A page in a browser context of its own (own cookies), its errors logged. */
+  openPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** `server`: a test server already made (e.g. one with a mail peer); else a new one. Its dashboardDir is set here. */
+export async function startDashboard(options: { server?: TestServer; config?: Partial<ServerConfig> } = {}): Promise<Dashboard> {
+  const server = options.server ?? (await createTestServer({ ...options.config, dashboardDir: dashboardDist }));
+  if (!server.instance.services.dashboard)
+    throw new Error("Pass dashboardDir: dashboardDist to the test server that serves the dashboard.");
+  const url = await server.listen();
+  const browser = await chromium.launch({
+    executablePath: ensureChromium(),
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  mkdirSync(screenshots, { recursive: true });
+  const contexts: BrowserContext[] = [];
+  return {
+    server,
+    url,
+    browser,
+    async openPage() {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      contexts.push(context);
+      return logPageErrors(await context.newPage());
+    },
+    async close() {
+      for (const context of contexts) await context.close();
+      await browser.close();
+      if (!options.server) await server.close();
+    },
+  };
+}
+
+/** Signs a new owner up through the dashboard's own sign-up page; they land on the first-run page. Returns their e-mail. */
+export async function signUpOwner(page: Page, url: string): Promise<string> {
+  const email = uniqueEmail("owner");
+  await page.goto(`${url}/handler/sign-up`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  const repeat = page.getByLabel("Repeat password", { exact: true });
+  if (await repeat.count()) await repeat.fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/new-project" || u.pathname.startsWith("/projects"));
+  return email;
+}
+
+/** Saves a screenshot of the page as it is now, named for what it shows. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+}
+
+/** Waits for the dashboard to show `heading` as the page's title. */
+export async function expectHeading(page: Page, heading: string | RegExp): Promise<void> {
+  await expect.poll(() => page.getByRole("heading", { level: 1, name: heading }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+}
+
+/** An owner (signed up through the SDK) with one project and its keys: for tests that start past the first run. */
+export async function ownerWithProject(url: string, config: Record<string, unknown> = {}): Promise<SdkProject & { email: string }> {
+  const made = await createSdkProject(url, config);
+  return { ...made, email: made.owner.primaryEmail! };
+}
+
+/** Signs an existing owner in through the dashboard's sign-in page; resolves once the dashboard shows a signed-in page. */
+export async function signInOwner(page: Page, url: string, email: string): Promise<void> {
+  await page.goto(`${url}/handler/sign-in`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/handler/"));
+}

@@ -1,0 +1,119 @@
+/**
+ * The dashboard's built files (ServerConfig.dashboardDir), served at / next
+ * to the API: hashed assets cached for good, every other path answered with
+ * index.html so deep links and reloads land on the right page. index.html
+ * names the internal project's publishable key (public by design), so the
+ * dashboard works when the internal project requires one.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { extname, join, normalize, sep } from "node:path";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".wasm": "application/wasm",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/**
+ * The page may run only its own scripts and talk only to this server; inline styles are allowed
+ * because React's style props and the components' injected stylesheet use them. E-mail previews
+ * are sandboxed iframes (srcdoc), which inherit this policy: their images may come from anywhere.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https: http:",
+  "connect-src 'self'",
+  "frame-src 'self' about: data:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join("; ");
+
+const PAGE_HEADERS = {
+  "content-type": CONTENT_TYPES[".html"]!,
+  "cache-control": "no-cache",
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+};
+
+export class DashboardSite {
+  #publishableClientKey: string | null;
+  #index: string | null = null;
+
+  constructor(
+    private readonly dir: string,
+    publishableClientKey: string | null,
+  ) {
+    if (!existsSync(join(dir, "index.html"))) {
+      throw new Error(
+        `No built dashboard in ${dir} (index.html is missing): run \`npm run build -w @latchkey/dashboard\`, or unset LATCHKEY_DASHBOARD_DIR.`,
+      );
+    }
+    this.#publishableClientKey = publishableClientKey;
+  }
+
+  /** The key index.html names (main.ts sets the development key once it has made or read it). */
+  setPublishableClientKey(key: string | null) {
+    this.#publishableClientKey = key;
+    this.#index = null;
+  }
+
+  /** The answer to a GET or HEAD outside /api, or null when the path is not the dashboard's (a missing asset). */
+  respond(path: string, method: string): Response | null {
+    if (method !== "GET" && method !== "HEAD") return null;
+    const file = this.fileOf(path);
+    if (file) {
+      const body = method === "HEAD" ? null : readFileSync(file);
+      return new Response(body, {
+        headers: {
+          "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
+          // Vite names built assets by their content hash: a changed file is a new name.
+          "cache-control": path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+          "x-content-type-options": "nosniff",
+        },
+      });
+    }
+    // A missing hashed asset is a stale page asking for an old build: a 404 lets it fail visibly instead of parsing HTML as code.
+    if (path.startsWith("/assets/") || extname(path) !== "") return null;
+    return new Response(method === "HEAD" ? null : this.index(), { headers: PAGE_HEADERS });
+  }
+
+  private fileOf(path: string): string | null {
+    if (path === "/" || path.includes("\0")) return null;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return null;
+    }
+    const full = normalize(join(this.dir, decoded));
+    if (!full.startsWith(this.dir + sep)) return null;
+    const stat = statSync(full, { throwIfNoEntry: false });
+    return stat?.isFile() ? full : null;
+  }
+
+  private index(): string {
+    if (this.#index === null) {
+      const html = readFileSync(join(this.dir, "index.html"), "utf8");
+      const key = this.#publishableClientKey;
+      const meta = key ? `<meta name="latchkey-publishable-client-key" content="${escapeAttribute(key)}" />` : "";
+      this.#index = html.replace("</head>", `${meta}</head>`);
+    }
+    return this.#index;
+  }
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}

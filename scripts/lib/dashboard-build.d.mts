@@ -1,0 +1,3 @@
+export const dashboardRoot: string;
+export const dashboardDist: string;
+export function ensureDashboardBuilt(options?: { log?: (line: string) => void }): Promise<string>;

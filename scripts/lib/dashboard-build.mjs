@@ -1,0 +1,50 @@
+// The dashboard (apps/dashboard) is served by the server from its built
+// files. `npm start` builds it here when its sources (or the SDK's, which it
+// bundles) changed since the last build, so a fresh clone needs no extra
+// command and later starts cost nothing.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./latchkey-server.mjs";
+
+export const dashboardRoot = join(repoRoot, "apps", "dashboard");
+export const dashboardDist = join(dashboardRoot, "dist");
+const STAMP = join(dashboardDist, ".sources");
+
+/** Everything the bundle is made of. */
+const SOURCES = [
+  "apps/dashboard/src",
+  "apps/dashboard/index.html",
+  "apps/dashboard/vite.config.ts",
+  "apps/dashboard/package.json",
+  "packages/js/src",
+  "packages/react/src",
+  "packages/shared/src",
+  "package-lock.json",
+];
+
+function fingerprint() {
+  const hash = createHash("sha256");
+  const walk = (path) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) walk(join(path, name));
+    } else {
+      hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+    }
+  };
+  for (const source of SOURCES) walk(join(repoRoot, source));
+  return hash.digest("hex");
+}
+
+/** Builds the dashboard into apps/dashboard/dist unless the build there is of the current sources; returns the directory. */
+export async function ensureDashboardBuilt({ log = console.log } = {}) {
+  const wanted = fingerprint();
+  if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === wanted && existsSync(join(dashboardDist, "index.html"))) return dashboardDist;
+  log("  Building the dashboard (only when its sources changed)…");
+  const { build } = await import("vite");
+  await build({ root: dashboardRoot, configFile: join(dashboardRoot, "vite.config.ts"), logLevel: "warn" });
+  writeFileSync(STAMP, wanted);
+  return dashboardDist;
+}
