@@ -1,0 +1,113 @@
+/**
+ * The dashboard's files served next to the API (http/dashboard.ts): pages
+ * answer index.html with the internal project's publishable key, hashed
+ * assets are cached for good, nothing outside the build is readable, and
+ * the API's own 404s and 405s stay the API's.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SEED_KEYS, createTestServer, type TestServer } from "./harness.ts";
+
+let server: TestServer;
+let root: string;
+
+const get = (path: string, method = "GET") => server.instance.app.request(`http://localhost${path}`, { method });
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "latchkey-dashboard-site-"));
+  const dist = join(root, "dist");
+  mkdirSync(join(dist, "assets"), { recursive: true });
+  writeFileSync(join(dist, "index.html"), "<!doctype html><html><head><title>x</title></head><body></body></html>");
+  writeFileSync(join(dist, "assets", "app-abc123.js"), "console.log(1)");
+  writeFileSync(join(dist, "favicon.svg"), "<svg/>");
+  // A file beside the build that must never be served.
+  writeFileSync(join(root, "secret.txt"), "not for you");
+  server = await createTestServer({ dashboardDir: dist });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("pages", () => {
+  test.each(["/", "/projects", "/projects/6a1b/users/42?tab=sessions", "/handler/sign-in"])(
+    "%s answers index.html with the key",
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await res.text()).toContain(
+        `<meta name="latchkey-publishable-client-key" content="${SEED_KEYS.publishableClientKey}" /></head>`,
+      );
+    },
+  );
+
+  test("a changed key is named from then on", async () => {
+    server.instance.services.dashboard!.setPublishableClientKey('pck_"quoted"<key>');
+    const html = await (await get("/")).text();
+    expect(html).toContain('content="pck_&quot;quoted&quot;&lt;key>"');
+    server.instance.services.dashboard!.setPublishableClientKey(SEED_KEYS.publishableClientKey);
+  });
+
+  test("HEAD answers without a body; other methods are not the dashboard's", async () => {
+    const head = await get("/projects", "HEAD");
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect((await get("/projects", "POST")).status).toBe(404);
+  });
+});
+
+describe("files", () => {
+  test("hashed assets are cached for good, other files are revalidated", async () => {
+    const asset = await get("/assets/app-abc123.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(await asset.text()).toBe("console.log(1)");
+    const icon = await get("/favicon.svg");
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(icon.headers.get("cache-control")).toBe("no-cache");
+  });
+
+  test("a missing asset or file is a 404, not the page", async () => {
+    expect((await get("/assets/app-old999.js")).status).toBe(404);
+    expect((await get("/robots.txt")).status).toBe(404);
+  });
+
+  test.each([
+    "/../secret.txt",
+    "/%2e%2e/secret.txt",
+    "/assets/..%2f..%2fsecret.txt",
+    "/%2e%2e%2fsecret.txt",
+    "/bad%zzescape.txt",
+    "/nul%00.txt",
+  ])("%s reads nothing outside the build", async (path) => {
+    const res = await get(path);
+    expect(await res.text()).not.toContain("not for you");
+  });
+});
+
+describe("the API keeps its own answers", () => {
+  test("an unknown API path is the API's 404, a known one with another method its 405", async () => {
+    const missing = await get("/api/v1/no-such-endpoint");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("openapi.json");
+    expect((await get("/api/v1/users/me", "PUT")).status).toBe(405);
+    expect((await get("/api")).status).toBe(404);
+  });
+
+  test("without a dashboard, / is a 404", async () => {
+    const bare = await createTestServer();
+    try {
+      expect((await bare.instance.app.request("http://localhost/")).status).toBe(404);
+    } finally {
+      await bare.close();
+    }
+  });
+});
