@@ -107,11 +107,11 @@ describe("project settings", () => {
     const owner = await internal.getUser({ or: "throw" });
     if (!(owner instanceof CurrentInternalUser)) throw new Error("The owner is an internal-project user.");
     secondTeam = (await owner.createTeam({ displayName: "Second team" })).displayName;
-    await page.goto(`${dashboard.url}/projects/${projectId}/settings`);
-    await expectHeading(page, "Project settings");
   });
 
   test("a rename shows in the switcher and the sidebar; a logo URL the server refuses is marked at its field", async () => {
+    await page.goto(`${dashboard.url}/projects/${projectId}/settings`);
+    await expectHeading(page, "Project settings");
     await page.getByLabel("Project name").fill("Acme storefront");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect.poll(() => page.getByText("Saved.").count()).toBe(1);
