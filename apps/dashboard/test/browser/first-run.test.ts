@@ -4,11 +4,15 @@
  * after a reload), then the project's settings: rename, a logo URL the
  * server refuses, transfer to another team, and delete by typing the name.
  */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CurrentInternalUser, StackClientApp } from "../../../../packages/js/src/index.ts";
 import { SEED_KEYS } from "../../../../packages/js/test/server/support.ts";
 import { expectHeading, PASSWORD, screenshot, signUpOwner, startDashboard, type Dashboard } from "./dashboard.ts";
+
+const run = promisify(execFile);
 
 let dashboard: Dashboard;
 let page: Page;
@@ -24,6 +28,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
 });
+
+/** Runs a snippet in a shell, as a developer pasting it would; resolves with what it printed. */
+async function sh(script: string): Promise<string> {
+  const { stdout } = await run("sh", ["-c", `${script} --silent --show-error --fail-with-body`]);
+  return stdout;
+}
 
 /** The top bar's project switcher: the name of the project it shows. */
 const switcherShows = () => page.locator(".project-switcher select").evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.text);
@@ -79,6 +89,14 @@ describe("the first run", () => {
     await expect.poll(() => page.getByRole("tab", { name: "curl" }).getAttribute("aria-selected")).toBe("true");
     expect(new URL(page.url()).searchParams.get("tab")).toBe("curl");
     expect(await page.getByRole("tabpanel").textContent()).toContain(`x-stack-publishable-client-key: ${publishableClientKey}`);
+  });
+
+  test("the curl guide, run as shown, signs a user up and reads them back", async () => {
+    const [signUp, readMe] = await page.getByRole("tabpanel").locator("pre").allTextContents();
+    const signedUp = JSON.parse(await sh(signUp!)) as { access_token: string };
+    expect(signedUp.access_token).toBeTruthy();
+    const me = JSON.parse(await sh(readMe!.replace("<access_token from the sign-up>", signedUp.access_token))) as { primary_email: string };
+    expect(me.primary_email).toBe("ada@example.com");
   });
 
   test("a reload shows the key's placeholder, never the key, and points to the keys page", async () => {

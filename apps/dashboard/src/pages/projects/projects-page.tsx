@@ -73,13 +73,13 @@ function ProjectCard({ project: p }: { project: AdminOwnedProject }) {
           </span>
         )}
         <strong>{p.displayName}</strong>
-        {p.isProductionMode ? <span className="badge badge-production">Production</span> : <span className="badge">Development</span>}
       </span>
       <span className="muted project-card-description">{p.description || "No description"}</span>
       <span className="project-card-meta muted small">
-        <span className="mono">{p.id}</span>
+        {p.isProductionMode ? <span className="badge badge-production">Production</span> : <span className="badge">Development</span>}
         <span>Created {created.format(p.createdAt)}</span>
       </span>
+      <span className="mono small muted project-card-id">{p.id}</span>
     </Link>
   );
 }

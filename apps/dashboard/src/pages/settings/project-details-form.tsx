@@ -48,7 +48,7 @@ export function ProjectDetailsForm({ project }: { project: AdminOwnedProject }) 
       const byField = fieldErrorsOf(error);
       if (!byField) throw error;
       setFieldErrors(byField);
-      throw new Error("The project was not saved: fix the fields marked below.", { cause: error });
+      throw new Error("The project was not saved: fix the fields marked above.", { cause: error });
     }
     await refresh();
     return "Saved.";
@@ -58,17 +58,32 @@ export function ProjectDetailsForm({ project }: { project: AdminOwnedProject }) 
     void save.run();
   };
   const errorOf = (wire: string, label: string) => (fieldErrors[wire] ? `${label} ${fieldErrors[wire]}` : null);
+  // An edited field's error is the old value's: it goes until the next save says otherwise.
+  const edited = (wire: string) => setFieldErrors(({ [wire]: _old, ...rest }) => rest);
   return (
     <Card title="Project details" description="How your project appears to you, your team and your users.">
       <form className="form" onSubmit={submit} noValidate>
         <Field label="Project name" error={errorOf("display_name", "Project name")}>
           {(props) => (
-            <input {...props} className="input" required maxLength={256} value={name} onChange={(e) => setName(e.target.value)} />
+            <input
+              {...props}
+              className="input"
+              required
+              maxLength={256}
+              value={name}
+              onChange={(e) => (edited("display_name"), setName(e.target.value))}
+            />
           )}
         </Field>
         <Field label="Description" error={errorOf("description", "Description")}>
           {(props) => (
-            <textarea {...props} className="input" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+            <textarea
+              {...props}
+              className="input"
+              rows={2}
+              value={description}
+              onChange={(e) => (edited("description"), setDescription(e.target.value))}
+            />
           )}
         </Field>
         <fieldset className="fieldset">
@@ -83,7 +98,7 @@ export function ProjectDetailsForm({ project }: { project: AdminOwnedProject }) 
                     inputMode="url"
                     placeholder="https://"
                     value={logos[logo.key]}
-                    onChange={(e) => setLogos((l) => ({ ...l, [logo.key]: e.target.value }))}
+                    onChange={(e) => (edited(logo.wire), setLogos((l) => ({ ...l, [logo.key]: e.target.value })))}
                   />
                 )}
               </Field>
