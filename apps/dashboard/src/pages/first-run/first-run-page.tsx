@@ -7,7 +7,7 @@
  */
 import type { AdminOwnedProject, InternalApiKeyFirstView } from "@latchkey/js";
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useOwnedProjects } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { Card, Page } from "../../ui/page.tsx";
@@ -59,6 +59,13 @@ export default function FirstRunPage() {
         welcome
           ? "Let's create your first project: it holds your app's users, sign-in methods and settings."
           : "A project holds one app's users, sign-in methods and settings."
+      }
+      actions={
+        !welcome && !project ? (
+          <Link className="button button-secondary" to="/projects">
+            Cancel
+          </Link>
+        ) : null
       }
     >
       <ol className="steps" aria-label="Steps">
