@@ -154,7 +154,7 @@ export const latchkey = new StackClientApp({
 export async function signIn(email, password) {
   const result = await latchkey.signInWithCredential({ email, password, noRedirect: true });
   if (result.status === "error") throw result.error;
-  const user = await latchkey.getUser();
+  const user = await latchkey.getUser({ or: "throw" });
   console.log(\`Signed in as \${user.primaryEmail}\`);
 }`,
         },
