@@ -6,4 +6,7 @@ export interface OwnerPage {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-export const ownerPages: OwnerPage[] = [{ path: "projects", load: () => import("./projects/projects-page.tsx") }];
+export const ownerPages: OwnerPage[] = [
+  { path: "projects", load: () => import("./projects/projects-page.tsx") },
+  { path: "new-project", load: () => import("./first-run/first-run-page.tsx") },
+];

@@ -14,7 +14,9 @@ export interface ProjectPage {
 }
 
 export const projectPages: ProjectPage[] = [
+  { path: "setup", nav: { group: "Project", label: "Setup" }, load: () => import("./setup/setup-page.tsx") },
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
+  { path: "settings", nav: { group: "Settings", label: "Project settings" }, load: () => import("./settings/settings-page.tsx") },
 ];
 
 /** The first page a project opens on. */

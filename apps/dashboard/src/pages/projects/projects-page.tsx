@@ -1,57 +1,85 @@
-/** The owner's projects: search by name or id, open one. */
-import { useState } from "react";
-import { Link } from "react-router";
+/** The owner's projects: search by name or id (kept in the URL), open one, or start a new one. */
+import type { AdminOwnedProject } from "@latchkey/js";
+import { Link, useSearchParams } from "react-router";
 import { useOwnedProjects } from "../../lib/owned-projects.tsx";
 import { projectHome } from "../project-pages.ts";
 import { Page } from "../../ui/page.tsx";
 import { Empty } from "../../ui/states.tsx";
+import "./projects.css";
+
+const created = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export default function ProjectsPage() {
   const { projects } = useOwnedProjects();
-  const [query, setQuery] = useState("");
+  const [params, setParams] = useSearchParams();
+  const query = params.get("q") ?? "";
   const q = query.trim().toLowerCase();
   const shown = q ? projects.filter((p) => p.displayName.toLowerCase().includes(q) || p.id.includes(q)) : projects;
   return (
     <Page
       title="Projects"
+      description="Each project is one app: its users, sign-in methods, keys and settings."
       actions={
         <Link className="button" to="/new-project">
           New project
         </Link>
       }
     >
-      <label className="search">
-        <span className="visually-hidden">Search projects</span>
-        <input
-          className="input"
-          type="search"
-          placeholder="Search by name or id"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-      </label>
       {projects.length === 0 ? (
         <Empty>
           <p>You have no projects yet.</p>
           <Link to="/new-project">Create your first project</Link>
         </Empty>
-      ) : shown.length === 0 ? (
-        <Empty>
-          <p>No project matches “{query}”.</p>
-        </Empty>
       ) : (
-        <ul className="project-grid">
-          {shown.map((p) => (
-            <li key={p.id}>
-              <Link className="project-card" to={`/projects/${p.id}/${projectHome}`}>
-                <strong>{p.displayName}</strong>
-                <span className="muted">{p.description || "No description"}</span>
-                <span className="muted mono small">{p.id}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <label className="search">
+            <span className="visually-hidden">Search projects</span>
+            <input
+              className="input"
+              type="search"
+              placeholder="Search by name or id"
+              value={query}
+              onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
+            />
+          </label>
+          {shown.length === 0 ? (
+            <Empty>
+              <p>No project matches “{query}”.</p>
+            </Empty>
+          ) : (
+            <ul className="project-grid">
+              {shown.map((p) => (
+                <li key={p.id}>
+                  <ProjectCard project={p} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
     </Page>
+  );
+}
+
+function ProjectCard({ project: p }: { project: AdminOwnedProject }) {
+  return (
+    <Link className="project-card" to={`/projects/${p.id}/${projectHome}`}>
+      <span className="project-card-title">
+        {p.logoUrl ? (
+          <img className="project-logo" src={p.logoUrl} alt="" />
+        ) : (
+          <span className="project-logo" aria-hidden="true">
+            {p.displayName.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <strong>{p.displayName}</strong>
+      </span>
+      <span className="muted project-card-description">{p.description || "No description"}</span>
+      <span className="project-card-meta muted small">
+        {p.isProductionMode ? <span className="badge badge-production">Production</span> : <span className="badge">Development</span>}
+        <span>Created {created.format(p.createdAt)}</span>
+      </span>
+      <span className="mono small muted project-card-id">{p.id}</span>
+    </Link>
   );
 }
