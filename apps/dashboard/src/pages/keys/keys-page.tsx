@@ -100,24 +100,26 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: InternalApiKey; onRevoked: () =
               ? `Valid until ${apiKey.expiresAt.toLocaleDateString()}`
               : "Valid"}
       </td>
-      <td className="row-actions">
-        {why === null ? (
-          <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
-            Revoke
-          </button>
-        ) : null}
-        <Dialog open={confirming} title="Revoke these keys?" onClose={() => setConfirming(false)}>
-          <p>Apps using “{apiKey.description}” stop working at once. This cannot be undone.</p>
-          <ActionStatus error={revoke.error} />
-          <div className="dialog-actions">
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-              Cancel
+      <td>
+        <div className="row-actions">
+          {why === null ? (
+            <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
+              Revoke
             </button>
-            <button type="button" className="button button-danger" disabled={revoke.pending} onClick={() => void revoke.run()}>
-              {revoke.pending ? "Revoking…" : "Revoke keys"}
-            </button>
-          </div>
-        </Dialog>
+          ) : null}
+          <Dialog open={confirming} title="Revoke these keys?" onClose={() => setConfirming(false)}>
+            <p>Apps using “{apiKey.description}” stop working at once. This cannot be undone.</p>
+            <ActionStatus error={revoke.error} />
+            <div className="dialog-actions">
+              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+              <button type="button" className="button button-danger" disabled={revoke.pending} onClick={() => void revoke.run()}>
+                {revoke.pending ? "Revoking…" : "Revoke keys"}
+              </button>
+            </div>
+          </Dialog>
+        </div>
       </td>
     </tr>
   );
