@@ -14,8 +14,12 @@ export interface ProjectPage {
 }
 
 export const projectPages: ProjectPage[] = [
+  { path: "", nav: { group: "Project", label: "Overview" }, load: () => import("./overview/overview-page.tsx") },
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
 ];
 
 /** The first page a project opens on. */
 export const projectHome = projectPages[0]!.path;
+
+/** The URL of a project's page ("" is its first page, at /projects/:projectId itself). */
+export const projectPath = (projectId: string, path: string) => `/projects/${projectId}${path ? `/${path}` : ""}`;
