@@ -44,7 +44,16 @@ export async function ensureDashboardBuilt({ log = console.log } = {}) {
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === wanted && existsSync(join(dashboardDist, "index.html"))) return dashboardDist;
   log("  Building the dashboard (only when its sources changed)…");
   const { build } = await import("vite");
-  await build({ root: dashboardRoot, configFile: join(dashboardRoot, "vite.config.ts"), logLevel: "warn" });
+  // Vite bundles React's development build when NODE_ENV says so (vitest sets it to "test"): the served dashboard is
+  // always the production build, whoever asks for it.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({ root: dashboardRoot, configFile: join(dashboardRoot, "vite.config.ts"), logLevel: "warn", mode: "production" });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   writeFileSync(STAMP, wanted);
   return dashboardDist;
 }

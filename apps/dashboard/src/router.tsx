@@ -1,11 +1,10 @@
 /** Every URL of the dashboard. Project pages come from pages/project-pages.ts; each is its own chunk. */
-import { StackHandler } from "@latchkey/react";
 import { Suspense } from "react";
-import { Navigate, Outlet, createBrowserRouter, useLocation } from "react-router";
+import { Navigate, Outlet, createBrowserRouter } from "react-router";
 import { OwnerArea } from "./layout/owner-area.tsx";
 import { PlainLayout, ProjectLayout } from "./layout/project-layout.tsx";
 import { useOwnedProjects } from "./lib/owned-projects.tsx";
-import { projectHome, projectPages } from "./pages/project-pages.ts";
+import { projectHome, projectPages, projectPath } from "./pages/project-pages.ts";
 import { ownerPages } from "./pages/owner-pages.ts";
 import { NotFound } from "./pages/not-found.tsx";
 import { Loading } from "./ui/states.tsx";
@@ -25,18 +24,7 @@ function Root() {
 /** "/": the owner's first project, or the first run when they have none. */
 function Home() {
   const { projects } = useOwnedProjects();
-  return <Navigate replace to={projects[0] ? `/projects/${projects[0].id}/${projectHome}` : "/new-project"} />;
-}
-
-/** The owner's own sign-in, sign-up and account pages; re-rendered on every move between them. */
-function Handler() {
-  useLocation();
-  return (
-    <div className="handler-page">
-      <p className="brand brand-large">Latchkey</p>
-      <StackHandler />
-    </div>
-  );
+  return <Navigate replace to={projects[0] ? projectPath(projects[0].id, projectHome) : "/new-project"} />;
 }
 
 export const router = createBrowserRouter([
@@ -44,7 +32,8 @@ export const router = createBrowserRouter([
     element: <Root />,
     HydrateFallback: Loading,
     children: [
-      { path: "/handler/*", element: <Handler /> },
+      // The owner's own sign-in and account pages: their own chunk, which the signed-in frame never loads.
+      { path: "/handler/*", lazy: async () => ({ Component: (await import("./layout/handler-pages.tsx")).HandlerPages }) },
       {
         element: <OwnerArea />,
         children: [

@@ -96,6 +96,15 @@ export type { OAuthSignInOptions, OAuthScopesOnSignIn } from "./apps/oauth-sign-
 export type { OAuthFlowOfPage, OAuthFlowType } from "./apps/oauth-flow.ts";
 export { NotificationCategory } from "./models/notification-category.ts";
 export type { InternalApiKey, InternalApiKeyFirstView } from "./models/api-key.ts";
+export type {
+  ProjectMetrics,
+  MetricsDataPoint,
+  MetricsLoginMethod,
+  MetricsAuthOverview,
+  MetricsEmailOverview,
+  MetricsPaymentsOverview,
+  MetricsAnalyticsOverview,
+} from "./models/metrics.ts";
 export type { Json } from "./models/json.ts";
 export { Session, type Tokens } from "./session/session.ts";
 export type { CacheEntry, CacheSnapshot } from "./cache/index.ts";

@@ -2,7 +2,7 @@
 import { Suspense } from "react";
 import { NavLink, Outlet, useParams } from "react-router";
 import { useOwnedProjects } from "../lib/owned-projects.tsx";
-import { projectPages, type ProjectPage } from "../pages/project-pages.ts";
+import { projectPages, projectPath, type ProjectPage } from "../pages/project-pages.ts";
 import { Empty, Loading } from "../ui/states.tsx";
 import { TopBar } from "./top-bar.tsx";
 
@@ -29,7 +29,7 @@ export function ProjectLayout() {
                   <ul>
                     {pages.map((p) => (
                       <li key={p.path}>
-                        <NavLink to={`/projects/${project.id}/${p.path}`} end={p.path === ""}>
+                        <NavLink to={projectPath(project.id, p.path)} end={p.path === ""}>
                           {p.nav!.label}
                         </NavLink>
                       </li>

@@ -14,6 +14,7 @@ export interface ProjectPage {
 }
 
 export const projectPages: ProjectPage[] = [
+  { path: "", nav: { group: "Project", label: "Overview" }, load: () => import("./overview/overview-page.tsx") },
   { path: "setup", nav: { group: "Project", label: "Setup" }, load: () => import("./setup/setup-page.tsx") },
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
   { path: "settings", nav: { group: "Settings", label: "Project settings" }, load: () => import("./settings/settings-page.tsx") },
@@ -21,3 +22,6 @@ export const projectPages: ProjectPage[] = [
 
 /** The first page a project opens on. */
 export const projectHome = projectPages[0]!.path;
+
+/** The URL of a project's page ("" is its first page, at /projects/:projectId itself). */
+export const projectPath = (projectId: string, path: string) => `/projects/${projectId}${path ? `/${path}` : ""}`;

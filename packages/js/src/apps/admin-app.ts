@@ -7,6 +7,8 @@ import type { AccessType } from "../interface/api-client.ts";
 import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
 import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
 import type { CacheEntry } from "../cache/index.ts";
+import { booleanText } from "../interface/query-values.ts";
+import { metricsFromJson, type ProjectMetrics } from "../models/metrics.ts";
 import type {
   AdminPermissionDefinition,
   AdminProjectPermissionDefinition,
@@ -111,6 +113,15 @@ export class StackAdminApp extends StackServerApp {
 
   private async revokeInternalApiKey(id: string): Promise<void> {
     await this.api.call("PATCH /internal/api-keys/:api_key_id", { ...this.asAdmin, params: { api_key_id: id }, body: { revoked: true } });
+  }
+
+  /** The project overview; anonymous users are counted only with `includeAnonymous`. */
+  async getMetrics(options: { includeAnonymous?: boolean } = {}): Promise<ProjectMetrics> {
+    const json = await this.api.call("GET /internal/metrics", {
+      ...this.asAdmin,
+      query: { include_anonymous: booleanText(options.includeAnonymous) },
+    });
+    return metricsFromJson(json, (user) => this.serverUser(user));
   }
 
   // -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 import type { AdminOwnedProject } from "@latchkey/js";
 import { Link, useSearchParams } from "react-router";
 import { useOwnedProjects } from "../../lib/owned-projects.tsx";
-import { projectHome } from "../project-pages.ts";
+import { projectHome, projectPath } from "../project-pages.ts";
 import { Page } from "../../ui/page.tsx";
 import { Empty } from "../../ui/states.tsx";
 import "./projects.css";
@@ -63,7 +63,7 @@ export default function ProjectsPage() {
 
 function ProjectCard({ project: p }: { project: AdminOwnedProject }) {
   return (
-    <Link className="project-card" to={`/projects/${p.id}/${projectHome}`}>
+    <Link className="project-card" to={projectPath(p.id, projectHome)}>
       <span className="project-card-title">
         {p.logoUrl ? (
           <img className="project-logo" src={p.logoUrl} alt="" />
