@@ -15,6 +15,10 @@ export interface ProjectPage {
 
 export const projectPages: ProjectPage[] = [
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
+  { path: "teams", nav: { group: "Users", label: "Teams" }, load: () => import("./teams/teams-page.tsx") },
+  { path: "teams/:teamId", load: () => import("./teams/team-detail-page.tsx") },
+  { path: "team-settings", nav: { group: "Users", label: "Team settings" }, load: () => import("./team-settings/team-settings-page.tsx") },
+  { path: "permissions", nav: { group: "Users", label: "Permissions" }, load: () => import("./permissions/permissions-page.tsx") },
 ];
 
 /** The first page a project opens on. */

@@ -150,4 +150,12 @@ describe("invitations from a server", () => {
     await pending!.revoke();
     expect(await team.listInvitations()).toEqual([]);
   });
+
+  it("so does a project owner's admin app", async () => {
+    const team = await project.project.app.createTeam({ displayName: "Owner crew" });
+    const email = uniqueEmail("owner-invitee");
+    await team.inviteUser({ email, callbackUrl: CALLBACK_URL });
+    expect(linkIn(await mailing.mailTo(email)).code).toBeTruthy();
+    expect((await team.listInvitations()).map((i) => i.recipientEmail)).toEqual([email]);
+  });
 });
