@@ -136,7 +136,7 @@ describe("team settings", () => {
 });
 
 describe("permissions", () => {
-  test("refuses an invalid id, creates one containing another, and shows it nested", async () => {
+  test("refuses an invalid id, creates one containing another, shows it nested, and refuses a cycle", async () => {
     await page.goto(at("permissions"));
     await expectHeading(page, "Permissions");
     await expect.poll(() => page.getByText("System").count(), WAIT).toBeGreaterThan(0);
@@ -158,5 +158,11 @@ describe("permissions", () => {
     const defs = await made.project.app.listTeamPermissionDefinitions();
     expect(defs.find((d) => d.id === "reports:admin")?.containedPermissionIds).toEqual(["reports:read"]);
     await screenshot(page, "permissions");
+
+    await page.getByRole("button", { name: "Edit reports:read" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit reports:read" });
+    await edit.getByRole("switch", { name: /^reports:admin/ }).check();
+    await edit.getByRole("button", { name: "Save permission" }).click();
+    await expect.poll(() => edit.getByRole("alert").textContent(), WAIT).toContain("would make a cycle");
   });
 });

@@ -42,14 +42,15 @@ function PermissionNode({
   chain: string[];
   actions?: ReactNode;
 }) {
+  const contained = chain.includes(definition.id) ? [] : definition.containedPermissionIds;
   const label = (
     <span className="permission-label">
       <span className="mono permission-id">{definition.id}</span>
       {isSystemPermission(definition.id) ? <span className="badge">System</span> : null}
       {definition.description ? <span className="muted small">{definition.description}</span> : null}
+      {contained.length > 0 ? <span className="badge badge-count">contains {contained.length}</span> : null}
     </span>
   );
-  const contained = chain.includes(definition.id) ? [] : definition.containedPermissionIds;
   const row = (
     <div className="permission-row">
       {label}
@@ -59,10 +60,7 @@ function PermissionNode({
   if (contained.length === 0) return <div className="permission-leaf">{row}</div>;
   return (
     <details className="permission-branch">
-      <summary aria-label={`${definition.id}, contains ${contained.length}`}>
-        {row}
-        <span className="muted small permission-count">contains {contained.length}</span>
-      </summary>
+      <summary aria-label={`${definition.id}, contains ${contained.length}`}>{row}</summary>
       <ul>
         {contained.map((id) => {
           const inner = byId.get(id) ?? { id, containedPermissionIds: [] };

@@ -53,7 +53,7 @@ export function TeamMetadataCard({ team, onSaved }: { team: ServerTeam; onSaved:
   };
   return (
     <Card title="Metadata" description="JSON your apps keep with the team.">
-      <form className="form" onSubmit={submit}>
+      <form className="form form-wide" onSubmit={submit}>
         <div className="metadata-grid">
           {KINDS.map(({ key, label, hint }) => {
             const result = parsed[key];

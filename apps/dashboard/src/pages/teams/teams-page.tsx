@@ -72,7 +72,7 @@ export default function TeamsPage() {
                       <td>
                         <Link className="team-link" to={team.id}>
                           <TeamAvatar name={team.displayName} imageUrl={team.profileImageUrl} />
-                          {team.displayName}
+                          <span>{team.displayName}</span>
                         </Link>
                       </td>
                       <td className="mono small muted">{team.id}</td>
