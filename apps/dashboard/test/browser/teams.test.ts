@@ -95,6 +95,14 @@ describe("teams", () => {
     expect(await (await freshServer().getTeam(teamId))!.listInvitations()).toEqual([]);
   });
 
+  test("renames the team", async () => {
+    await page.getByLabel("Team name").fill("Reports crew");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await expect.poll(() => page.getByText("Profile saved.").count(), WAIT).toBe(1);
+    await expectHeading(page, "Reports crew");
+    expect((await freshServer().getTeam(teamId))!.displayName).toBe("Reports crew");
+  });
+
   test("metadata refuses invalid JSON", async () => {
     await page.getByLabel("Server metadata").fill("{ not json");
     await expect.poll(() => page.getByText(/Not valid JSON/).count(), WAIT).toBe(1);
@@ -107,7 +115,7 @@ describe("teams", () => {
 
   test("the list searches by name, kept in the URL", async () => {
     await page.goto(at("teams?q=report"));
-    await expect.poll(() => page.getByRole("link", { name: TEAM }).count(), WAIT).toBe(1);
+    await expect.poll(() => page.getByRole("link", { name: "Reports crew" }).count(), WAIT).toBe(1);
     await screenshot(page, "teams");
     await page.getByRole("searchbox", { name: "Search teams" }).fill("nothing-like-it");
     await expect.poll(() => page.getByText("No team matches “nothing-like-it”.").count(), WAIT).toBe(1);

@@ -47,7 +47,7 @@ function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void
         </>
       }
     >
-      <TeamProfileCard key={`profile-${team.displayName}-${team.profileImageUrl ?? ""}`} team={team} onSaved={onChanged} />
+      <TeamProfileCard team={team} onSaved={onChanged} />
       <TeamMembersCard app={app} team={team} />
       <TeamInvitationsCard team={team} />
       <TeamMetadataCard team={team} onSaved={onChanged} />
