@@ -18,6 +18,10 @@ export const projectPages: ProjectPage[] = [
   { path: "setup", nav: { group: "Project", label: "Setup" }, load: () => import("./setup/setup-page.tsx") },
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
   { path: "settings", nav: { group: "Settings", label: "Project settings" }, load: () => import("./settings/settings-page.tsx") },
+  { path: "teams", nav: { group: "Users", label: "Teams" }, load: () => import("./teams/teams-page.tsx") },
+  { path: "teams/:teamId", load: () => import("./teams/team-detail-page.tsx") },
+  { path: "team-settings", nav: { group: "Users", label: "Team settings" }, load: () => import("./team-settings/team-settings-page.tsx") },
+  { path: "permissions", nav: { group: "Users", label: "Permissions" }, load: () => import("./permissions/permissions-page.tsx") },
 ];
 
 /** The first page a project opens on. */

@@ -246,16 +246,19 @@ export abstract class ClientAppSignIn extends ClientAppBase {
       api: this.api,
       accessType: this.accessType,
       session: this.sessionFor(),
-      callbackUrl: (given, page) => {
-        const url = given ?? this.absoluteUrl(this.urls[page]);
-        if (url === undefined) {
-          throw new Error(
-            `Outside a browser, pass callbackUrl: the absolute URL of your ${this.urls[page]} page, which the mailed link opens.`,
-          );
-        }
-        return url;
-      },
+      callbackUrl: (given, page) => this.codeCallbackUrl(given, page),
     };
+  }
+
+  /** The page a mailed link opens: the given URL, else the app's own page (absolute); needs no signed-in user. */
+  protected codeCallbackUrl(given: string | undefined, page: Parameters<codes.CodeFlowContext["callbackUrl"]>[1]): string {
+    const url = given ?? this.absoluteUrl(this.urls[page]);
+    if (url === undefined) {
+      throw new Error(
+        `Outside a browser, pass callbackUrl: the absolute URL of your ${this.urls[page]} page, which the mailed link opens.`,
+      );
+    }
+    return url;
   }
 
   // -------------------------------------------------------------------------

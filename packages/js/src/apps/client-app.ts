@@ -106,7 +106,7 @@ export class StackClientApp extends ClientAppSignIn {
       api: this.api,
       accessType: () => this.accessType,
       cache: this.cache,
-      invitationCallbackUrl: (given) => this.codeFlowContext().callbackUrl(given, "teamInvitation"),
+      invitationCallbackUrl: (given) => this.codeCallbackUrl(given, "teamInvitation"),
       serverUser: (json) => this.serverUser(json),
       usersChanged: () => {
         this.#user.invalidateAll();

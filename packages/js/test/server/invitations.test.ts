@@ -138,3 +138,24 @@ describe("pending invitations", () => {
     await expect(crew.inviteUser({ email: uniqueEmail("ida") })).rejects.toThrow(/callbackUrl/);
   });
 });
+
+describe("invitations from a server", () => {
+  it("a server app without a token store invites to any team, and lists and revokes the invitation", async () => {
+    const team = await srv.createTeam({ displayName: "Server crew" });
+    const email = uniqueEmail("server-invitee");
+    await team.inviteUser({ email, callbackUrl: CALLBACK_URL });
+    expect(linkIn(await mailing.mailTo(email)).code).toBeTruthy();
+    const [pending] = await team.listInvitations();
+    expect(pending?.recipientEmail).toBe(email);
+    await pending!.revoke();
+    expect(await team.listInvitations()).toEqual([]);
+  });
+
+  it("so does a project owner's admin app", async () => {
+    const team = await project.project.app.createTeam({ displayName: "Owner crew" });
+    const email = uniqueEmail("owner-invitee");
+    await team.inviteUser({ email, callbackUrl: CALLBACK_URL });
+    expect(linkIn(await mailing.mailTo(email)).code).toBeTruthy();
+    expect((await team.listInvitations()).map((i) => i.recipientEmail)).toEqual([email]);
+  });
+});

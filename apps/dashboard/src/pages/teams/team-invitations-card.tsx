@@ -1,0 +1,104 @@
+/** Invites someone to a team by e-mail, and lists the invitations not yet accepted (each can be revoked). */
+import type { ServerTeam, TeamInvitation } from "@latchkey/js";
+import { useState, type FormEvent } from "react";
+import { useCurrentProject } from "../../lib/owned-projects.tsx";
+import { useAction } from "../../lib/use-action.ts";
+import { useLoad } from "../../lib/use-load.ts";
+import { Field } from "../../ui/field.tsx";
+import { Card } from "../../ui/page.tsx";
+import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+
+/** Where the mailed link leads: the invitation page of the project's first trusted domain, if it has one. */
+function defaultLink(domains: { domain: string; handlerPath: string }[]): string {
+  const first = domains[0];
+  if (!first) return "";
+  return `${first.domain.replace(/\/$/, "")}${first.handlerPath.replace(/\/$/, "")}/team-invitation`;
+}
+
+export function TeamInvitationsCard({ team }: { team: ServerTeam }) {
+  const project = useCurrentProject();
+  const invitations = useLoad(() => team.listInvitations(), [team]);
+  const [email, setEmail] = useState("");
+  const [link, setLink] = useState(() => defaultLink(project.config.domains));
+  const invite = useAction(async () => {
+    const to = email.trim();
+    await team.inviteUser({ email: to, ...(link.trim() ? { callbackUrl: link.trim() } : {}) });
+    setEmail("");
+    invitations.reload();
+    return `Invitation sent to ${to}.`;
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void invite.run();
+  };
+  return (
+    <Card title="Invitations" description="An invitation mails a link; whoever opens it signed in with that address joins the team.">
+      <form className="form invite-form" onSubmit={submit}>
+        <Field label="E-mail address">
+          {(props) => <input {...props} className="input" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+        </Field>
+        <Field label="Invitation page" hint="Your app's page that accepts invitations; it must be on one of the project's trusted domains.">
+          {(props) => <input {...props} className="input" type="url" value={link} onChange={(e) => setLink(e.target.value)} />}
+        </Field>
+        <ActionStatus error={invite.error} done={invite.done} />
+        <div>
+          <button type="submit" className="button" disabled={invite.pending}>
+            {invite.pending ? "Sending…" : "Send invitation"}
+          </button>
+        </div>
+      </form>
+      <h3 className="subheading">Pending</h3>
+      <Loaded load={invitations}>
+        {(list) =>
+          list.length === 0 ? (
+            <Empty>
+              <p>No pending invitations.</p>
+            </Empty>
+          ) : (
+            <table className="table" aria-label="Pending invitations">
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((invitation) => (
+                  <InvitationRow key={invitation.id} invitation={invitation} onRevoked={invitations.reload} />
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+    </Card>
+  );
+}
+
+function InvitationRow({ invitation, onRevoked }: { invitation: TeamInvitation; onRevoked: () => void }) {
+  const revoke = useAction(async () => {
+    await invitation.revoke();
+    onRevoked();
+  });
+  return (
+    <tr>
+      <td>{invitation.recipientEmail}</td>
+      <td>{invitation.expiresAt.toLocaleString()}</td>
+      <td className="row-actions">
+        <ActionStatus error={revoke.error} />
+        <button
+          type="button"
+          className="button button-danger button-small"
+          disabled={revoke.pending}
+          aria-label={`Revoke the invitation to ${invitation.recipientEmail}`}
+          onClick={() => void revoke.run()}
+        >
+          {revoke.pending ? "Revoking…" : "Revoke"}
+        </button>
+      </td>
+    </tr>
+  );
+}

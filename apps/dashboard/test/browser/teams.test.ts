@@ -1,0 +1,176 @@
+/**
+ * Teams, team settings and permission definitions, as an owner uses them:
+ * create a team, add an existing user and grant and revoke a team
+ * permission (checked through the SDK), invite by e-mail (the mail arrives,
+ * the invitation is pending), save team settings (read back through the
+ * SDK), and define a team permission that contains another.
+ */
+import { StackServerApp, type ServerUser } from "@latchkey/js";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { dashboardDist } from "../../../../scripts/lib/dashboard-build.mjs";
+import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../../packages/server/test/mail-fixtures.ts";
+import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
+
+let mailing: MailingServer;
+let dashboard: Dashboard;
+let page: Page;
+let made: Awaited<ReturnType<typeof ownerWithProject>>;
+let member: ServerUser;
+let teamId = "";
+const TEAM = "Reporting crew";
+/** Server work (rendering a mail, a write) may take longer than a poll's default second on a busy machine. */
+const WAIT = { timeout: 10_000 };
+
+/** A server app of its own for each check, so no cached read answers for the server. */
+function freshServer(): StackServerApp {
+  return new StackServerApp({ baseUrl: dashboard.url, projectId: made.id, secretServerKey: made.secretServerKey });
+}
+
+function at(path: string): string {
+  return `${dashboard.url}/projects/${made.id}/${path}`;
+}
+
+beforeAll(async () => {
+  mailing = await createMailingTestServer({ dashboardDir: dashboardDist });
+  dashboard = await startDashboard({ server: mailing.server });
+  made = await ownerWithProject(dashboard.url);
+  member = await made.project.app.createUser({ primaryEmail: uniqueEmail("member"), displayName: "Mira Member" });
+  await made.project.app.createTeamPermissionDefinition({ id: "reports:read", description: "Reads the team's reports" });
+  page = await dashboard.openPage();
+  await signInOwner(page, dashboard.url, made.email);
+});
+
+afterAll(async () => {
+  await dashboard?.close();
+  await mailing?.close();
+});
+
+describe("teams", () => {
+  test("creates a team in the UI and opens it", async () => {
+    await page.goto(at("teams"));
+    await expectHeading(page, "Teams");
+    await expect.poll(() => page.getByText("This project has no teams yet.").count(), WAIT).toBe(1);
+    await page.getByRole("button", { name: "New team" }).click();
+    await page.getByLabel("Team name").fill(TEAM);
+    await page.getByRole("button", { name: "Create team" }).click();
+    await expectHeading(page, TEAM);
+    teamId = page.url().split("/teams/")[1]!;
+    expect((await freshServer().getTeam(teamId))?.displayName).toBe(TEAM);
+  });
+
+  test("adds an existing user, grants a team permission and revokes it", async () => {
+    await page.getByRole("button", { name: "Add member" }).click();
+    await page.getByLabel("User", { exact: true }).fill(member.primaryEmail!);
+    await page.getByRole("list", { name: "Matching users" }).getByRole("button", { name: "Choose" }).click();
+    await page.getByRole("button", { name: "Add to team" }).click();
+    const row = page.getByRole("listitem", { name: "Mira Member" });
+    await row.getByRole("button", { name: "Permissions" }).click();
+    const chips = row.getByLabel("Permissions", { exact: true });
+
+    await row.getByRole("switch", { name: /^reports:read/ }).check();
+    await expect.poll(() => chips.getByText("reports:read").count(), WAIT).toBe(1);
+    const team = { id: teamId };
+    expect(await (await freshServer().getUser(member.id))!.hasPermission(team, "reports:read")).toBe(true);
+
+    await row.getByRole("switch", { name: /^reports:read/ }).uncheck();
+    await expect.poll(() => chips.getByText("reports:read").count(), WAIT).toBe(0);
+    expect(await (await freshServer().getUser(member.id))!.hasPermission(team, "reports:read")).toBe(false);
+  });
+
+  test("invites by e-mail: the mail arrives and the invitation is pending until revoked", async () => {
+    const email = uniqueEmail("invitee");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Invitation page").fill(CALLBACK_URL);
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    // The first mail of a server renders its templates first: seconds on a busy machine.
+    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count(), { timeout: 30_000 }).toBe(1);
+    const pending = page.getByRole("table", { name: "Pending invitations" });
+    await expect.poll(() => pending.getByText(email).count(), WAIT).toBe(1);
+    expect(linkIn(await mailing.mailTo(email)).code).toBeTruthy();
+    await screenshot(page, "team-detail");
+
+    await pending.getByRole("button", { name: `Revoke the invitation to ${email}` }).click();
+    await expect.poll(() => page.getByText("No pending invitations.").count(), WAIT).toBe(1);
+    expect(await (await freshServer().getTeam(teamId))!.listInvitations()).toEqual([]);
+  });
+
+  test("renames the team", async () => {
+    await page.getByLabel("Team name").fill("Reports crew");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await expect.poll(() => page.getByText("Profile saved.").count(), WAIT).toBe(1);
+    await expectHeading(page, "Reports crew");
+    expect((await freshServer().getTeam(teamId))!.displayName).toBe("Reports crew");
+  });
+
+  test("metadata refuses invalid JSON", async () => {
+    await page.getByLabel("Server metadata").fill("{ not json");
+    await expect.poll(() => page.getByText(/Not valid JSON/).count(), WAIT).toBe(1);
+    expect(await page.getByRole("button", { name: "Save metadata" }).isDisabled()).toBe(true);
+    await page.getByLabel("Server metadata").fill('{"plan": "pro"}');
+    await page.getByRole("button", { name: "Save metadata" }).click();
+    await expect.poll(() => page.getByText("Metadata saved.").count(), WAIT).toBe(1);
+    expect((await freshServer().getTeam(teamId))!.serverMetadata).toEqual({ plan: "pro" });
+  });
+
+  test("the list searches by name, kept in the URL", async () => {
+    await page.goto(at("teams?q=report"));
+    await expect.poll(() => page.getByRole("link", { name: "Reports crew" }).count(), WAIT).toBe(1);
+    await screenshot(page, "teams");
+    await page.getByRole("searchbox", { name: "Search teams" }).fill("nothing-like-it");
+    await expect.poll(() => page.getByText("No team matches “nothing-like-it”.").count(), WAIT).toBe(1);
+    expect(new URL(page.url()).searchParams.get("q")).toBe("nothing-like-it");
+  });
+});
+
+describe("team settings", () => {
+  test("toggles and default permissions are saved", async () => {
+    await page.goto(at("team-settings"));
+    await expectHeading(page, "Team settings");
+    await page.getByRole("switch", { name: /^Users may create teams/ }).check();
+    await expect.poll(() => page.getByText("Saved.").count(), WAIT).toBe(1);
+    await page.getByRole("switch", { name: /^A personal team for each new user/ }).check();
+    await expect.poll(async () => (await made.project.app.getProject()).config.createTeamOnSignUp, WAIT).toBe(true);
+
+    const creator = page.getByRole("region", { name: "Creator permissions" });
+    await creator.getByRole("switch", { name: /^reports:read/ }).check();
+    await creator.getByRole("button", { name: "Save creator permissions" }).click();
+    await expect.poll(() => creator.getByRole("button", { name: "Save creator permissions" }).isDisabled(), WAIT).toBe(true);
+    const config = (await made.project.app.getProject()).config;
+    expect(config.clientTeamCreationEnabled).toBe(true);
+    expect(config.teamCreatorDefaultPermissions.map((p) => p.id)).toContain("reports:read");
+    await screenshot(page, "team-settings");
+  });
+});
+
+describe("permissions", () => {
+  test("refuses an invalid id, creates one containing another, shows it nested, and refuses a cycle", async () => {
+    await page.goto(at("permissions"));
+    await expectHeading(page, "Permissions");
+    await expect.poll(() => page.getByText("System").count(), WAIT).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "New team permission" }).click();
+    const dialog = page.getByRole("dialog", { name: "New team permission" });
+    await dialog.getByLabel("Permission id").fill("Reports Admin");
+    await dialog.getByRole("button", { name: "Create permission" }).click();
+    await expect
+      .poll(() => dialog.getByRole("alert").textContent(), WAIT)
+      .toContain('may contain only lowercase letters, numbers, ":" and "_"');
+
+    await dialog.getByLabel("Permission id").fill("reports:admin");
+    await dialog.getByLabel("Description").fill("Runs the team's reports");
+    await dialog.getByRole("switch", { name: /^reports:read/ }).check();
+    await dialog.getByRole("button", { name: "Create permission" }).click();
+    const branch = page.locator("details", { has: page.getByText("reports:admin", { exact: true }) }).first();
+    await branch.locator("summary").click();
+    await expect.poll(() => branch.locator("ul").getByText("reports:read", { exact: true }).count(), WAIT).toBe(1);
+    const defs = await made.project.app.listTeamPermissionDefinitions();
+    expect(defs.find((d) => d.id === "reports:admin")?.containedPermissionIds).toEqual(["reports:read"]);
+    await screenshot(page, "permissions");
+
+    await page.getByRole("button", { name: "Edit reports:read" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit reports:read" });
+    await edit.getByRole("switch", { name: /^reports:admin/ }).check();
+    await edit.getByRole("button", { name: "Save permission" }).click();
+    await expect.poll(() => edit.getByRole("alert").textContent(), WAIT).toContain("would make a cycle");
+  });
+});
