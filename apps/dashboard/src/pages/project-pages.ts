@@ -15,6 +15,17 @@ export interface ProjectPage {
 
 export const projectPages: ProjectPage[] = [
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
+  {
+    path: "auth-methods",
+    nav: { group: "Authentication", label: "Auth methods" },
+    load: () => import("./auth-methods/auth-methods-page.tsx"),
+  },
+  {
+    path: "oauth-providers",
+    nav: { group: "Authentication", label: "OAuth providers" },
+    load: () => import("./oauth-providers/oauth-providers-page.tsx"),
+  },
+  { path: "domains", nav: { group: "Settings", label: "Domains" }, load: () => import("./domains/domains-page.tsx") },
 ];
 
 /** The first page a project opens on. */
