@@ -94,6 +94,14 @@ describe("domains and production mode", () => {
       await expect.poll(() => page.getByRole("row", { name: new RegExp(domain) }).count()).toBe(1);
     }
     expect(await setting(/^Allow localhost/).isChecked()).toBe(true);
+    // An address the server refuses: its reason, and nothing added.
+    await page.getByRole("button", { name: "Add domain" }).click();
+    const adding = page.getByRole("dialog", { name: "Add a domain" });
+    await adding.getByLabel("Domain").fill("ftp://files.example.com");
+    await adding.getByRole("button", { name: "Add domain" }).click();
+    await expect.poll(() => adding.getByRole("alert").textContent()).toContain("is not a valid trusted domain");
+    await adding.getByRole("button", { name: "Cancel" }).click();
+    expect((await settings()).config.domains).toHaveLength(2);
 
     const checklist = page.getByRole("list", { name: "Production mode checklist" });
     const localhostMessage = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
