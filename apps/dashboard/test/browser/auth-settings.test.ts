@@ -65,7 +65,7 @@ describe("OAuth providers", () => {
     expect(saved).toMatchObject({ type: "standard", clientId: "gh-client-id", clientSecret: "********1234" });
     // The stored secret stays when the owner edits the provider without typing it again.
     await github.getByRole("button", { name: /Edit/ }).click();
-    expect(await dialog.getByText("A secret is saved (********1234)").count()).toBe(1);
+    await expect.poll(() => dialog.getByText("A secret is saved (********1234)").count()).toBe(1);
     await dialog.getByLabel("Client ID").fill("gh-client-id-2");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect.poll(async () => (await settings()).config.oauthProviders.find((p) => p.id === "github")?.clientId).toBe("gh-client-id-2");
@@ -73,6 +73,7 @@ describe("OAuth providers", () => {
   });
 
   test("the merge strategy", async () => {
+    await page.goto(projectUrl("oauth-providers"));
     const refuse = page.getByRole("radio", { name: /Refuse the sign-in/ });
     // The choice moves once the server has saved it, not on the click itself.
     await refuse.click();
