@@ -80,6 +80,9 @@ describe("OAuth providers", () => {
     await expect.poll(async () => (await settings()).config.oauthAccountMergeStrategy).toBe("raise_error");
     await expect.poll(() => refuse.isChecked()).toBe(true);
     await screenshot(page, "oauth-providers");
+    await page.getByLabel("Theme").selectOption("dark");
+    await screenshot(page, "oauth-providers-dark");
+    await page.getByLabel("Theme").selectOption("system");
   });
 });
 
