@@ -33,7 +33,7 @@ export { ServerUser, type ServerOnlyUserFields } from "./models/server-user.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";
 export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/user-fields.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
-export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions } from "./models/admin-project.ts";
+export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions, type ProductionModeError } from "./models/admin-project.ts";
 export type { Project } from "./models/project.ts";
 export {
   Team,

@@ -430,6 +430,27 @@ describe("admin /internal/projects/current", () => {
       await refused(project, {}, ["Trusted domain is not a valid URL: https://exa mple.com"]);
     });
 
+    it("lists the same problems without trying, for admins only", async () => {
+      const project = await createProject(server);
+      const errors = async () => {
+        const res = await server.request("/internal/projects/current/production-mode-errors", { as: project.admin });
+        expect(res.status, res.text).toBe(200);
+        return res.body.errors;
+      };
+      expect(await errors()).toEqual([{ message: LOCALHOST, relative_fix_url: fix(project.id) }]);
+      await patchCurrent(project.admin, { config: { domains: [{ domain: "http://example.com", handler_path: "/handler" }] } });
+      expect(await errors()).toEqual([
+        { message: LOCALHOST, relative_fix_url: fix(project.id) },
+        { message: "Trusted domains should be HTTPS: http://example.com", relative_fix_url: fix(project.id) },
+      ]);
+      await patchCurrent(project.admin, {
+        config: { allow_localhost: false, domains: [{ domain: "https://example.com", handler_path: "/handler" }] },
+      });
+      expect(await errors()).toEqual([]);
+      const asServer = await server.request("/internal/projects/current/production-mode-errors", { as: project.server });
+      expectKnownError(asServer, "INSUFFICIENT_ACCESS_TYPE", 401);
+    });
+
     it("succeeds once fixed; later changes must keep it valid", async () => {
       const project = await createProject(server);
       const res = await patchCurrent(project.admin, {

@@ -22,6 +22,17 @@ export const projectPages: ProjectPage[] = [
   { path: "teams/:teamId", load: () => import("./teams/team-detail-page.tsx") },
   { path: "team-settings", nav: { group: "Users", label: "Team settings" }, load: () => import("./team-settings/team-settings-page.tsx") },
   { path: "permissions", nav: { group: "Users", label: "Permissions" }, load: () => import("./permissions/permissions-page.tsx") },
+  {
+    path: "auth-methods",
+    nav: { group: "Authentication", label: "Auth methods" },
+    load: () => import("./auth-methods/auth-methods-page.tsx"),
+  },
+  {
+    path: "oauth-providers",
+    nav: { group: "Authentication", label: "OAuth providers" },
+    load: () => import("./oauth-providers/oauth-providers-page.tsx"),
+  },
+  { path: "domains", nav: { group: "Settings", label: "Domains" }, load: () => import("./domains/domains-page.tsx") },
 ];
 
 /** The first page a project opens on. */

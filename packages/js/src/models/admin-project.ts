@@ -12,6 +12,12 @@ export type AdminProjectConfig = Readonly<DeepCamelCaseKeys<AdminProjectConfigJs
 /** The fields of a project an admin may change (the PATCH body, camelCase); `config` may hold any subset of the settings. */
 export type AdminProjectUpdateOptions = DeepCamelCaseKeys<ProjectPatchBody>;
 
+/** One thing that keeps the project out of production mode: the message, and where in the dashboard it is fixed. */
+export interface ProductionModeError {
+  message: string;
+  relativeFixUrl: string;
+}
+
 export interface AdminProjectContext {
   /** An API client for this project. */
   api: ApiClient;
@@ -60,6 +66,19 @@ export class AdminProject implements Project {
     });
     this.context.changed?.();
     return new AdminProject(json, this.context);
+  }
+
+  /**
+   * What must change before production mode can be switched on, each with the
+   * dashboard page that fixes it; empty when nothing stands in the way. Read
+   * from the server's stored settings, not from this (possibly older) copy.
+   */
+  async getProductionModeErrors(): Promise<ProductionModeError[]> {
+    const body = await this.context.api.call("GET /internal/projects/current/production-mode-errors", {
+      accessType: "admin",
+      adminSession: this.context.adminSession,
+    });
+    return body.errors.map((e) => ({ message: e.message, relativeFixUrl: e.relative_fix_url }));
   }
 
   async delete(): Promise<void> {

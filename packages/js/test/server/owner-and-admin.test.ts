@@ -92,6 +92,24 @@ describe("a project's nested settings, transfer and deletion", () => {
     expect(edited.config).not.toHaveProperty("requireEmailVerification");
   });
 
+  it("lists what keeps the project out of production mode, as stored, until it is fixed", async () => {
+    const owner = await signedUpOwner();
+    const project = await owner.createProject({
+      displayName: "Going live",
+      config: { domains: [{ domain: "http://localhost:3000", handlerPath: "/handler" }] },
+    });
+    const fix = `/projects/${project.id}/domains`;
+    expect(await project.getProductionModeErrors()).toEqual([
+      { message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", relativeFixUrl: fix },
+      { message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000", relativeFixUrl: fix },
+    ]);
+    const fixed = await project.update({
+      config: { allowLocalhost: false, domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] },
+    });
+    expect(await fixed.getProductionModeErrors()).toEqual([]);
+    expect((await fixed.update({ isProductionMode: true })).isProductionMode).toBe(true);
+  });
+
   it("transfers only to the owner's own teams, and only their own projects; deletes a project", async () => {
     const alice = await signedUpOwner();
     const bob = await signedUpOwner();

@@ -187,6 +187,10 @@ export type ProjectCreateBody = z.input<typeof projectCreateBody>;
 
 export const projectTransferBody = z.strictObject({ project_id: uuidSchema, new_team_id: uuidSchema });
 
+/** One thing that keeps a project out of production mode, and the dashboard page where it is fixed. */
+export const productionModeErrorJson = z.strictObject({ message: z.string(), relative_fix_url: z.string() });
+export type ProductionModeErrorJson = z.infer<typeof productionModeErrorJson>;
+
 /** What an owner route answers when its caller is no signed-in user of the internal project. */
 const OWNER_ERRORS = [KnownErrors.ExpectedInternalProject, KnownErrors.UserAuthenticationRequired] as const;
 
@@ -238,6 +242,14 @@ export const internalProjectsEndpoints = {
     body: projectPatchBody,
     response: adminProjectJson,
     errors: [KnownErrors.CurrentProjectNotFound],
+  }),
+  getProductionModeErrors: defineEndpoint({
+    method: "GET",
+    path: "/internal/projects/current/production-mode-errors",
+    summary: "What must change before the current project can be switched to production mode (empty when nothing)",
+    tags: ["Projects"],
+    access: ["admin"],
+    response: z.strictObject({ errors: z.array(productionModeErrorJson) }),
   }),
   deleteAdminProject: defineEndpoint({
     method: "DELETE",

@@ -2,12 +2,10 @@
  * What stands between a project and production mode: each problem
  * with the exact message and a link to where it is fixed.
  */
+import type { ProductionModeErrorJson } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
 
-export interface ProductionModeError {
-  message: string;
-  relative_fix_url: string;
-}
+export type ProductionModeError = ProductionModeErrorJson;
 
 function isLocalhost(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, "");

@@ -1,0 +1,70 @@
+/**
+ * The production-mode switch and what stands in its way. The list comes from
+ * the server (the same checks it applies when the switch is turned on), read
+ * again after every change of the project.
+ */
+import type { AdminOwnedProject, ProductionModeError } from "@latchkey/js";
+import { Link } from "react-router";
+import { useCurrentProject } from "../../lib/owned-projects.tsx";
+import { useLoad } from "../../lib/use-load.ts";
+import { Card } from "../../ui/page.tsx";
+import { SettingToggle } from "../../ui/setting-toggle.tsx";
+import { ErrorNotice, Loading } from "../../ui/states.tsx";
+import { domainAnchor, LOCALHOST_ANCHOR } from "./anchors.ts";
+
+/** The server links each problem to this page; the anchor points at the very setting (the toggle, or the domain's row). */
+function fixLink(project: AdminOwnedProject, error: ProductionModeError): string {
+  if (error.message.includes("'Allow localhost'")) return `${error.relativeFixUrl}#${LOCALHOST_ANCHOR}`;
+  const index = project.config.domains.findIndex((d) => error.message.endsWith(`: ${d.domain}`));
+  return index >= 0 ? `${error.relativeFixUrl}#${domainAnchor(index)}` : error.relativeFixUrl;
+}
+
+export function ProductionModeCard() {
+  const project = useCurrentProject();
+  const errors = useLoad(() => project.getProductionModeErrors(), [project]);
+  const issues = errors.data ?? [];
+  const checking = errors.status !== "ready";
+  const blocked = !project.isProductionMode && (checking || issues.length > 0);
+  return (
+    <Card
+      title="Production mode"
+      description="Turn it on before real people use your apps: Latchkey then refuses settings that are only safe while developing."
+    >
+      <SettingToggle
+        id="production-mode"
+        label="Production mode"
+        hint={
+          project.isProductionMode
+            ? "On. Changes that would break the checks below are refused."
+            : checking
+              ? "Checking the project's settings…"
+              : issues.length > 0
+                ? `Can be turned on once the ${issues.length === 1 ? "problem" : `${issues.length} problems`} below ${issues.length === 1 ? "is" : "are"} fixed.`
+                : "Ready: nothing stands in the way."
+        }
+        checked={project.isProductionMode}
+        disabled={blocked}
+        update={(on) => ({ isProductionMode: on })}
+      />
+      <h3 className="checklist-title">Checklist</h3>
+      {errors.status === "error" ? (
+        <ErrorNotice error={errors.error} retry={errors.reload} />
+      ) : errors.data === undefined ? (
+        <Loading label="Checking…" />
+      ) : issues.length === 0 ? (
+        <p className="checklist-ok">Every check passes.</p>
+      ) : (
+        <ul className="checklist" aria-label="Production mode checklist">
+          {issues.map((issue) => (
+            <li key={issue.message}>
+              <span className="checklist-message">{issue.message}</span>
+              <Link className="checklist-fix" to={fixLink(project, issue)}>
+                Fix it<span className="visually-hidden">: {issue.message}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
