@@ -1,0 +1,107 @@
+/**
+ * The e-mail pages on a server without a shared SMTP server: a template
+ * edited with its live preview and an inline render error, a test send
+ * through a real SMTP peer, a magic-link mail read in the dev outbox with its
+ * link, the sent list, and a draft.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { StackClientApp } from "../../../../packages/js/src/index.ts";
+import { startSmtpPeer, type SmtpPeer } from "../../../../packages/server/test/smtp-peer.ts";
+import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
+
+let dashboard: Dashboard;
+let page: Page;
+let peer: SmtpPeer;
+let made: Awaited<ReturnType<typeof ownerWithProject>>;
+
+beforeAll(async () => {
+  [dashboard, peer] = await Promise.all([startDashboard(), startSmtpPeer()]);
+  made = await ownerWithProject(dashboard.url, { magicLinkEnabled: true });
+  page = await dashboard.openPage();
+  await signInOwner(page, dashboard.url, made.email);
+});
+
+afterAll(async () => {
+  await dashboard?.close();
+  await peer?.close();
+});
+
+const projectUrl = (path: string) => `${dashboard.url}/projects/${made.id}/${path}`;
+
+async function editorText(source: string) {
+  const editor = page.getByRole("textbox", { name: "Template source" });
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText(source);
+}
+
+test("a template's preview follows the editor, and broken TSX shows its error beside it", async () => {
+  await page.goto(projectUrl("email-templates"));
+  await expectHeading(page, "Templates");
+  const preview = page.frameLocator('iframe[title="E-mail preview"]');
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).not.toBe("");
+  await editorText(`import { Text } from "@react-email/components";
+export const subject = "Hello";
+export function EmailTemplate() {
+  return <Text>Freshly typed words</Text>;
+}
+`);
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).toContain("Freshly typed words");
+  await screenshot(page, "email-templates");
+  await editorText("export function EmailTemplate( {");
+  await expect.poll(() => page.getByRole("alert").filter({ hasText: "could not be rendered" }).count(), { timeout: 15_000 }).toBe(1);
+  // The last good render stays in view.
+  expect(await preview.locator("body").innerText()).toContain("Freshly typed words");
+});
+
+test("a test e-mail goes through the SMTP settings typed in, and says so", async () => {
+  await page.goto(projectUrl("emails"));
+  await expectHeading(page, "E-mail settings");
+  await page.getByLabel("Your own SMTP server").check();
+  await page.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+  await page.getByLabel("Port", { exact: true }).fill(String(peer.port));
+  await page.getByLabel("Sender e-mail", { exact: true }).fill("shop@example.com");
+  const to = uniqueEmail("test-send");
+  await page.getByLabel("Send the test to").fill(to);
+  await page.getByRole("button", { name: "Send test e-mail" }).click();
+  await expect.poll(() => page.getByText(`The test e-mail was sent to ${to}.`).count(), { timeout: 15_000 }).toBe(1);
+  await peer.waitFor((m) => JSON.stringify(m.to).includes(to));
+  await screenshot(page, "email-settings");
+});
+
+test("without an SMTP server a magic link's mail is in the outbox, rendered, its link there", async () => {
+  const client = new StackClientApp({
+    baseUrl: dashboard.url,
+    projectId: made.id,
+    publishableClientKey: made.publishableClientKey,
+    tokenStore: "memory",
+  });
+  const user = uniqueEmail("outbox");
+  const callbackUrl = "http://localhost:3000/handler/magic-link-callback";
+  await client.sendMagicLinkEmail(user, { callbackUrl });
+  await dashboard.server.instance.services.emails.flush();
+  await page.goto(projectUrl("outbox"));
+  await expectHeading(page, "Outbox");
+  const mail = page.frameLocator("iframe[title^='E-mail:']");
+  const link = mail.locator(`a[href^="${callbackUrl}?code="]`).first();
+  await expect.poll(() => link.count(), { timeout: 15_000 }).toBe(1);
+  expect(await page.locator("iframe[title^='E-mail:']").getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
+  await screenshot(page, "outbox");
+
+  await page.getByRole("link", { name: "Sent" }).click();
+  await expectHeading(page, "Sent e-mail");
+  const row = page.getByRole("row").filter({ hasText: user });
+  await expect.poll(() => row.getByText("In the outbox").count()).toBe(1);
+  await screenshot(page, "emails-sent");
+});
+
+test("a draft is written with its preview", async () => {
+  const { id } = await made.project.app.createEmailDraft({ displayName: "Spring news" });
+  await page.goto(projectUrl(`email-drafts?id=${id}`));
+  await expectHeading(page, "Drafts");
+  await expect.poll(() => page.getByLabel("Draft name").inputValue()).toBe("Spring news");
+  const preview = page.frameLocator('iframe[title="E-mail preview"]');
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).not.toBe("");
+  await screenshot(page, "email-drafts");
+});
