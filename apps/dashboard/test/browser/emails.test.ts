@@ -96,12 +96,36 @@ test("without an SMTP server a magic link's mail is in the outbox, rendered, its
   await screenshot(page, "emails-sent");
 });
 
-test("a draft is written with its preview", async () => {
+test("a draft is previewed, then sent to a chosen user through the project's own SMTP server", async () => {
   const { id } = await made.project.app.createEmailDraft({ displayName: "Spring news" });
   await page.goto(projectUrl(`email-drafts?id=${id}`));
   await expectHeading(page, "Drafts");
   await expect.poll(() => page.getByLabel("Draft name").inputValue()).toBe("Spring news");
   const preview = page.frameLocator('iframe[title="E-mail preview"]');
-  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).not.toBe("");
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).toContain("Write your message");
+  await expect.poll(() => page.getByText("Drafts go out through your own SMTP server only.").count()).toBe(1);
   await screenshot(page, "email-drafts");
+
+  const reader = uniqueEmail("reader");
+  await made.project.app.createUser({ primaryEmail: reader });
+  await made.project.update({
+    config: {
+      emailConfig: {
+        type: "standard",
+        host: "127.0.0.1",
+        port: peer.port,
+        username: "",
+        password: "",
+        senderName: "Shop",
+        senderEmail: "shop@example.com",
+      },
+    },
+  });
+  await page.reload();
+  await page.getByLabel("Find users").fill(reader);
+  await page.getByRole("checkbox", { name: reader }).check();
+  await page.getByRole("button", { name: "Send to 1 user" }).click();
+  await expect.poll(() => page.getByRole("row").filter({ hasText: reader }).getByText("Queued").count()).toBe(1);
+  await dashboard.server.instance.services.emails.flush();
+  await peer.waitFor((m) => JSON.stringify(m.to).includes(reader));
 });

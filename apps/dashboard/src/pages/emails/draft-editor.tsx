@@ -1,6 +1,7 @@
 /** One draft: its name, theme and TSX (the subject is the TSX's `subject` export), previewed live; save, delete. */
 import type { EmailDraft, EmailTheme, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
+import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { Field } from "../../ui/field.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
@@ -30,6 +31,7 @@ export function DraftEditor({
   onSaved: () => void;
   onDeleted: () => void;
 }) {
+  const shared = useCurrentProject().config.emailConfig.type === "shared";
   const [name, setName] = useState(draft.displayName);
   const [source, setSource] = useState(draft.tsxSource);
   const [theme, setTheme] = useState(themeValue(draft.themeId));
@@ -96,7 +98,7 @@ export function DraftEditor({
       </form>
       <section className="draft-send" aria-label="Send this draft">
         <h3>Send this draft</h3>
-        <DraftSend app={app} draftId={draft.id} unsaved={changed} />
+        <DraftSend app={app} draftId={draft.id} unsaved={changed} shared={shared} />
       </section>
     </>
   );

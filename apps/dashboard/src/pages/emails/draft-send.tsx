@@ -1,6 +1,7 @@
 /** Sends a saved draft to every user or to chosen ones, then shows what happened for each user. */
 import type { SendEmailResult, ServerUser, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
+import { Link } from "react-router";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
@@ -11,7 +12,7 @@ const REASON_WORDS: Record<NonNullable<SendEmailResult["reason"]>, string> = {
   notification_category_disabled: "Skipped: the user turned this kind of mail off",
 };
 
-export function DraftSend({ app, draftId, unsaved }: { app: StackAdminApp; draftId: string; unsaved: boolean }) {
+export function DraftSend({ app, draftId, unsaved, shared }: { app: StackAdminApp; draftId: string; unsaved: boolean; shared: boolean }) {
   const [to, setTo] = useState<"all" | "chosen">("chosen");
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<Map<string, ServerUser>>(new Map());
@@ -67,7 +68,7 @@ export function DraftSend({ app, draftId, unsaved }: { app: StackAdminApp; draft
           <Loaded load={users}>
             {(list) =>
               list.length === 0 ? (
-                <p className="muted">No users match.</p>
+                <p className="muted">{query ? "No users match." : "This project has no users yet."}</p>
               ) : (
                 <ul className="user-picks">
                   {list.map((u) => (
@@ -84,10 +85,18 @@ export function DraftSend({ app, draftId, unsaved }: { app: StackAdminApp; draft
           </Loaded>
         </>
       ) : null}
+      {shared ? (
+        <p className="notice notice-warning">
+          Drafts go out through your own SMTP server only.{" "}
+          <Link to="../emails" relative="path">
+            Set one up in the e-mail settings.
+          </Link>
+        </p>
+      ) : null}
       {unsaved ? <p className="muted">Save the draft first: the saved version is what is sent.</p> : null}
       <ActionStatus error={send.error} done={send.done} />
       <div>
-        <button type="submit" className="button" disabled={send.pending || unsaved || (to === "chosen" && chosen.size === 0)}>
+        <button type="submit" className="button" disabled={send.pending || unsaved || shared || (to === "chosen" && chosen.size === 0)}>
           {send.pending ? "Sending…" : to === "all" ? "Send to every user" : `Send to ${chosen.size} user${chosen.size === 1 ? "" : "s"}`}
         </button>
       </div>
