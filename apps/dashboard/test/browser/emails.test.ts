@@ -49,6 +49,9 @@ export function EmailTemplate() {
 `);
   await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).toContain("Freshly typed words");
   await screenshot(page, "email-templates");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, "email-templates-dark");
+  await page.emulateMedia({ colorScheme: "light" });
   await editorText("export function EmailTemplate( {");
   await expect.poll(() => page.getByRole("alert").filter({ hasText: "could not be rendered" }).count(), { timeout: 15_000 }).toBe(1);
   // The last good render stays in view.
@@ -88,6 +91,11 @@ test("without an SMTP server a magic link's mail is in the outbox, rendered, its
   await expect.poll(() => link.count(), { timeout: 15_000 }).toBe(1);
   expect(await page.locator("iframe[title^='E-mail:']").getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
   await screenshot(page, "outbox");
+  // The link opens in a new tab, at the app's handler page (answered here in place of the app).
+  await page.context().route("http://localhost:3000/**", (route) => route.fulfill({ contentType: "text/html", body: "the app" }));
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
+  await tab.waitForURL((u) => u.href.startsWith(`${callbackUrl}?code=`));
+  await tab.close();
 
   await page.getByRole("link", { name: "Sent" }).click();
   await expectHeading(page, "Sent e-mail");
