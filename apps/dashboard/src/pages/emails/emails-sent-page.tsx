@@ -59,14 +59,12 @@ export default function EmailsSentPage() {
                       <td>
                         <span className={`status-badge status-${mail.status}`}>{STATUS_WORDS[mail.status]}</span>
                         {mail.status === "outbox" ? (
-                          <div>
-                            <Link to={`../outbox?id=${mail.id}`} relative="path">
-                              Open
-                            </Link>
-                          </div>
+                          <Link className="status-link" to={`../outbox?id=${mail.id}`} relative="path">
+                            Read it
+                          </Link>
                         ) : null}
                       </td>
-                      <td className="muted">{mail.sentAt ? formatTime(mail.sentAt) : "—"}</td>
+                      <td className="muted nowrap">{mail.sentAt ? formatTime(mail.sentAt) : "—"}</td>
                     </tr>
                   ))}
                 </tbody>
