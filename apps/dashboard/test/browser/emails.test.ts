@@ -137,3 +137,17 @@ test("a draft is previewed, then sent to a chosen user through the project's own
   await dashboard.server.instance.services.emails.flush();
   await peer.waitFor((m) => JSON.stringify(m.to).includes(reader));
 });
+
+test("with the project's own SMTP server, a template is created, then deleted after a confirmation", async () => {
+  await page.goto(projectUrl("email-templates"));
+  await expectHeading(page, "Templates");
+  await page.getByRole("button", { name: "New template" }).click();
+  await page.getByLabel("Template name").fill("Receipt");
+  await page.getByRole("button", { name: "Create" }).click();
+  const entry = page.getByRole("navigation", { name: "Templates", exact: true }).getByRole("link", { name: "Receipt" });
+  await expect.poll(() => entry.getAttribute("aria-current")).toBe("page");
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("button", { name: "Delete for good" }).click();
+  await expect.poll(() => entry.count()).toBe(0);
+  expect((await made.project.app.listEmailTemplates()).map((t) => t.displayName)).not.toContain("Receipt");
+});
