@@ -21,6 +21,7 @@ export {
 export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
 export type {
   SentEmail,
+  OutboxEmail,
   EmailTheme,
   EmailThemeWithSource,
   EmailTemplate,

@@ -189,6 +189,7 @@ const endpoints: Endpoint[] = [
     body: () => ({ user_ids: [userB.userId], html: "<p>phish</p>", subject: "phish" }),
   },
   { method: "GET", path: () => "/internal/emails", access: "admin" },
+  { method: "GET", path: () => "/internal/emails/outbox", access: "admin" },
   { method: "GET", path: () => "/internal/email-themes", access: "admin" },
   { method: "POST", path: () => "/internal/email-themes", access: "admin", body: () => ({ display_name: "stolen" }) },
   { method: "GET", path: () => "/internal/email-templates", access: "admin" },

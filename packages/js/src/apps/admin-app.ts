@@ -128,6 +128,7 @@ export class StackAdminApp extends StackServerApp {
   // E-mail: sent mail, SMTP tests, themes, templates, drafts, previews
 
   listSentEmails = () => this.#emails.listSentEmails();
+  listOutboxEmails = () => this.#emails.listOutboxEmails();
   sendTestEmail = (options: SendTestEmailOptions) => this.#emails.sendTestEmail(options);
   listEmailThemes = () => this.#emails.listEmailThemes();
   getEmailTheme = (id: string) => this.#emails.getEmailTheme(id);

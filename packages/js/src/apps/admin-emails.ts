@@ -26,6 +26,18 @@ export interface SentEmail {
   subject: string;
   sentAt: Date | null;
   error: string | null;
+  /** "outbox": never delivered, because no SMTP server is configured (development). */
+  status: "queued" | "sent" | "failed" | "outbox";
+}
+
+/** Dev-outbox mail with its rendered bodies (kept a day, the last 100 of the project). */
+export interface OutboxEmail {
+  id: string;
+  to: string[];
+  subject: string;
+  sentAt: Date;
+  html: string;
+  text: string | null;
 }
 
 export interface EmailTheme {
@@ -86,6 +98,20 @@ export class AdminEmails {
       subject: e.subject,
       sentAt: e.sent_at_millis === null ? null : new Date(e.sent_at_millis),
       error: e.error,
+      status: e.status,
+    }));
+  }
+
+  /** Mail that went to the dev outbox (no SMTP server), with its HTML and text, newest first. */
+  async listOutboxEmails(): Promise<OutboxEmail[]> {
+    const body = await this.context.api.call("GET /internal/emails/outbox", this.asAdmin);
+    return body.items.map((e) => ({
+      id: e.id,
+      to: e.to,
+      subject: e.subject,
+      sentAt: new Date(e.sent_at_millis),
+      html: e.html,
+      text: e.text,
     }));
   }
 

@@ -37,8 +37,25 @@ export const sentEmailJson = z.strictObject({
   sent_at_millis: z.number().nullable(),
   /** The last delivery error; null once sent. */
   error: z.string().nullable(),
+  /** `outbox`: never delivered, because no SMTP server is configured (development). A retry waiting is `queued`. */
+  status: z.enum(["queued", "sent", "failed", "outbox"]),
 });
 export type SentEmailJson = z.infer<typeof sentEmailJson>;
+
+/**
+ * A dev-outbox message with its rendered bodies. Only mail that was never
+ * delivered (no SMTP server) keeps them, for a day and at most the last 100
+ * per project; delivered or failed mail keeps no body.
+ */
+export const outboxEmailJson = z.strictObject({
+  id: z.string(),
+  to: z.array(z.string()),
+  subject: z.string(),
+  sent_at_millis: z.number(),
+  html: z.string(),
+  text: z.string().nullable(),
+});
+export type OutboxEmailJson = z.infer<typeof outboxEmailJson>;
 
 /** SMTP settings to try: those of a `standard` e-mail config, `type` optional. */
 export const sendTestEmailBody = z.strictObject({
@@ -114,6 +131,14 @@ export const internalEmailsEndpoints = {
     tags: TAGS,
     access: ADMIN,
     response: listJson(sentEmailJson),
+  }),
+  listOutboxEmails: defineEndpoint({
+    method: "GET",
+    path: "/internal/emails/outbox",
+    summary: "The project's dev-outbox mail (never delivered: no SMTP server) with its rendered bodies, newest first",
+    tags: TAGS,
+    access: ADMIN,
+    response: listJson(outboxEmailJson),
   }),
   sendTestEmail: defineEndpoint({
     method: "POST",

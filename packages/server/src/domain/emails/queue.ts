@@ -14,6 +14,7 @@ import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
+import { OUTBOX_STATUS } from "./outbox.ts";
 import { warnIfSharedSmtpBroken } from "./smtp-check.ts";
 import { PrivateSmtpHostError, SmtpDeadlineError, resolveSmtpHost, smtpFailureSummary } from "./smtp-guard.ts";
 
@@ -170,7 +171,7 @@ export class EmailQueue {
         { projectId: row.projectId, to: row.to, subject: row.subject, text: row.textBody ?? undefined },
         "dev outbox: e-mail not sent (no SMTP server configured)",
       );
-      return this.finish(row, { status: "outbox", error: null, sentAt: new Date() });
+      return this.finish(row, { status: OUTBOX_STATUS, error: null, sentAt: new Date() });
     }
     try {
       await withDeadline(
@@ -207,15 +208,19 @@ export class EmailQueue {
     });
   }
 
-  /** Records the outcome, if this process still holds the claim; a final state also drops the bodies, which may hold live codes. */
+  /**
+   * Records the outcome, if this process still holds the claim. Sent or failed
+   * mail drops its bodies, which may hold live codes; outbox mail, never
+   * delivered, keeps them for its admins for a while (outbox.ts).
+   */
   private async finish(
     row: SentEmailRow,
     update: { status: string; error: string | null; sentAt?: Date; nextAttemptAt?: Date },
   ): Promise<void> {
-    const final = update.status !== "queued";
+    const dropBodies = update.status !== "queued" && update.status !== OUTBOX_STATUS;
     await this.db
       .update(sentEmails)
-      .set({ ...update, claimedAt: null, claimToken: null, ...(final ? { html: "", textBody: null } : {}) })
+      .set({ ...update, claimedAt: null, claimToken: null, ...(dropBodies ? { html: "", textBody: null } : {}) })
       .where(and(eq(sentEmails.id, row.id), eq(sentEmails.claimToken, row.claimToken!)));
   }
 }

@@ -1,4 +1,4 @@
-import type { SentEmailJson } from "@latchkey/shared";
+import type { OutboxEmailJson, SentEmailJson } from "@latchkey/shared";
 import type { SentEmailRow } from "./queue.ts";
 
 export function sentEmailView(row: SentEmailRow): SentEmailJson {
@@ -8,5 +8,10 @@ export function sentEmailView(row: SentEmailRow): SentEmailJson {
     subject: row.subject,
     sent_at_millis: row.sentAt?.getTime() ?? null,
     error: row.status === "sent" || row.status === "outbox" ? null : row.error,
+    status: row.status === "sending" ? "queued" : (row.status as SentEmailJson["status"]),
   };
+}
+
+export function outboxEmailView(row: SentEmailRow): OutboxEmailJson {
+  return { id: row.id, to: row.to, subject: row.subject, sent_at_millis: row.sentAt!.getTime(), html: row.html, text: row.textBody };
 }

@@ -8,6 +8,7 @@ import type { Db } from "../../db/connect.ts";
 import { deleteLongExpired as deleteLongExpiredCliLogins } from "../auth/cli/attempts.ts";
 import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
+import { dropOldOutboxBodies } from "../emails/outbox.ts";
 import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
 import { utcDay } from "../users/activity.ts";
 
@@ -36,9 +37,13 @@ export class Housekeeping {
     return this.#running;
   }
 
-  private async round(
-    now: Date,
-  ): Promise<{ expiredCodes: number; expiredCliLogins: number; expiredOAuthFlows: number; oldActivityDays: number }> {
+  private async round(now: Date): Promise<{
+    expiredCodes: number;
+    expiredCliLogins: number;
+    expiredOAuthFlows: number;
+    oldActivityDays: number;
+    oldOutboxBodies: number;
+  }> {
     try {
       const expiredCodes = await deleteExpiredCodes(this.db, now);
       const expiredOAuthFlows = await deleteExpiredOAuthFlows(this.db, now);
@@ -52,15 +57,16 @@ export class Housekeeping {
         oldActivityDays = await deleteOldActivityDays(this.db, now);
         this.#activityDaysSweptOn = utcDay(now);
       }
-      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays > 0)
+      const oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
+      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays + oldOutboxBodies > 0)
         this.logger.info(
-          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays },
-          "deleted long-expired codes, CLI logins, OAuth flows and old activity days",
+          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies },
+          "deleted long-expired codes, CLI logins, OAuth flows, old activity days and old dev-outbox bodies",
         );
-      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays };
+      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies };
     } catch (error) {
       this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
-      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0 };
+      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0, oldOutboxBodies: 0 };
     }
   }
 

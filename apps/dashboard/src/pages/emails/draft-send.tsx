@@ -1,0 +1,124 @@
+/** Sends a saved draft to every user or to chosen ones, then shows what happened for each user. */
+import type { SendEmailResult, ServerUser, StackAdminApp } from "@latchkey/js";
+import { useState } from "react";
+import { Link } from "react-router";
+import { useAction } from "../../lib/use-action.ts";
+import { useLoad } from "../../lib/use-load.ts";
+import { Field } from "../../ui/field.tsx";
+import { ActionStatus, Loaded } from "../../ui/states.tsx";
+
+const REASON_WORDS: Record<NonNullable<SendEmailResult["reason"]>, string> = {
+  no_primary_email: "Skipped: no primary e-mail",
+  notification_category_disabled: "Skipped: the user turned this kind of mail off",
+};
+
+export function DraftSend({ app, draftId, unsaved, shared }: { app: StackAdminApp; draftId: string; unsaved: boolean; shared: boolean }) {
+  const [to, setTo] = useState<"all" | "chosen">("chosen");
+  const [query, setQuery] = useState("");
+  const [chosen, setChosen] = useState<Map<string, ServerUser>>(new Map());
+  const users = useLoad(() => app.listUsers({ query: query || undefined, limit: 20 }), [app, query]);
+  const [results, setResults] = useState<SendEmailResult[] | null>(null);
+  const send = useAction(async () => {
+    setResults(null);
+    const sent = await app.sendEmail(to === "all" ? { draftId, allUsers: true } : { draftId, userIds: [...chosen.keys()] });
+    setResults(sent);
+    const queued = sent.filter((r) => r.status === "queued").length;
+    return `${queued} of ${sent.length} queued.`;
+  });
+  const toggle = (user: ServerUser) =>
+    setChosen((m) => {
+      const next = new Map(m);
+      if (next.has(user.id)) next.delete(user.id);
+      else next.set(user.id, user);
+      return next;
+    });
+  return (
+    <form
+      className="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send.run();
+      }}
+    >
+      <fieldset className="fieldset">
+        <legend>Send to</legend>
+        <label className="radio">
+          <input type="radio" name="send-to" checked={to === "chosen"} onChange={() => setTo("chosen")} />
+          <span>Chosen users ({chosen.size})</span>
+        </label>
+        <label className="radio">
+          <input type="radio" name="send-to" checked={to === "all"} onChange={() => setTo("all")} />
+          <span>Every user of the project</span>
+        </label>
+      </fieldset>
+      {to === "chosen" ? (
+        <>
+          <Field label="Find users">
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                type="search"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                placeholder="E-mail or name"
+              />
+            )}
+          </Field>
+          <Loaded load={users}>
+            {(list) =>
+              list.length === 0 ? (
+                <p className="muted">{query ? "No users match." : "This project has no users yet."}</p>
+              ) : (
+                <ul className="user-picks">
+                  {list.map((u) => (
+                    <li key={u.id}>
+                      <label>
+                        <input type="checkbox" checked={chosen.has(u.id)} onChange={() => toggle(u)} />
+                        <span>{u.primaryEmail ?? u.displayName ?? u.id}</span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </Loaded>
+        </>
+      ) : null}
+      {shared ? (
+        <p className="notice notice-warning">
+          Drafts go out through your own SMTP server only.{" "}
+          <Link to="../emails" relative="path">
+            Set one up in the e-mail settings.
+          </Link>
+        </p>
+      ) : null}
+      {unsaved ? <p className="muted">Save the draft first: the saved version is what is sent.</p> : null}
+      <ActionStatus error={send.error} done={send.done} />
+      <div>
+        <button type="submit" className="button" disabled={send.pending || unsaved || shared || (to === "chosen" && chosen.size === 0)}>
+          {send.pending ? "Sending…" : to === "all" ? "Send to every user" : `Send to ${chosen.size} user${chosen.size === 1 ? "" : "s"}`}
+        </button>
+      </div>
+      {results ? (
+        <table className="table">
+          <caption className="visually-hidden">What happened for each user</caption>
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.map((r) => (
+              <tr key={r.userId}>
+                <td>{r.userEmail ?? r.userId}</td>
+                <td>{r.status === "queued" ? "Queued" : REASON_WORDS[r.reason!]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </form>
+  );
+}

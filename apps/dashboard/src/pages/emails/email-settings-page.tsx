@@ -1,0 +1,148 @@
+/** Where the project's mail goes out: the server's shared SMTP server or the project's own; and a test send through SMTP settings. */
+import { useState } from "react";
+import { useCurrentProject, useOwnedProjects } from "../../lib/owned-projects.tsx";
+import { useAction } from "../../lib/use-action.ts";
+import { Field } from "../../ui/field.tsx";
+import { Card, Page } from "../../ui/page.tsx";
+import { ActionStatus } from "../../ui/states.tsx";
+import "./emails.css";
+
+interface SmtpForm {
+  host: string;
+  port: string;
+  username: string;
+  password: string;
+  senderName: string;
+  senderEmail: string;
+}
+
+export default function EmailSettingsPage() {
+  const project = useCurrentProject();
+  const { refresh } = useOwnedProjects();
+  const current = project.config.emailConfig;
+  const [type, setType] = useState<"shared" | "standard">(current.type);
+  const [smtp, setSmtp] = useState<SmtpForm>(
+    current.type === "standard"
+      ? { ...current, port: String(current.port) }
+      : { host: "", port: "587", username: "", password: "", senderName: project.displayName, senderEmail: "" },
+  );
+  const set = (key: keyof SmtpForm) => (e: React.ChangeEvent<HTMLInputElement>) => setSmtp((s) => ({ ...s, [key]: e.target.value }));
+  const settings = { ...smtp, port: Number(smtp.port) };
+  const save = useAction(async () => {
+    await project.update({ config: { emailConfig: type === "shared" ? { type } : { type, ...settings } } });
+    await refresh();
+    return "E-mail settings saved.";
+  });
+  const [recipient, setRecipient] = useState("");
+  const [testResult, setTestResult] = useState<{ success: boolean; errorMessage: string | null } | null>(null);
+  const test = useAction(async () => {
+    setTestResult(null);
+    setTestResult(await project.app.sendTestEmail({ recipientEmail: recipient, emailConfig: settings }));
+  });
+  return (
+    <Page title="E-mail settings" description="Choose the SMTP server your project's mail goes out through.">
+      <Card title="E-mail server">
+        <form
+          className="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save.run();
+          }}
+        >
+          <fieldset className="fieldset">
+            <legend>Send mail through</legend>
+            <label className="radio">
+              <input type="radio" name="email-server" checked={type === "shared"} onChange={() => setType("shared")} />
+              <span>
+                The shared server
+                <span className="field-hint"> — set up by whoever runs this Latchkey server; without one, mail stays in the Outbox.</span>
+              </span>
+            </label>
+            <label className="radio">
+              <input type="radio" name="email-server" checked={type === "standard"} onChange={() => setType("standard")} />
+              <span>
+                Your own SMTP server <span className="field-hint"> — needed for custom templates and drafts.</span>
+              </span>
+            </label>
+          </fieldset>
+          {type === "standard" ? (
+            <div className="smtp-grid">
+              <Field label="Host">{(p) => <input {...p} className="input" required value={smtp.host} onChange={set("host")} />}</Field>
+              <Field label="Port">
+                {(p) => (
+                  <input {...p} className="input" required type="number" min={1} max={65535} value={smtp.port} onChange={set("port")} />
+                )}
+              </Field>
+              <Field label="Username">
+                {(p) => <input {...p} className="input" autoComplete="off" value={smtp.username} onChange={set("username")} />}
+              </Field>
+              <Field label="Password">
+                {(p) => (
+                  <input
+                    {...p}
+                    className="input"
+                    type="password"
+                    autoComplete="new-password"
+                    value={smtp.password}
+                    onChange={set("password")}
+                  />
+                )}
+              </Field>
+              <Field label="Sender name">
+                {(p) => <input {...p} className="input" required value={smtp.senderName} onChange={set("senderName")} />}
+              </Field>
+              <Field label="Sender e-mail">
+                {(p) => <input {...p} className="input" required type="email" value={smtp.senderEmail} onChange={set("senderEmail")} />}
+              </Field>
+            </div>
+          ) : null}
+          <ActionStatus error={save.error} done={save.done} />
+          <div>
+            <button type="submit" className="button" disabled={save.pending}>
+              {save.pending ? "Saving…" : "Save"}
+            </button>
+          </div>
+        </form>
+      </Card>
+      <Card
+        title="Send a test e-mail"
+        description="Tries the SMTP settings above at once (saved or not) and tells you what the server answered."
+      >
+        {type === "standard" ? (
+          <form
+            className="form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void test.run();
+            }}
+          >
+            <Field label="Send the test to">
+              {(p) => (
+                <input {...p} className="input" type="email" required value={recipient} onChange={(e) => setRecipient(e.target.value)} />
+              )}
+            </Field>
+            <ActionStatus error={test.error} />
+            {testResult ? (
+              testResult.success ? (
+                <p className="notice notice-success" role="status">
+                  The test e-mail was sent to {recipient}.
+                </p>
+              ) : (
+                <p className="notice notice-error" role="alert">
+                  The SMTP server did not take it: {testResult.errorMessage ?? "no reason given"}
+                </p>
+              )
+            ) : null}
+            <div>
+              <button type="submit" className="button button-secondary" disabled={test.pending}>
+                {test.pending ? "Sending…" : "Send test e-mail"}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <p className="muted">Test sends try your own SMTP server: choose it above to fill in its settings.</p>
+        )}
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,78 @@
+/** The project's recent mail: to whom, what, whether it went out, and why not. */
+import type { SentEmail } from "@latchkey/js";
+import { Link } from "react-router";
+import { useAdminApp } from "../../lib/owned-projects.tsx";
+import { useLoad } from "../../lib/use-load.ts";
+import { Card, Page } from "../../ui/page.tsx";
+import { Empty, Loaded } from "../../ui/states.tsx";
+import "./emails.css";
+
+const STATUS_WORDS: Record<SentEmail["status"], string> = {
+  sent: "Sent",
+  failed: "Failed",
+  queued: "Waiting",
+  outbox: "In the outbox",
+};
+
+export function formatTime(date: Date): string {
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+export default function EmailsSentPage() {
+  const app = useAdminApp();
+  const sent = useLoad(() => app.listSentEmails(), [app]);
+  return (
+    <Page
+      title="Sent e-mail"
+      description="The last 500 messages of this project, newest first. Bodies are not kept: they may hold live sign-in codes."
+      actions={
+        <button type="button" className="button button-secondary" onClick={sent.reload} disabled={sent.status === "loading"}>
+          Refresh
+        </button>
+      }
+    >
+      <Card>
+        <Loaded load={sent}>
+          {(list) =>
+            list.length === 0 ? (
+              <Empty>
+                <p>No mail yet. Verification, sign-in and invitation mail will be listed here.</p>
+              </Empty>
+            ) : (
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">To</th>
+                    <th scope="col">Subject</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Time</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((mail) => (
+                    <tr key={mail.id}>
+                      <td>{mail.to.join(", ")}</td>
+                      <td>
+                        {mail.subject}
+                        {mail.error ? <div className="delivery-error">{mail.error}</div> : null}
+                      </td>
+                      <td>
+                        <span className={`status-badge status-${mail.status}`}>{STATUS_WORDS[mail.status]}</span>
+                        {mail.status === "outbox" ? (
+                          <Link className="status-link" to={`../outbox?id=${mail.id}`} relative="path">
+                            Read it
+                          </Link>
+                        ) : null}
+                      </td>
+                      <td className="muted nowrap">{mail.sentAt ? formatTime(mail.sentAt) : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
+        </Loaded>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * The e-mail pages on a server without a shared SMTP server: a template
+ * edited with its live preview and an inline render error, a test send
+ * through a real SMTP peer, a magic-link mail read in the dev outbox with its
+ * link, the sent list, and a draft.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { StackClientApp } from "../../../../packages/js/src/index.ts";
+import { startSmtpPeer, type SmtpPeer } from "../../../../packages/server/test/smtp-peer.ts";
+import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
+
+let dashboard: Dashboard;
+let page: Page;
+let peer: SmtpPeer;
+let made: Awaited<ReturnType<typeof ownerWithProject>>;
+
+beforeAll(async () => {
+  [dashboard, peer] = await Promise.all([startDashboard(), startSmtpPeer()]);
+  made = await ownerWithProject(dashboard.url, { magicLinkEnabled: true });
+  page = await dashboard.openPage();
+  await signInOwner(page, dashboard.url, made.email);
+});
+
+afterAll(async () => {
+  await dashboard?.close();
+  await peer?.close();
+});
+
+const projectUrl = (path: string) => `${dashboard.url}/projects/${made.id}/${path}`;
+
+async function editorText(source: string) {
+  const editor = page.getByRole("textbox", { name: "Template source" });
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText(source);
+}
+
+test("a template's preview follows the editor, and broken TSX shows its error beside it", async () => {
+  await page.goto(projectUrl("email-templates"));
+  await expectHeading(page, "Templates");
+  const preview = page.frameLocator('iframe[title="E-mail preview"]');
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).not.toBe("");
+  await editorText(`import { Text } from "@react-email/components";
+export const subject = "Hello";
+export function EmailTemplate() {
+  return <Text>Freshly typed words</Text>;
+}
+`);
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).toContain("Freshly typed words");
+  await screenshot(page, "email-templates");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, "email-templates-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await editorText("export function EmailTemplate( {");
+  await expect.poll(() => page.getByRole("alert").filter({ hasText: "could not be rendered" }).count(), { timeout: 15_000 }).toBe(1);
+  // The last good render stays in view.
+  expect(await preview.locator("body").innerText()).toContain("Freshly typed words");
+});
+
+test("a test e-mail goes through the SMTP settings typed in, and says so", async () => {
+  await page.goto(projectUrl("emails"));
+  await expectHeading(page, "E-mail settings");
+  await page.getByLabel("Your own SMTP server").check();
+  await page.getByLabel("Host", { exact: true }).fill("127.0.0.1");
+  await page.getByLabel("Port", { exact: true }).fill(String(peer.port));
+  await page.getByLabel("Sender e-mail", { exact: true }).fill("shop@example.com");
+  const to = uniqueEmail("test-send");
+  await page.getByLabel("Send the test to").fill(to);
+  await page.getByRole("button", { name: "Send test e-mail" }).click();
+  await expect.poll(() => page.getByText(`The test e-mail was sent to ${to}.`).count(), { timeout: 15_000 }).toBe(1);
+  await peer.waitFor((m) => JSON.stringify(m.to).includes(to));
+  await screenshot(page, "email-settings");
+});
+
+test("without an SMTP server a magic link's mail is in the outbox, rendered, its link there", async () => {
+  const client = new StackClientApp({
+    baseUrl: dashboard.url,
+    projectId: made.id,
+    publishableClientKey: made.publishableClientKey,
+    tokenStore: "memory",
+  });
+  const user = uniqueEmail("outbox");
+  const callbackUrl = "http://localhost:3000/handler/magic-link-callback";
+  await client.sendMagicLinkEmail(user, { callbackUrl });
+  await dashboard.server.instance.services.emails.flush();
+  await page.goto(projectUrl("outbox"));
+  await expectHeading(page, "Outbox");
+  const mail = page.frameLocator("iframe[title^='E-mail:']");
+  const link = mail.locator(`a[href^="${callbackUrl}?code="]`).first();
+  await expect.poll(() => link.count(), { timeout: 15_000 }).toBe(1);
+  expect(await page.locator("iframe[title^='E-mail:']").getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
+  await screenshot(page, "outbox");
+  // The link opens in a new tab, at the app's handler page (answered here in place of the app).
+  await page.context().route("http://localhost:3000/**", (route) => route.fulfill({ contentType: "text/html", body: "the app" }));
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
+  await tab.waitForURL((u) => u.href.startsWith(`${callbackUrl}?code=`));
+  await tab.close();
+
+  await page.getByRole("link", { name: "Sent" }).click();
+  await expectHeading(page, "Sent e-mail");
+  const row = page.getByRole("row").filter({ hasText: user });
+  await expect.poll(() => row.getByText("In the outbox").count()).toBe(1);
+  await screenshot(page, "emails-sent");
+});
+
+test("a draft is previewed, then sent to a chosen user through the project's own SMTP server", async () => {
+  const { id } = await made.project.app.createEmailDraft({ displayName: "Spring news" });
+  await page.goto(projectUrl(`email-drafts?id=${id}`));
+  await expectHeading(page, "Drafts");
+  await expect.poll(() => page.getByLabel("Draft name").inputValue()).toBe("Spring news");
+  const preview = page.frameLocator('iframe[title="E-mail preview"]');
+  await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).toContain("Write your message");
+  await expect.poll(() => page.getByText("Drafts go out through your own SMTP server only.").count()).toBe(1);
+  await screenshot(page, "email-drafts");
+
+  const reader = uniqueEmail("reader");
+  await made.project.app.createUser({ primaryEmail: reader });
+  await made.project.update({
+    config: {
+      emailConfig: {
+        type: "standard",
+        host: "127.0.0.1",
+        port: peer.port,
+        username: "",
+        password: "",
+        senderName: "Shop",
+        senderEmail: "shop@example.com",
+      },
+    },
+  });
+  await page.reload();
+  await page.getByLabel("Find users").fill(reader);
+  await page.getByRole("checkbox", { name: reader }).check();
+  await page.getByRole("button", { name: "Send to 1 user" }).click();
+  await expect.poll(() => page.getByRole("row").filter({ hasText: reader }).getByText("Queued").count()).toBe(1);
+  await dashboard.server.instance.services.emails.flush();
+  await peer.waitFor((m) => JSON.stringify(m.to).includes(reader));
+});
+
+test("with the project's own SMTP server, a template is created, then deleted after a confirmation", async () => {
+  await page.goto(projectUrl("email-templates"));
+  await expectHeading(page, "Templates");
+  await page.getByRole("button", { name: "New template" }).click();
+  await page.getByLabel("Template name").fill("Receipt");
+  await page.getByRole("button", { name: "Create" }).click();
+  const entry = page.getByRole("navigation", { name: "Templates", exact: true }).getByRole("link", { name: "Receipt" });
+  await expect.poll(() => entry.getAttribute("aria-current")).toBe("page");
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("button", { name: "Delete for good" }).click();
+  await expect.poll(() => entry.count()).toBe(0);
+  expect((await made.project.app.listEmailTemplates()).map((t) => t.displayName)).not.toContain("Receipt");
+});
