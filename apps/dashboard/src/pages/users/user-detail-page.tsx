@@ -3,10 +3,10 @@
  * two-factor, passkeys and OAuth accounts, teams and permissions, sessions,
  * impersonation and deletion. Each section loads and fails on its own.
  */
-import type { ServerUser } from "@latchkey/js";
+import type { ActiveSession, ServerUser } from "@latchkey/js";
 import { Link, useParams } from "react-router";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useLoad } from "../../lib/use-load.ts";
+import { useLoad, type Load } from "../../lib/use-load.ts";
 import { Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { ContactChannelsCard } from "./user-detail/contact-channels-card.tsx";
@@ -29,9 +29,12 @@ export default function UserDetailPage() {
   const host = useHostApp(project);
   const usersPath = `/projects/${project.id}/users`;
   const found = user.data ?? null;
+  // Here rather than in the sessions card: an impersonation started from the header shows up in the list.
+  const sessions = useLoad(() => (found ? found.getActiveSessions() : new Promise<never>(() => {})), [found]);
   return (
     <Page
       title={found ? (found.displayName ?? found.primaryEmail ?? "User") : "User"}
+      actions={found ? <ImpersonateButton user={found} host={host} onStarted={sessions.reload} /> : null}
       description={
         <Link to={usersPath} className="back-link">
           ← All users
@@ -47,7 +50,7 @@ export default function UserDetailPage() {
               <Link to={usersPath}>Back to the users</Link>
             </Empty>
           ) : (
-            <UserSections user={loaded} host={host} usersPath={usersPath} onChanged={user.reload} />
+            <UserSections user={loaded} host={host} sessions={sessions} usersPath={usersPath} onChanged={user.reload} />
           )
         }
       </Loaded>
@@ -55,14 +58,22 @@ export default function UserDetailPage() {
   );
 }
 
-function UserSections({ user, host, usersPath, onChanged }: { user: ServerUser; host: HostApp; usersPath: string; onChanged: () => void }) {
+function UserSections({
+  user,
+  host,
+  sessions,
+  usersPath,
+  onChanged,
+}: {
+  user: ServerUser;
+  host: HostApp;
+  sessions: Load<ActiveSession[]>;
+  usersPath: string;
+  onChanged: () => void;
+}) {
   const app = useAdminApp();
-  const sessions = useLoad(() => user.getActiveSessions(), [user]);
   return (
     <div className="user-detail">
-      <div className="user-detail-actions">
-        <ImpersonateButton user={user} host={host} onStarted={sessions.reload} />
-      </div>
       <ProfileCard user={user} onChanged={onChanged} />
       <MetadataCard user={user} onChanged={onChanged} />
       <ContactChannelsCard app={app} user={user} host={host} onChanged={onChanged} />
