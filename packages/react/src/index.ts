@@ -15,6 +15,8 @@ export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitat
 export { usePermissions, usePermission, useTeamPermissionDefinitions, useProjectPermissionDefinitions } from "./use-permissions.ts";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";
+export { Impersonate } from "./components/impersonate.tsx";
+export { ImpersonationBanner } from "./components/impersonation-banner.tsx";
 export { SignIn } from "./components/sign-in.tsx";
 export { SignUp, PASSWORDS_DO_NOT_MATCH } from "./components/sign-up.tsx";
 export { SignOut } from "./components/sign-out.tsx";

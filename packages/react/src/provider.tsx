@@ -1,6 +1,7 @@
 /** The app the components talk to, given once at the top of the tree. */
 import type { StackClientApp } from "@latchkey/js";
 import { createContext, useContext, useInsertionEffect, type ReactNode } from "react";
+import { ImpersonationBanner } from "./components/impersonation-banner.tsx";
 import { STYLE_ELEMENT_ID, STYLES } from "./styles.ts";
 
 const StackAppContext = createContext<StackClientApp | null>(null);
@@ -13,10 +14,15 @@ export interface StackProviderProps {
    * show its widget (the app loads Turnstile's script itself).
    */
   turnstileSiteKey?: string;
+  /**
+   * Shows <ImpersonationBanner/> above the app in tabs signed in by
+   * impersonation (default true); pass false to place it yourself.
+   */
+  impersonationBanner?: boolean;
   children?: ReactNode;
 }
 
-export function StackProvider({ app, turnstileSiteKey, children }: StackProviderProps) {
+export function StackProvider({ app, turnstileSiteKey, impersonationBanner = true, children }: StackProviderProps) {
   useInsertionEffect(() => {
     if (document.getElementById(STYLE_ELEMENT_ID)) return;
     const style = document.createElement("style");
@@ -26,7 +32,10 @@ export function StackProvider({ app, turnstileSiteKey, children }: StackProvider
   }, []);
   return (
     <StackAppContext.Provider value={app}>
-      <TurnstileSiteKeyContext.Provider value={turnstileSiteKey || null}>{children}</TurnstileSiteKeyContext.Provider>
+      <TurnstileSiteKeyContext.Provider value={turnstileSiteKey || null}>
+        {impersonationBanner ? <ImpersonationBanner /> : null}
+        {children}
+      </TurnstileSiteKeyContext.Provider>
     </StackAppContext.Provider>
   );
 }

@@ -20,6 +20,9 @@ export const STYLES = `
   font-family: var(--lk-font);
   color: var(--lk-text);
 }
+.lk-impersonation-banner { position: sticky; top: 0; z-index: 1000; display: flex; flex-wrap: wrap; align-items: center; justify-content: center; gap: 8px 16px; padding: 8px 16px; background: #b45309; color: #ffffff; font-size: 0.9rem; }
+.lk-impersonation-banner .lk-button { padding: 4px 10px; }
+.lk-impersonation-error { font-weight: 600; }
 .lk-card { max-width: 380px; margin: 48px auto; padding: 28px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }
 .lk-wide { max-width: 640px; }
 .lk-title { margin: 0 0 20px; font-size: 1.4rem; }

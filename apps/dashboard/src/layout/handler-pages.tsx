@@ -10,6 +10,7 @@ import {
   EmailVerification,
   ErrorPage,
   ForgotPassword,
+  Impersonate,
   MagicLinkCallback,
   MFA,
   OAuthCallback,
@@ -39,6 +40,7 @@ const PAGES: Record<HandlerPage, ComponentType> = {
   teamInvitation: TeamInvitation,
   mfa: MFA,
   cliAuthConfirm: CliAuthConfirmation,
+  impersonate: Impersonate,
   error: () => <ErrorPage />,
 };
 

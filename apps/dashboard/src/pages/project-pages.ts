@@ -38,6 +38,7 @@ export const projectPages: ProjectPage[] = [
   { path: "email-drafts", nav: { group: "Emails", label: "Drafts" }, load: () => import("./emails/email-drafts-page.tsx") },
   { path: "emails-sent", nav: { group: "Emails", label: "Sent" }, load: () => import("./emails/emails-sent-page.tsx") },
   { path: "outbox", nav: { group: "Emails", label: "Outbox" }, load: () => import("./emails/outbox-page.tsx") },
+  { path: "users/:userId", load: () => import("./users/user-detail-page.tsx") },
 ];
 
 /** The first page a project opens on. */

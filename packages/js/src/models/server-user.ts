@@ -10,6 +10,7 @@ import {
   type ServerContactChannelCreateOptions,
 } from "./contact-channel.ts";
 import { connectedAccessToken, noConnectionError, oauthConnection, scopeString, type OAuthConnection } from "./connected-account.ts";
+import { listPasskeys, type Passkey } from "./passkey.ts";
 import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
 import { getOAuthProvider, listOAuthProviders, type OAuthProviderContext, type ServerOAuthProvider } from "./oauth-provider.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
@@ -186,12 +187,12 @@ export class ServerUser extends UserWithTeams {
 
   /** This user's accounts at OAuth providers, oldest first. */
   listOAuthProviders(): Promise<ServerOAuthProvider[]> {
-    return listOAuthProviders(this.oauthProviderContext()) as Promise<ServerOAuthProvider[]>;
+    return listOAuthProviders(this.userResourceContext()) as Promise<ServerOAuthProvider[]>;
   }
 
   /** One of this user's provider accounts by its id, or null. */
   getOAuthProvider(id: string): Promise<ServerOAuthProvider | null> {
-    return getOAuthProvider(this.oauthProviderContext(), id) as Promise<ServerOAuthProvider | null>;
+    return getOAuthProvider(this.userResourceContext(), id) as Promise<ServerOAuthProvider | null>;
   }
 
   /** This user's connected account at `provider` whose access token has the given scopes; without one, null or (`or: "throw"`) an error. */
@@ -206,7 +207,12 @@ export class ServerUser extends UserWithTeams {
     return null;
   }
 
-  private oauthProviderContext(): OAuthProviderContext {
+  /** This user's passkeys, oldest first (each can be removed with `delete()`). */
+  listPasskeys(): Promise<Passkey[]> {
+    return listPasskeys(this.userResourceContext());
+  }
+
+  private userResourceContext(): OAuthProviderContext {
     return {
       api: this.context.api,
       accessType: this.context.accessType,

@@ -8,6 +8,8 @@ export interface ActiveSession {
   isImpersonation: boolean;
   lastUsedAt: Date | undefined;
   isCurrentSession: boolean;
+  /** The IP address the session was last used from, when the server knows it. */
+  lastUsedIp: string | undefined;
 }
 
 export function activeSessionFromJson(json: SessionJson): ActiveSession {
@@ -18,5 +20,6 @@ export function activeSessionFromJson(json: SessionJson): ActiveSession {
     isImpersonation: json.is_impersonation,
     lastUsedAt: new Date(json.last_used_at),
     isCurrentSession: json.is_current_session,
+    lastUsedIp: json.last_used_at_end_user_ip_info?.ip,
   };
 }

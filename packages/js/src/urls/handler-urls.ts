@@ -17,6 +17,7 @@ export const HANDLER_PAGES = {
   teamInvitation: "team-invitation",
   mfa: "mfa",
   cliAuthConfirm: "cli-auth-confirm",
+  impersonate: "impersonate",
 } as const;
 
 export type HandlerPage = keyof typeof HANDLER_PAGES;

@@ -61,3 +61,20 @@ export function clientAppOf(
     ...options,
   });
 }
+
+/** Asks the server for a new access token with `refreshToken` (the raw call, so a test sees the server's own answer). */
+export function refreshWith(
+  baseUrl: string,
+  project: Pick<SdkProject, "id" | "publishableClientKey">,
+  refreshToken: string,
+): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/auth/sessions/current/refresh`, {
+    method: "POST",
+    headers: {
+      "x-stack-project-id": project.id,
+      "x-stack-access-type": "client",
+      "x-stack-publishable-client-key": project.publishableClientKey,
+      "x-stack-refresh-token": refreshToken,
+    },
+  });
+}

@@ -9,6 +9,7 @@ import { AccountSettings } from "./account-settings.tsx";
 import { CliAuthConfirmation } from "./cli-auth-confirmation.tsx";
 import { EmailVerification } from "./email-verification.tsx";
 import { ErrorPage } from "./error-page.tsx";
+import { Impersonate } from "./impersonate.tsx";
 import { ForgotPassword } from "./forgot-password.tsx";
 import { MagicLinkCallback } from "./magic-link-callback.tsx";
 import { MFA } from "./mfa-page.tsx";
@@ -36,6 +37,7 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     teamInvitation: <TeamInvitation />,
     mfa: <MFA />,
     cliAuthConfirm: <CliAuthConfirmation />,
+    impersonate: <Impersonate />,
     error: <ErrorPage />,
   };
   const page = handlerPageOf(app.urls, path);

@@ -1,0 +1,87 @@
+/**
+ * One user of the project: profile, metadata, contact channels, password and
+ * two-factor, passkeys and OAuth accounts, teams and permissions, sessions,
+ * impersonation and deletion. Each section loads and fails on its own.
+ */
+import type { ActiveSession, ServerUser } from "@latchkey/js";
+import { Link, useParams } from "react-router";
+import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
+import { useLoad, type Load } from "../../lib/use-load.ts";
+import { Page } from "../../ui/page.tsx";
+import { Empty, Loaded } from "../../ui/states.tsx";
+import { ContactChannelsCard } from "./user-detail/contact-channels-card.tsx";
+import { DeleteUserCard } from "./user-detail/delete-user.tsx";
+import { useHostApp, type HostApp } from "./user-detail/host-app.tsx";
+import { ImpersonateButton } from "./user-detail/impersonate-button.tsx";
+import { MetadataCard } from "./user-detail/metadata-card.tsx";
+import { PermissionsCard } from "./user-detail/permissions-card.tsx";
+import { ProfileCard } from "./user-detail/profile-card.tsx";
+import { SecurityCard } from "./user-detail/security-card.tsx";
+import { SessionsCard } from "./user-detail/sessions-card.tsx";
+import { SignInMethodsCard } from "./user-detail/sign-in-methods-card.tsx";
+import "./user-detail/user-detail.css";
+
+export default function UserDetailPage() {
+  const app = useAdminApp();
+  const project = useCurrentProject();
+  const { userId = "" } = useParams();
+  const user = useLoad(() => app.getUser(userId), [app, userId]);
+  const host = useHostApp(project);
+  const usersPath = `/projects/${project.id}/users`;
+  const found = user.data ?? null;
+  // Here rather than in the sessions card: an impersonation started from the header shows up in the list.
+  const sessions = useLoad(() => (found ? found.getActiveSessions() : new Promise<never>(() => {})), [found]);
+  return (
+    <Page
+      title={found ? (found.displayName ?? found.primaryEmail ?? "User") : "User"}
+      actions={found ? <ImpersonateButton user={found} host={host} onStarted={sessions.reload} /> : null}
+      description={
+        <Link to={usersPath} className="back-link">
+          ← All users
+        </Link>
+      }
+    >
+      {host.dialog}
+      <Loaded load={user} label="Loading the user…">
+        {(loaded) =>
+          loaded === null ? (
+            <Empty>
+              <p>There is no user with the ID {userId} in this project. They may have been deleted.</p>
+              <Link to={usersPath}>Back to the users</Link>
+            </Empty>
+          ) : (
+            <UserSections user={loaded} host={host} sessions={sessions} usersPath={usersPath} onChanged={user.reload} />
+          )
+        }
+      </Loaded>
+    </Page>
+  );
+}
+
+function UserSections({
+  user,
+  host,
+  sessions,
+  usersPath,
+  onChanged,
+}: {
+  user: ServerUser;
+  host: HostApp;
+  sessions: Load<ActiveSession[]>;
+  usersPath: string;
+  onChanged: () => void;
+}) {
+  const app = useAdminApp();
+  return (
+    <div className="user-detail">
+      <ProfileCard user={user} onChanged={onChanged} />
+      <MetadataCard user={user} onChanged={onChanged} />
+      <ContactChannelsCard app={app} user={user} host={host} onChanged={onChanged} />
+      <SecurityCard user={user} onChanged={onChanged} />
+      <SignInMethodsCard user={user} onChanged={onChanged} />
+      <PermissionsCard app={app} user={user} />
+      <SessionsCard user={user} sessions={sessions} />
+      <DeleteUserCard user={user} usersPath={usersPath} />
+    </div>
+  );
+}

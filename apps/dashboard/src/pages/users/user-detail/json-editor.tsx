@@ -1,0 +1,87 @@
+/** A JSON value in a monospace textarea: invalid JSON is refused with the parser's words (and where), and Save waits for valid JSON. */
+import type { Json } from "@latchkey/js";
+import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { useState } from "react";
+import { useAction } from "../../../lib/use-action.ts";
+import { Field } from "../../../ui/field.tsx";
+import { ActionStatus } from "../../../ui/states.tsx";
+
+function format(value: Json): string {
+  return JSON.stringify(value ?? {}, null, 2);
+}
+
+function parse(text: string): { value: Json } | { error: string } {
+  try {
+    return { value: JSON.parse(text) as Json };
+  } catch (caught) {
+    return { error: `Invalid JSON: ${whereInvalid(text) ?? (caught as Error).message}` };
+  }
+}
+
+/** The browser's JSON.parse often names no position; a strict JSON scanner says what was expected and where. */
+function whereInvalid(text: string): string | null {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return null;
+  const before = text.slice(0, first.offset).split("\n");
+  const what = printParseErrorCode(first.error)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return `${what[0]!.toUpperCase()}${what.slice(1)} at line ${before.length}, column ${before.at(-1)!.length + 1}.`;
+}
+
+export function JsonEditor({
+  label,
+  hint,
+  value,
+  onSave,
+}: {
+  label: string;
+  hint: string;
+  value: Json;
+  onSave: (value: Json) => Promise<void>;
+}) {
+  const [text, setText] = useState(() => format(value));
+  const parsed = parse(text);
+  const changed = text !== format(value);
+  const save = useAction(async () => {
+    if ("error" in parsed) return;
+    await onSave(parsed.value);
+    setText(format(parsed.value));
+    return `${label} saved.`;
+  });
+  return (
+    <form
+      className="json-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save.run();
+      }}
+    >
+      <Field label={label} hint={hint} error={"error" in parsed ? parsed.error : null}>
+        {(props) => (
+          <textarea
+            {...props}
+            className="input mono json-editor-text"
+            rows={Math.min(12, Math.max(4, text.split("\n").length + 1))}
+            spellCheck={false}
+            value={text}
+            onChange={(e) => (setText(e.target.value), save.reset())}
+          />
+        )}
+      </Field>
+      <div className="row-actions">
+        <button type="submit" className="button button-small" disabled={"error" in parsed || !changed || save.pending}>
+          {save.pending ? "Saving…" : `Save ${label.toLowerCase()}`}
+        </button>
+        {changed ? (
+          <button type="button" className="button button-secondary button-small" onClick={() => setText(format(value))}>
+            Discard changes
+          </button>
+        ) : null}
+      </div>
+      <ActionStatus error={save.error} done={save.done} />
+    </form>
+  );
+}

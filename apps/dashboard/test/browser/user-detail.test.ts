@@ -1,0 +1,151 @@
+/**
+ * A user's detail page, opened by URL: the profile, metadata as JSON
+ * (invalid refused, valid saved), revoking one of two sessions (its refresh
+ * token stops working, the other's still works), impersonating in the demo
+ * app (the project's trusted domain) with its banner, and deletion.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ServerUser } from "../../../../packages/js/src/index.ts";
+import { clientAppOf, refreshWith } from "../../../../packages/js/test/server/fixtures.ts";
+import { startDemoApp, type DemoApp } from "../../../../packages/react/test/browser/demo-app.ts";
+import {
+  PASSWORD,
+  expectHeading,
+  ownerWithProject,
+  screenshot,
+  signInOwner,
+  startDashboard,
+  uniqueEmail,
+  type Dashboard,
+} from "./dashboard.ts";
+
+let dashboard: Dashboard;
+let demo: DemoApp;
+let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+let page: Page;
+let user: ServerUser;
+let email: string;
+/** The refresh tokens of the user's two sign-ins. */
+let refreshTokens: string[];
+
+beforeAll(async () => {
+  dashboard = await startDashboard();
+  owner = await ownerWithProject(dashboard.url);
+  email = uniqueEmail("detail");
+  // Three independent set-ups at once: the demo app (its first visit makes Vite bundle it), the user, the owner's sign-in.
+  await Promise.all([
+    (async () => {
+      demo = await startDemoApp({
+        VITE_LATCHKEY_API_URL: dashboard.url,
+        VITE_LATCHKEY_PROJECT_ID: owner.id,
+        VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: owner.publishableClientKey,
+      });
+      // The demo app is the project's own app: impersonation opens it.
+      await owner.project.update({ config: { domains: [{ domain: demo.url, handlerPath: "/handler" }] } });
+      const warm = await demo.openPage();
+      await warm.goto(`${demo.url}/`);
+      await warm.getByText("You are not signed in yet.").waitFor({ timeout: 30_000 });
+    })(),
+    (async () => {
+      user = await owner.project.app.createUser({
+        primaryEmail: email,
+        primaryEmailAuthEnabled: true,
+        password: PASSWORD,
+        displayName: "Ada Lovelace",
+      });
+      refreshTokens = [];
+      for (let i = 0; i < 2; i++) {
+        const client = clientAppOf(dashboard.url, owner);
+        expect((await client.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+        refreshTokens.push((await client.getRefreshToken())!);
+      }
+    })(),
+    (async () => {
+      page = await dashboard.openPage();
+      await signInOwner(page, dashboard.url, owner.email);
+    })(),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await demo?.close();
+  await dashboard?.close();
+});
+
+const card = (title: string) => page.getByRole("region", { name: title, exact: true });
+
+describe("a user's detail page", () => {
+  test("shows the profile", async () => {
+    await page.goto(`${dashboard.url}/projects/${owner.id}/users/${user.id}`);
+    await expectHeading(page, "Ada Lovelace");
+    const profile = card("Profile");
+    await expect.poll(() => profile.getByText(email, { exact: true }).count()).toBe(1);
+    expect(await profile.getByText(user.id, { exact: true }).count()).toBe(1);
+    expect(await profile.getByLabel("Display name").inputValue()).toBe("Ada Lovelace");
+    await expect
+      .poll(() =>
+        card("Sessions")
+          .getByRole("button", { name: /^Revoke/ })
+          .count(),
+      )
+      .toBe(2);
+    await screenshot(page, "user-detail");
+  });
+
+  test("refuses invalid JSON with the parser's words, and saves valid JSON", async () => {
+    const editor = page.getByLabel("Client metadata", { exact: true });
+    const save = page.getByRole("button", { name: "Save client metadata" });
+    await editor.fill('{"plan": }');
+    await expect.poll(() => page.getByText("Invalid JSON: Value expected at line 1, column 10.").count()).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await editor.fill('{"plan": "pro", "seats": 3}');
+    expect(await page.getByText(/^Invalid JSON/).count()).toBe(0);
+    await save.click();
+    await expect.poll(() => page.getByText("Client metadata saved.").count()).toBe(1);
+    expect((await owner.project.app.getUser(user.id))!.clientMetadata).toEqual({ plan: "pro", seats: 3 });
+  });
+
+  test("revoking a session ends its refresh token; the other session still refreshes", async () => {
+    const sessions = card("Sessions");
+    await sessions
+      .getByRole("button", { name: /^Revoke/ })
+      .first()
+      .click();
+    await expect.poll(() => sessions.getByRole("button", { name: /^Revoke/ }).count()).toBe(1);
+    const answers = await Promise.all(
+      refreshTokens.map(async (token) => {
+        const response = await refreshWith(dashboard.url, owner, token);
+        return response.headers.get("x-stack-known-error") ?? String(response.status);
+      }),
+    );
+    expect(answers.sort()).toEqual(["200", "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"]);
+  });
+
+  test("impersonating opens the project's app signed in as the user, with a banner that ends it", async () => {
+    const [tab] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Impersonate" }).click()]);
+    await tab.waitForURL((u) => u.origin === demo.url && u.pathname === "/", { timeout: 20_000 });
+    const banner = tab.getByRole("status").filter({ hasText: "by impersonation" });
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toContain("You are signed in as Ada Lovelace by impersonation.");
+    expect(new URL(tab.url()).hash).toBe("");
+    await expect.poll(() => tab.getByText(`Signed in as ${email}`).count()).toBe(1);
+    await screenshot(tab, "user-detail-impersonation");
+    // The dashboard lists the impersonation among the sessions.
+    await expect.poll(() => card("Sessions").getByText("Impersonation", { exact: true }).count()).toBe(1);
+    await tab.getByRole("button", { name: "End impersonation" }).click();
+    await expect.poll(() => tab.getByText("You are not signed in yet.").count(), { timeout: 15_000 }).toBe(1);
+    expect(await tab.getByText("by impersonation").count()).toBe(0);
+  });
+
+  test("deleting the user, after typing their e-mail, goes back to the users list", async () => {
+    await card("Delete user").getByRole("button", { name: "Delete user" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this user?" });
+    const confirm = dialog.getByRole("button", { name: "Delete user" });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel("Confirm").fill(email);
+    await confirm.click();
+    await page.waitForURL((u) => u.pathname === `/projects/${owner.id}/users`);
+    expect(await owner.project.app.getUser(user.id)).toBeNull();
+  });
+});
