@@ -15,6 +15,7 @@ export interface ProjectPage {
 
 export const projectPages: ProjectPage[] = [
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
+  { path: "users", nav: { group: "Users", label: "Users" }, load: () => import("./users/users-page.tsx") },
 ];
 
 /** The first page a project opens on. */
