@@ -78,6 +78,13 @@ export async function listUsers(
   branchId: string,
   options: ListUsersOptions,
 ): Promise<{ items: UserRecord[]; nextCursor: string | null }> {
+  const rows = (await listUsersQuery(db, projectId, branchId, options)).map(toUserRecord);
+  if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
+  return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
+}
+
+/** The page's query, one row past the limit (the benchmark reads its plan too). */
+export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
   const filters: UserListFilters = {
     desc: options.desc,
     orderBy: options.orderBy ?? "signed_up_at",
@@ -101,7 +108,5 @@ export async function listUsers(
     .orderBy(...userListOrder(filters))
     .$dynamic();
   if (options.limit !== null) query = query.limit(options.limit + 1);
-  const rows = (await query).map(toUserRecord);
-  if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
-  return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
+  return query;
 }
