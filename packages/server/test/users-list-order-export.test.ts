@@ -98,7 +98,7 @@ describe("GET /users: only_anonymous and search by id", () => {
     );
   });
 
-  it("a whole id finds its user, in any case; a part of an id still matches", async () => {
+  it("a whole id finds its user, in any case; the start of an id matches", async () => {
     expect(idsOf(await list({ query: ids[1]! }))).toEqual([ids[1]]);
     expect(idsOf(await list({ query: ids[1]!.toUpperCase() }))).toEqual([ids[1]]);
     expect(idsOf(await list({ query: ` ${ids[2]!} ` }))).toEqual([ids[2]]);
