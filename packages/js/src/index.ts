@@ -18,7 +18,7 @@ export {
   type SendEmailResult,
   type ServerOAuthProviderCreateOptions,
 } from "./apps/server-app.ts";
-export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions } from "./apps/admin-app.ts";
+export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions, type ExportUsersOptions } from "./apps/admin-app.ts";
 export type {
   SentEmail,
   OutboxEmail,

@@ -10,7 +10,7 @@
  * stdout and to BENCHMARKS.md at the repository root.
  *
  * Knobs (environment): BENCH_DURATION seconds per scenario (default 8),
- * BENCH_SCENARIOS comma list to run a subset (hello,floor,me,refresh,refresh-distinct,sign-in,sign-up),
+ * BENCH_SCENARIOS comma list to run a subset (hello,floor,me,refresh,refresh-distinct,sign-in,sign-up,users-page),
  * BENCH_CPU_PROF directory for `node --cpu-prof` profiles of the server,
  * BENCH_NO_WRITE=1 to leave BENCHMARKS.md alone.
  *
@@ -39,6 +39,7 @@ import {
 import { writeReport } from "./report.ts";
 import { hello, meanCeiling, runScenarios, type DatabaseReport } from "./scenarios.ts";
 import { seed } from "./setup.ts";
+import { usersPageBench, usersPageTable } from "./users-page.ts";
 
 /**
  * One database from start to end: its own data directory (and bench database
@@ -119,6 +120,13 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
 }
 
 async function main(): Promise<void> {
+  if (wanted("users-page")) {
+    // In-process, on its own databases: the users page's requests at 100,000 users, with their plans.
+    const tables = [usersPageTable("PGlite", await usersPageBench("PGlite", null))];
+    if (process.env.DATABASE_URL) tables.push(usersPageTable("PostgreSQL", await usersPageBench("PostgreSQL", process.env.DATABASE_URL)));
+    process.stdout.write(`\n${tables.join("\n\n")}\n\n`);
+    if (process.env.BENCH_SCENARIOS === "users-page") return;
+  }
   const started = Date.now();
   const load0 = loadavg()[0]!;
   const reports: DatabaseReport[] = [await benchDatabase("PGlite", null)];

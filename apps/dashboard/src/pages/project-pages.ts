@@ -18,6 +18,8 @@ export const projectPages: ProjectPage[] = [
   { path: "setup", nav: { group: "Project", label: "Setup" }, load: () => import("./setup/setup-page.tsx") },
   { path: "keys", nav: { group: "Settings", label: "Project keys" }, load: () => import("./keys/keys-page.tsx") },
   { path: "settings", nav: { group: "Settings", label: "Project settings" }, load: () => import("./settings/settings-page.tsx") },
+  { path: "users", nav: { group: "Users", label: "Users" }, load: () => import("./users/users-page.tsx") },
+  { path: "users/:userId", load: () => import("./users/user-detail-page.tsx") },
   { path: "teams", nav: { group: "Users", label: "Teams" }, load: () => import("./teams/teams-page.tsx") },
   { path: "teams/:teamId", load: () => import("./teams/team-detail-page.tsx") },
   { path: "team-settings", nav: { group: "Users", label: "Team settings" }, load: () => import("./team-settings/team-settings-page.tsx") },
@@ -38,7 +40,6 @@ export const projectPages: ProjectPage[] = [
   { path: "email-drafts", nav: { group: "Emails", label: "Drafts" }, load: () => import("./emails/email-drafts-page.tsx") },
   { path: "emails-sent", nav: { group: "Emails", label: "Sent" }, load: () => import("./emails/emails-sent-page.tsx") },
   { path: "outbox", nav: { group: "Emails", label: "Outbox" }, load: () => import("./emails/outbox-page.tsx") },
-  { path: "users/:userId", load: () => import("./users/user-detail-page.tsx") },
 ];
 
 /** The first page a project opens on. */

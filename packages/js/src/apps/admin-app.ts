@@ -27,7 +27,11 @@ import {
   type EmailThemeUpdateOptions,
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
-import { StackServerApp, type StackServerAppOptions } from "./server-app.ts";
+import { booleanText } from "../interface/query-values.ts";
+import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
+
+/** What `exportUsers` writes: the users a list's filters select, in its order, as CSV or JSON. */
+export type ExportUsersOptions = Omit<ListUsersOptions, "cursor" | "limit"> & { format: "csv" | "json" };
 
 export type StackAdminAppOptions = Omit<StackServerAppOptions, "secretServerKey"> & {
   secretServerKey?: string;
@@ -80,6 +84,26 @@ export class StackAdminApp extends StackServerApp {
   /** Who this app's admin requests go as: the admin key, or the owner's session. */
   private get asAdmin() {
     return { accessType: "admin", adminSession: this.#ownerSession } as const;
+  }
+
+  /**
+   * The users a list's filters select, as a byte stream of CSV (a header row,
+   * then one row per user) or of a JSON array of users, read as the server
+   * writes it: an export of any size never sits whole in memory.
+   */
+  exportUsers(options: ExportUsersOptions): Promise<ReadableStream<Uint8Array>> {
+    return this.api.stream("GET /internal/users/export", {
+      ...this.asAdmin,
+      query: {
+        format: options.format,
+        order_by: userOrderQuery(options.orderBy),
+        desc: booleanText(options.desc),
+        query: options.query,
+        include_anonymous: booleanText(options.includeAnonymous),
+        only_anonymous: booleanText(options.onlyAnonymous),
+        team_id: options.teamId,
+      },
+    });
   }
 
   /** What `useProject` shows of an admin app: the admin view (`getProject` itself always reads anew). */

@@ -33,14 +33,23 @@ export interface ServerUserCreateOptions extends Omit<ServerUserUpdateOptions, "
 /** The body of `POST /oauth-providers` (oauthProviderCreateBody in @latchkey/shared), in camelCase. */
 export type ServerOAuthProviderCreateOptions = CamelCaseKeys<OAuthProviderCreateBody>;
 
+/** The list's order as the API names it. */
+export function userOrderQuery(orderBy: ListUsersOptions["orderBy"]): "signed_up_at" | "last_active_at" | undefined {
+  if (orderBy === undefined) return undefined;
+  return orderBy === "lastActiveAt" ? "last_active_at" : "signed_up_at";
+}
+
 export interface ListUsersOptions {
   cursor?: string;
   limit?: number;
-  orderBy?: "signedUpAt";
+  /** Ties are broken by user id, so paging stays exact under either order. */
+  orderBy?: "signedUpAt" | "lastActiveAt";
   desc?: boolean;
-  /** Matches e-mail and display name, case-insensitively. */
+  /** Matches e-mail, display name and id (part of it, or a whole id), case-insensitively. */
   query?: string;
   includeAnonymous?: boolean;
+  /** Anonymous users alone. */
+  onlyAnonymous?: boolean;
   teamId?: string;
 }
 
@@ -118,10 +127,11 @@ export class StackServerApp extends StackClientApp {
       query: {
         cursor: options.cursor,
         limit: options.limit,
-        order_by: options.orderBy === undefined ? undefined : "signed_up_at",
+        order_by: userOrderQuery(options.orderBy),
         desc: booleanText(options.desc),
         query: options.query,
         include_anonymous: booleanText(options.includeAnonymous),
+        only_anonymous: booleanText(options.onlyAnonymous),
         team_id: options.teamId,
       },
     });

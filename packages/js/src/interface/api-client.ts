@@ -109,6 +109,29 @@ export class ApiClient {
     endpoint: K,
     request: CallContext<A> & CallInput<Endpoints[K], A>,
   ): Promise<EndpointResponse<Endpoints[K], A>> {
+    const { path, options } = this.requestOf(endpoint, request);
+    return this.send(path, options) as Promise<EndpointResponse<Endpoints[K], A>>;
+  }
+
+  /**
+   * Like `call`, for an endpoint whose answer is read as it arrives (an
+   * export): resolves with the body's byte stream once the server has
+   * answered with success; errors are thrown as `call` throws them.
+   */
+  async stream<K extends EndpointName, A extends AccessType>(
+    endpoint: K,
+    request: CallContext<A> & CallInput<Endpoints[K], A>,
+  ): Promise<ReadableStream<Uint8Array>> {
+    const { path, options } = this.requestOf(endpoint, request);
+    const response = await this.respond(path, options);
+    if (!response.body) throw new HttpError(response.status, "", options.method ?? "GET", this.url(path, options.query));
+    return response.body;
+  }
+
+  private requestOf<K extends EndpointName, A extends AccessType>(
+    endpoint: K,
+    request: CallContext<A> & CallInput<Endpoints[K], A>,
+  ): { path: string; options: RequestOptions } {
     const space = endpoint.indexOf(" ");
     const method = endpoint.slice(0, space);
     const params = (request.params ?? {}) as Record<string, string>;
@@ -118,15 +141,18 @@ export class ApiClient {
       return encodeURIComponent(value);
     });
     const query = request.query as RequestOptions["query"];
-    return this.send(path, {
-      method,
-      accessType: request.accessType,
-      session: request.session,
-      adminSession: request.adminSession,
-      ...(request.headers ? { headers: request.headers } : {}),
-      ...(query ? { query } : {}),
-      ...(request.body !== undefined ? { body: request.body } : {}),
-    }) as Promise<EndpointResponse<Endpoints[K], A>>;
+    return {
+      path,
+      options: {
+        method,
+        accessType: request.accessType,
+        session: request.session,
+        adminSession: request.adminSession,
+        ...(request.headers ? { headers: request.headers } : {}),
+        ...(query ? { query } : {}),
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      },
+    };
   }
 
   /**
@@ -135,6 +161,12 @@ export class ApiClient {
    * endpoints through `call` only (a unit test holds it to that).
    */
   async send<T = unknown>(path: string, request: RequestOptions): Promise<T> {
+    const response = await this.respond(path, request);
+    return parseBody(await response.text(), response.headers.get("content-type")) as T;
+  }
+
+  /** Sends with retries; resolves with a 2xx answer whose body is still unread, or throws what the answer says. */
+  private async respond(path: string, request: RequestOptions): Promise<Response> {
     const method = (request.method ?? "GET").toUpperCase();
     const url = this.url(path, request.query);
     const adminSession = request.adminSession === undefined ? this.defaultAdminSession : request.adminSession;
@@ -177,6 +209,7 @@ export class ApiClient {
         await sleep(retryDelayMillis(attempt));
         continue;
       }
+      if (response.ok && code === null) return response;
       const text = await response.text();
       if (code !== null) {
         const error = parseKnownError(code, text) ?? new HttpError(response.status, text, method, url);
@@ -193,8 +226,7 @@ export class ApiClient {
         }
         throw error;
       }
-      if (!response.ok) throw new HttpError(response.status, text, method, url);
-      return parseBody(text, response.headers.get("content-type")) as T;
+      throw new HttpError(response.status, text, method, url);
     }
   }
 

@@ -122,11 +122,20 @@ export const listUsersQuery = z.strictObject({
   cursor: uuidSchema.optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   desc: booleanQuery.optional(),
-  order_by: z.enum(["signed_up_at"]).optional(),
+  /** `last_active_at` is a Latchkey extension; ties are broken by user id under either order. */
+  order_by: z.enum(["signed_up_at", "last_active_at"]).optional(),
   query: z.string().optional(),
   include_anonymous: booleanQuery.optional(),
+  /** A Latchkey extension: anonymous users alone (implies include_anonymous). */
+  only_anonymous: booleanQuery.optional(),
   team_id: uuidSchema.optional(),
 });
+
+/** The filters and order of a user list, without its paging: what an export of the list takes, plus its format. */
+export const exportUsersQuery = listUsersQuery.omit({ cursor: true, limit: true }).extend({
+  format: z.enum(["csv", "json"]),
+});
+export type ExportUsersQuery = z.input<typeof exportUsersQuery>;
 
 const userParams = z.strictObject({ user_id: uuidSchema });
 const ALL = ["client", "server", "admin"] as const;
@@ -148,6 +157,16 @@ export const usersEndpoints = {
     access: SERVER,
     query: listUsersQuery,
     response: paginatedListJson(serverUserJson),
+  }),
+  exportUsers: defineEndpoint({
+    method: "GET",
+    path: "/internal/users/export",
+    summary: "The users a list's filters select, streamed as CSV or as a JSON array of server user objects",
+    tags: ["Users"],
+    access: ["admin"],
+    query: exportUsersQuery,
+    responseType: "text",
+    response: z.string(),
   }),
   createUser: defineEndpoint({
     method: "POST",

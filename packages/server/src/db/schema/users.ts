@@ -50,6 +50,8 @@ export const users = pgTable(
   },
   (t) => [
     index("users_listing_idx").on(t.projectId, t.branchId, t.signedUpAt, t.id),
+    // The list ordered by last activity (domain/users/list.ts), paged by keyset like the sign-up order.
+    index("users_activity_listing_idx").on(t.projectId, t.branchId, t.lastActiveAt, t.id),
     // Deleting a team clears it as the selected team of whoever had it.
     index("users_selected_team_idx")
       .on(t.selectedTeamId)

@@ -1,14 +1,27 @@
 /**
- * Listing users by sign-up time (tie-break: id). The cursor is the id of the
- * first user of the wanted page; a page fetches one extra row to know the
- * next cursor. Backed by the (project, branch, signed_up_at, id) index.
+ * Listing users by sign-up time or by last activity (tie-break: id). The
+ * cursor is the id of the first user of the wanted page; a page fetches one
+ * extra row to know the next cursor. Backed by the (project, branch, order
+ * column, id) indexes.
  */
 import { and, asc, desc as descending, eq, exists, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { contactChannels, teamMembers, users } from "../../db/schema/index.ts";
 import { toUserRecord, userRecordQuery, type UserRecord } from "./record.ts";
 
-export interface ListUsersOptions {
+export type UserOrder = "signed_up_at" | "last_active_at";
+
+/** What selects and orders the users of a list, paging aside. */
+export interface UserListFilters {
+  desc: boolean;
+  orderBy: UserOrder;
+  search: string | null;
+  includeAnonymous: boolean;
+  onlyAnonymous: boolean;
+  teamId: string | null;
+}
+
+export interface ListUsersOptions extends Partial<UserListFilters> {
   cursor: string | null;
   limit: number | null;
   desc: boolean;
@@ -17,14 +30,29 @@ export interface ListUsersOptions {
   teamId: string | null;
 }
 
-export async function listUsers(
-  db: DbOrTx,
-  projectId: string,
-  branchId: string,
-  options: ListUsersOptions,
-): Promise<{ items: UserRecord[]; nextCursor: string | null }> {
-  const filters: (SQL | undefined)[] = [eq(users.projectId, projectId), eq(users.branchId, branchId)];
-  if (!options.includeAnonymous) filters.push(eq(users.isAnonymous, false));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const ID_TEMPLATE = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+
+/** The lowest and highest ids that start with `text`, or null when `text` cannot start an id. */
+export function idPrefixRange(text: string): [string, string] | null {
+  const lower = text.toLowerCase();
+  if (lower.length === 0 || lower.length > ID_TEMPLATE.length) return null;
+  for (let i = 0; i < lower.length; i++) {
+    const wanted = ID_TEMPLATE[i] === "-" ? lower[i] === "-" : /[0-9a-f]/.test(lower[i]!);
+    if (!wanted) return null;
+  }
+  const fill = (digit: string) => lower + [...ID_TEMPLATE.slice(lower.length)].map((c) => (c === "-" ? "-" : digit)).join("");
+  return [fill("0"), fill("f")];
+}
+
+const orderColumn = (order: UserOrder) => (order === "last_active_at" ? users.lastActiveAt : users.signedUpAt);
+
+/** The filters of a list in SQL: tenancy, anonymous users, team and search. */
+export function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): SQL[] {
+  const filters: SQL[] = [eq(users.projectId, projectId), eq(users.branchId, branchId)];
+  if (options.onlyAnonymous) filters.push(eq(users.isAnonymous, true));
+  else if (!options.includeAnonymous) filters.push(eq(users.isAnonymous, false));
   if (options.teamId) {
     filters.push(
       exists(
@@ -35,36 +63,70 @@ export async function listUsers(
       ),
     );
   }
-  if (options.search) {
-    const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const search = options.search?.trim();
+  if (search && UUID.test(search)) {
+    // A whole id names one user: found through the primary key rather than by reading every id as text.
+    filters.push(eq(users.id, search.toLowerCase()));
+  } else if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // The matching addresses are read once (a hashed subplan), not probed per user.
+    const matchingChannels = db
+      .select({ userId: contactChannels.userId })
+      .from(contactChannels)
+      .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)));
+    const idRange = idPrefixRange(search);
+    // An id is matched from its start, as a range of the primary key: reading every id as text cost more than the rest of the search.
     filters.push(
       or(
         ilike(users.displayName, pattern),
-        sql`${users.id}::text ilike ${pattern}`,
-        exists(
-          db
-            .select({ one: sql`1` })
-            .from(contactChannels)
-            .where(and(eq(contactChannels.userId, users.id), ilike(contactChannels.value, pattern))),
-        ),
-      ),
+        sql`${users.id} in (${matchingChannels})`,
+        idRange ? sql`${users.id} between ${idRange[0]} and ${idRange[1]}` : undefined,
+      )!,
     );
   }
+  return filters;
+}
+
+export function userListOrder(options: Pick<UserListFilters, "desc" | "orderBy">): SQL[] {
+  const column = orderColumn(options.orderBy);
+  return options.desc ? [descending(column), descending(users.id)] : [asc(column), asc(users.id)];
+}
+
+export async function listUsers(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  options: ListUsersOptions,
+): Promise<{ items: UserRecord[]; nextCursor: string | null }> {
+  const rows = (await listUsersQuery(db, projectId, branchId, options)).map(toUserRecord);
+  if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
+  return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
+}
+
+/** The page's query, one row past the limit (the benchmark reads its plan too). */
+export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
+  const filters: UserListFilters = {
+    desc: options.desc,
+    orderBy: options.orderBy ?? "signed_up_at",
+    search: options.search,
+    includeAnonymous: options.includeAnonymous,
+    onlyAnonymous: options.onlyAnonymous ?? false,
+    teamId: options.teamId,
+  };
+  const conditions = userListConditions(db, projectId, branchId, filters);
   if (options.cursor) {
     // Rows at or after the cursor row, in the listing's direction.
     // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
     const op = options.desc ? sql.raw("<=") : sql.raw(">=");
-    filters.push(
-      sql`(${users.signedUpAt}, ${users.id}) ${op} (select c.signed_up_at, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${options.cursor})`,
+    const cursorColumn = sql.raw(filters.orderBy === "last_active_at" ? "c.last_active_at" : "c.signed_up_at");
+    conditions.push(
+      sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${op} (select ${cursorColumn}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${options.cursor})`,
     );
   }
-  const order = options.desc ? [descending(users.signedUpAt), descending(users.id)] : [asc(users.signedUpAt), asc(users.id)];
   let query = userRecordQuery(db)
-    .where(and(...filters))
-    .orderBy(...order)
+    .where(and(...conditions))
+    .orderBy(...userListOrder(filters))
     .$dynamic();
   if (options.limit !== null) query = query.limit(options.limit + 1);
-  const rows = (await query).map(toUserRecord);
-  if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
-  return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
+  return query;
 }

@@ -10,6 +10,8 @@ export default [
       cursor: query.cursor ?? null,
       limit: query.limit ?? null,
       desc: query.desc ?? false,
+      orderBy: query.order_by ?? "signed_up_at",
+      onlyAnonymous: query.only_anonymous ?? false,
       search: query.query ?? null,
       includeAnonymous: query.include_anonymous ?? false,
       teamId: query.team_id ?? null,

@@ -1,0 +1,1 @@
+CREATE INDEX "users_activity_listing_idx" ON "users" USING btree ("project_id","branch_id","last_active_at","id");
