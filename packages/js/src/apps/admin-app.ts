@@ -27,7 +27,6 @@ import {
   type EmailThemeUpdateOptions,
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
-import { booleanText } from "../interface/query-values.ts";
 import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
 
 /** What `exportUsers` writes: the users a list's filters select, in its order, as CSV or JSON. */
