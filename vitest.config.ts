@@ -1,3 +1,7 @@
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
@@ -6,6 +10,14 @@ const sources = {
   resolve: { conditions: ["latchkey-source", ...defaultServerConditions] },
   ssr: { resolve: { conditions: ["latchkey-source", ...defaultServerConditions] } },
 };
+
+/**
+ * The dashboard's browser tests build it outside apps/dashboard/dist (one directory per checkout), so a test run
+ * never replaces the files a running `npm start` serves. Set here, before any worker starts, so the global setup
+ * and the test files agree (scripts/lib/dashboard-build.mjs reads it).
+ */
+const checkoutId = (path: string) => createHash("sha256").update(path).digest("hex").slice(0, 12);
+process.env.LATCHKEY_DASHBOARD_OUT ??= join(tmpdir(), `latchkey-dashboard-test-${checkoutId(fileURLToPath(import.meta.url))}`);
 
 /**
  * One suite, two databases: every server test runs on embedded PGlite, and

@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { repoRoot } from "./latchkey-server.mjs";
 
 export const dashboardRoot = join(repoRoot, "apps", "dashboard");
-export const dashboardDist = join(dashboardRoot, "dist");
+/**
+ * Where the build goes: apps/dashboard/dist for `npm start`; the test suite sets LATCHKEY_DASHBOARD_OUT
+ * (vitest.config.ts) so its builds never replace the files a running `npm start` is serving.
+ */
+export const dashboardDist = process.env.LATCHKEY_DASHBOARD_OUT || join(dashboardRoot, "dist");
+/** The fingerprint of the sources the build was made from (a dotfile: the server never serves those). */
 const STAMP = join(dashboardDist, ".sources");
 
 /** Everything the bundle is made of. */
@@ -38,7 +43,7 @@ function fingerprint() {
   return hash.digest("hex");
 }
 
-/** Builds the dashboard into apps/dashboard/dist unless the build there is of the current sources; returns the directory. */
+/** Builds the dashboard into dashboardDist unless the build there is of the current sources; returns the directory. */
 export async function ensureDashboardBuilt({ log = console.log } = {}) {
   const wanted = fingerprint();
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === wanted && existsSync(join(dashboardDist, "index.html"))) return dashboardDist;
@@ -49,7 +54,13 @@ export async function ensureDashboardBuilt({ log = console.log } = {}) {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    await build({ root: dashboardRoot, configFile: join(dashboardRoot, "vite.config.ts"), logLevel: "warn", mode: "production" });
+    await build({
+      root: dashboardRoot,
+      configFile: join(dashboardRoot, "vite.config.ts"),
+      logLevel: "warn",
+      mode: "production",
+      build: { outDir: dashboardDist, emptyOutDir: true },
+    });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

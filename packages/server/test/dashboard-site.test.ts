@@ -22,6 +22,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, "index.html"), "<!doctype html><html><head><title>x</title></head><body></body></html>");
   writeFileSync(join(dist, "assets", "app-abc123.js"), "console.log(1)");
   writeFileSync(join(dist, "favicon.svg"), "<svg/>");
+  writeFileSync(join(dist, ".sources"), "fingerprint");
+  writeFileSync(join(dist, "assets", ".hidden.js"), "fingerprint");
   // A file beside the build that must never be served.
   writeFileSync(join(root, "secret.txt"), "not for you");
   server = await createTestServer({ dashboardDir: dist });
@@ -42,9 +44,10 @@ describe("pages", () => {
       expect(res.headers.get("cache-control")).toBe("no-cache");
       expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(await res.text()).toContain(
-        `<meta name="latchkey-publishable-client-key" content="${SEED_KEYS.publishableClientKey}" /></head>`,
-      );
+      const html = await res.text();
+      expect(html).toContain(`<meta name="latchkey-publishable-client-key" content="${SEED_KEYS.publishableClientKey}" /></head>`);
+      expect(html).toContain(`<meta name="latchkey-api-url" content="${server.config.apiUrl}" />`);
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
     },
   );
 
@@ -80,16 +83,28 @@ describe("files", () => {
     expect((await get("/robots.txt")).status).toBe(404);
   });
 
-  test.each([
-    "/../secret.txt",
-    "/%2e%2e/secret.txt",
-    "/assets/..%2f..%2fsecret.txt",
-    "/%2e%2e%2fsecret.txt",
-    "/bad%zzescape.txt",
-    "/nul%00.txt",
-  ])("%s reads nothing outside the build", async (path) => {
-    const res = await get(path);
-    expect(await res.text()).not.toContain("not for you");
+  // Only what reaches the server as written: a URL parser resolves plain `..` and `%2e%2e` segments before sending.
+  test.each(["/assets/..%2f..%2fsecret.txt", "/%2e%2e%2fsecret.txt", "/..%5csecret.txt", "/bad%zzescape.txt", "/nul%00.txt"])(
+    "%s reads nothing outside the build",
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain("not for you");
+    },
+  );
+
+  test("the build's own dotfiles are never served", async () => {
+    for (const path of ["/.sources", "/assets/.hidden.js"]) {
+      const res = await get(path);
+      expect(await res.text()).not.toContain("fingerprint");
+    }
+  });
+
+  test("/index.html is the page with its headers, not a plain file (it may not be framed)", async () => {
+    const res = await get("/index.html");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(await res.text()).toContain("latchkey-publishable-client-key");
   });
 });
 

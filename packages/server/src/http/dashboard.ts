@@ -45,15 +45,18 @@ const PAGE_HEADERS = {
   "content-security-policy": CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
 };
 
 export class DashboardSite {
   #publishableClientKey: string | null;
   #index: string | null = null;
 
+  /** `apiUrl`: this server's public address (ServerConfig.apiUrl), which OAuth callbacks and apps' settings must use. */
   constructor(
     private readonly dir: string,
     publishableClientKey: string | null,
+    private readonly apiUrl: string,
   ) {
     if (!existsSync(join(dir, "index.html"))) {
       throw new Error(
@@ -72,6 +75,8 @@ export class DashboardSite {
   /** The answer to a GET or HEAD outside /api, or null when the path is not the dashboard's (a missing asset). */
   respond(path: string, method: string): Response | null {
     if (method !== "GET" && method !== "HEAD") return null;
+    // The page itself goes out only with its headers (the policy that forbids framing it, the key).
+    if (path === "/index.html") return this.page(method);
     const file = this.fileOf(path);
     if (file) {
       const body = method === "HEAD" ? null : readFileSync(file);
@@ -81,22 +86,29 @@ export class DashboardSite {
           // Vite names built assets by their content hash: a changed file is a new name.
           "cache-control": path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
           "x-content-type-options": "nosniff",
+          "x-frame-options": "DENY",
         },
       });
     }
     // A missing hashed asset is a stale page asking for an old build: a 404 lets it fail visibly instead of parsing HTML as code.
     if (path.startsWith("/assets/") || extname(path) !== "") return null;
+    return this.page(method);
+  }
+
+  private page(method: string): Response {
     return new Response(method === "HEAD" ? null : this.index(), { headers: PAGE_HEADERS });
   }
 
   private fileOf(path: string): string | null {
-    if (path === "/" || path.includes("\0")) return null;
+    if (path === "/") return null;
     let decoded: string;
     try {
       decoded = decodeURIComponent(path);
     } catch {
       return null;
     }
+    // Dotfiles (the build's source fingerprint) are the build's own, never the page's.
+    if (decoded.includes("\0") || decoded.split(/[\\/]/).some((part) => part.startsWith("."))) return null;
     const full = normalize(join(this.dir, decoded));
     if (!full.startsWith(this.dir + sep)) return null;
     const stat = statSync(full, { throwIfNoEntry: false });
@@ -107,7 +119,9 @@ export class DashboardSite {
     if (this.#index === null) {
       const html = readFileSync(join(this.dir, "index.html"), "utf8");
       const key = this.#publishableClientKey;
-      const meta = key ? `<meta name="latchkey-publishable-client-key" content="${escapeAttribute(key)}" />` : "";
+      const meta =
+        `<meta name="latchkey-api-url" content="${escapeAttribute(this.apiUrl)}" />` +
+        (key ? `<meta name="latchkey-publishable-client-key" content="${escapeAttribute(key)}" />` : "");
       this.#index = html.replace("</head>", `${meta}</head>`);
     }
     return this.#index;

@@ -5,6 +5,7 @@
  * only ever shows them masked).
  */
 import type { AdminProjectConfig, AdminProjectUpdateOptions, OAuthProviderId } from "@latchkey/js";
+import { serverUrl } from "../../lib/server-url.ts";
 
 export type ProviderConfig = AdminProjectConfig["oauthProviders"][number];
 export type ProviderEntry = NonNullable<NonNullable<AdminProjectUpdateOptions["config"]>["oauthProviders"]>[number];
@@ -29,5 +30,5 @@ export function withProvider(providers: readonly ProviderConfig[], id: OAuthProv
 
 /** Where the provider sends people back after they sign in: what the provider's app settings must list. */
 export function callbackUrl(id: OAuthProviderId): string {
-  return `${window.location.origin}/api/v1/auth/oauth/callback/${id}`;
+  return `${serverUrl()}/api/v1/auth/oauth/callback/${id}`;
 }

@@ -12,6 +12,7 @@ import { Card, Page } from "../../ui/page.tsx";
 import { GuideTabs } from "./guide-tabs.tsx";
 import { guides, KEY_PLACEHOLDER, type Guide } from "./snippets.ts";
 import "./setup.css";
+import { serverUrl } from "../../lib/server-url.ts";
 
 /** What the first run hands this page through navigation state. */
 export interface NewKeyState {
@@ -37,7 +38,7 @@ export default function SetupPage() {
     if (location.state !== null) void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
   }, [location, navigate]);
 
-  const all = guides({ baseUrl: window.location.origin, projectId: project.id, publishableClientKey: key ?? KEY_PLACEHOLDER });
+  const all = guides({ baseUrl: serverUrl(), projectId: project.id, publishableClientKey: key ?? KEY_PLACEHOLDER });
   const tab = (params.get("tab") ?? "react") as Guide["id"];
   return (
     <Page title="Setup" description={`Connect your app to ${project.displayName}: pick your stack and paste the code.`}>
@@ -59,7 +60,7 @@ export default function SetupPage() {
           <dt>Project ID</dt>
           <dd className="mono">{project.id}</dd>
           <dt>API URL</dt>
-          <dd className="mono">{window.location.origin}/api/v1</dd>
+          <dd className="mono">{serverUrl()}/api/v1</dd>
         </dl>
       </Card>
     </Page>
