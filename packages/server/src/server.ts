@@ -85,7 +85,9 @@ export async function startInstance(
     emailRateLimit: new EmailSendRateLimit(),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
-    dashboard: config.dashboardDir ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey, config.apiUrl) : null,
+    dashboard: config.dashboardDir
+      ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey, config.apiUrl)
+      : null,
   };
   return {
     services,
