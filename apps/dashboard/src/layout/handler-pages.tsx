@@ -21,8 +21,8 @@ import {
   TeamInvitation,
   useStackApp,
 } from "@latchkey/react";
-import { lazy, Suspense, type ComponentType } from "react";
-import { Link, useLocation } from "react-router";
+import { lazy, Suspense, type ComponentType, type MouseEvent } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import { Loading } from "../ui/states.tsx";
 
 const AccountSettings = lazy(() => import("./account-settings.ts"));
@@ -50,8 +50,21 @@ export function HandlerPages() {
   const { pathname } = useLocation();
   const page = handlerPageOf(app.urls, pathname);
   const Page = page ? PAGES[page] : null;
+  const navigate = useNavigate();
+  // The pages' own links ("Sign up", "Forgot password?") are plain anchors, as any host app needs them; here they move
+  // through the router instead of reloading the dashboard.
+  const followInApp = (event: MouseEvent<HTMLDivElement>) => {
+    const link = (event.target as HTMLElement).closest("a");
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return;
+    const url = new URL(link.href, window.location.href);
+    if (url.origin !== window.location.origin) return;
+    event.preventDefault();
+    void navigate(url.pathname + url.search + url.hash);
+  };
   return (
-    <div className="handler-page">
+    // A delegate for the links inside (Enter on a focused link is a click too); the links stay ordinary anchors.
+    <div className="handler-page" onClick={followInApp}>
       <p className="brand brand-large">Latchkey</p>
       {Page ? (
         <Suspense fallback={<Loading />}>

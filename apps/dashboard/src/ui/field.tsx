@@ -49,13 +49,26 @@ export function Toggle({
   onChange: (checked: boolean) => void;
 }) {
   const id = useId();
+  // The hint describes the switch rather than naming it: screen readers then say the short name first.
   return (
     <div className="toggle">
-      <input id={id} type="checkbox" role="switch" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      <label htmlFor={id}>
-        <span>{label}</span>
-        {hint ? <span className="field-hint">{hint}</span> : null}
-      </label>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <div className="toggle-text">
+        <label htmlFor={id}>{label}</label>
+        {hint ? (
+          <span id={`${id}-hint`} className="field-hint">
+            {hint}
+          </span>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /** A page's frame: its title (also the document's), an optional description and actions, then its sections. */
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 export function Page({
   title,
@@ -15,11 +15,20 @@ export function Page({
   useEffect(() => {
     document.title = `${title} · Latchkey`;
   }, [title]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // After a move from the sidebar or the top bar, focus lands on the new page's title, so a screen reader announces it
+    // and Tab continues in the page; focus the owner put in the page (a search box) is left where it is.
+    const active = document.activeElement;
+    if (!active || active === document.body || active.closest(".sidebar, .topbar")) heading.current?.focus();
+  }, []);
   return (
     <div className="page">
       <header className="page-header">
         <div>
-          <h1>{title}</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            {title}
+          </h1>
           {description ? <p className="muted">{description}</p> : null}
         </div>
         {actions ? <div className="page-actions">{actions}</div> : null}

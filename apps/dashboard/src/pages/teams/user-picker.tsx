@@ -1,6 +1,7 @@
 /** Finds a user of the project by e-mail or name and picks one: for a team's creator and for adding a member. */
 import type { ServerUser, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
+import { useDebounced } from "../../lib/use-debounced.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
 import { ErrorNotice } from "../../ui/states.tsx";
@@ -22,7 +23,7 @@ export function UserPicker({
   exclude?: string[];
 }) {
   const [query, setQuery] = useState("");
-  const q = query.trim();
+  const q = useDebounced(query.trim());
   const found = useLoad<ServerUser[]>(() => (q ? app.listUsers({ query: q, limit: 6 }) : Promise.resolve([])), [app, q]);
   if (picked)
     return (
