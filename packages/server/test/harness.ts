@@ -6,7 +6,7 @@
  */
 import { serve } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import postgres from "postgres";
@@ -54,8 +54,8 @@ export interface TestServer {
   /** Log lines the server wrote (JSON objects). */
   logs: Record<string, unknown>[];
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
-  /** Binds a loopback port; returns the base URL (without /api/v1). */
-  listen(): Promise<string>;
+  /** Binds a loopback port (any free one, or `port`); returns the base URL (without /api/v1). */
+  listen(port?: number): Promise<string>;
   close(): Promise<void>;
   internal: { client: Auth; server: Auth; admin: Auth };
   /** The PostgreSQL URL of this server's database (null on PGlite). */
@@ -120,8 +120,8 @@ export async function createTestServer(
     config,
     logs,
     request,
-    async listen() {
-      httpServer = serve({ fetch: instance.app.fetch, port: 0, hostname: "127.0.0.1" });
+    async listen(port = 0) {
+      httpServer = serve({ fetch: instance.app.fetch, port, hostname: "127.0.0.1" });
       await new Promise<void>((resolve) => httpServer!.once("listening", () => resolve()));
       return `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
     },
@@ -209,4 +209,13 @@ export function expectKnownError(res: TestResponse, code: string, status?: numbe
   if (problems.length > 0) {
     throw new Error(`Expected ${code}${status ? ` (${status})` : ""}: ${problems.join("; ")}\n${res.text}`);
   }
+}
+
+/** A loopback port free right now: for a server that must know its own URL (its apiUrl) before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

@@ -12,7 +12,7 @@ import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
 import { logPageErrors, repoRoot } from "../../../../packages/react/test/browser/demo-app.ts";
 import { PASSWORD, uniqueEmail } from "../../../../packages/js/test/server/support.ts";
 import { createSdkProject, type SdkProject } from "../../../../packages/js/test/server/fixtures.ts";
-import { createTestServer, type TestServer } from "../../../../packages/server/test/harness.ts";
+import { createTestServer, freePort, type TestServer } from "../../../../packages/server/test/harness.ts";
 import type { ServerConfig } from "../../../../packages/server/src/config.ts";
 
 export { PASSWORD, uniqueEmail };
@@ -32,10 +32,13 @@ export interface Dashboard {
 
 /** `server`: a test server already made (e.g. one with a mail peer); else a new one. Its dashboardDir is set here. */
 export async function startDashboard(options: { server?: TestServer; config?: Partial<ServerConfig> } = {}): Promise<Dashboard> {
-  const server = options.server ?? (await createTestServer({ ...options.config, dashboardDir: dashboardDist }));
+  // The server knows its public URL (it names it to the dashboard for OAuth callbacks and set-up snippets) before it listens.
+  const port = options.server ? 0 : await freePort();
+  const server =
+    options.server ?? (await createTestServer({ apiUrl: `http://127.0.0.1:${port}`, ...options.config, dashboardDir: dashboardDist }));
   if (!server.instance.services.dashboard)
     throw new Error("Pass dashboardDir: dashboardDist to the test server that serves the dashboard.");
-  const url = await server.listen();
+  const url = await server.listen(port);
   const browser = await chromium.launch({
     executablePath: ensureChromium(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
