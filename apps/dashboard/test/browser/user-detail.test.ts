@@ -42,8 +42,15 @@ beforeAll(async () => {
         VITE_LATCHKEY_PROJECT_ID: owner.id,
         VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: owner.publishableClientKey,
       });
-      // The demo app is the project's own app: impersonation opens it.
-      await owner.project.update({ config: { domains: [{ domain: demo.url, handlerPath: "/handler" }] } });
+      // The demo app is the project's own app: impersonation opens it, passing over a wildcard domain, which names no page.
+      await owner.project.update({
+        config: {
+          domains: [
+            { domain: "https://*.example.com", handlerPath: "/handler" },
+            { domain: demo.url, handlerPath: "/handler" },
+          ],
+        },
+      });
       const warm = await demo.openPage();
       await warm.goto(`${demo.url}/`);
       await warm.getByText("You are not signed in yet.").waitFor({ timeout: 30_000 });
