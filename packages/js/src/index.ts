@@ -120,7 +120,15 @@ export {
   type HandlerUrlOptions,
   type HandlerPage,
 } from "./urls/handler-urls.ts";
-export { impersonationLink, impersonationTokensOf, IMPERSONATION_STORAGE_KEY, type ImpersonationTokens } from "./urls/impersonation.ts";
+export {
+  clearImpersonationMark,
+  impersonationLink,
+  impersonationMarkOf,
+  impersonationTokensOf,
+  isImpersonationSession,
+  markImpersonation,
+  type ImpersonationTokens,
+} from "./urls/impersonation.ts";
 export { UntrustedRedirectError, type RedirectMethod } from "./urls/redirect.ts";
 export { KnownError, KnownErrors, RateLimitedError, StatusError, isKnownError } from "@latchkey/shared/known-errors/index";
 export type { AnyKnownError, CodedKnownError, KnownErrorCode, KnownErrorOf } from "@latchkey/shared/known-errors/index";

@@ -2,7 +2,8 @@
  * Teams, team settings and permission definitions, as an owner uses them:
  * create a team, add an existing user and grant and revoke a team
  * permission (checked through the SDK), invite by e-mail (the mail arrives,
- * the invitation is pending), save team settings (read back through the
+ * the invitation is pending; with no trusted domain the owner is asked
+ * where the app runs, and the link leads there), save team settings (read back through the
  * SDK), and define a team permission that contains another.
  */
 import { StackServerApp, type ServerUser } from "@latchkey/js";
@@ -93,6 +94,26 @@ describe("teams", () => {
     await pending.getByRole("button", { name: `Revoke the invitation to ${email}` }).click();
     await expect.poll(() => page.getByText("No pending invitations.").count(), WAIT).toBe(1);
     expect(await (await freshServer().getTeam(teamId))!.listInvitations()).toEqual([]);
+  });
+
+  test("with no trusted domain, an invitation left without a page asks where the app runs and links there, never to the dashboard", async () => {
+    const email = uniqueEmail("invitee-no-domain");
+    const appUrl = "http://localhost:4321";
+    await page.reload();
+    await expectHeading(page, TEAM);
+    expect(await page.getByLabel("Invitation page").inputValue()).toBe("");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    const dialog = page.getByRole("dialog", { name: "Where does your app run?" });
+    await dialog.getByLabel("App URL").fill(appUrl);
+    await dialog.getByRole("button", { name: "Continue" }).click();
+    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count(), { timeout: 30_000 }).toBe(1);
+    const { link } = linkIn(await mailing.mailTo(email), `${appUrl}/handler/team-invitation`);
+    expect(link.origin).not.toBe(new URL(dashboard.url).origin);
+    expect(await page.getByLabel("Invitation page").inputValue()).toBe(`${appUrl}/handler/team-invitation`);
+    const pending = page.getByRole("table", { name: "Pending invitations" });
+    await pending.getByRole("button", { name: `Revoke the invitation to ${email}` }).click();
+    await expect.poll(() => page.getByText("No pending invitations.").count(), WAIT).toBe(1);
   });
 
   test("renames the team", async () => {

@@ -2,7 +2,8 @@
  * A user's detail page, opened by URL: the profile, metadata as JSON
  * (invalid refused, valid saved), revoking one of two sessions (its refresh
  * token stops working, the other's still works), impersonating in the demo
- * app (the project's trusted domain) with its banner, and deletion.
+ * app (the project's trusted domain: asked first when the browser holds
+ * another session of the app; its banner in every tab of the app), and deletion.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -41,8 +42,15 @@ beforeAll(async () => {
         VITE_LATCHKEY_PROJECT_ID: owner.id,
         VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: owner.publishableClientKey,
       });
-      // The demo app is the project's own app: impersonation opens it.
-      await owner.project.update({ config: { domains: [{ domain: demo.url, handlerPath: "/handler" }] } });
+      // The demo app is the project's own app: impersonation opens it, passing over a wildcard domain, which names no page.
+      await owner.project.update({
+        config: {
+          domains: [
+            { domain: "https://*.example.com", handlerPath: "/handler" },
+            { domain: demo.url, handlerPath: "/handler" },
+          ],
+        },
+      });
       const warm = await demo.openPage();
       await warm.goto(`${demo.url}/`);
       await warm.getByText("You are not signed in yet.").waitFor({ timeout: 30_000 });
@@ -122,20 +130,61 @@ describe("a user's detail page", () => {
     expect(answers.sort()).toEqual(["200", "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"]);
   });
 
-  test("impersonating opens the project's app signed in as the user, with a banner that ends it", async () => {
+  test("impersonating asks before replacing the app's own session, then marks the session in every tab, until it ends", async () => {
+    // The browser is signed in to the app as someone else, the admin themselves say.
+    const other = uniqueEmail("app-owner-self");
+    await owner.project.app.createUser({
+      primaryEmail: other,
+      primaryEmailAuthEnabled: true,
+      password: PASSWORD,
+      displayName: "Grace Hopper",
+    });
+    const client = clientAppOf(dashboard.url, owner);
+    expect((await client.signInWithCredential({ email: other, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+    const ownRefreshToken = (await client.getRefreshToken())!;
+    await page.context().addCookies([{ name: `stack-refresh-${owner.id}`, value: encodeURIComponent(ownRefreshToken), url: demo.url }]);
+
     const [tab] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Impersonate" }).click()]);
+    const replace = tab.getByRole("button", { name: "Replace my session and impersonate" });
+    await replace.waitFor({ timeout: 20_000 });
+    expect(await tab.getByText("This browser is signed in to this app as Grace Hopper.").count()).toBe(1);
+    expect(new URL(tab.url()).hash).toBe("");
+    await screenshot(tab, "user-detail-impersonation-confirm");
+    await replace.click();
+
     await tab.waitForURL((u) => u.origin === demo.url && u.pathname === "/", { timeout: 20_000 });
     const banner = tab.getByRole("status").filter({ hasText: "by impersonation" });
     await banner.waitFor({ timeout: 15_000 });
     expect(await banner.textContent()).toContain("You are signed in as Ada Lovelace by impersonation.");
-    expect(new URL(tab.url()).hash).toBe("");
     await expect.poll(() => tab.getByText(`Signed in as ${email}`).count()).toBe(1);
     await screenshot(tab, "user-detail-impersonation");
+    // Another tab of the app shares the session, so it shows the banner too.
+    const second = await page.context().newPage();
+    await second.goto(`${demo.url}/`);
+    const secondBanner = second.getByRole("status").filter({ hasText: "by impersonation" });
+    await secondBanner.waitFor({ timeout: 15_000 });
+    expect(await secondBanner.textContent()).toContain("You are signed in as Ada Lovelace by impersonation.");
     // The dashboard lists the impersonation among the sessions.
     await expect.poll(() => card("Sessions").getByText("Impersonation", { exact: true }).count()).toBe(1);
+
+    // The mark names the impersonation's session: an ordinary sign-in in its place shows no banner.
+    const refreshCookie = `stack-refresh-${owner.id}`;
+    const impersonationCookie = (await page.context().cookies(demo.url)).find((c) => c.name === refreshCookie)!;
+    await page.context().addCookies([{ name: refreshCookie, value: encodeURIComponent(ownRefreshToken), url: demo.url }]);
+    await expect.poll(() => second.getByText(`Signed in as ${other}`).count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => second.getByText("by impersonation").count()).toBe(0);
+    await page.context().addCookies([{ name: refreshCookie, value: impersonationCookie.value, url: demo.url }]);
+    await banner.waitFor({ timeout: 15_000 });
+
     await tab.getByRole("button", { name: "End impersonation" }).click();
     await expect.poll(() => tab.getByText("You are not signed in yet.").count(), { timeout: 15_000 }).toBe(1);
     expect(await tab.getByText("by impersonation").count()).toBe(0);
+    // The other tab follows the shared session: signed out, no banner.
+    await expect.poll(() => second.getByText("You are not signed in yet.").count(), { timeout: 15_000 }).toBe(1);
+    expect(await second.getByText("by impersonation").count()).toBe(0);
+
+    await second.close();
+    await tab.close();
   });
 
   test("deleting the user, after typing their e-mail, goes back to the users list", async () => {

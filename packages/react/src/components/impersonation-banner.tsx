@@ -1,48 +1,56 @@
 /**
- * A bar across the top of a tab signed in by impersonation (see the
- * impersonate page): who the admin is acting as, and a button that ends it
- * (signs out). StackProvider renders it, so host apps need no change; it
- * shows nothing in tabs that are not impersonating.
+ * A bar across the top of every tab whose session an impersonation link
+ * signed in (see the impersonate page): who the admin is acting as, and a
+ * button that ends it (signs out). The session is shared by all tabs of the
+ * app, and so is its mark, so each tab decides from the current session
+ * alone. StackProvider renders it, so host apps need no change.
  */
-import { IMPERSONATION_STORAGE_KEY } from "@latchkey/js";
+import { clearImpersonationMark, isImpersonationSession } from "@latchkey/js";
 import { Suspense, useEffect, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useUser } from "../use-user.ts";
 import { errorText } from "./parts.tsx";
 
-function impersonating(): boolean {
-  return typeof window !== "undefined" && sessionStorage.getItem(IMPERSONATION_STORAGE_KEY) !== null;
-}
-
 export function ImpersonationBanner() {
-  // Read after mount, so server-rendered HTML (which cannot know) and the first browser render agree.
+  const app = useStackApp();
+  // Decided after mount, so server-rendered HTML (which cannot know) and the first browser render agree.
   const [shown, setShown] = useState(false);
-  useEffect(() => setShown(impersonating()), []);
+  useEffect(() => {
+    let latest = 0;
+    const decide = () => {
+      const call = ++latest;
+      void app.getRefreshToken().then((refreshToken) => {
+        if (call === latest) setShown(isImpersonationSession(app.projectId, refreshToken));
+      });
+    };
+    decide();
+    // A sign-in or sign-out in any tab changes the shared session.
+    const unsubscribe = app.onUserChange(decide);
+    return () => {
+      latest = -1;
+      unsubscribe();
+    };
+  }, [app]);
   if (!shown) return null;
   return (
     <Suspense fallback={null}>
-      <Banner onEnded={() => setShown(false)} />
+      <Banner />
     </Suspense>
   );
 }
 
-function Banner({ onEnded }: { onEnded: () => void }) {
+function Banner() {
   const app = useStackApp();
   const user = useUser();
   const [ending, setEnding] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    // Signed out some other way: the impersonation is over.
-    if (user === null) {
-      sessionStorage.removeItem(IMPERSONATION_STORAGE_KEY);
-      onEnded();
-    }
-  }, [user, onEnded]);
   if (!user) return null;
   const end = () => {
     setEnding(true);
-    sessionStorage.removeItem(IMPERSONATION_STORAGE_KEY);
-    app.signOut().catch((caught: unknown) => (setError(errorText(caught)), setEnding(false)));
+    app
+      .signOut()
+      .then(() => clearImpersonationMark(app.projectId))
+      .catch((caught: unknown) => (setError(errorText(caught)), setEnding(false)));
   };
   return (
     <div className="lk-root lk-impersonation-banner" role="status">

@@ -1,10 +1,11 @@
 /**
  * Server-rendered markup of impersonation: the handler routes its page, and
- * StackProvider's banner renders nothing on the server (it reads the tab's
- * mark only after mounting), so server HTML and hydration agree. (The whole
- * flow in a real browser: apps/dashboard/test/browser/user-detail.test.ts.)
+ * StackProvider's banner renders nothing on the server (it reads the
+ * session's mark only after mounting), so server HTML and hydration agree;
+ * the mark names one refresh token. (The whole flow in a real browser, with
+ * a second tab: apps/dashboard/test/browser/user-detail.test.ts.)
  */
-import { StackClientApp } from "@latchkey/js";
+import { impersonationMarkOf, isImpersonationSession, StackClientApp } from "@latchkey/js";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ImpersonationBanner, StackHandler, StackProvider } from "../../src/index.ts";
@@ -22,5 +23,18 @@ describe("impersonation markup", () => {
     const html = render(<p>app</p>);
     expect(html).toBe("<p>app</p>");
     expect(render(<ImpersonationBanner />)).toBe("");
+  });
+
+  it("marks one session: the mark is a short hash of its refresh token, another token's mark differs", () => {
+    const mark = impersonationMarkOf("refresh-token-of-the-impersonation");
+    expect(mark).toMatch(/^[0-9a-f]{8}$/);
+    expect(impersonationMarkOf("refresh-token-of-the-impersonation")).toBe(mark);
+    expect(impersonationMarkOf("refresh-token-of-a-later-sign-in")).not.toBe(mark);
+    expect(mark).not.toContain("refresh");
+  });
+
+  it("sees no impersonation where no session or no mark cookie exists", () => {
+    expect(isImpersonationSession("p", null)).toBe(false);
+    expect(isImpersonationSession("p", "some-refresh-token")).toBe(false);
   });
 });

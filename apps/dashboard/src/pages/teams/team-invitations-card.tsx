@@ -1,6 +1,7 @@
 /** Invites someone to a team by e-mail, and lists the invitations not yet accepted (each can be revoked). */
 import type { ServerTeam, TeamInvitation } from "@latchkey/js";
 import { useState, type FormEvent } from "react";
+import { knownHandlerUrl, useHostApp } from "../../lib/host-app.tsx";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
@@ -8,28 +9,34 @@ import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
 
-/** Where the mailed link leads: the invitation page of the project's first trusted domain, if it has one. */
-function defaultLink(domains: { domain: string; handlerPath: string }[]): string {
-  const first = domains[0];
-  if (!first) return "";
-  return `${first.domain.replace(/\/$/, "")}${first.handlerPath.replace(/\/$/, "")}/team-invitation`;
-}
+/** The invitation page among the app's handler pages. */
+const invitationPage = (handlerUrl: string) => `${handlerUrl}/team-invitation`;
 
 export function TeamInvitationsCard({ team }: { team: ServerTeam }) {
   const project = useCurrentProject();
   const invitations = useLoad(() => team.listInvitations(), [team]);
   const [email, setEmail] = useState("");
-  const [link, setLink] = useState(() => defaultLink(project.config.domains));
-  const invite = useAction(async () => {
+  const host = useHostApp(project);
+  const [link, setLink] = useState(() => {
+    const known = knownHandlerUrl(project);
+    return known ? invitationPage(known) : "";
+  });
+  // Always with the app's page: without one, the invitation would lead to the dashboard's own page, which belongs to another project.
+  const invite = useAction(async (callbackUrl: string) => {
     const to = email.trim();
-    await team.inviteUser({ email: to, ...(link.trim() ? { callbackUrl: link.trim() } : {}) });
+    await team.inviteUser({ email: to, callbackUrl });
     setEmail("");
     invitations.reload();
     return `Invitation sent to ${to}.`;
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void invite.run();
+    if (link.trim()) void invite.run(link.trim());
+    else
+      host.withHandlerUrl((handlerUrl) => {
+        setLink(invitationPage(handlerUrl));
+        void invite.run(invitationPage(handlerUrl));
+      });
   };
   return (
     <Card title="Invitations" description="An invitation mails a link; whoever opens it signed in with that address joins the team.">
@@ -37,7 +44,10 @@ export function TeamInvitationsCard({ team }: { team: ServerTeam }) {
         <Field label="E-mail address">
           {(props) => <input {...props} className="input" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
         </Field>
-        <Field label="Invitation page" hint="Your app's page that accepts invitations; it must be on one of the project's trusted domains.">
+        <Field
+          label="Invitation page"
+          hint="Your app's page that accepts invitations; it must be on one of the project's trusted domains. Left empty, you are asked where your app runs."
+        >
           {(props) => <input {...props} className="input" type="url" value={link} onChange={(e) => setLink(e.target.value)} />}
         </Field>
         <ActionStatus error={invite.error} done={invite.done} />
@@ -47,6 +57,7 @@ export function TeamInvitationsCard({ team }: { team: ServerTeam }) {
           </button>
         </div>
       </form>
+      {host.dialog}
       <h3 className="subheading">Pending</h3>
       <Loaded load={invitations}>
         {(list) =>

@@ -11,7 +11,7 @@ import { Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { ContactChannelsCard } from "./user-detail/contact-channels-card.tsx";
 import { DeleteUserCard } from "./user-detail/delete-user.tsx";
-import { useHostApp, type HostApp } from "./user-detail/host-app.tsx";
+import { useHostApp, type HostApp } from "../../lib/host-app.tsx";
 import { ImpersonateButton } from "./user-detail/impersonate-button.tsx";
 import { MetadataCard } from "./user-detail/metadata-card.tsx";
 import { PermissionsCard } from "./user-detail/permissions-card.tsx";

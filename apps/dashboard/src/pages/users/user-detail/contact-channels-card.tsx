@@ -6,7 +6,7 @@ import { useLoad } from "../../../lib/use-load.ts";
 import { Field, Toggle } from "../../../ui/field.tsx";
 import { Card } from "../../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../../ui/states.tsx";
-import type { HostApp } from "./host-app.tsx";
+import type { HostApp } from "../../../lib/host-app.tsx";
 
 export function ContactChannelsCard({
   app,

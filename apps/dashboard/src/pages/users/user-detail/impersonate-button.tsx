@@ -7,7 +7,7 @@ import { impersonationLink, type ServerUser } from "@latchkey/js";
 import { useState } from "react";
 import { useAction } from "../../../lib/use-action.ts";
 import { ActionStatus } from "../../../ui/states.tsx";
-import type { HostApp } from "./host-app.tsx";
+import type { HostApp } from "../../../lib/host-app.tsx";
 
 const IMPERSONATION_MILLIS = 60 * 60 * 1000;
 

@@ -1,13 +1,15 @@
 /**
  * Where the project's own app lives, for links into it (impersonation,
- * e-mail verification and password-reset links): its first trusted domain
- * with that domain's handler path, else (in development, without domains)
- * the URL the owner gave, remembered per project in this browser.
+ * e-mail verification and password-reset links, team invitations): its
+ * first concrete trusted domain with that domain's handler path (a wildcard
+ * domain names no page to open), else the URL the owner gave, remembered per
+ * project in this browser. Never the dashboard's own pages: they belong to
+ * another project.
  */
 import type { AdminOwnedProject } from "@latchkey/js";
 import { useCallback, useRef, useState, type ReactNode } from "react";
-import { Dialog } from "../../../ui/dialog.tsx";
-import { Field } from "../../../ui/field.tsx";
+import { Dialog } from "../ui/dialog.tsx";
+import { Field } from "../ui/field.tsx";
 
 const DEFAULT_APP_URL = "http://localhost:5173";
 const DEFAULT_HANDLER_PATH = "/handler";
@@ -23,8 +25,9 @@ function storageKey(projectId: string): string {
   return `latchkey-dashboard-app-url:${projectId}`;
 }
 
-function handlerUrlOf(project: AdminOwnedProject): string | null {
-  const domain = project.config.domains[0];
+/** The URL of the app's handler pages when it is known without asking, else null. */
+export function knownHandlerUrl(project: AdminOwnedProject): string | null {
+  const domain = project.config.domains.find((entry) => !entry.domain.includes("*"));
   if (domain) return join(domain.domain, domain.handlerPath);
   const remembered = localStorage.getItem(storageKey(project.id));
   return remembered ? join(remembered, DEFAULT_HANDLER_PATH) : null;
@@ -42,7 +45,7 @@ export function useHostApp(project: AdminOwnedProject): HostApp {
 
   const withHandlerUrl = useCallback(
     (then: (handlerUrl: string) => void) => {
-      const known = handlerUrlOf(project);
+      const known = knownHandlerUrl(project);
       if (known) return then(known);
       pending.current = then;
       setAsking(true);
@@ -72,8 +75,8 @@ export function useHostApp(project: AdminOwnedProject): HostApp {
     <Dialog open={asking} title="Where does your app run?" onClose={() => setAsking(false)}>
       <form className="form" onSubmit={submit}>
         <p className="muted">
-          This project has no trusted domains yet, so the dashboard does not know your app's address. It is remembered in this browser for
-          this project; add a trusted domain to use it everywhere.
+          This project has no trusted domain that names one address (wildcards do not), so the dashboard does not know your app's address.
+          It is remembered in this browser for this project; add a trusted domain to use it everywhere.
         </p>
         <Field label="App URL" hint={`Its pages are expected under ${DEFAULT_HANDLER_PATH}.`} error={error}>
           {(props) => <input {...props} className="input" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />}
