@@ -41,7 +41,8 @@ export function ProjectLayout() {
           </nav>
           <main className="content" id="main">
             <Suspense fallback={<Loading />}>
-              <Outlet />
+              {/* Keyed: a page never carries one project's state (loaded data, form fields) into another's. */}
+              <Outlet key={project.id} />
             </Suspense>
           </main>
         </div>

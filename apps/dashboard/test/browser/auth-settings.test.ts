@@ -5,7 +5,7 @@
  * is read back through the SDK, so what the page shows is what the server holds.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, type Dashboard } from "./dashboard.ts";
 
 let dashboard: Dashboard;
@@ -26,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 describe("auth methods", () => {
   test("passkeys on and sign-up off, as the server holds them", async () => {

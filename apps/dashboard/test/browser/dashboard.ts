@@ -25,8 +25,10 @@ export interface Dashboard {
   /** The server's base URL: the dashboard at /, the API at /api/v1. */
   url: string;
   browser: Browser;
-  /** A page in a browser context of its own (own cookies), its errors logged. */
+  /** A page in a browser context of its own (own cookies), its errors logged and kept for `expectNoPageErrors`. */
   openPage(): Promise<Page>;
+  /** Fails when a page opened through `openPage` threw an uncaught error since the last check (call it in `afterEach`). */
+  expectNoPageErrors(): void;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startDashboard(options: { server?: TestServer; config?: Pa
   });
   mkdirSync(screenshots, { recursive: true });
   const contexts: BrowserContext[] = [];
+  const pageErrors = new Map<Page, string[]>();
   return {
     server,
     url,
@@ -52,7 +55,15 @@ export async function startDashboard(options: { server?: TestServer; config?: Pa
     async openPage() {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       contexts.push(context);
-      return logPageErrors(await context.newPage());
+      const page = logPageErrors(await context.newPage());
+      const errors: string[] = [];
+      pageErrors.set(page, errors);
+      page.on("pageerror", (error) => errors.push(error.stack ?? error.message));
+      return page;
+    },
+    expectNoPageErrors() {
+      const thrown = [...pageErrors.values()].flatMap((errors) => errors.splice(0));
+      expect(thrown, "uncaught errors in the dashboard's pages").toEqual([]);
     },
     async close() {
       for (const context of contexts) await context.close();

@@ -5,7 +5,7 @@
  * link, the sent list, and a draft.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { StackClientApp } from "../../../../packages/js/src/index.ts";
 import { startSmtpPeer, type SmtpPeer } from "../../../../packages/server/test/smtp-peer.ts";
 import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
@@ -26,6 +26,7 @@ afterAll(async () => {
   await dashboard?.close();
   await peer?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 const projectUrl = (path: string) => `${dashboard.url}/projects/${made.id}/${path}`;
 

@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { CurrentInternalUser, StackClientApp } from "../../../../packages/js/src/index.ts";
 import { SEED_KEYS } from "../../../../packages/js/test/server/support.ts";
 import { expectHeading, PASSWORD, screenshot, signUpOwner, startDashboard, type Dashboard } from "./dashboard.ts";
@@ -28,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 /** Runs a snippet in a shell, as a developer pasting it would; resolves with what it printed. */
 async function sh(script: string): Promise<string> {
@@ -57,6 +58,13 @@ describe("the first run", () => {
     const done = page.getByRole("button", { name: "Continue to setup" });
     expect(await done.isDisabled()).toBe(true);
     await screenshot(page, "keys-once");
+    // Leaving before the keys are copied asks first; staying keeps them on the page.
+    await page.getByRole("link", { name: "Latchkey" }).click();
+    const leave = page.getByRole("dialog", { name: "Leave without your keys?" });
+    await leave.getByRole("button", { name: "Stay and copy them" }).click();
+    await expect.poll(() => leave.isVisible()).toBe(false);
+    expect(new URL(page.url()).pathname).toBe("/new-project");
+    expect(await keyField.inputValue()).toBe(publishableClientKey);
     await page.getByLabel("I have copied the keys somewhere safe").check();
     await done.click();
 

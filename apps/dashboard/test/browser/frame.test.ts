@@ -5,7 +5,7 @@
  * revoke), dark mode, and the server's answers for files and API paths.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { expectHeading, ownerWithProject, screenshot, signInOwner, signUpOwner, startDashboard, type Dashboard } from "./dashboard.ts";
 
 let dashboard: Dashboard;
@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 describe("served by the server", () => {
   test("every page URL answers the app; hashed assets are cached for good; the API and missing files are not the app", async () => {
@@ -88,6 +89,12 @@ describe("an owner with a project", () => {
     const secret = await shown.getByLabel("Secret server key").inputValue();
     expect(secret).toMatch(/^ssk_/);
     await screenshot(ownerPage, "keys-shown-once");
+    // Escape (even twice: the browser closes a dialog on a second one) does not throw the keys away.
+    await ownerPage.keyboard.press("Escape");
+    await ownerPage.keyboard.press("Escape");
+    await ownerPage.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+    expect(await shown.isVisible()).toBe(true);
+    expect(await shown.getByLabel("Secret server key").inputValue()).toBe(secret);
     // Done stays off until the owner says the keys are copied.
     expect(await shown.getByRole("button", { name: "Done" }).isDisabled()).toBe(true);
     await shown.getByLabel("I have copied the keys somewhere safe").check();

@@ -5,7 +5,7 @@
  * the empty state of a project nobody has signed up to.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { clientAppOf } from "../../../../packages/js/test/server/fixtures.ts";
 import {
   expectHeading,
@@ -51,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 const today = () => new Date().toISOString().slice(0, 10);
 const usersTile = () => page.locator(".stat-tile-primary dd").textContent();

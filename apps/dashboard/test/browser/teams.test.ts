@@ -8,7 +8,7 @@
  */
 import { StackServerApp, type ServerUser } from "@latchkey/js";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { dashboardDist } from "../../../../scripts/lib/dashboard-build.mjs";
 import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../../packages/server/test/mail-fixtures.ts";
 import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
@@ -46,6 +46,7 @@ afterAll(async () => {
   await dashboard?.close();
   await mailing?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 describe("teams", () => {
   test("creates a team in the UI and opens it", async () => {

@@ -6,7 +6,7 @@
  * another session of the app; its banner in every tab of the app), and deletion.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { ServerUser } from "../../../../packages/js/src/index.ts";
 import { clientAppOf, refreshWith } from "../../../../packages/js/test/server/fixtures.ts";
 import { startDemoApp, type DemoApp } from "../../../../packages/react/test/browser/demo-app.ts";
@@ -80,6 +80,7 @@ afterAll(async () => {
   await demo?.close();
   await dashboard?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 const card = (title: string) => page.getByRole("region", { name: title, exact: true });
 
@@ -195,6 +196,7 @@ describe("a user's detail page", () => {
     await dialog.getByLabel("Confirm").fill(email);
     await confirm.click();
     await page.waitForURL((u) => u.pathname === `/projects/${owner.id}/users`);
+    await expectHeading(page, "Users");
     expect(await owner.project.app.getUser(user.id)).toBeNull();
   });
 });

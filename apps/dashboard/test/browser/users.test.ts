@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { ServerUser } from "@latchkey/js";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { clientAppOf } from "../../../../packages/js/test/server/fixtures.ts";
 import { users } from "../../../../packages/server/src/db/schema/index.ts";
 import { PASSWORD, expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, type Dashboard } from "./dashboard.ts";
@@ -52,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dashboard?.close();
 });
+afterEach(() => dashboard.expectNoPageErrors());
 
 const usersUrl = (query = "") => `${dashboard.url}/projects/${owner.id}/users${query}`;
 

@@ -5,9 +5,9 @@
  * revokes keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KnownErrors, StackAdminApp, StackClientApp } from "../../src/index.ts";
+import { KnownErrors, StackAdminApp, StackClientApp, type CurrentInternalUser } from "../../src/index.ts";
 import { createSdkProject, signUpOwner } from "./fixtures.ts";
-import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { PASSWORD, SEED_KEYS, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
@@ -54,6 +54,30 @@ describe("project owners", () => {
       tokenStore: "memory",
     });
     expect((await endUsers.getProject()).displayName).toBe("Shop");
+  });
+
+  it("keep one admin app per project (and its cache) across re-lists, until they sign in again", async () => {
+    const internal = new StackClientApp({
+      baseUrl,
+      projectId: "internal",
+      publishableClientKey: SEED_KEYS.publishableClientKey,
+      tokenStore: "memory",
+    });
+    const email = uniqueEmail("owner");
+    expect((await internal.signUpWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+    const owner = (await internal.getUser({ or: "throw" })) as CurrentInternalUser;
+    const made = await owner.createProject({ displayName: "Kept app" });
+    const [listed] = await owner.listOwnedProjects();
+    expect(listed!.app).toBe(made.app);
+    expect((await owner.listOwnedProjects())[0]!.app).toBe(made.app);
+
+    await internal.signOut();
+    expect((await internal.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+    const again = (await internal.getUser({ or: "throw" })) as CurrentInternalUser;
+    const [relisted] = await again.listOwnedProjects();
+    expect(relisted!.id).toBe(made.id);
+    expect(relisted!.app).not.toBe(made.app);
+    expect((await relisted!.app.getProject()).displayName).toBe("Kept app");
   });
 
   it("administer only their own projects", async () => {

@@ -6,10 +6,11 @@
  * handed over in navigation state.
  */
 import type { AdminOwnedProject, InternalApiKeyFirstView } from "@latchkey/js";
-import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useEffect, useState } from "react";
+import { Link, useBlocker, useNavigate } from "react-router";
 import { useOwnedProjects } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
+import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 import { KeysShownOnce } from "../keys/keys-shown-once.tsx";
@@ -27,6 +28,16 @@ export default function FirstRunPage() {
   const [welcome] = useState(() => projects.length === 0);
   const [project, setProject] = useState<AdminOwnedProject | null>(null);
   const [keys, setKeys] = useState<InternalApiKeyFirstView | null>(null);
+  const [copied, setCopied] = useState(false);
+  // The keys are shown only here: leaving (the top bar, back, a reload) before they are copied loses them.
+  const keysAtRisk = keys !== null && !copied;
+  const leaving = useBlocker(keysAtRisk);
+  useEffect(() => {
+    if (!keysAtRisk) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [keysAtRisk]);
 
   const createKeys = useAction(async (made: AdminOwnedProject) => {
     setKeys(
@@ -68,6 +79,17 @@ export default function FirstRunPage() {
         ) : null
       }
     >
+      <Dialog open={leaving.state === "blocked"} title="Leave without your keys?" onClose={() => leaving.reset?.()}>
+        <p>These keys are shown only on this page. If you leave now, you will need to create new keys on the project's Keys page.</p>
+        <div className="dialog-actions">
+          <button type="button" className="button button-secondary" onClick={() => leaving.proceed?.()}>
+            Leave without them
+          </button>
+          <button type="button" className="button" autoFocus onClick={() => leaving.reset?.()}>
+            Stay and copy them
+          </button>
+        </div>
+      </Dialog>
       <ol className="steps" aria-label="Steps">
         <li aria-current={step === 1 ? "step" : undefined} className={step > 1 ? "step-done" : undefined}>
           Name your project
@@ -81,7 +103,7 @@ export default function FirstRunPage() {
         </Card>
       ) : keys ? (
         <Card title="Your project's keys" description={`${project.displayName} is ready. Your app needs these keys to talk to it.`}>
-          <KeysShownOnce projectId={project.id} keys={keys} onDone={finish} doneLabel="Continue to setup" />
+          <KeysShownOnce projectId={project.id} keys={keys} onDone={finish} doneLabel="Continue to setup" onCopiedChange={setCopied} />
         </Card>
       ) : (
         <Card title="Creating your keys…">

@@ -16,6 +16,12 @@ export default function KeysPage() {
   const keys = useLoad(() => app.listInternalApiKeys(), [app]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<InternalApiKeyFirstView | null>(null);
+  const [copied, setCopied] = useState(false);
+  const close = () => {
+    setCreating(false);
+    setCreated(null);
+    setCopied(false);
+  };
   return (
     <Page
       title="Project keys"
@@ -26,9 +32,10 @@ export default function KeysPage() {
         </button>
       }
     >
-      <Dialog open={creating} title={created ? "Your new keys" : "New keys"} onClose={() => (setCreating(false), setCreated(null))}>
+      {/* Shown once: Escape must not throw the new keys away before they are copied. */}
+      <Dialog open={creating} title={created ? "Your new keys" : "New keys"} onClose={close} dismissible={!created || copied}>
         {created ? (
-          <KeysShownOnce projectId={project.id} keys={created} onDone={() => (setCreating(false), setCreated(null))} />
+          <KeysShownOnce projectId={project.id} keys={created} onDone={close} onCopiedChange={setCopied} />
         ) : (
           <NewKeysForm
             app={app}

@@ -8,13 +8,20 @@ export function KeysShownOnce({
   keys,
   onDone,
   doneLabel = "Done",
+  onCopiedChange,
 }: {
   projectId: string;
   keys: InternalApiKeyFirstView;
   onDone: () => void;
   doneLabel?: string;
+  /** Told when the "copied" box is ticked or cleared: until it is ticked, leaving would lose the keys. */
+  onCopiedChange?: (copied: boolean) => void;
 }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopiedState] = useState(false);
+  const setCopied = (value: boolean) => {
+    setCopiedState(value);
+    onCopiedChange?.(value);
+  };
   const id = useId();
   return (
     <div className="keys-once">

@@ -35,7 +35,7 @@ export default function OAuthProvidersPage() {
         title={isProviderId(editing) ? oauthProviderName(editing) : "Provider"}
         onClose={() => open(null)}
       >
-        {isProviderId(editing) ? <ProviderForm id={editing} onDone={() => open(null)} /> : null}
+        {isProviderId(editing) ? <ProviderForm key={editing} id={editing} onDone={() => open(null)} /> : null}
       </Dialog>
       <Card title="Providers">
         <ul className="provider-list">

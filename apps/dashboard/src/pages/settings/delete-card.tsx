@@ -15,8 +15,9 @@ export function DeleteCard({ project }: { project: AdminOwnedProject }) {
   const matches = typed === project.displayName;
   const remove = useAction(async () => {
     await project.delete();
+    // Away first: the project's pages would otherwise show "Project not found" once the list no longer has it.
+    await navigate("/projects", { replace: true });
     await refresh();
-    void navigate("/projects", { replace: true });
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();

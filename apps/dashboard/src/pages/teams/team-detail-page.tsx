@@ -15,8 +15,13 @@ import { TeamProfileCard } from "./team-profile-card.tsx";
 import "./teams.css";
 
 export default function TeamDetailPage() {
-  const app = useAdminApp();
   const { teamId = "" } = useParams();
+  // A fresh page per team: nothing of the previous team stays, or is acted on, while the next one loads.
+  return <TeamDetail key={teamId} teamId={teamId} />;
+}
+
+function TeamDetail({ teamId }: { teamId: string }) {
+  const app = useAdminApp();
   const team = useLoad(() => app.getTeam(teamId), [app, teamId]);
   return (
     <Loaded load={team}>

@@ -22,9 +22,14 @@ import { SignInMethodsCard } from "./user-detail/sign-in-methods-card.tsx";
 import "./user-detail/user-detail.css";
 
 export default function UserDetailPage() {
+  const { userId = "" } = useParams();
+  // A fresh page per user: nothing of the previous user (title, Impersonate) stays while the next one loads.
+  return <UserDetail key={userId} userId={userId} />;
+}
+
+function UserDetail({ userId }: { userId: string }) {
   const app = useAdminApp();
   const project = useCurrentProject();
-  const { userId = "" } = useParams();
   const user = useLoad(() => app.getUser(userId), [app, userId]);
   const host = useHostApp(project);
   const usersPath = `/projects/${project.id}/users`;
