@@ -5,6 +5,7 @@
  * link, the sent list, and a draft.
  */
 import type { Page } from "playwright-core";
+import { enqueueEmail } from "../../../../packages/server/src/domain/emails/queue.ts";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { StackClientApp } from "../../../../packages/js/src/index.ts";
 import { startSmtpPeer, type SmtpPeer } from "../../../../packages/server/test/smtp-peer.ts";
@@ -28,6 +29,23 @@ afterAll(async () => {
 });
 
 const projectUrl = (path: string) => `${dashboard.url}/projects/${made.id}/${path}`;
+
+/** Custom templates and drafts need the project's own SMTP server: each test that needs it sets it. */
+async function useOwnSmtp() {
+  await made.project.update({
+    config: {
+      emailConfig: {
+        type: "standard",
+        host: "127.0.0.1",
+        port: peer.port,
+        username: "",
+        password: "",
+        senderName: "Shop",
+        senderEmail: "shop@example.com",
+      },
+    },
+  });
+}
 
 async function editorText(source: string) {
   const editor = page.getByRole("textbox", { name: "Template source" });
@@ -116,19 +134,7 @@ test("a draft is previewed, then sent to a chosen user through the project's own
 
   const reader = uniqueEmail("reader");
   await made.project.app.createUser({ primaryEmail: reader });
-  await made.project.update({
-    config: {
-      emailConfig: {
-        type: "standard",
-        host: "127.0.0.1",
-        port: peer.port,
-        username: "",
-        password: "",
-        senderName: "Shop",
-        senderEmail: "shop@example.com",
-      },
-    },
-  });
+  await useOwnSmtp();
   await page.reload();
   await page.getByLabel("Find users").fill(reader);
   await page.getByRole("checkbox", { name: reader }).check();
@@ -139,6 +145,7 @@ test("a draft is previewed, then sent to a chosen user through the project's own
 });
 
 test("with the project's own SMTP server, a template is created, then deleted after a confirmation", async () => {
+  await useOwnSmtp();
   await page.goto(projectUrl("email-templates"));
   await expectHeading(page, "Templates");
   await page.getByRole("button", { name: "New template" }).click();
@@ -150,4 +157,46 @@ test("with the project's own SMTP server, a template is created, then deleted af
   await page.getByRole("button", { name: "Delete for good" }).click();
   await expect.poll(() => entry.count()).toBe(0);
   expect((await made.project.app.listEmailTemplates()).map((t) => t.displayName)).not.toContain("Receipt");
+});
+
+test("sending a draft to every user asks first, saying how many, and the list then marks it sent", async () => {
+  await useOwnSmtp();
+  const { id } = await made.project.app.createEmailDraft({ displayName: "Everyone news" });
+  await made.project.app.createUser({ primaryEmail: uniqueEmail("everyone") });
+  const total = (await made.project.app.getMetrics()).totalUsers;
+  await page.goto(projectUrl(`email-drafts?id=${id}`));
+  await expectHeading(page, "Drafts");
+  const entry = page.getByRole("navigation", { name: "Drafts", exact: true }).getByRole("link", { name: /Everyone news/ });
+  await expect.poll(() => entry.innerText()).toContain("Not sent");
+  await page.getByLabel("Every user of the project").check();
+  await page.getByRole("button", { name: "Send to every user" }).click();
+  const dialog = page.getByRole("dialog", { name: "Send to every user?" });
+  await expect.poll(() => dialog.innerText()).toContain(`all ${total} users`);
+  await screenshot(page, "email-drafts-send-all");
+  // The first click only asked: nothing went out.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+  expect((await made.project.app.listEmailDrafts()).find((d) => d.id === id)!.sentAt).toBeNull();
+
+  await page.getByRole("button", { name: "Send to every user" }).click();
+  await dialog.getByRole("button", { name: `Send to ${total} users` }).click();
+  await expect.poll(() => dialog.count()).toBe(0);
+  await expect.poll(() => page.getByRole("row").filter({ hasText: "Queued" }).count()).toBeGreaterThan(0);
+  await expect.poll(() => entry.innerText()).toContain("Sent ");
+});
+
+test("a project in production mode without SMTP is warned about, and its outbox mail has no body to read", async () => {
+  await made.project.update({ isProductionMode: true, config: { allowLocalhost: false, emailConfig: { type: "shared" } } });
+  const services = dashboard.server.instance.services;
+  await enqueueEmail(services.db, made.id, { to: ["prod@example.com"], subject: "Production sign-in", html: "<p>code</p>" });
+  await services.emails.flush();
+  await page.goto(projectUrl("emails"));
+  await expectHeading(page, "E-mail settings");
+  await expect.poll(() => page.getByRole("alert").filter({ hasText: "in production mode, but its mail is not delivered" }).count()).toBe(1);
+  await screenshot(page, "email-settings-production-warning");
+  await page.getByRole("link", { name: "Sent" }).click();
+  await expectHeading(page, "Sent e-mail");
+  const row = page.getByRole("row").filter({ hasText: "Production sign-in" });
+  await expect.poll(() => row.getByText("In the outbox").count()).toBe(1);
+  expect(await row.getByRole("link", { name: "Read it" }).count()).toBe(0);
 });
