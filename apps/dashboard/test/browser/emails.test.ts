@@ -2,9 +2,12 @@
  * The e-mail pages on a server without a shared SMTP server: a template
  * edited with its live preview and an inline render error, a test send
  * through a real SMTP peer, a magic-link mail read in the dev outbox with its
- * link, the sent list, and a draft.
+ * link signing its user in to the project's app, the sent list, drafts (one
+ * sent to every user after a confirmation), and the warning for a project in
+ * production mode without SMTP.
  */
 import type { Page } from "playwright-core";
+import { startDemoApp, type DemoApp } from "../../../../packages/react/test/browser/demo-app.ts";
 import { enqueueEmail } from "../../../../packages/server/src/domain/emails/queue.ts";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { StackClientApp } from "../../../../packages/js/src/index.ts";
@@ -15,15 +18,32 @@ let dashboard: Dashboard;
 let page: Page;
 let peer: SmtpPeer;
 let made: Awaited<ReturnType<typeof ownerWithProject>>;
+/** The project's own app, where a magic link read in the outbox signs its user in. */
+let demo: DemoApp;
 
 beforeAll(async () => {
   [dashboard, peer] = await Promise.all([startDashboard(), startSmtpPeer()]);
   made = await ownerWithProject(dashboard.url, { magicLinkEnabled: true });
   page = await dashboard.openPage();
-  await signInOwner(page, dashboard.url, made.email);
+  await Promise.all([
+    signInOwner(page, dashboard.url, made.email),
+    (async () => {
+      demo = await startDemoApp({
+        VITE_LATCHKEY_API_URL: dashboard.url,
+        VITE_LATCHKEY_PROJECT_ID: made.id,
+        VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: made.publishableClientKey,
+      });
+      await made.project.update({ config: { domains: [{ domain: demo.url, handlerPath: "/handler" }] } });
+      // The first visit makes Vite bundle the app: done here, not in a test.
+      const warm = await demo.openPage();
+      await warm.goto(`${demo.url}/`);
+      await warm.getByText("You are not signed in yet.").waitFor({ timeout: 30_000 });
+    })(),
+  ]);
 });
 
 afterAll(async () => {
+  await demo?.close();
   await dashboard?.close();
   await peer?.close();
 });
@@ -91,7 +111,7 @@ test("a test e-mail goes through the SMTP settings typed in, and says so", async
   await screenshot(page, "email-settings");
 });
 
-test("without an SMTP server a magic link's mail is in the outbox, rendered, its link there", async () => {
+test("without an SMTP server a magic link's mail is in the outbox, and its link signs the user in to the app", async () => {
   const client = new StackClientApp({
     baseUrl: dashboard.url,
     projectId: made.id,
@@ -99,7 +119,7 @@ test("without an SMTP server a magic link's mail is in the outbox, rendered, its
     tokenStore: "memory",
   });
   const user = uniqueEmail("outbox");
-  const callbackUrl = "http://localhost:3000/handler/magic-link-callback";
+  const callbackUrl = `${demo.url}/handler/magic-link-callback`;
   await client.sendMagicLinkEmail(user, { callbackUrl });
   await dashboard.server.instance.services.emails.flush();
   await page.goto(projectUrl("outbox"));
@@ -109,10 +129,12 @@ test("without an SMTP server a magic link's mail is in the outbox, rendered, its
   await expect.poll(() => link.count(), { timeout: 15_000 }).toBe(1);
   expect(await page.locator("iframe[title^='E-mail:']").getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
   await screenshot(page, "outbox");
-  // The link opens in a new tab, at the app's handler page (answered here in place of the app).
-  await page.context().route("http://localhost:3000/**", (route) => route.fulfill({ contentType: "text/html", body: "the app" }));
+  // The link opens in a new tab, at the app's handler page, which signs the user in there.
   const [tab] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
   await tab.waitForURL((u) => u.href.startsWith(`${callbackUrl}?code=`));
+  await tab.getByRole("button", { name: "Sign in", exact: true }).click();
+  await tab.waitForURL((u) => u.origin === demo.url && u.pathname === "/", { timeout: 15_000 });
+  await expect.poll(() => tab.getByText(`Signed in as ${user}`).count(), { timeout: 15_000 }).toBe(1);
   await tab.close();
 
   await page.getByRole("link", { name: "Sent" }).click();
@@ -186,7 +208,10 @@ test("sending a draft to every user asks first, saying how many, and the list th
 });
 
 test("a project in production mode without SMTP is warned about, and its outbox mail has no body to read", async () => {
-  await made.project.update({ isProductionMode: true, config: { allowLocalhost: false, emailConfig: { type: "shared" } } });
+  await made.project.update({
+    isProductionMode: true,
+    config: { allowLocalhost: false, domains: [], emailConfig: { type: "shared" } },
+  });
   const services = dashboard.server.instance.services;
   await enqueueEmail(services.db, made.id, { to: ["prod@example.com"], subject: "Production sign-in", html: "<p>code</p>" });
   await services.emails.flush();
