@@ -1,7 +1,8 @@
 /**
  * The dev outbox's bodies: mail never delivered (no SMTP server) keeps its
  * rendered HTML and text for its project's admins, for a day and at most the
- * last 100; delivered mail keeps none, and no project sees another's.
+ * last 100; delivered or failed mail keeps none, nor does a project in
+ * production mode, and no project sees another's.
  */
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,6 +96,70 @@ describe("the dev outbox", () => {
     expect(row).toMatchObject({ status: "sent", html: "", textBody: null });
     const listed = await smtpServer.request("/internal/emails", { as: p.ownerAdmin });
     expect(listed.body.items[0]).toMatchObject({ id, status: "sent" });
+  });
+
+  it("keeps no body of mail the SMTP server refused for good, and does not list it", async () => {
+    const p = await createProject(smtpServer);
+    peer.refuseWith = 550;
+    try {
+      const id = await send(smtpServer, p.id, "refused");
+      const [row] = await smtpServer.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
+      expect(row).toMatchObject({ status: "failed", html: "", textBody: null });
+    } finally {
+      peer.refuseWith = null;
+    }
+    expect(await outbox(smtpServer, p.ownerAdmin)).toEqual([]);
+  });
+
+  it("never holds mail of a project with its own SMTP server, even on a server without a shared one", async () => {
+    const p = await createProject(outboxServer, undefined, {
+      email_config: {
+        type: "standard",
+        host: "127.0.0.1",
+        port: peer.port,
+        username: "",
+        password: "",
+        sender_name: "Shop",
+        sender_email: "shop@example.com",
+      },
+    });
+    const id = await send(outboxServer, p.id, "own-smtp");
+    await peer.waitFor((m) => m.subject === "own-smtp");
+    expect(await outbox(outboxServer, p.ownerAdmin)).toEqual([]);
+    const [row] = await outboxServer.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
+    expect(row).toMatchObject({ status: "sent", html: "" });
+  });
+
+  it("keeps no body for a project in production mode: its mail is listed, not readable", async () => {
+    const p = await createProject(outboxServer);
+    const on = await outboxServer.request("/internal/projects/current", {
+      method: "PATCH",
+      as: p.ownerAdmin,
+      body: { is_production_mode: true, config: { allow_localhost: false } },
+    });
+    expect(on.status, on.text).toBe(200);
+    const id = await send(outboxServer, p.id, "production");
+    const [row] = await outboxServer.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
+    expect(row).toMatchObject({ status: "outbox", html: "", textBody: null });
+    expect(await outbox(outboxServer, p.ownerAdmin)).toEqual([]);
+    const listed = await outboxServer.request("/internal/emails", { as: p.ownerAdmin });
+    expect(listed.body.items[0]).toMatchObject({ id, subject: "production", status: "outbox" });
+  });
+
+  it("hides mail older than a day before housekeeping has run", async () => {
+    const db = outboxServer.instance.services.db;
+    const p = await createProject(outboxServer);
+    const fresh = await send(outboxServer, p.id, "fresh");
+    const old = await send(outboxServer, p.id, "stale");
+    const dayAgo = new Date(Date.now() - OUTBOX_KEPT_MILLIS - 60_000);
+    await db.update(sentEmails).set({ sentAt: dayAgo }).where(eq(sentEmails.id, old));
+    expect((await outbox(outboxServer, p.ownerAdmin)).map((m) => m.id)).toEqual([fresh]);
+    // The body is still stored: only the read hides it.
+    const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, old));
+    expect(row!.html).toContain("stale");
+    await outboxServer.instance.services.housekeeping.run();
+    const [after] = await db.select().from(sentEmails).where(eq(sentEmails.id, old));
+    expect(after!.html).toBe("");
   });
 
   it("housekeeping empties bodies older than a day and beyond the last 100 of a project", async () => {

@@ -447,8 +447,10 @@ describe("admin /internal/projects/current", () => {
         config: { allow_localhost: false, domains: [{ domain: "https://example.com", handler_path: "/handler" }] },
       });
       expect(await errors()).toEqual([]);
-      const asServer = await server.request("/internal/projects/current/production-mode-errors", { as: project.server });
-      expectKnownError(asServer, "INSUFFICIENT_ACCESS_TYPE", 401);
+      const path = "/internal/projects/current/production-mode-errors";
+      expectKnownError(await server.request(path, { as: project.server }), "INSUFFICIENT_ACCESS_TYPE", 401);
+      expectKnownError(await server.request(path, { as: project.client }), "INSUFFICIENT_ACCESS_TYPE", 401);
+      expectKnownError(await server.request(path), "ACCESS_TYPE_REQUIRED", 400);
     });
 
     it("succeeds once fixed; later changes must keep it valid", async () => {

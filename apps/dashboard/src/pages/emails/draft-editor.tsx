@@ -98,7 +98,7 @@ export function DraftEditor({
       </form>
       <section className="draft-send" aria-label="Send this draft">
         <h3>Send this draft</h3>
-        <DraftSend app={app} draftId={draft.id} unsaved={changed} shared={shared} />
+        <DraftSend app={app} draftId={draft.id} draftName={draft.displayName} unsaved={changed} shared={shared} onSent={onSaved} />
       </section>
     </>
   );

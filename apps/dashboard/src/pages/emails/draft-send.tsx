@@ -6,14 +6,26 @@ import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
 import { ActionStatus, Loaded } from "../../ui/states.tsx";
+import { SendAllDialog } from "./send-all-dialog.tsx";
 
 const REASON_WORDS: Record<NonNullable<SendEmailResult["reason"]>, string> = {
   no_primary_email: "Skipped: no primary e-mail",
   notification_category_disabled: "Skipped: the user turned this kind of mail off",
 };
 
-export function DraftSend({ app, draftId, unsaved, shared }: { app: StackAdminApp; draftId: string; unsaved: boolean; shared: boolean }) {
+interface Props {
+  app: StackAdminApp;
+  draftId: string;
+  draftName: string;
+  unsaved: boolean;
+  shared: boolean;
+  /** The draft's "sent" mark changed: the list showing it should read it again. */
+  onSent: () => void;
+}
+
+export function DraftSend({ app, draftId, draftName, unsaved, shared, onSent }: Props) {
   const [to, setTo] = useState<"all" | "chosen">("chosen");
+  const [confirmingAll, setConfirmingAll] = useState(false);
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<Map<string, ServerUser>>(new Map());
   const users = useLoad(() => app.listUsers({ query: query || undefined, limit: 20 }), [app, query]);
@@ -22,6 +34,8 @@ export function DraftSend({ app, draftId, unsaved, shared }: { app: StackAdminAp
     setResults(null);
     const sent = await app.sendEmail(to === "all" ? { draftId, allUsers: true } : { draftId, userIds: [...chosen.keys()] });
     setResults(sent);
+    setConfirmingAll(false);
+    onSent();
     const queued = sent.filter((r) => r.status === "queued").length;
     return `${queued} of ${sent.length} queued.`;
   });
@@ -37,9 +51,21 @@ export function DraftSend({ app, draftId, unsaved, shared }: { app: StackAdminAp
       className="form"
       onSubmit={(e) => {
         e.preventDefault();
-        void send.run();
+        if (to === "all") {
+          send.reset();
+          setConfirmingAll(true);
+        } else void send.run();
       }}
     >
+      <SendAllDialog
+        app={app}
+        open={confirmingAll}
+        draftName={draftName}
+        pending={send.pending}
+        error={send.error}
+        onClose={() => setConfirmingAll(false)}
+        onConfirm={() => void send.run()}
+      />
       <fieldset className="fieldset">
         <legend>Send to</legend>
         <label className="radio">
@@ -94,7 +120,7 @@ export function DraftSend({ app, draftId, unsaved, shared }: { app: StackAdminAp
         </p>
       ) : null}
       {unsaved ? <p className="muted">Save the draft first: the saved version is what is sent.</p> : null}
-      <ActionStatus error={send.error} done={send.done} />
+      <ActionStatus error={confirmingAll ? null : send.error} done={send.done} />
       <div>
         <button type="submit" className="button" disabled={send.pending || unsaved || shared || (to === "chosen" && chosen.size === 0)}>
           {send.pending ? "Sending…" : to === "all" ? "Send to every user" : `Send to ${chosen.size} user${chosen.size === 1 ? "" : "s"}`}

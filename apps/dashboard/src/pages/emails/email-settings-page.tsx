@@ -6,6 +6,7 @@ import { Field } from "../../ui/field.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 import "./emails.css";
+import { ProductionOutboxWarning } from "./production-outbox-warning.tsx";
 
 interface SmtpForm {
   host: string;
@@ -41,6 +42,7 @@ export default function EmailSettingsPage() {
   });
   return (
     <Page title="E-mail settings" description="Choose the SMTP server your project's mail goes out through.">
+      {project.isProductionMode && current.type === "shared" ? <ProductionOutboxWarning app={project.app} /> : null}
       <Card title="E-mail server">
         <form
           className="form"

@@ -20,11 +20,12 @@ export function formatTime(date: Date): string {
 
 export default function EmailsSentPage() {
   const app = useAdminApp();
-  const sent = useLoad(() => app.listSentEmails(), [app]);
+  // Only outbox mail that still has its body can be read (not past its day, nor of a project in production mode).
+  const sent = useLoad(() => Promise.all([app.listSentEmails(), app.listOutboxEmails().then((l) => new Set(l.map((m) => m.id)))]), [app]);
   return (
     <Page
       title="Sent e-mail"
-      description="The last 500 messages of this project, newest first. Bodies are not kept: they may hold live sign-in codes."
+      description="The last 500 messages, newest first. Delivered and failed mail keeps no body (it may hold live sign-in codes); outbox mail keeps it for a day, except in production mode."
       actions={
         <button type="button" className="button button-secondary" onClick={sent.reload} disabled={sent.status === "loading"}>
           Refresh
@@ -33,7 +34,7 @@ export default function EmailsSentPage() {
     >
       <Card>
         <Loaded load={sent}>
-          {(list) =>
+          {([list, readable]) =>
             list.length === 0 ? (
               <Empty>
                 <p>No mail yet. Verification, sign-in and invitation mail will be listed here.</p>
@@ -58,7 +59,7 @@ export default function EmailsSentPage() {
                       </td>
                       <td>
                         <span className={`status-badge status-${mail.status}`}>{STATUS_WORDS[mail.status]}</span>
-                        {mail.status === "outbox" ? (
+                        {readable.has(mail.id) ? (
                           <Link className="status-link" to={`../outbox?id=${mail.id}`} relative="path">
                             Read it
                           </Link>

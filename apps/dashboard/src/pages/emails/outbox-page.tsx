@@ -20,7 +20,7 @@ export default function OutboxPage() {
   return (
     <Page
       title="Outbox"
-      description="Without an SMTP server, mail is kept here instead of being delivered: the last 100 messages of the past 24 hours."
+      description="Without an SMTP server, mail is kept here instead of being delivered: the last 100 messages of the past 24 hours. A project in production mode keeps none: its users' sign-in links are not for reading here."
       actions={
         <button type="button" className="button button-secondary" onClick={outbox.reload} disabled={outbox.status === "loading"}>
           Refresh

@@ -155,9 +155,11 @@ export class EmailQueue {
     let smtp: SmtpSettings | null;
     let fromName: string | null;
     let connectTo: string | undefined;
+    let production: boolean;
     try {
       const project = await this.projects.get(row.projectId);
       if (!project) return await this.finish(row, { status: "failed", error: "The project no longer exists." });
+      production = project.isProductionMode;
       smtp = smtpFor(project.config.email_config, this.shared);
       const own = project.config.email_config.type === "standard";
       // On the shared server, mail is sent in the project's name.
@@ -167,11 +169,19 @@ export class EmailQueue {
       return this.retryOrFail(row, error);
     }
     if (!smtp) {
-      this.logger.info(
-        { projectId: row.projectId, to: row.to, subject: row.subject, text: row.textBody ?? undefined },
-        "dev outbox: e-mail not sent (no SMTP server configured)",
-      );
-      return this.finish(row, { status: OUTBOX_STATUS, error: null, sentAt: new Date() });
+      if (production) {
+        // Real users' live links must not sit readable anywhere: the mail is listed, its body dropped.
+        this.logger.warn(
+          { projectId: row.projectId, to: row.to, subject: row.subject },
+          "dev outbox: e-mail of a project in production mode not sent (no SMTP server configured); its body is not kept",
+        );
+      } else {
+        this.logger.info(
+          { projectId: row.projectId, to: row.to, subject: row.subject, text: row.textBody ?? undefined },
+          "dev outbox: e-mail not sent (no SMTP server configured)",
+        );
+      }
+      return this.finish(row, { status: OUTBOX_STATUS, error: null, sentAt: new Date() }, production);
     }
     try {
       await withDeadline(
@@ -211,13 +221,15 @@ export class EmailQueue {
   /**
    * Records the outcome, if this process still holds the claim. Sent or failed
    * mail drops its bodies, which may hold live codes; outbox mail, never
-   * delivered, keeps them for its admins for a while (outbox.ts).
+   * delivered, keeps them for its admins for a while (outbox.ts), unless its
+   * project is in production mode.
    */
   private async finish(
     row: SentEmailRow,
     update: { status: string; error: string | null; sentAt?: Date; nextAttemptAt?: Date },
+    production = false,
   ): Promise<void> {
-    const dropBodies = update.status !== "queued" && update.status !== OUTBOX_STATUS;
+    const dropBodies = update.status !== "queued" && (update.status !== OUTBOX_STATUS || production);
     await this.db
       .update(sentEmails)
       .set({ ...update, claimedAt: null, claimToken: null, ...(dropBodies ? { html: "", textBody: null } : {}) })
