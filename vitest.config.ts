@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
@@ -13,8 +14,14 @@ const sources = {
  */
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
 
+/** Each test server's database starts as a copy of one migrated database, made once per run. */
+const databaseTemplate = ["packages/server/test/database-template.ts"];
+
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (one worker on a 2-core CI machine), but these test files
+    // spend most of their time waiting on PostgreSQL, Chromium and argon2's threads, not computing.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         ...sources,
@@ -35,6 +42,7 @@ export default defineConfig({
         test: {
           name: `server:${db}`,
           include: ["packages/server/test/**/*.test.ts"],
+          globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: db },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -53,6 +61,7 @@ export default defineConfig({
         test: {
           name: `js:${db}`,
           include: ["packages/js/test/server/**/*.test.ts"],
+          globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: db },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -72,6 +81,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["packages/react/test/browser/**/*.test.ts"],
+          globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: "pglite" },
           testTimeout: 120_000,
           hookTimeout: 120_000,
