@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultServerConditions } from "vite";
@@ -25,8 +25,14 @@ process.env.LATCHKEY_DASHBOARD_OUT ??= join(tmpdir(), `latchkey-dashboard-test-$
  */
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
 
+/** Each test server's database starts as a copy of one migrated database, made once per run. */
+const databaseTemplate = ["packages/server/test/database-template.ts"];
+
 export default defineConfig({
   test: {
+    // Vitest's default leaves one core idle (one worker on a 2-core CI machine), but these test files
+    // spend most of their time waiting on PostgreSQL, Chromium and argon2's threads, not computing.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         ...sources,
@@ -47,6 +53,7 @@ export default defineConfig({
         test: {
           name: `server:${db}`,
           include: ["packages/server/test/**/*.test.ts"],
+          globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: db },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -65,6 +72,7 @@ export default defineConfig({
         test: {
           name: `js:${db}`,
           include: ["packages/js/test/server/**/*.test.ts"],
+          globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: db },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -84,6 +92,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["packages/react/test/browser/**/*.test.ts"],
+          globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: "pglite" },
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -95,7 +104,7 @@ export default defineConfig({
         test: {
           name: "dashboard",
           include: ["apps/dashboard/test/**/*.test.{ts,tsx}"],
-          globalSetup: ["apps/dashboard/test/build-once.ts"],
+          globalSetup: [...databaseTemplate, "apps/dashboard/test/build-once.ts"],
           env: { LATCHKEY_TEST_DB: "pglite" },
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -4,15 +4,27 @@
  * the PostgreSQL server of TEST_DATABASE_URL), served through app.request()
  * or, with listen(), on a real loopback port.
  */
+import { PGlite } from "@electric-sql/pglite";
 import { serve } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import postgres from "postgres";
+import { inject } from "vitest";
 import type { ServerConfig } from "../src/config.ts";
 import { connectDatabase, type Database } from "../src/db/connect.ts";
 import { startInstance, type Instance } from "../src/server.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A migrated PGlite data directory (a tar file), for `loadDataDir`; set by ./database-template.ts. */
+    pgliteTemplate?: string;
+    /** A migrated PostgreSQL database to create test databases from; set by ./database-template.ts. */
+    postgresTemplate?: string;
+  }
+}
 
 export const SEED_KEYS = {
   publishableClientKey: "pck_test_internal_publishable_key_000000000000000000",
@@ -178,13 +190,17 @@ async function replicaDatabase(primary: TestServer): Promise<TestDatabase> {
 
 async function testDatabase(): Promise<TestDatabase> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") {
-    return { database: await connectDatabase({ kind: "pglite" }), drop: async () => {}, url: null };
+    // Projects with the template global setup (vitest.config.ts) start from a migrated copy.
+    const template = inject("pgliteTemplate");
+    const pglite = template ? await PGlite.create({ loadDataDir: new Blob([readFileSync(template)]) }) : undefined;
+    return { database: await connectDatabase({ kind: "pglite", pglite }), drop: async () => {}, url: null };
   }
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("LATCHKEY_TEST_DB=postgres needs TEST_DATABASE_URL");
   const name = `latchkey_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const template = inject("postgresTemplate");
+  await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   const database = await connectDatabase({ kind: "postgres", url: url.toString(), max: 10 });
