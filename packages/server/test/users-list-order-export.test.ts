@@ -161,6 +161,21 @@ describe("GET /internal/users/export", () => {
     await db().delete(users).where(eq(users.id, created.body.id));
   });
 
+  it("CSV: text a spreadsheet would run as a formula is kept as text", async () => {
+    const created = await server.request("/users", {
+      method: "POST",
+      as: p.server,
+      body: { display_name: '=HYPERLINK("http://evil.example","x")', primary_email: uniqueEmail("formula") },
+    });
+    expect(created.status, created.text).toBe(201);
+    const res = await exportOf({ format: "csv", query: created.body.id });
+    expect(res.text.split("\r\n")[1]).toContain(`${created.body.id},"'=HYPERLINK(""http://evil.example"",""x"")",`);
+    // The JSON export gives the name exactly as stored.
+    const json = await exportOf({ format: "json", query: created.body.id });
+    expect((json.body as { display_name: string }[])[0]!.display_name).toBe('=HYPERLINK("http://evil.example","x")');
+    await db().delete(users).where(eq(users.id, created.body.id));
+  });
+
   it("JSON: an array of server user objects", async () => {
     const res = await exportOf({ format: "json", include_anonymous: true });
     expect(res.status, res.text).toBe(200);

@@ -42,8 +42,13 @@ export function signInMethods(user: ServerUserJson): string[] {
   return methods;
 }
 
+/**
+ * Display names are written by end users, and the owner opens this file in a spreadsheet: a cell starting with
+ * =, +, -, @, tab or carriage return would run as a formula there, so such text gets a leading apostrophe (shown as text).
+ */
 function csvField(value: string | number | boolean | null): string {
-  const text = value === null ? "" : String(value);
+  const raw = value === null ? "" : String(value);
+  const text = typeof value === "string" && /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
