@@ -115,6 +115,26 @@ describe("a user's detail page", () => {
     expect((await owner.project.app.getUser(user.id))!.clientMetadata).toEqual({ plan: "pro", seats: 3 });
   });
 
+  test("deleting an address and turning off two-factor ask first, and Cancel changes nothing", async () => {
+    const second = uniqueEmail("second");
+    await user.createContactChannel({ type: "email", value: second, usedForAuth: false, isVerified: false });
+    await user.update({ totpMultiFactorSecret: crypto.getRandomValues(new Uint8Array(20)) });
+    await page.reload();
+    await expectHeading(page, "Ada Lovelace");
+
+    await page.getByRole("button", { name: `Delete ${second}` }).click();
+    const ask = page.getByRole("dialog", { name: "Delete this address?" });
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    expect((await user.listContactChannels()).map((c) => c.value)).toContain(second);
+    await page.getByRole("button", { name: `Delete ${second}` }).click();
+    await ask.getByRole("button", { name: "Delete address" }).click();
+    await expect.poll(async () => (await user.listContactChannels()).map((c) => c.value)).not.toContain(second);
+
+    await page.getByRole("button", { name: "Turn off two-factor" }).click();
+    await page.getByRole("dialog", { name: "Turn off two-factor authentication?" }).getByRole("button", { name: "Turn it off" }).click();
+    await expect.poll(async () => (await owner.project.app.getUser(user.id))!.isMultiFactorRequired).toBe(false);
+  });
+
   test("revoking a session ends its refresh token; the other session still refreshes", async () => {
     const sessions = card("Sessions");
     await sessions

@@ -1,6 +1,7 @@
 /** The user's e-mail addresses: which is primary, verified, used to sign in; add, verify, make primary, mail links, delete. */
 import type { ContactChannel, ServerUser, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
+import { ConfirmButton } from "../../../ui/confirm-button.tsx";
 import { useAction } from "../../../lib/use-action.ts";
 import { useLoad } from "../../../lib/use-load.ts";
 import { Field, Toggle } from "../../../ui/field.tsx";
@@ -131,15 +132,22 @@ function ChannelRow({
           <button type="button" className="button button-secondary button-small" disabled={act.pending} onClick={() => mail("reset")}>
             Send password reset
           </button>
-          <button
-            type="button"
-            className="button button-danger button-small"
-            aria-label={`Delete ${channel.value}`}
+          <ConfirmButton
+            label="Delete"
+            ariaLabel={`Delete ${channel.value}`}
+            title="Delete this address?"
+            confirmLabel="Delete address"
+            pendingLabel="Deleting…"
             disabled={act.pending}
-            onClick={() => void act.run(() => channel.delete())}
+            action={async () => {
+              await channel.delete();
+              onChanged();
+            }}
           >
-            Delete
-          </button>
+            <p>
+              {channel.value} is removed from this user{channel.usedForAuth ? ", who can then no longer sign in with it" : ""}.
+            </p>
+          </ConfirmButton>
         </div>
       </td>
     </tr>

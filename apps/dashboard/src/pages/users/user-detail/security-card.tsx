@@ -5,6 +5,7 @@ import { useAction } from "../../../lib/use-action.ts";
 import { Field } from "../../../ui/field.tsx";
 import { Card } from "../../../ui/page.tsx";
 import { ActionStatus } from "../../../ui/states.tsx";
+import { ConfirmButton } from "../../../ui/confirm-button.tsx";
 
 export function SecurityCard({ user, onChanged }: { user: ServerUser; onChanged: () => void }) {
   const [password, setPassword] = useState("");
@@ -13,11 +14,6 @@ export function SecurityCard({ user, onChanged }: { user: ServerUser; onChanged:
     setPassword("");
     onChanged();
     return "Password set. The user signs in with it from now on.";
-  });
-  const turnOff = useAction(async () => {
-    await user.update({ totpMultiFactorSecret: null });
-    onChanged();
-    return "Two-factor authentication is off.";
   });
   return (
     <Card title="Password and two-factor">
@@ -61,12 +57,21 @@ export function SecurityCard({ user, onChanged }: { user: ServerUser; onChanged:
           </p>
           {user.isMultiFactorRequired ? (
             <div className="row-actions">
-              <button type="button" className="button button-danger" disabled={turnOff.pending} onClick={() => void turnOff.run()}>
-                Turn off two-factor
-              </button>
+              <ConfirmButton
+                label="Turn off two-factor"
+                small={false}
+                title="Turn off two-factor authentication?"
+                confirmLabel="Turn it off"
+                pendingLabel="Turning off…"
+                action={async () => {
+                  await user.update({ totpMultiFactorSecret: null });
+                  onChanged();
+                }}
+              >
+                <p>The user then signs in with their password alone, until they turn it on again.</p>
+              </ConfirmButton>
             </div>
           ) : null}
-          <ActionStatus error={turnOff.error} done={turnOff.done} />
         </div>
       </div>
     </Card>

@@ -1,22 +1,21 @@
 /** The user's passkeys and OAuth provider accounts, each removable. */
 import type { ServerUser } from "@latchkey/js";
-import { useAction } from "../../../lib/use-action.ts";
 import { useLoad } from "../../../lib/use-load.ts";
+import { ConfirmButton } from "../../../ui/confirm-button.tsx";
 import { Card } from "../../../ui/page.tsx";
-import { ActionStatus, Empty, Loaded } from "../../../ui/states.tsx";
+import { Empty, Loaded } from "../../../ui/states.tsx";
 import { formatDate } from "./format.ts";
 
 export function SignInMethodsCard({ user, onChanged }: { user: ServerUser; onChanged: () => void }) {
   const passkeys = useLoad(() => user.listPasskeys(), [user]);
   const accounts = useLoad(() => user.listOAuthProviders(), [user]);
-  const remove = useAction(async (item: { delete(): Promise<void> }, reload: () => void) => {
+  const removeItem = async (item: { delete(): Promise<void> }, reload: () => void) => {
     await item.delete();
     reload();
     onChanged();
-  });
+  };
   return (
     <Card title="Passkeys and OAuth accounts">
-      <ActionStatus error={remove.error} />
       <h3>Passkeys</h3>
       <Loaded load={passkeys}>
         {(list) =>
@@ -45,16 +44,17 @@ export function SignInMethodsCard({ user, onChanged }: { user: ServerUser; onCha
                     </td>
                     <td>{formatDate(passkey.createdAt)}</td>
                     <td>{passkey.lastUsedAt ? formatDate(passkey.lastUsedAt) : <span className="muted">Never</span>}</td>
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="button button-danger button-small"
-                        aria-label={`Remove passkey ${passkey.displayName}`}
-                        disabled={remove.pending}
-                        onClick={() => void remove.run(passkey, passkeys.reload)}
+                    <td>
+                      <ConfirmButton
+                        label="Remove"
+                        ariaLabel={`Remove passkey ${passkey.displayName}`}
+                        title="Remove this passkey?"
+                        confirmLabel="Remove passkey"
+                        pendingLabel="Removing…"
+                        action={() => removeItem(passkey, passkeys.reload)}
                       >
-                        Remove
-                      </button>
+                        <p>“{passkey.displayName}” can no longer sign this user in.</p>
+                      </ConfirmButton>
                     </td>
                   </tr>
                 ))}
@@ -88,16 +88,17 @@ export function SignInMethodsCard({ user, onChanged }: { user: ServerUser; onCha
                     <td>{account.type}</td>
                     <td className="mono">{account.accountId}</td>
                     <td>{account.email ?? <span className="muted">None</span>}</td>
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="button button-danger button-small"
-                        aria-label={`Remove ${account.type} account ${account.accountId}`}
-                        disabled={remove.pending}
-                        onClick={() => void remove.run(account, accounts.reload)}
+                    <td>
+                      <ConfirmButton
+                        label="Remove"
+                        ariaLabel={`Remove ${account.type} account ${account.accountId}`}
+                        title="Remove this account?"
+                        confirmLabel="Remove account"
+                        pendingLabel="Removing…"
+                        action={() => removeItem(account, accounts.reload)}
                       >
-                        Remove
-                      </button>
+                        <p>The user can no longer sign in with this {account.type} account, and apps lose access to it.</p>
+                      </ConfirmButton>
                     </td>
                   </tr>
                 ))}
