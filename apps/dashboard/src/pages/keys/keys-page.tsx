@@ -2,11 +2,11 @@
 import type { InternalApiKey, InternalApiKeyFirstView } from "@latchkey/js";
 import { useState } from "react";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
-import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded } from "../../ui/states.tsx";
 import { KeysShownOnce } from "./keys-shown-once.tsx";
 import { NewKeysForm } from "./new-keys-form.tsx";
 
@@ -81,12 +81,6 @@ export default function KeysPage() {
 }
 
 function KeyRow({ apiKey, onRevoked }: { apiKey: InternalApiKey; onRevoked: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const revoke = useAction(async () => {
-    await apiKey.revoke();
-    setConfirming(false);
-    onRevoked();
-  });
   const why = apiKey.whyInvalid();
   const parts = [
     apiKey.publishableClientKey && `client …${apiKey.publishableClientKey.lastFour}`,
@@ -110,22 +104,19 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: InternalApiKey; onRevoked: () =
       <td>
         <div className="row-actions">
           {why === null ? (
-            <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
-              Revoke
-            </button>
+            <ConfirmButton
+              label="Revoke"
+              title="Revoke these keys?"
+              confirmLabel="Revoke keys"
+              pendingLabel="Revoking…"
+              action={async () => {
+                await apiKey.revoke();
+                onRevoked();
+              }}
+            >
+              <p>Apps using “{apiKey.description}” stop working at once. This cannot be undone.</p>
+            </ConfirmButton>
           ) : null}
-          <Dialog open={confirming} title="Revoke these keys?" onClose={() => setConfirming(false)}>
-            <p>Apps using “{apiKey.description}” stop working at once. This cannot be undone.</p>
-            <ActionStatus error={revoke.error} />
-            <div className="dialog-actions">
-              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-                Cancel
-              </button>
-              <button type="button" className="button button-danger" disabled={revoke.pending} onClick={() => void revoke.run()}>
-                {revoke.pending ? "Revoking…" : "Revoke keys"}
-              </button>
-            </div>
-          </Dialog>
         </div>
       </td>
     </tr>

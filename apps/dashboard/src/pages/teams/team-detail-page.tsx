@@ -1,13 +1,11 @@
 /** One team: its profile, metadata, members with their permissions, invitations, and deleting it. */
 import type { ServerTeam } from "@latchkey/js";
-import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useAdminApp } from "../../lib/owned-projects.tsx";
-import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
-import { Dialog } from "../../ui/dialog.tsx";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Card, Page } from "../../ui/page.tsx";
-import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded } from "../../ui/states.tsx";
 import { TeamInvitationsCard } from "./team-invitations-card.tsx";
 import { TeamMembersCard } from "./team-members-card.tsx";
 import { TeamMetadataCard } from "./team-metadata-card.tsx";
@@ -63,30 +61,23 @@ function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void
 
 function DeleteTeamCard({ team }: { team: ServerTeam }) {
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
-  const remove = useAction(async () => {
-    await team.delete();
-    void navigate("../teams", { replace: true });
-  });
   return (
     <Card title="Delete team" description="Deletes the team with its memberships, permissions and invitations. This cannot be undone.">
       <div>
-        <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
-          Delete team
-        </button>
+        <ConfirmButton
+          label="Delete team"
+          small={false}
+          title="Delete this team?"
+          confirmLabel="Delete team"
+          pendingLabel="Deleting…"
+          action={async () => {
+            await team.delete();
+            void navigate("../teams", { replace: true });
+          }}
+        >
+          <p>“{team.displayName}” and everything in it is deleted for good. Its members stay users of the project.</p>
+        </ConfirmButton>
       </div>
-      <Dialog open={confirming} title="Delete this team?" onClose={() => setConfirming(false)}>
-        <p>“{team.displayName}” and everything in it is deleted for good. Its members stay users of the project.</p>
-        <ActionStatus error={remove.error} />
-        <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" disabled={remove.pending} onClick={() => void remove.run()}>
-            {remove.pending ? "Deleting…" : "Delete team"}
-          </button>
-        </div>
-      </Dialog>
     </Card>
   );
 }

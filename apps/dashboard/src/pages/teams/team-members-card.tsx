@@ -3,6 +3,7 @@ import type { AdminPermissionDefinition, ServerTeam, ServerTeamUser, ServerUser,
 import { useState } from "react";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad, type Load } from "../../lib/use-load.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
@@ -65,13 +66,7 @@ function MemberRow({
   onRemoved: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const held = useLoad(async () => (await member.listPermissions(team, { recursive: false })).map((p) => p.id), [member, team]);
-  const remove = useAction(async () => {
-    await team.removeUser(member.id);
-    setConfirming(false);
-    onRemoved();
-  });
   const name = member.teamProfile.displayName ?? member.displayName ?? member.primaryEmail ?? member.id;
   return (
     <li className="member" aria-label={name}>
@@ -95,26 +90,23 @@ function MemberRow({
           <button type="button" className="button button-secondary button-small" aria-expanded={open} onClick={() => setOpen(!open)}>
             {open ? "Done" : "Permissions"}
           </button>
-          <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
-            Remove
-          </button>
+          <ConfirmButton
+            label="Remove"
+            title="Remove this member?"
+            confirmLabel="Remove member"
+            pendingLabel="Removing…"
+            action={async () => {
+              await team.removeUser(member.id);
+              onRemoved();
+            }}
+          >
+            <p>
+              {name} leaves “{team.displayName}” and loses every permission in it.
+            </p>
+          </ConfirmButton>
         </div>
       </div>
       {open ? <MemberPermissions team={team} member={member} definitions={definitions} held={held} /> : null}
-      <Dialog open={confirming} title="Remove this member?" onClose={() => setConfirming(false)}>
-        <p>
-          {name} leaves “{team.displayName}” and loses every permission in it.
-        </p>
-        <ActionStatus error={remove.error} />
-        <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" disabled={remove.pending} onClick={() => void remove.run()}>
-            {remove.pending ? "Removing…" : "Remove member"}
-          </button>
-        </div>
-      </Dialog>
     </li>
   );
 }
