@@ -39,7 +39,7 @@ export function ProjectLayout() {
               );
             })}
           </nav>
-          <main className="content" id="main">
+          <main className="content" id="main" tabIndex={-1}>
             <Suspense fallback={<Loading />}>
               {/* Keyed: a page never carries one project's state (loaded data, form fields) into another's. */}
               <Outlet key={project.id} />
@@ -47,7 +47,7 @@ export function ProjectLayout() {
           </main>
         </div>
       ) : (
-        <main className="content" id="main">
+        <main className="content" id="main" tabIndex={-1}>
           <Empty>
             <h1>Project not found</h1>
             <p>No project with this id belongs to your teams. It may have been deleted or moved to a team you are not in.</p>
@@ -64,7 +64,7 @@ export function PlainLayout() {
   return (
     <div className="shell">
       <TopBar />
-      <main className="content content-narrow" id="main">
+      <main className="content content-narrow" id="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

@@ -11,6 +11,10 @@ export function TopBar() {
   const [theme, setTheme] = useTheme();
   return (
     <header className="topbar">
+      {/* The first stop of Tab: past the bar and the sidebar, straight to the page. */}
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Link className="brand" to="/projects">
         Latchkey
       </Link>

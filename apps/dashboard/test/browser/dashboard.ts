@@ -14,6 +14,7 @@ import { PASSWORD, uniqueEmail } from "../../../../packages/js/test/server/suppo
 import { createSdkProject, type SdkProject } from "../../../../packages/js/test/server/fixtures.ts";
 import { createTestServer, freePort, type TestServer } from "../../../../packages/server/test/harness.ts";
 import type { ServerConfig } from "../../../../packages/server/src/config.ts";
+import { warmUpRenderer } from "../../../../packages/server/src/domain/emails/render/render.ts";
 
 export { PASSWORD, uniqueEmail };
 
@@ -41,6 +42,8 @@ export async function startDashboard(options: { server?: TestServer; config?: Pa
   if (!server.instance.services.dashboard)
     throw new Error("Pass dashboardDir: dashboardDist to the test server that serves the dashboard.");
   const url = await server.listen(port);
+  // As `npm start` does: the e-mail renderer's first start takes seconds, better spent while the browser starts.
+  warmUpRenderer(server.instance.services.logger);
   const browser = await chromium.launch({
     executablePath: ensureChromium(),
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],

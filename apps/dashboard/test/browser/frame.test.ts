@@ -124,4 +124,22 @@ describe("an owner with a project", () => {
     await screenshot(ownerPage, "keys-dark");
     await ownerPage.getByLabel("Theme").selectOption("system");
   });
+
+  test("the keyboard: the first stop skips to the page, which then holds focus", async () => {
+    await ownerPage.goto(`${dashboard.url}/projects/${owner.id}/keys`);
+    await expectHeading(ownerPage, "Project keys");
+    // The skip link comes before everything else Tab can reach, and shows when focused.
+    expect(await ownerPage.evaluate(() => document.querySelector("a[href], button, input, select, textarea")?.textContent)).toBe(
+      "Skip to content",
+    );
+    const skip = ownerPage.getByRole("link", { name: "Skip to content" });
+    await skip.focus();
+    expect((await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    await ownerPage.keyboard.press("Enter");
+    expect(await ownerPage.evaluate(() => document.activeElement?.id)).toBe("main");
+    // A move from the sidebar puts focus on the new page's title, so it is announced.
+    await ownerPage.getByRole("link", { name: "Project settings" }).click();
+    await expectHeading(ownerPage, "Project settings");
+    await expect.poll(() => ownerPage.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+  });
 });

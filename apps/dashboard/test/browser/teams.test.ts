@@ -86,7 +86,7 @@ describe("teams", () => {
     await page.getByLabel("Invitation page").fill(CALLBACK_URL);
     await page.getByRole("button", { name: "Send invitation" }).click();
     // The first mail of a server renders its templates first: seconds on a busy machine.
-    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count(), { timeout: 60_000 }).toBe(1);
     const pending = page.getByRole("table", { name: "Pending invitations" });
     await expect.poll(() => pending.getByText(email).count(), WAIT).toBe(1);
     expect(linkIn(await mailing.mailTo(email)).code).toBeTruthy();
@@ -108,7 +108,7 @@ describe("teams", () => {
     const dialog = page.getByRole("dialog", { name: "Where does your app run?" });
     await dialog.getByLabel("App URL").fill(appUrl);
     await dialog.getByRole("button", { name: "Continue" }).click();
-    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByText(`Invitation sent to ${email}.`).count(), { timeout: 60_000 }).toBe(1);
     const { link } = linkIn(await mailing.mailTo(email), `${appUrl}/handler/team-invitation`);
     expect(link.origin).not.toBe(new URL(dashboard.url).origin);
     expect(await page.getByLabel("Invitation page").inputValue()).toBe(`${appUrl}/handler/team-invitation`);
