@@ -6,7 +6,17 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { expectHeading, ownerWithProject, screenshot, signInOwner, signUpOwner, startDashboard, type Dashboard } from "./dashboard.ts";
+import {
+  PASSWORD,
+  expectHeading,
+  ownerWithProject,
+  uniqueEmail,
+  screenshot,
+  signInOwner,
+  signUpOwner,
+  startDashboard,
+  type Dashboard,
+} from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let page: Page;
@@ -53,6 +63,20 @@ describe("a new owner", () => {
     await expect.poll(() => page.getByText("You have no projects yet.").count()).toBe(1);
     await page.reload();
     await expectHeading(page, "Projects");
+  });
+
+  test("from the sign-in page the dashboard sent them to, the Sign up link leads on to their first project", async () => {
+    const visitor = await dashboard.openPage();
+    await visitor.goto(`${dashboard.url}/`);
+    await visitor.waitForURL((u) => u.pathname === "/handler/sign-in");
+    await visitor.getByRole("link", { name: "Sign up" }).click();
+    await visitor.waitForURL((u) => u.pathname === "/handler/sign-up");
+    await visitor.getByLabel("Email", { exact: true }).fill(uniqueEmail("visitor"));
+    await visitor.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await visitor.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
+    await visitor.getByRole("button", { name: "Sign up", exact: true }).click();
+    // Signed in now: not sent back to sign in by what the signed-out visitor was shown.
+    await visitor.waitForURL((u) => u.pathname === "/new-project");
   });
 
   test("an unknown address says so", async () => {
