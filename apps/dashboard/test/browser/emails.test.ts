@@ -177,7 +177,7 @@ test("with the project's own SMTP server, a template is created, then deleted af
   const entry = page.getByRole("navigation", { name: "Templates", exact: true }).getByRole("link", { name: "Receipt" });
   await expect.poll(() => entry.getAttribute("aria-current")).toBe("page");
   await page.getByRole("button", { name: "Delete", exact: true }).click();
-  await page.getByRole("button", { name: "Delete for good" }).click();
+  await page.getByRole("dialog", { name: "Delete this template?" }).getByRole("button", { name: "Delete template" }).click();
   await expect.poll(() => entry.count()).toBe(0);
   expect((await made.project.app.listEmailTemplates()).map((t) => t.displayName)).not.toContain("Receipt");
 });

@@ -9,6 +9,7 @@ import { DraftSend } from "./draft-send.tsx";
 import { themeOf } from "./template-editor.tsx";
 import { TsxWorkbench } from "./tsx-workbench.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 
 /** The theme select's value for a choice: "" the project's theme, "none" no theme, else the theme's id. */
 function themeValue(themeId: string | false | null): string {
@@ -35,17 +36,12 @@ export function DraftEditor({
   const [name, setName] = useState(draft.displayName);
   const [source, setSource] = useState(draft.tsxSource);
   const [theme, setTheme] = useState(themeValue(draft.themeId));
-  const [confirming, setConfirming] = useState(false);
   const preview = useEmailPreview(app, { templateTsxSource: source, ...themeOf(themeChoice(theme)) });
   const changed = name !== draft.displayName || source !== draft.tsxSource || theme !== themeValue(draft.themeId);
   const save = useAction(async () => {
     await app.updateEmailDraft(draft.id, { displayName: name, tsxSource: source, themeId: themeChoice(theme) });
     onSaved();
     return "Draft saved.";
-  });
-  const remove = useAction(async () => {
-    await app.deleteEmailDraft(draft.id);
-    onDeleted();
   });
   return (
     <>
@@ -75,25 +71,24 @@ export function DraftEditor({
           <button type="submit" className="button" disabled={save.pending || !changed}>
             {save.pending ? "Saving…" : "Save"}
           </button>
-          {confirming ? (
-            <>
-              <button type="button" className="button button-danger" disabled={remove.pending} onClick={() => void remove.run()}>
-                Delete for good
-              </button>
-              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-                Keep
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
+          <ConfirmButton
+            label="Delete"
+            small={false}
+            title="Delete this draft?"
+            confirmLabel="Delete draft"
+            pendingLabel="Deleting…"
+            action={async () => {
+              await app.deleteEmailDraft(draft.id);
+              onDeleted();
+            }}
+          >
+            <p>“{draft.displayName}” is deleted for good.</p>
+          </ConfirmButton>
         </div>
         <p className="muted">
           The subject is the source's <code>subject</code> export.
         </p>
-        <ActionStatus error={save.error ?? remove.error} done={changed ? null : save.done} />
+        <ActionStatus error={save.error} done={changed ? null : save.done} />
         <TsxWorkbench source={source} onChange={setSource} label="Draft source" preview={preview} />
       </form>
       <section className="draft-send" aria-label="Send this draft">

@@ -5,6 +5,7 @@ import { useAction } from "../../lib/use-action.ts";
 import { ActionStatus } from "../../ui/states.tsx";
 import { TsxWorkbench } from "./tsx-workbench.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 
 /** How a template or draft's theme choice is sent to the preview: null (the project's theme) is left out. */
 export function themeOf(themeId: string | false | null): { themeId?: string | false } {
@@ -23,16 +24,11 @@ export function TemplateEditor({
   onDeleted: () => void;
 }) {
   const [source, setSource] = useState(template.tsxSource);
-  const [confirming, setConfirming] = useState(false);
   const preview = useEmailPreview(app, { templateTsxSource: source, ...themeOf(template.themeId) });
   const save = useAction(async () => {
     await app.updateEmailTemplate(template.id, { tsxSource: source });
     onSaved();
     return "Template saved.";
-  });
-  const remove = useAction(async () => {
-    await app.deleteEmailTemplate(template.id);
-    onDeleted();
   });
   const changed = source !== template.tsxSource;
   return (
@@ -47,22 +43,21 @@ export function TemplateEditor({
         <button type="submit" className="button" disabled={save.pending || !changed}>
           {save.pending ? "Saving…" : "Save"}
         </button>
-        {confirming ? (
-          <>
-            <button type="button" className="button button-danger" disabled={remove.pending} onClick={() => void remove.run()}>
-              Delete for good
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </>
-        ) : (
-          <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
-            Delete
-          </button>
-        )}
+        <ConfirmButton
+          label="Delete"
+          small={false}
+          title="Delete this template?"
+          confirmLabel="Delete template"
+          pendingLabel="Deleting…"
+          action={async () => {
+            await app.deleteEmailTemplate(template.id);
+            onDeleted();
+          }}
+        >
+          <p>“{template.displayName}” is deleted for good.</p>
+        </ConfirmButton>
       </div>
-      <ActionStatus error={save.error ?? remove.error} done={changed ? null : save.done} />
+      <ActionStatus error={save.error} done={changed ? null : save.done} />
       <TsxWorkbench source={source} onChange={setSource} label="Template source" preview={preview} />
     </form>
   );
