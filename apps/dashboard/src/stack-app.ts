@@ -28,11 +28,8 @@ export const stackApp = new StackClientApp({
     navigate: (to) => {
       // Off-site targets (an OAuth provider) leave the dashboard; our own pages go through the router.
       const url = new URL(to, window.location.href);
-      // Leaving the sign-in pages for the dashboard (after sign-in or sign-up) loads the page anew: the app's cached
-      // reads then start from the new session, never from what the signed-out visitor was shown.
-      const leavingHandler = window.location.pathname.startsWith("/handler/") && !url.pathname.startsWith("/handler/");
       // Deferred: the SDK redirects from inside a render (a signed-out visitor's useUser), where a router update may not run.
-      if (url.origin === window.location.origin && navigate && !leavingHandler) {
+      if (url.origin === window.location.origin && navigate) {
         const go = navigate;
         queueMicrotask(() => go(url.pathname + url.search + url.hash));
       } else window.location.assign(url.href);

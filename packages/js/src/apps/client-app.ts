@@ -141,10 +141,13 @@ export class StackClientApp extends ClientAppSignIn {
     for (const listener of this.#userListeners) listener();
   }
 
-  /** Who is signed in on `session`, or what it knows about them, changed: its cached reads are read again. */
+  /**
+   * Who is signed in on `session` changed: its cached reads were another user's (or nobody's), so they are
+   * not shown again, only read anew, and an app acting on the user meanwhile waits rather than sees the old one.
+   */
   private sessionUserChanged(session: Session): void {
     const signingUp = this.#signingUpAnonymously.has(session) ? this.#user.entry(session, "anonymous") : null;
-    this.cache.invalidateWhere((entry) => entry.args.includes(session) && entry !== signingUp);
+    this.cache.resetWhere((entry) => entry.args.includes(session) && entry !== signingUp);
     for (const listener of this.#userListeners) listener();
   }
 

@@ -108,6 +108,18 @@ export class CacheEntry<T> {
     if (this.#listeners.size > 0 || this.#runner.busy) void this.#ensureFresh();
   }
 
+  /**
+   * What is shown no longer holds at all (another user signed in on the
+   * session): nothing is shown until it is read again, so no subscriber acts
+   * on the old value meanwhile.
+   */
+  reset(): void {
+    this.#generation += 1;
+    this.#requested = -1;
+    this.#show({ status: "pending", promise: this.#arrivalPromise() });
+    if (this.#listeners.size > 0 || this.#runner.busy) void this.#ensureFresh();
+  }
+
   #ensureFresh(): Promise<T> {
     if (this.#requested !== this.#generation || this.#latest === null) {
       this.#requested = this.#generation;

@@ -46,6 +46,11 @@ export class CacheStore {
     for (const entry of [...this.#entries.values()]) if (entry.args.includes(arg)) entry.invalidate();
   }
 
+  /** Resets every entry `match` accepts: they show nothing until read again. */
+  resetWhere(match: (entry: CacheEntry<unknown>) => boolean): void {
+    for (const entry of [...this.#entries.values()]) if (match(entry)) entry.reset();
+  }
+
   /** Invalidates every entry `match` accepts. */
   invalidateWhere(match: (entry: CacheEntry<unknown>) => boolean): void {
     for (const entry of [...this.#entries.values()]) if (match(entry)) entry.invalidate();

@@ -115,6 +115,26 @@ describe("writes invalidate what they change", () => {
     back.unsubscribe();
   });
 
+  it("never shows the signed-out 'nobody' once a user has signed in: the entry waits for the new user", async () => {
+    const { app, email } = await signedUpApp();
+    await app.signOut();
+    const entry = app._userEntry();
+    const nobody = nextSnapshot(entry, (s) => s.status === "ok" && s.value === null);
+    expect(await nobody.seen).toBeNull();
+    // What an app sees the moment it is told of the sign-in, and when the sign-in call returns.
+    const seenOnChange: string[] = [];
+    const stop = app.onUserChange(() => seenOnChange.push(entry.getSnapshot().status));
+    expect((await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+    const afterSignIn = entry.getSnapshot();
+    stop();
+    nobody.unsubscribe();
+    expect(seenOnChange[0]).toBe("pending");
+    expect(afterSignIn.status === "ok" && afterSignIn.value === null).toBe(false);
+    expect((await app.getUser())?.primaryEmail).toBe(email);
+    const shown = entry.getSnapshot();
+    expect(shown.status === "ok" && shown.value?.primaryEmail).toBe(email);
+  });
+
   it("refreshes the subscribed contact channels after create, update and delete", async () => {
     const { app, email } = await signedUpApp();
     const user = await app.getUser({ or: "throw" });
