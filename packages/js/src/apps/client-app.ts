@@ -100,7 +100,7 @@ export class StackClientApp extends ClientAppSignIn {
       options.projectId,
       options.tokenStore,
       (refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType),
-      (session) => this.sessionUserChanged(session),
+      (session) => this.sessionSignedInUserChanged(session),
     );
     this.teams = new AppTeams({
       api: this.api,
@@ -145,9 +145,18 @@ export class StackClientApp extends ClientAppSignIn {
    * Who is signed in on `session` changed: its cached reads were another user's (or nobody's), so they are
    * not shown again, only read anew, and an app acting on the user meanwhile waits rather than sees the old one.
    */
+  private sessionSignedInUserChanged(session: Session): void {
+    this.sessionReadsStale(session, (match) => this.cache.resetWhere(match));
+  }
+
+  /** What `session` knows about its user changed (an update, a new passkey): its cached reads are read again, shown until then. */
   private sessionUserChanged(session: Session): void {
+    this.sessionReadsStale(session, (match) => this.cache.invalidateWhere(match));
+  }
+
+  private sessionReadsStale(session: Session, stale: (match: (entry: CacheEntry<unknown>) => boolean) => void): void {
     const signingUp = this.#signingUpAnonymously.has(session) ? this.#user.entry(session, "anonymous") : null;
-    this.cache.resetWhere((entry) => entry.args.includes(session) && entry !== signingUp);
+    stale((entry) => entry.args.includes(session) && entry !== signingUp);
     for (const listener of this.#userListeners) listener();
   }
 
