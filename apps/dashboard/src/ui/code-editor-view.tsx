@@ -76,7 +76,8 @@ export default function CodeEditorView({
           language === "tsx" ? javascript({ jsx: true, typescript: true }) : [],
           themeSlot.current.of(isDark() ? oneDark : lightTheme),
           readOnlySlot.current.of(EditorState.readOnly.of(readOnly)),
-          EditorView.contentAttributes.of({ "aria-label": label }),
+          // Reachable by Tab even read-only: its scrolling region then has keyboard access.
+          EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
           EditorView.theme({ "&": { minHeight }, ".cm-scroller": { minHeight } }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChangeRef.current(update.state.doc.toString());

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
 import { dashboardDist } from "../../../../scripts/lib/dashboard-build.mjs";
+import { expectAccessible } from "./accessibility.ts";
 import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
 import { logPageErrors, repoRoot } from "../../../../packages/react/test/browser/demo-app.ts";
 import { PASSWORD, uniqueEmail } from "../../../../packages/js/test/server/support.ts";
@@ -89,9 +90,10 @@ export async function signUpOwner(page: Page, url: string): Promise<string> {
   return email;
 }
 
-/** Saves a screenshot of the page as it is now, named for what it shows. */
+/** Keeps a picture of the page as a test artifact, and checks what it shows is accessible. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+  await expectAccessible(page, name);
 }
 
 /** Waits for the dashboard to show `heading` as the page's title. */

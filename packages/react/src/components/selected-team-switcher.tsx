@@ -45,7 +45,11 @@ function Switcher({ user, selectedTeam, urlMap, noUpdateSelectedTeam }: Selected
 
   return (
     <span className="lk-root lk-team-switcher">
-      <button {...menu.buttonProps} className="lk-button lk-button-secondary" aria-label={`Selected team: ${shown?.displayName ?? "none"}`}>
+      <button
+        {...menu.buttonProps}
+        className="lk-button lk-button-secondary"
+        aria-label={shown ? `Selected team: ${shown.displayName}` : "Select a team (none selected)"}
+      >
         {shown?.displayName ?? "Select a team"} <span aria-hidden="true">▾</span>
       </button>
       {menu.open ? (

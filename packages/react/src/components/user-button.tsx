@@ -35,7 +35,8 @@ export function UserButton() {
   return (
     <span className="lk-root lk-user-button">
       <button {...menu.buttonProps} className="lk-button lk-avatar" aria-label="Account menu">
-        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : initials(name)}
+        {/* The picture or initials only stand for the label, which is what a screen reader says. */}
+        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : <span aria-hidden="true">{initials(name)}</span>}
       </button>
       {menu.open ? (
         <div {...menu.menuProps} aria-label="Account" className="lk-menu">

@@ -73,7 +73,7 @@ describe("teams in the demo app", () => {
     await ada.goto(`${demo.url}/handler/sign-up`);
     await signUp(ada, adaEmail);
     await ada.waitForURL(`${demo.url}/`);
-    await expect.poll(() => switcher(ada).getAttribute("aria-label")).toBe("Selected team: none");
+    await expect.poll(() => switcher(ada).getAttribute("aria-label")).toBe("Select a team (none selected)");
 
     await switcher(ada).click();
     const menu = ada.getByRole("menu", { name: "Teams" });

@@ -78,7 +78,7 @@ export function DailyDrawing({ data, unit, kind }: { data: MetricsDataPoint[]; u
 export function DonutDrawing({ data }: { data: { name: string; count: number; color: string }[] }) {
   return (
     <ResponsiveContainer width="100%" height={180}>
-      <PieChart>
+      <PieChart accessibilityLayer={false}>
         <Pie
           data={data}
           dataKey="count"
