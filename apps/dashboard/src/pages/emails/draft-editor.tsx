@@ -3,6 +3,7 @@ import type { EmailDraft, EmailTheme, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
+import { useUnsavedChangesGuard } from "../../lib/use-unsaved-changes-guard.tsx";
 import { Field } from "../../ui/field.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 import { DraftSend } from "./draft-send.tsx";
@@ -43,8 +44,10 @@ export function DraftEditor({
     onSaved();
     return "Draft saved.";
   });
+  const guard = useUnsavedChangesGuard(changed);
   return (
     <>
+      {guard.prompt}
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -79,6 +82,7 @@ export function DraftEditor({
             pendingLabel="Deleting…"
             action={async () => {
               await app.deleteEmailDraft(draft.id);
+              guard.release();
               onDeleted();
             }}
           >

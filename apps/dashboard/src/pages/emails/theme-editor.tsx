@@ -3,6 +3,7 @@ import type { StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { useUnsavedChangesGuard } from "../../lib/use-unsaved-changes-guard.tsx";
 import { Field } from "../../ui/field.tsx";
 import { ActionStatus, Loaded } from "../../ui/states.tsx";
 import { TsxWorkbench } from "./tsx-workbench.tsx";
@@ -55,23 +56,27 @@ function ThemeForm({
     return "Theme saved.";
   });
   const changed = name !== saved.name || source !== saved.source;
+  const guard = useUnsavedChangesGuard(changed);
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save.run();
-      }}
-    >
-      <div className="email-editor-head">
-        <Field label="Theme name">
-          {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
-        </Field>
-        <button type="submit" className="button" disabled={save.pending || !changed}>
-          {save.pending ? "Saving…" : "Save"}
-        </button>
-      </div>
-      <ActionStatus error={save.error} done={changed ? null : save.done} />
-      <TsxWorkbench source={source} onChange={setSource} label="Theme source" preview={preview} />
-    </form>
+    <>
+      {guard.prompt}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save.run();
+        }}
+      >
+        <div className="email-editor-head">
+          <Field label="Theme name">
+            {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
+          </Field>
+          <button type="submit" className="button" disabled={save.pending || !changed}>
+            {save.pending ? "Saving…" : "Save"}
+          </button>
+        </div>
+        <ActionStatus error={save.error} done={changed ? null : save.done} />
+        <TsxWorkbench source={source} onChange={setSource} label="Theme source" preview={preview} />
+      </form>
+    </>
   );
 }
