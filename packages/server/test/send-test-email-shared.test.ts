@@ -7,26 +7,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject, expectSchemaErrorIncluding, type Project } from "./fixtures.ts";
 import { createTestServer, type Auth, type TestServer } from "./harness.ts";
-import { recipients } from "./mail-fixtures.ts";
+import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
 
-let peer: SmtpPeer;
-let own: SmtpPeer;
+/** A server whose shared SMTP server is a peer, and one with no SMTP server at all. */
+let mailing: MailingServer;
 let smtpServer: TestServer;
+let peer: SmtpPeer;
 let outboxServer: TestServer;
+/** A project's own SMTP server. */
+let own: SmtpPeer;
 
 beforeAll(async () => {
-  [peer, own] = await Promise.all([startSmtpPeer(), startSmtpPeer()]);
-  [smtpServer, outboxServer] = await Promise.all([
-    createTestServer({
-      email: { host: "127.0.0.1", port: peer.port, username: "", password: "", senderEmail: "noreply@example.com", senderName: null },
-    }),
-    createTestServer(),
-  ]);
+  [mailing, outboxServer, own] = await Promise.all([createMailingTestServer(), createTestServer(), startSmtpPeer()]);
+  ({ server: smtpServer, smtp: peer } = mailing);
 });
 afterAll(async () => {
-  await Promise.all([smtpServer?.close(), outboxServer?.close()]);
-  await Promise.all([peer?.close(), own?.close()]);
+  await Promise.all([mailing?.close(), outboxServer?.close(), own?.close()]);
 });
 
 function sendTest(server: TestServer, as: Auth, body: unknown) {

@@ -78,3 +78,24 @@ test("a reload with unsaved edits gets the browser's question; after saving, not
   await page.reload();
   expect(browserDialogs).toEqual([]);
 });
+
+test("a theme with unsaved edits asks too; a draft deleted with unsaved edits is left without asking", async () => {
+  await page.goto(projectUrl("email-templates?tab=themes"));
+  await expectHeading(page, "Templates");
+  await page.getByLabel("Theme name").fill("Renamed, not saved");
+  await page.getByRole("link", { name: "Templates", exact: true }).first().click();
+  await expect.poll(() => leaveDialog().count()).toBe(1);
+  await leaveDialog().getByRole("button", { name: "Stay" }).click();
+  expect(await page.getByLabel("Theme name").inputValue()).toBe("Renamed, not saved");
+
+  const { id } = await made.project.app.createEmailDraft({ displayName: "Short-lived" });
+  await page.goto(projectUrl(`email-drafts?id=${id}`));
+  await expectHeading(page, "Drafts");
+  await expect.poll(() => page.getByLabel("Draft name").inputValue()).toBe("Short-lived");
+  await page.getByLabel("Draft name").fill("Short-lived, renamed");
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("dialog", { name: "Delete this draft?" }).getByRole("button", { name: "Delete draft" }).click();
+  await page.waitForURL((u) => u.pathname.endsWith("/email-drafts") && !u.searchParams.has("id"));
+  expect(await leaveDialog().count()).toBe(0);
+  expect(await made.project.app.listEmailDrafts()).toEqual([]);
+});
