@@ -2,24 +2,29 @@
  * The e-mail settings page on a server without any SMTP server: a test send
  * through the shared server lands in the Outbox and the page leads there, and
  * the saved SMTP password never reaches the page (its field starts empty;
- * saving with it empty keeps it; typing replaces it).
+ * saving or a test send with it empty uses the saved one; typing replaces it).
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { startSmtpPeer, type SmtpPeer } from "../../../../packages/server/test/smtp-peer.ts";
 import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let page: Page;
 let made: Awaited<ReturnType<typeof ownerWithProject>>;
+const saved = "saved-Smtp-Pa55word";
+/** The project's own SMTP server, which takes mail only after a login with the saved password. */
+let peer: SmtpPeer;
 
 beforeAll(async () => {
-  dashboard = await startDashboard();
+  [dashboard, peer] = await Promise.all([startDashboard(), startSmtpPeer({ requireAuth: { username: "mailer", password: saved } })]);
   made = await ownerWithProject(dashboard.url);
   page = await dashboard.openPage();
   await signInOwner(page, dashboard.url, made.email);
 });
 afterAll(async () => {
   await dashboard?.close();
+  await peer?.close();
 });
 afterEach(() => dashboard.expectNoPageErrors());
 
@@ -45,9 +50,8 @@ test("a test send through the shared server without SMTP lands in the Outbox, re
   expect(await page.getByRole("navigation", { name: "Outbox mail" }).getByText(subject).count()).toBe(1);
 });
 
-test("the saved SMTP password is never in the page; saving with the field empty keeps it, typing replaces it", async () => {
-  const saved = "saved-Smtp-Pa55word";
-  const smtp = { host: "127.0.0.1", port: 2525, username: "mailer", senderName: "Shop", senderEmail: "shop@example.com" };
+test("the saved SMTP password is never in the page; a test send or a save with the field empty uses it, typing replaces it", async () => {
+  const smtp = { host: "127.0.0.1", port: peer.port, username: "mailer", senderName: "Shop", senderEmail: "shop@example.com" };
   await made.project.update({ config: { emailConfig: { type: "standard", ...smtp, password: saved } } });
   await page.goto(projectUrl("emails"));
   await expectHeading(page, "E-mail settings");
@@ -55,6 +59,13 @@ test("the saved SMTP password is never in the page; saving with the field empty 
   await expect.poll(() => password.getAttribute("placeholder")).toBe("A password is saved");
   expect(await password.inputValue()).toBe("");
   expect(await page.content()).not.toContain(saved);
+
+  const to = uniqueEmail("own-test");
+  await page.getByLabel("Send the test to").fill(to);
+  await page.getByRole("button", { name: "Send test e-mail" }).click();
+  await expect.poll(() => page.getByText(`The test e-mail was sent to ${to}.`).count(), { timeout: 15_000 }).toBe(1);
+  await peer.waitFor((m) => JSON.stringify(m.to).includes(to));
+  expect(peer.logins).toContain("mailer");
 
   await page.getByLabel("Sender name", { exact: true }).fill("Shop renamed");
   await page.getByRole("button", { name: "Save", exact: true }).click();

@@ -31,7 +31,14 @@ export default function EmailSettingsPage() {
   const [type, setType] = useState<"shared" | "standard">(current.type);
   const [smtp, setSmtp] = useState<SmtpForm>(
     current.type === "standard"
-      ? { ...current, port: String(current.port), password: "" }
+      ? {
+          host: current.host,
+          port: String(current.port),
+          username: current.username,
+          password: "",
+          senderName: current.senderName,
+          senderEmail: current.senderEmail,
+        }
       : { host: "", port: "587", username: "", password: "", senderName: project.displayName, senderEmail: "" },
   );
   const set = (key: keyof SmtpForm) => (e: React.ChangeEvent<HTMLInputElement>) => setSmtp((s) => ({ ...s, [key]: e.target.value }));
@@ -109,7 +116,7 @@ export default function EmailSettingsPage() {
           </div>
         </form>
       </Card>
-      <TestSendCard app={project.app} settings={type === "shared" ? { type } : settings} />
+      <TestSendCard app={project.app} settings={type === "shared" ? null : settings} />
     </Page>
   );
 }

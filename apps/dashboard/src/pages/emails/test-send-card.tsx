@@ -12,13 +12,14 @@ import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 
-export function TestSendCard({ app, settings }: { app: StackAdminApp; settings: SmtpSettings | { type: "shared" } }) {
-  const shared = "type" in settings;
+/** `settings`: the project's own SMTP server to try, or null for the shared server. */
+export function TestSendCard({ app, settings }: { app: StackAdminApp; settings: SmtpSettings | null }) {
+  const shared = settings === null;
   const [recipient, setRecipient] = useState("");
   const [result, setResult] = useState<(SendTestEmailResult & { to: string; shared: boolean }) | null>(null);
   const test = useAction(async () => {
     setResult(null);
-    const answer = await app.sendTestEmail({ recipientEmail: recipient, emailConfig: settings });
+    const answer = await app.sendTestEmail({ recipientEmail: recipient, emailConfig: settings ?? { type: "shared" } });
     setResult({ ...answer, to: recipient, shared });
   });
   return (
