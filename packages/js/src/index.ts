@@ -26,6 +26,7 @@ export type {
   EmailThemeWithSource,
   EmailTemplate,
   EmailDraft,
+  SendTestEmailResult,
   SmtpSettings,
   ThemeChoice,
 } from "./apps/admin-emails.ts";

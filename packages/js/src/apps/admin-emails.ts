@@ -62,11 +62,19 @@ export interface EmailDraft extends EmailTemplate {
 }
 
 /** The project's own SMTP server, as `sendTestEmail` tries it. */
-export type SmtpSettings = Omit<CamelCaseKeys<SendTestEmailBody["email_config"]>, "type">;
+export type SmtpSettings = Omit<CamelCaseKeys<Extract<SendTestEmailBody["email_config"], { host: string }>>, "type">;
 
 export interface SendTestEmailOptions {
   recipientEmail: string;
-  emailConfig: SmtpSettings;
+  /** SMTP settings to try at once, or the shared server through the project's own delivery (listed with its mail). */
+  emailConfig: SmtpSettings | { type: "shared" };
+}
+
+export interface SendTestEmailResult {
+  success: boolean;
+  errorMessage: string | null;
+  /** For the shared server: "outbox" when no SMTP server exists and the mail was kept in the dev outbox instead. */
+  deliveredTo?: "smtp" | "outbox";
 }
 
 export type EmailThemeUpdateOptions = CamelCaseKeys<EmailThemePatchBody>;
@@ -115,13 +123,17 @@ export class AdminEmails {
     }));
   }
 
-  /** Tries SMTP settings at once; resolves with what happened rather than throwing on a refused connection. */
-  async sendTestEmail(options: SendTestEmailOptions): Promise<{ success: boolean; errorMessage: string | null }> {
+  /** Sends a test e-mail; resolves with what happened rather than throwing on a refused connection. */
+  async sendTestEmail(options: SendTestEmailOptions): Promise<SendTestEmailResult> {
     const body = await this.context.api.call("POST /internal/send-test-email", {
       ...this.asAdmin,
       body: { recipient_email: options.recipientEmail, email_config: snakeCaseKeys(options.emailConfig) },
     });
-    return { success: body.success, errorMessage: body.error_message ?? null };
+    return {
+      success: body.success,
+      errorMessage: body.error_message ?? null,
+      ...(body.delivered_to ? { deliveredTo: body.delivered_to } : {}),
+    };
   }
 
   async listEmailThemes(): Promise<EmailTheme[]> {

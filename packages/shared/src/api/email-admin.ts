@@ -57,17 +57,30 @@ export const outboxEmailJson = z.strictObject({
 });
 export type OutboxEmailJson = z.infer<typeof outboxEmailJson>;
 
-/** SMTP settings to try: those of a `standard` e-mail config, `type` optional. */
+/**
+ * What to try: the SMTP settings of a `standard` e-mail config (`type`
+ * optional), tried directly; or `shared`, which sends through the project's
+ * own delivery path (queue, shared server or dev outbox), listed with its mail.
+ */
 export const sendTestEmailBody = z.strictObject({
   recipient_email: emailSchema,
-  email_config: emailConfigSchema.options[1].omit({ type: true }).extend({ type: z.literal("standard").optional() }),
+  email_config: z.discriminatedUnion("type", [
+    emailConfigSchema.options[0],
+    emailConfigSchema.options[1].omit({ type: true }).extend({ type: z.literal("standard").optional() }),
+  ]),
 });
 export type SendTestEmailBody = z.input<typeof sendTestEmailBody>;
 
-/** What the SMTP server said: a refused connection or login is an answer, not an error. */
+/**
+ * What the SMTP server said: a refused connection or login is an answer, not
+ * an error. `delivered_to` (shared tests only): `smtp` when a server took it,
+ * `outbox` when no SMTP server exists and it was kept in the dev outbox
+ * instead, as all the project's mail is (that counts as success).
+ */
 export const sendTestEmailResultJson = z.strictObject({
   success: z.boolean(),
   error_message: z.string().optional(),
+  delivered_to: z.enum(["smtp", "outbox"]).optional(),
 });
 export type SendTestEmailResultJson = z.infer<typeof sendTestEmailResultJson>;
 

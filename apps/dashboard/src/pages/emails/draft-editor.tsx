@@ -4,12 +4,10 @@ import { useState } from "react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { Field } from "../../ui/field.tsx";
-import { ActionStatus } from "../../ui/states.tsx";
 import { DraftSend } from "./draft-send.tsx";
 import { themeOf } from "./template-editor.tsx";
-import { TsxWorkbench } from "./tsx-workbench.tsx";
+import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
-import { ConfirmButton } from "../../ui/confirm-button.tsx";
 
 /** The theme select's value for a choice: "" the project's theme, "none" no theme, else the theme's id. */
 function themeValue(themeId: string | false | null): string {
@@ -45,52 +43,40 @@ export function DraftEditor({
   });
   return (
     <>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save.run();
-        }}
-      >
-        <div className="email-editor-head">
-          <Field label="Draft name">
-            {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
-          </Field>
-          <Field label="Theme">
-            {(props) => (
-              <select {...props} className="input" value={theme} onChange={(e) => setTheme(e.target.value)}>
-                <option value="">The project's theme</option>
-                <option value="none">No theme</option>
-                {themes.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.displayName}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <button type="submit" className="button" disabled={save.pending || !changed}>
-            {save.pending ? "Saving…" : "Save"}
-          </button>
-          <ConfirmButton
-            label="Delete"
-            small={false}
-            title="Delete this draft?"
-            confirmLabel="Delete draft"
-            pendingLabel="Deleting…"
-            action={async () => {
-              await app.deleteEmailDraft(draft.id);
-              onDeleted();
-            }}
-          >
-            <p>“{draft.displayName}” is deleted for good.</p>
-          </ConfirmButton>
-        </div>
-        <p className="muted">
-          The subject is the source's <code>subject</code> export.
-        </p>
-        <ActionStatus error={save.error} done={changed ? null : save.done} />
-        <TsxWorkbench source={source} onChange={setSource} label="Draft source" preview={preview} />
-      </form>
+      <TsxEditorForm
+        head={
+          <>
+            <Field label="Draft name">
+              {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
+            </Field>
+            <Field label="Theme">
+              {(props) => (
+                <select {...props} className="input" value={theme} onChange={(e) => setTheme(e.target.value)}>
+                  <option value="">The project's theme</option>
+                  <option value="none">No theme</option>
+                  {themes.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.displayName}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </>
+        }
+        note={
+          <p className="muted">
+            The subject is the source's <code>subject</code> export.
+          </p>
+        }
+        save={save}
+        changed={changed}
+        removal={{ what: "draft", name: draft.displayName, remove: () => app.deleteEmailDraft(draft.id), removed: onDeleted }}
+        source={source}
+        onSource={setSource}
+        label="Draft source"
+        preview={preview}
+      />
       <section className="draft-send" aria-label="Send this draft">
         <h3>Send this draft</h3>
         <DraftSend app={app} draftId={draft.id} draftName={draft.displayName} unsaved={changed} shared={shared} onSent={onSaved} />

@@ -1,4 +1,8 @@
-/** Where the project's mail goes out: the server's shared SMTP server or the project's own; and a test send through SMTP settings. */
+/**
+ * Where the project's mail goes out: the server's shared SMTP server or the
+ * project's own; and a test send through either. The saved SMTP password is
+ * never put into the page: its field starts empty, and empty keeps it.
+ */
 import { useState } from "react";
 import { useCurrentProject, useOwnedProjects } from "../../lib/owned-projects.tsx";
 import { useAction } from "../../lib/use-action.ts";
@@ -7,11 +11,13 @@ import { Card, Page } from "../../ui/page.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 import "./emails.css";
 import { ProductionOutboxWarning } from "./production-outbox-warning.tsx";
+import { TestSendCard } from "./test-send-card.tsx";
 
 interface SmtpForm {
   host: string;
   port: string;
   username: string;
+  /** A new password, or empty to keep the saved one. */
   password: string;
   senderName: string;
   senderEmail: string;
@@ -21,24 +27,27 @@ export default function EmailSettingsPage() {
   const project = useCurrentProject();
   const { refresh } = useOwnedProjects();
   const current = project.config.emailConfig;
+  const savedPassword = current.type === "standard" ? current.password : "";
   const [type, setType] = useState<"shared" | "standard">(current.type);
   const [smtp, setSmtp] = useState<SmtpForm>(
     current.type === "standard"
-      ? { ...current, port: String(current.port) }
+      ? {
+          host: current.host,
+          port: String(current.port),
+          username: current.username,
+          password: "",
+          senderName: current.senderName,
+          senderEmail: current.senderEmail,
+        }
       : { host: "", port: "587", username: "", password: "", senderName: project.displayName, senderEmail: "" },
   );
   const set = (key: keyof SmtpForm) => (e: React.ChangeEvent<HTMLInputElement>) => setSmtp((s) => ({ ...s, [key]: e.target.value }));
-  const settings = { ...smtp, port: Number(smtp.port) };
+  const settings = { ...smtp, port: Number(smtp.port), password: smtp.password || savedPassword };
   const save = useAction(async () => {
     await project.update({ config: { emailConfig: type === "shared" ? { type } : { type, ...settings } } });
     await refresh();
+    setSmtp((s) => ({ ...s, password: "" }));
     return "E-mail settings saved.";
-  });
-  const [recipient, setRecipient] = useState("");
-  const [testResult, setTestResult] = useState<{ success: boolean; errorMessage: string | null } | null>(null);
-  const test = useAction(async () => {
-    setTestResult(null);
-    setTestResult(await project.app.sendTestEmail({ recipientEmail: recipient, emailConfig: settings }));
   });
   return (
     <Page title="E-mail settings" description="Choose the SMTP server your project's mail goes out through.">
@@ -78,13 +87,14 @@ export default function EmailSettingsPage() {
               <Field label="Username">
                 {(p) => <input {...p} className="input" autoComplete="off" value={smtp.username} onChange={set("username")} />}
               </Field>
-              <Field label="Password">
+              <Field label="Password" hint={savedPassword ? "Leave this empty to keep the saved password." : undefined}>
                 {(p) => (
                   <input
                     {...p}
                     className="input"
                     type="password"
                     autoComplete="new-password"
+                    placeholder={savedPassword ? "A password is saved" : undefined}
                     value={smtp.password}
                     onChange={set("password")}
                   />
@@ -106,45 +116,7 @@ export default function EmailSettingsPage() {
           </div>
         </form>
       </Card>
-      <Card
-        title="Send a test e-mail"
-        description="Tries the SMTP settings above at once (saved or not) and tells you what the server answered."
-      >
-        {type === "standard" ? (
-          <form
-            className="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void test.run();
-            }}
-          >
-            <Field label="Send the test to">
-              {(p) => (
-                <input {...p} className="input" type="email" required value={recipient} onChange={(e) => setRecipient(e.target.value)} />
-              )}
-            </Field>
-            <ActionStatus error={test.error} />
-            {testResult ? (
-              testResult.success ? (
-                <p className="notice notice-success" role="status">
-                  The test e-mail was sent to {recipient}.
-                </p>
-              ) : (
-                <p className="notice notice-error" role="alert">
-                  The SMTP server did not take it: {testResult.errorMessage ?? "no reason given"}
-                </p>
-              )
-            ) : null}
-            <div>
-              <button type="submit" className="button button-secondary" disabled={test.pending}>
-                {test.pending ? "Sending…" : "Send test e-mail"}
-              </button>
-            </div>
-          </form>
-        ) : (
-          <p className="muted">Test sends try your own SMTP server: choose it above to fill in its settings.</p>
-        )}
-      </Card>
+      <TestSendCard app={project.app} settings={type === "shared" ? null : settings} />
     </Page>
   );
 }

@@ -2,10 +2,8 @@
 import type { EmailTemplate, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
 import { useAction } from "../../lib/use-action.ts";
-import { ActionStatus } from "../../ui/states.tsx";
-import { TsxWorkbench } from "./tsx-workbench.tsx";
+import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
-import { ConfirmButton } from "../../ui/confirm-button.tsx";
 
 /** How a template or draft's theme choice is sent to the preview: null (the project's theme) is left out. */
 export function themeOf(themeId: string | false | null): { themeId?: string | false } {
@@ -32,33 +30,15 @@ export function TemplateEditor({
   });
   const changed = source !== template.tsxSource;
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save.run();
-      }}
-    >
-      <div className="email-editor-head">
-        <h2 className="email-editor-title">{template.displayName}</h2>
-        <button type="submit" className="button" disabled={save.pending || !changed}>
-          {save.pending ? "Saving…" : "Save"}
-        </button>
-        <ConfirmButton
-          label="Delete"
-          small={false}
-          title="Delete this template?"
-          confirmLabel="Delete template"
-          pendingLabel="Deleting…"
-          action={async () => {
-            await app.deleteEmailTemplate(template.id);
-            onDeleted();
-          }}
-        >
-          <p>“{template.displayName}” is deleted for good.</p>
-        </ConfirmButton>
-      </div>
-      <ActionStatus error={save.error} done={changed ? null : save.done} />
-      <TsxWorkbench source={source} onChange={setSource} label="Template source" preview={preview} />
-    </form>
+    <TsxEditorForm
+      head={<h2 className="email-editor-title">{template.displayName}</h2>}
+      save={save}
+      changed={changed}
+      removal={{ what: "template", name: template.displayName, remove: () => app.deleteEmailTemplate(template.id), removed: onDeleted }}
+      source={source}
+      onSource={setSource}
+      label="Template source"
+      preview={preview}
+    />
   );
 }

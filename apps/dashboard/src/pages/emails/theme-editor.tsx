@@ -4,8 +4,8 @@ import { useState } from "react";
 import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
-import { ActionStatus, Loaded } from "../../ui/states.tsx";
-import { TsxWorkbench } from "./tsx-workbench.tsx";
+import { Loaded } from "../../ui/states.tsx";
+import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
 
 const SAMPLE_TEMPLATE = `import { Heading, Text } from "@react-email/components";
@@ -56,22 +56,18 @@ function ThemeForm({
   });
   const changed = name !== saved.name || source !== saved.source;
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save.run();
-      }}
-    >
-      <div className="email-editor-head">
+    <TsxEditorForm
+      head={
         <Field label="Theme name">
           {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <button type="submit" className="button" disabled={save.pending || !changed}>
-          {save.pending ? "Saving…" : "Save"}
-        </button>
-      </div>
-      <ActionStatus error={save.error} done={changed ? null : save.done} />
-      <TsxWorkbench source={source} onChange={setSource} label="Theme source" preview={preview} />
-    </form>
+      }
+      save={save}
+      changed={changed}
+      source={source}
+      onSource={setSource}
+      label="Theme source"
+      preview={preview}
+    />
   );
 }

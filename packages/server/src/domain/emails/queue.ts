@@ -130,6 +130,35 @@ export class EmailQueue {
     return handled;
   }
 
+  /**
+   * Sends one message at once, as the queue sends any, and answers how that
+   * ended: a test send waits for its answer. The message is claimed from its
+   * first moment, so no poll on any replica sends it too. `config` stands in
+   * for the project's saved choice (a test may try one not saved yet).
+   */
+  async sendNow(projectId: string, email: OutgoingEmail, config?: EmailConfig): Promise<Pick<SentEmailRow, "id" | "status" | "error">> {
+    const [row] = await this.db
+      .insert(sentEmails)
+      .values({
+        projectId,
+        to: email.to,
+        subject: email.subject,
+        html: email.html,
+        textBody: email.text ?? null,
+        status: "sending",
+        attempts: 1,
+        claimedAt: sql`now()`,
+        claimToken: randomUUID(),
+      })
+      .returning();
+    await this.deliver(row!, config);
+    const [after] = await this.db
+      .select({ id: sentEmails.id, status: sentEmails.status, error: sentEmails.error })
+      .from(sentEmails)
+      .where(eq(sentEmails.id, row!.id));
+    return after!;
+  }
+
   /** Claims the next due message (or one whose claim went stale), counting the attempt. */
   private async claim(): Promise<SentEmailRow | null> {
     const token = randomUUID();
@@ -151,7 +180,7 @@ export class EmailQueue {
     return row ?? null;
   }
 
-  private async deliver(row: SentEmailRow): Promise<void> {
+  private async deliver(row: SentEmailRow, config?: EmailConfig): Promise<void> {
     let smtp: SmtpSettings | null;
     let fromName: string | null;
     let connectTo: string | undefined;
@@ -160,8 +189,9 @@ export class EmailQueue {
       const project = await this.projects.get(row.projectId);
       if (!project) return await this.finish(row, { status: "failed", error: "The project no longer exists." });
       production = project.isProductionMode;
-      smtp = smtpFor(project.config.email_config, this.shared);
-      const own = project.config.email_config.type === "standard";
+      const emailConfig = config ?? project.config.email_config;
+      smtp = smtpFor(emailConfig, this.shared);
+      const own = emailConfig.type === "standard";
       // On the shared server, mail is sent in the project's name.
       fromName = own ? (smtp?.senderName ?? null) : project.displayName;
       if (own && smtp) connectTo = await resolveSmtpHost(smtp.host, this.allowPrivateHosts);
