@@ -12,7 +12,7 @@ interface Violation {
   id: string;
   impact: string | null;
   help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
+  nodes: { target: unknown[]; html: string; failureSummary?: string }[];
 }
 
 /** Fails with each rule the page breaks, and where. */
@@ -29,12 +29,12 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
       id: v.id,
       impact: v.impact ?? null,
       help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+      nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, failureSummary: n.failureSummary })),
     }));
   });
   const found = (violations as Violation[]).map(
     (v) =>
-      `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  at ${JSON.stringify(n.target)}: ${n.failureSummary ?? ""}`).join("\n")}`,
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  at ${JSON.stringify(n.target)} ${n.html}: ${n.failureSummary ?? ""}`).join("\n")}`,
   );
   expect(found, `accessibility of the "${name}" page`).toEqual([]);
 }

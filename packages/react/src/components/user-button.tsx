@@ -34,9 +34,10 @@ export function UserButton() {
 
   return (
     <span className="lk-root lk-user-button">
-      <button {...menu.buttonProps} className="lk-button lk-avatar" aria-label="Account menu">
-        {/* The picture or initials only stand for the label, which is what a screen reader says. */}
-        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : <span aria-hidden="true">{initials(name)}</span>}
+      <button {...menu.buttonProps} className="lk-button lk-avatar">
+        {/* The button's name holds what it shows (the initials), so a speech-input user can say what they see. */}
+        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : initials(name)}
+        <span className="lk-visually-hidden"> (account menu)</span>
       </button>
       {menu.open ? (
         <div {...menu.menuProps} aria-label="Account" className="lk-menu">

@@ -88,6 +88,7 @@ export function DonutDrawing({ data }: { data: { name: string; count: number; co
           paddingAngle={data.length > 1 ? 2 : 0}
           stroke={data.length > 1 ? "var(--surface)" : "none"}
           isAnimationActive={false}
+          rootTabIndex={-1}
         >
           {data.map((d) => (
             <Cell key={d.name} fill={d.color} />
