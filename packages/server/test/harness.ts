@@ -4,7 +4,6 @@
  * the PostgreSQL server of TEST_DATABASE_URL), served through app.request()
  * or, with listen(), on a real loopback port.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { serve } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -14,7 +13,7 @@ import { pino, type Logger } from "pino";
 import postgres from "postgres";
 import { inject } from "vitest";
 import type { ServerConfig } from "../src/config.ts";
-import { connectDatabase, type Database } from "../src/db/connect.ts";
+import { connectDatabase, openPGlite, type Database } from "../src/db/connect.ts";
 import { startInstance, type Instance } from "../src/server.ts";
 
 declare module "vitest" {
@@ -197,7 +196,7 @@ async function testDatabase(): Promise<TestDatabase> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") {
     // Projects with the template global setup (vitest.config.ts) start from a migrated copy.
     const template = injected("pgliteTemplate");
-    const pglite = template ? await PGlite.create({ loadDataDir: new Blob([readFileSync(template)]) }) : undefined;
+    const pglite = template ? await openPGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : undefined;
     return { database: await connectDatabase({ kind: "pglite", pglite }), drop: async () => {}, url: null };
   }
   const base = process.env.TEST_DATABASE_URL;
