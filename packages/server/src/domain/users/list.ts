@@ -69,17 +69,19 @@ export function userListConditions(db: DbOrTx, projectId: string, branchId: stri
     filters.push(eq(users.id, search.toLowerCase()));
   } else if (search) {
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // The matching addresses are read once (a hashed subplan), not probed per user.
     const matchingChannels = db
       .select({ userId: contactChannels.userId })
       .from(contactChannels)
       .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)));
     const idRange = idPrefixRange(search);
-    // An id is matched from its start, as a range of the primary key: reading every id as text cost more than the rest of the search.
+    // Every arm can be answered by an index, so a rare text is found through them (the trigram indexes on names and
+    // addresses, the primary key for the ids of matching addresses and for an id's start) and a common one by reading
+    // the list in order until the page is full; the planner weighs the two. The addresses are read once, as an array.
+    // An id is matched from its start, as a range of the primary key: reading every id as text cost more than the rest.
     filters.push(
       or(
         ilike(users.displayName, pattern),
-        sql`${users.id} in (${matchingChannels})`,
+        sql`${users.id} = any(array(${matchingChannels}))`,
         idRange ? sql`${users.id} between ${idRange[0]} and ${idRange[1]}` : undefined,
       )!,
     );
@@ -98,7 +100,17 @@ export async function listUsers(
   branchId: string,
   options: ListUsersOptions,
 ): Promise<{ items: UserRecord[]; nextCursor: string | null }> {
-  const rows = (await listUsersQuery(db, projectId, branchId, options)).map(toUserRecord);
+  const rows = (
+    options.search?.trim()
+      ? await db.transaction(async (tx) => {
+          // Which plan is best depends on the text searched (rare: through the indexes; common: the list in order), so
+          // the plan is made for each search rather than the statement's generic plan, which PostgreSQL reuses for every
+          // text once a prepared statement has run a few times.
+          await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
+          return listUsersQuery(tx, projectId, branchId, options);
+        })
+      : await listUsersQuery(db, projectId, branchId, options)
+  ).map(toUserRecord);
   if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
   return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
 }
