@@ -49,7 +49,7 @@ function inlined(query: { sql: string; params: unknown[] }): string {
 
 async function planOf(server: TestServer, projectId: string, options: ListUsersOptions): Promise<string> {
   const db = server.instance.services.db;
-  const query = listUsersQuery(db, projectId, "main", options).toSQL();
+  const query = (await listUsersQuery(db, projectId, "main", options)).query.toSQL();
   const result = await db.execute(sql.raw(`explain ${inlined(query)}`));
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { "QUERY PLAN": string }[];
   // The lines that name how users are read: the index (or a scan) the order and filters use.

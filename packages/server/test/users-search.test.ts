@@ -5,6 +5,7 @@
  * or two are read without them). Answers are checked against that rule applied
  * to the users here, so a query that found fewer or more users would fail.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createProject, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
@@ -106,4 +107,29 @@ it("pages through the matches of a search", async () => {
     if (!cursor) break;
   }
   expect(seen).toEqual(all);
+});
+
+it("an address part more users share than are looked up by id finds them all, in order", async () => {
+  const crowd = await createProject(server);
+  const db = server.instance.services.db;
+  // Written directly: 1,200 sign-ups over the API would take minutes. Every third user also has a second address.
+  await db.execute(sql`
+    insert into users (project_id, branch_id, display_name, signed_up_at)
+    select ${crowd.id}, 'main', 'Crowd ' || g, now() - g * interval '1 minute' from generate_series(1, 1200) as g`);
+  await db.execute(sql`
+    insert into contact_channels (project_id, branch_id, user_id, type, value, is_primary, used_for_auth)
+    select project_id, branch_id, id, 'email', 'member-' || substr(display_name, 7) || '@crowded.example', true, true
+    from users where project_id = ${crowd.id}`);
+  await db.execute(sql`
+    insert into contact_channels (project_id, branch_id, user_id, type, value)
+    select project_id, branch_id, id, 'email', 'other-' || substr(display_name, 7) || '@crowded.example'
+    from users where project_id = ${crowd.id} and substr(display_name, 7)::int % 3 = 0`);
+  const names = async (query: Record<string, string | number>) => {
+    const res = await server.request("/users", { as: crowd.server, query: { desc: "true", limit: 4, ...query } });
+    expect(res.status, res.text).toBe(200);
+    return res.body.items.map((u: { display_name: string }) => u.display_name);
+  };
+  expect(await names({ query: "ROWDED.EX" })).toEqual(["Crowd 1", "Crowd 2", "Crowd 3", "Crowd 4"]);
+  expect(await names({ query: "other-" })).toEqual(["Crowd 3", "Crowd 6", "Crowd 9", "Crowd 12"]);
+  expect(await names({ query: "member-1199@" })).toEqual(["Crowd 1199"]);
 });

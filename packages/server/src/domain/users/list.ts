@@ -48,8 +48,14 @@ export function idPrefixRange(text: string): [string, string] | null {
 
 const orderColumn = (order: UserOrder) => (order === "last_active_at" ? users.lastActiveAt : users.signedUpAt);
 
+/**
+ * Past this many matching addresses, the list read in order finds a page's worth soonest, and the addresses are read
+ * as a hashed set; up to it, their users' ids go in the query as a list the primary key answers.
+ */
+const ADDRESS_MATCHES_AS_IDS = 1000;
+
 /** The filters of a list in SQL: tenancy, anonymous users, team and search. */
-export function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): SQL[] {
+export async function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): Promise<SQL[]> {
   const filters: SQL[] = [eq(users.projectId, projectId), eq(users.branchId, branchId)];
   if (options.onlyAnonymous) filters.push(eq(users.isAnonymous, true));
   else if (!options.includeAnonymous) filters.push(eq(users.isAnonymous, false));
@@ -69,21 +75,30 @@ export function userListConditions(db: DbOrTx, projectId: string, branchId: stri
     filters.push(eq(users.id, search.toLowerCase()));
   } else if (search) {
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const matchingChannels = db
-      .select({ userId: contactChannels.userId })
-      .from(contactChannels)
-      .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)));
+    // A new builder each time: a builder's methods change it in place.
+    const matchingChannels = () =>
+      db
+        .select({ userId: contactChannels.userId })
+        .from(contactChannels)
+        .where(
+          and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)),
+        );
+    // Read first (through the trigram index on addresses): a few go in as ids, which the primary key answers next to
+    // the trigram index on names (one bitmap scan of the users who match, not a read of them all); many stay a hashed
+    // set, which the list read in order consults until the page is full. As a subquery, the planner would guess how
+    // many there are, and a wrong guess for an address most users share cost seconds.
+    const matched = await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
+    const byAddress =
+      matched.length > ADDRESS_MATCHES_AS_IDS
+        ? sql`${users.id} in (${matchingChannels()})`
+        : matched.length > 0
+          ? // One parameter whatever the count, so the statement stays one prepared statement.
+            sql`${users.id} = any(${`{${matched.map((row) => row.userId).join(",")}}`}::uuid[])`
+          : undefined;
     const idRange = idPrefixRange(search);
-    // Every arm can be answered by an index, so a rare text is found through them (the trigram indexes on names and
-    // addresses, the primary key for the ids of matching addresses and for an id's start) and a common one by reading
-    // the list in order until the page is full; the planner weighs the two. The addresses are read once, as an array.
     // An id is matched from its start, as a range of the primary key: reading every id as text cost more than the rest.
     filters.push(
-      or(
-        ilike(users.displayName, pattern),
-        sql`${users.id} = any(array(${matchingChannels}))`,
-        idRange ? sql`${users.id} between ${idRange[0]} and ${idRange[1]}` : undefined,
-      )!,
+      or(ilike(users.displayName, pattern), byAddress, idRange ? sql`${users.id} between ${idRange[0]} and ${idRange[1]}` : undefined)!,
     );
   }
   return filters;
@@ -107,16 +122,18 @@ export async function listUsers(
           // the plan is made for each search rather than the statement's generic plan, which PostgreSQL reuses for every
           // text once a prepared statement has run a few times.
           await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
-          return listUsersQuery(tx, projectId, branchId, options);
+          return (await listUsersQuery(tx, projectId, branchId, options)).query;
         })
-      : await listUsersQuery(db, projectId, branchId, options)
+      : await (
+          await listUsersQuery(db, projectId, branchId, options)
+        ).query
   ).map(toUserRecord);
   if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
   return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
 }
 
-/** The page's query, one row past the limit (the benchmark reads its plan too). */
-export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
+/** The page's query, one row past the limit (the benchmark reads its plan too); wrapped, as awaiting it would run it. */
+export async function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
   const filters: UserListFilters = {
     desc: options.desc,
     orderBy: options.orderBy ?? "signed_up_at",
@@ -125,7 +142,7 @@ export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, 
     onlyAnonymous: options.onlyAnonymous ?? false,
     teamId: options.teamId,
   };
-  const conditions = userListConditions(db, projectId, branchId, filters);
+  const conditions = await userListConditions(db, projectId, branchId, filters);
   if (options.cursor) {
     // Rows at or after the cursor row, in the listing's direction.
     // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
@@ -140,5 +157,5 @@ export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, 
     .orderBy(...userListOrder(filters))
     .$dynamic();
   if (options.limit !== null) query = query.limit(options.limit + 1);
-  return query;
+  return { query };
 }
