@@ -53,6 +53,7 @@ const orderColumn = (order: UserOrder) => (order === "last_active_at" ? users.la
  * as a hashed set; up to it, their users' ids go in the query as a list the primary key answers.
  */
 const ADDRESS_MATCHES_AS_IDS = 1000;
+const TRIGRAM = 3;
 
 /** The filters of a list in SQL: tenancy, anonymous users, team and search. */
 export async function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): Promise<SQL[]> {
@@ -86,10 +87,11 @@ export async function userListConditions(db: DbOrTx, projectId: string, branchId
     // Read first (through the trigram index on addresses): a few go in as ids, which the primary key answers next to
     // the trigram index on names (one bitmap scan of the users who match, not a read of them all); many stay a hashed
     // set, which the list read in order consults until the page is full. As a subquery, the planner would guess how
-    // many there are, and a wrong guess for an address most users share cost seconds.
-    const matched = await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
+    // many there are, and a wrong guess for an address most users share cost seconds. A text shorter than a trigram
+    // gains nothing from either index, so it skips that first read.
+    const matched = search.length < TRIGRAM ? [] : await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
     const byAddress =
-      matched.length > ADDRESS_MATCHES_AS_IDS
+      search.length < TRIGRAM || matched.length > ADDRESS_MATCHES_AS_IDS
         ? sql`${users.id} in (${matchingChannels()})`
         : matched.length > 0
           ? // One parameter whatever the count, so the statement stays one prepared statement.
