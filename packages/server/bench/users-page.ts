@@ -49,7 +49,7 @@ function inlined(query: { sql: string; params: unknown[] }): string {
 
 async function planOf(server: TestServer, projectId: string, options: ListUsersOptions): Promise<string> {
   const db = server.instance.services.db;
-  const query = listUsersQuery(db, projectId, "main", options).toSQL();
+  const query = (await listUsersQuery(db, projectId, "main", options)).query.toSQL();
   const result = await db.execute(sql.raw(`explain ${inlined(query)}`));
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { "QUERY PLAN": string }[];
   // The lines that name how users are read: the index (or a scan) the order and filters use.
@@ -104,6 +104,13 @@ export async function usersPageBench(label: string, databaseUrl: string | null):
       { ...base, search: "bench-user-54321@" },
     );
     await measure("search by name (11 matches)", { limit: "25", desc: "true", query: "user 9999" }, { ...base, search: "user 9999" });
+    // Texts most users match, and texts too short for a trigram index: the list read in order, or a whole scan.
+    const search = async (request: string, text: string) =>
+      measure(request, { limit: "25", desc: "true", query: text }, { ...base, search: text });
+    await search("search by a name part everyone has", "bench user");
+    await search("search by an address part everyone has", "example.com");
+    await search("search by one character (most match)", "7");
+    await search("search by two characters (none match)", "zq");
     const activity = await measure(
       "recently active first",
       { limit: "25", desc: "true", order_by: "last_active_at" },

@@ -5,14 +5,13 @@
  * a second to copy; and every test file starts at least one server. Migrating
  * here still applies every migration to an empty database, once per run.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { connectDatabase } from "../src/db/connect.ts";
+import { connectDatabase, openPGlite } from "../src/db/connect.ts";
 import { migrate } from "../src/db/migrate.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -21,7 +20,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function pgliteTemplate(project: TestProject): Promise<() => Promise<void>> {
-  const pglite = await PGlite.create();
+  const pglite = await openPGlite();
   const database = await connectDatabase({ kind: "pglite", pglite });
   await migrate(database);
   const dump = await pglite.dumpDataDir("none");

@@ -4,7 +4,6 @@
  * the PostgreSQL server of TEST_DATABASE_URL), served through app.request()
  * or, with listen(), on a real loopback port.
  */
-import { PGlite } from "@electric-sql/pglite";
 import { serve } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -14,7 +13,7 @@ import { pino, type Logger } from "pino";
 import postgres from "postgres";
 import { inject } from "vitest";
 import type { ServerConfig } from "../src/config.ts";
-import { connectDatabase, type Database } from "../src/db/connect.ts";
+import { connectDatabase, openPGlite, type Database } from "../src/db/connect.ts";
 import { startInstance, type Instance } from "../src/server.ts";
 
 declare module "vitest" {
@@ -177,6 +176,11 @@ export function authHeaders(auth: Auth): Record<string, string> {
   return h;
 }
 
+/** The migrated template of this test run; none outside Vitest (the benchmark uses the harness too), which migrates afresh. */
+function injected<K extends "pgliteTemplate" | "postgresTemplate">(key: K) {
+  return process.env.VITEST ? inject(key) : undefined;
+}
+
 type TestDatabase = { database: Database; drop: () => Promise<void>; url: string | null };
 
 async function replicaDatabase(primary: TestServer): Promise<TestDatabase> {
@@ -191,15 +195,15 @@ async function replicaDatabase(primary: TestServer): Promise<TestDatabase> {
 async function testDatabase(): Promise<TestDatabase> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") {
     // Projects with the template global setup (vitest.config.ts) start from a migrated copy.
-    const template = inject("pgliteTemplate");
-    const pglite = template ? await PGlite.create({ loadDataDir: new Blob([readFileSync(template)]) }) : undefined;
+    const template = injected("pgliteTemplate");
+    const pglite = template ? await openPGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : undefined;
     return { database: await connectDatabase({ kind: "pglite", pglite }), drop: async () => {}, url: null };
   }
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("LATCHKEY_TEST_DB=postgres needs TEST_DATABASE_URL");
   const name = `latchkey_test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
-  const template = inject("postgresTemplate");
+  const template = injected("postgresTemplate");
   await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(base);
   url.pathname = `/${name}`;

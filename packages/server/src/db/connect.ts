@@ -2,7 +2,8 @@
  * One database handle for both engines: embedded PGlite (zero set-up) or a
  * PostgreSQL server through postgres.js. Drizzle gives both the same API.
  */
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -37,6 +38,15 @@ export type RawRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
 
 export type DatabaseTarget = { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite };
 
+/**
+ * Opens an embedded database with the extensions the migrations create
+ * (pg_trgm, for the users search): every PGlite that runs or reads the
+ * schema must be opened through here, or its indexes cannot be used.
+ */
+export function openPGlite(options: Omit<PGliteOptions, "extensions"> = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: { pg_trgm } });
+}
+
 export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
     const client = postgres(target.url, {
@@ -58,7 +68,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
     };
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client = target.pglite ?? (await PGlite.create(target.dataDir));
+  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -56,6 +56,8 @@ export const users = pgTable(
     index("users_selected_team_idx")
       .on(t.selectedTeamId)
       .where(sql`${t.selectedTeamId} is not null`),
+    // Search matches any part of a name (ilike '%…%'): a trigram index finds those without reading every user.
+    index("users_display_name_trgm_idx").using("gin", t.displayName.op("gin_trgm_ops")),
   ],
 );
 
@@ -87,6 +89,8 @@ export const contactChannels = pgTable(
       .on(t.userId, t.type)
       .where(sql`${t.isPrimary}`),
     index("contact_channels_lookup_idx").on(t.projectId, t.branchId, sql`lower(${t.value})`),
+    // The users search matches any part of an address, like a name.
+    index("contact_channels_value_trgm_idx").using("gin", t.value.op("gin_trgm_ops")),
   ],
 );
 

@@ -76,8 +76,9 @@ async function* userBatches(
   const column = sql.raw(filters.orderBy === "last_active_at" ? "last_active_at" : "signed_up_at");
   const op = sql.raw(filters.desc ? "<" : ">");
   let lastId: string | null = null;
+  const filterConditions = await userListConditions(db, projectId, branchId, filters);
   for (;;) {
-    const conditions = userListConditions(db, projectId, branchId, filters);
+    const conditions = [...filterConditions];
     if (lastId !== null) {
       // The last row's own value, read again by id: a JavaScript Date would drop the microseconds the column keeps.
       conditions.push(

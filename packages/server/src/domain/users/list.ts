@@ -48,8 +48,15 @@ export function idPrefixRange(text: string): [string, string] | null {
 
 const orderColumn = (order: UserOrder) => (order === "last_active_at" ? users.lastActiveAt : users.signedUpAt);
 
+/**
+ * Past this many matching addresses, the list read in order finds a page's worth soonest, and the addresses are read
+ * as a hashed set; up to it, their users' ids go in the query as a list the primary key answers.
+ */
+const ADDRESS_MATCHES_AS_IDS = 1000;
+const TRIGRAM = 3;
+
 /** The filters of a list in SQL: tenancy, anonymous users, team and search. */
-export function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): SQL[] {
+export async function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): Promise<SQL[]> {
   const filters: SQL[] = [eq(users.projectId, projectId), eq(users.branchId, branchId)];
   if (options.onlyAnonymous) filters.push(eq(users.isAnonymous, true));
   else if (!options.includeAnonymous) filters.push(eq(users.isAnonymous, false));
@@ -69,19 +76,31 @@ export function userListConditions(db: DbOrTx, projectId: string, branchId: stri
     filters.push(eq(users.id, search.toLowerCase()));
   } else if (search) {
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // The matching addresses are read once (a hashed subplan), not probed per user.
-    const matchingChannels = db
-      .select({ userId: contactChannels.userId })
-      .from(contactChannels)
-      .where(and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)));
+    // A new builder each time: a builder's methods change it in place.
+    const matchingChannels = () =>
+      db
+        .select({ userId: contactChannels.userId })
+        .from(contactChannels)
+        .where(
+          and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)),
+        );
+    // Read first (through the trigram index on addresses): a few go in as ids, which the primary key answers next to
+    // the trigram index on names (one bitmap scan of the users who match, not a read of them all); many stay a hashed
+    // set, which the list read in order consults until the page is full. As a subquery, the planner would guess how
+    // many there are, and a wrong guess for an address most users share cost seconds. A text shorter than a trigram
+    // gains nothing from either index, so it skips that first read.
+    const matched = search.length < TRIGRAM ? [] : await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
+    const byAddress =
+      search.length < TRIGRAM || matched.length > ADDRESS_MATCHES_AS_IDS
+        ? sql`${users.id} in (${matchingChannels()})`
+        : matched.length > 0
+          ? // One parameter whatever the count, so the statement stays one prepared statement.
+            sql`${users.id} = any(${`{${matched.map((row) => row.userId).join(",")}}`}::uuid[])`
+          : undefined;
     const idRange = idPrefixRange(search);
-    // An id is matched from its start, as a range of the primary key: reading every id as text cost more than the rest of the search.
+    // An id is matched from its start, as a range of the primary key: reading every id as text cost more than the rest.
     filters.push(
-      or(
-        ilike(users.displayName, pattern),
-        sql`${users.id} in (${matchingChannels})`,
-        idRange ? sql`${users.id} between ${idRange[0]} and ${idRange[1]}` : undefined,
-      )!,
+      or(ilike(users.displayName, pattern), byAddress, idRange ? sql`${users.id} between ${idRange[0]} and ${idRange[1]}` : undefined)!,
     );
   }
   return filters;
@@ -98,13 +117,25 @@ export async function listUsers(
   branchId: string,
   options: ListUsersOptions,
 ): Promise<{ items: UserRecord[]; nextCursor: string | null }> {
-  const rows = (await listUsersQuery(db, projectId, branchId, options)).map(toUserRecord);
+  const rows = (
+    options.search?.trim()
+      ? await db.transaction(async (tx) => {
+          // Which plan is best depends on the text searched (rare: through the indexes; common: the list in order), so
+          // the plan is made for each search rather than the statement's generic plan, which PostgreSQL reuses for every
+          // text once a prepared statement has run a few times.
+          await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
+          return (await listUsersQuery(tx, projectId, branchId, options)).query;
+        })
+      : await (
+          await listUsersQuery(db, projectId, branchId, options)
+        ).query
+  ).map(toUserRecord);
   if (options.limit === null || rows.length <= options.limit) return { items: rows, nextCursor: null };
   return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
 }
 
-/** The page's query, one row past the limit (the benchmark reads its plan too). */
-export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
+/** The page's query, one row past the limit (the benchmark reads its plan too); wrapped, as awaiting it would run it. */
+export async function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
   const filters: UserListFilters = {
     desc: options.desc,
     orderBy: options.orderBy ?? "signed_up_at",
@@ -113,7 +144,7 @@ export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, 
     onlyAnonymous: options.onlyAnonymous ?? false,
     teamId: options.teamId,
   };
-  const conditions = userListConditions(db, projectId, branchId, filters);
+  const conditions = await userListConditions(db, projectId, branchId, filters);
   if (options.cursor) {
     // Rows at or after the cursor row, in the listing's direction.
     // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
@@ -128,5 +159,5 @@ export function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, 
     .orderBy(...userListOrder(filters))
     .$dynamic();
   if (options.limit !== null) query = query.limit(options.limit + 1);
-  return query;
+  return { query };
 }
