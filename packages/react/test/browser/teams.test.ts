@@ -63,7 +63,7 @@ async function signUp(page: Page, email: string): Promise<void> {
   await page.getByRole("button", { name: "Sign up", exact: true }).click();
 }
 
-const switcher = (page: Page) => page.getByRole("button", { name: /^Selected team: / });
+const switcher = (page: Page) => page.getByRole("button", { name: /^Select(ed)? (a )?team/ });
 /** A section (or a team's part of it) by its heading. */
 const part = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
 const teamsSection = (page: Page) => part(page, "Teams");
