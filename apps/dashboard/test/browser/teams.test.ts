@@ -125,14 +125,23 @@ describe("teams", () => {
     expect((await freshServer().getTeam(teamId))!.displayName).toBe("Reports crew");
   });
 
-  test("metadata refuses invalid JSON", async () => {
-    await page.getByLabel("Server metadata").fill("{ not json");
-    await expect.poll(() => page.getByText(/Not valid JSON/).count(), WAIT).toBe(1);
-    expect(await page.getByRole("button", { name: "Save metadata" }).isDisabled()).toBe(true);
-    await page.getByLabel("Server metadata").fill('{"plan": "pro"}');
-    await page.getByRole("button", { name: "Save metadata" }).click();
-    await expect.poll(() => page.getByText("Metadata saved.").count(), WAIT).toBe(1);
+  test("metadata refuses invalid JSON and empty text, and saves any JSON value, null included", async () => {
+    const editor = page.getByLabel("Server metadata", { exact: true });
+    const save = page.getByRole("button", { name: "Save server metadata" });
+    expect(await editor.inputValue()).toBe("null");
+    await editor.fill("{ not json");
+    await expect.poll(() => page.getByText("Invalid JSON: Invalid symbol at line 1, column 3.").count(), WAIT).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await editor.fill("");
+    await expect.poll(() => page.getByText("Invalid JSON: Value expected at line 1, column 1.").count(), WAIT).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await editor.fill('{"plan": "pro"}');
+    await save.click();
+    await expect.poll(() => page.getByText("Server metadata saved.").count(), WAIT).toBe(1);
     expect((await freshServer().getTeam(teamId))!.serverMetadata).toEqual({ plan: "pro" });
+    await editor.fill("null");
+    await save.click();
+    await expect.poll(async () => (await freshServer().getTeam(teamId))!.serverMetadata, WAIT).toBeNull();
   });
 
   test("the list searches by name, kept in the URL", async () => {
