@@ -191,9 +191,17 @@ describe("permissions", () => {
     await dialog.getByLabel("Description").fill("Runs the team's reports");
     await dialog.getByRole("switch", { name: /^reports:read/ }).check();
     await dialog.getByRole("button", { name: "Create permission" }).click();
-    const branch = page.locator("details", { has: page.getByText("reports:admin", { exact: true }) }).first();
-    await branch.locator("summary").click();
-    await expect.poll(() => branch.locator("ul").getByText("reports:read", { exact: true }).count(), WAIT).toBe(1);
+    // The disclosure is a button of its own (Edit and Delete sit beside it), opened here from the keyboard.
+    const branch = page.getByRole("button", { name: "reports:admin, contains 1" });
+    const nested = page.getByRole("list", { name: "Contained in reports:admin" });
+    expect(await branch.getAttribute("aria-expanded")).toBe("false");
+    expect(await nested.isHidden()).toBe(true);
+    expect(await branch.getByRole("button").count()).toBe(0);
+    await branch.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => branch.getAttribute("aria-expanded"), WAIT).toBe("true");
+    expect(await branch.getAttribute("aria-controls")).toBe(await nested.getAttribute("id"));
+    await expect.poll(() => nested.getByText("reports:read", { exact: true }).count(), WAIT).toBe(1);
     const defs = await made.project.app.listTeamPermissionDefinitions();
     expect(defs.find((d) => d.id === "reports:admin")?.containedPermissionIds).toEqual(["reports:read"]);
     await screenshot(page, "permissions");
