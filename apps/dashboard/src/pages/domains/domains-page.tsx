@@ -1,5 +1,6 @@
 /** Where the project's apps may run (trusted domains, localhost), and the switch to production mode with its checklist. */
 import { useEffect, useState } from "react";
+import { ALLOW_LOCALHOST_ANCHOR, trustedDomainAnchor } from "@latchkey/shared/setting-anchors";
 import { useLocation } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useSaveProject } from "../../lib/save-project.ts";
@@ -7,7 +8,6 @@ import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { SettingToggle } from "../../ui/setting-toggle.tsx";
 import { ActionStatus, Empty } from "../../ui/states.tsx";
-import { domainAnchor, LOCALHOST_ANCHOR } from "./anchors.ts";
 import { DomainForm } from "./domain-form.tsx";
 import { ProductionModeCard } from "./production-mode.tsx";
 import "./domains.css";
@@ -69,7 +69,7 @@ export default function DomainsPage() {
       </Card>
       <Card title="Development">
         <SettingToggle
-          id={LOCALHOST_ANCHOR}
+          id={ALLOW_LOCALHOST_ANCHOR}
           label="Allow localhost"
           hint="Apps running on your own computer (localhost, 127.0.0.1) may sign people in, whatever their port. Turn it off for production."
           checked={project.config.allowLocalhost}
@@ -93,7 +93,7 @@ function DomainRow({ index, onEdit }: { index: number; onEdit: () => void }) {
       })
       .then((ok) => ok && setConfirming(false));
   return (
-    <tr id={domainAnchor(index)} tabIndex={-1} className="domain-row">
+    <tr id={trustedDomainAnchor(index)} tabIndex={-1} className="domain-row">
       <td className="mono">{domain.domain}</td>
       <td className="mono">{domain.handlerPath}</td>
       <td className="row-actions">
