@@ -3,11 +3,12 @@ import { useEffect, useState } from "react";
 import { ALLOW_LOCALHOST_ANCHOR, trustedDomainAnchor } from "@latchkey/shared/setting-anchors";
 import { useLocation } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useSaveProject } from "../../lib/save-project.ts";
+import { useUpdateProject } from "../../lib/save-project.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { SettingToggle } from "../../ui/setting-toggle.tsx";
-import { ActionStatus, Empty } from "../../ui/states.tsx";
+import { Empty } from "../../ui/states.tsx";
 import { DomainForm } from "./domain-form.tsx";
 import { ProductionModeCard } from "./production-mode.tsx";
 import "./domains.css";
@@ -84,14 +85,11 @@ export default function DomainsPage() {
 function DomainRow({ index, onEdit }: { index: number; onEdit: () => void }) {
   const domains = useCurrentProject().config.domains;
   const domain = domains[index]!;
-  const [confirming, setConfirming] = useState(false);
-  const save = useSaveProject();
+  const update = useUpdateProject();
   const remove = () =>
-    void save
-      .run({
-        config: { domains: domains.filter((_, i) => i !== index).map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })) },
-      })
-      .then((ok) => ok && setConfirming(false));
+    update({
+      config: { domains: domains.filter((_, i) => i !== index).map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })) },
+    });
   return (
     <tr id={trustedDomainAnchor(index)} tabIndex={-1} className="domain-row">
       <td className="mono">{domain.domain}</td>
@@ -100,23 +98,18 @@ function DomainRow({ index, onEdit }: { index: number; onEdit: () => void }) {
         <button type="button" className="button button-secondary button-small" onClick={onEdit}>
           Edit<span className="visually-hidden"> {domain.domain}</span>
         </button>
-        <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
-          Remove<span className="visually-hidden"> {domain.domain}</span>
-        </button>
-        <Dialog open={confirming} title="Remove this domain?" onClose={() => setConfirming(false)}>
+        <ConfirmButton
+          label="Remove"
+          ariaLabel={`Remove ${domain.domain}`}
+          title="Remove this domain?"
+          confirmLabel="Remove domain"
+          pendingLabel="Removing…"
+          action={remove}
+        >
           <p>
             Sign-in and e-mail links stop working for apps at <span className="mono">{domain.domain}</span>.
           </p>
-          <ActionStatus error={save.error} />
-          <div className="dialog-actions">
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-            <button type="button" className="button button-danger" disabled={save.pending} onClick={remove}>
-              {save.pending ? "Removing…" : "Remove domain"}
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmButton>
       </td>
     </tr>
   );
