@@ -9,6 +9,7 @@ import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { SettingToggle } from "../../ui/setting-toggle.tsx";
 import { Empty } from "../../ui/states.tsx";
+import { Table } from "../../ui/table.tsx";
 import { DomainForm } from "./domain-form.tsx";
 import { ProductionModeCard } from "./production-mode.tsx";
 import "./domains.css";
@@ -50,22 +51,11 @@ export default function DomainsPage() {
             <p>No trusted domains yet. Add the address of each app that signs people in with this project.</p>
           </Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Domain</th>
-                <th scope="col">Handler path</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {project.config.domains.map((d, index) => (
-                <DomainRow key={`${index}:${d.domain}`} index={index} onEdit={() => setEditing(index)} />
-              ))}
-            </tbody>
-          </table>
+          <Table columns={["Domain", "Handler path"]} actions>
+            {project.config.domains.map((d, index) => (
+              <DomainRow key={`${index}:${d.domain}`} index={index} onEdit={() => setEditing(index)} />
+            ))}
+          </Table>
         )}
       </Card>
       <Card title="Development">
