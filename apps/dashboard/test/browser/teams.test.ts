@@ -168,10 +168,13 @@ describe("team settings", () => {
     const creator = page.getByRole("region", { name: "Creator permissions" });
     await creator.getByRole("switch", { name: /^reports:read/ }).check();
     await creator.getByRole("button", { name: "Save creator permissions" }).click();
+    // The button is disabled while saving too, so the server is asked, then the page shows what it holds.
+    await expect
+      .poll(async () => (await made.project.app.getProject()).config.teamCreatorDefaultPermissions.map((p) => p.id), WAIT)
+      .toContain("reports:read");
+    expect((await made.project.app.getProject()).config.clientTeamCreationEnabled).toBe(true);
     await expect.poll(() => creator.getByRole("button", { name: "Save creator permissions" }).isDisabled(), WAIT).toBe(true);
-    const config = (await made.project.app.getProject()).config;
-    expect(config.clientTeamCreationEnabled).toBe(true);
-    expect(config.teamCreatorDefaultPermissions.map((p) => p.id)).toContain("reports:read");
+    expect(await creator.getByRole("switch", { name: /^reports:read/ }).isChecked()).toBe(true);
     await screenshot(page, "team-settings");
   });
 });
@@ -213,5 +216,38 @@ describe("permissions", () => {
     await edit.getByRole("switch", { name: /^reports:admin/ }).check();
     await edit.getByRole("button", { name: "Save permission" }).click();
     await expect.poll(() => edit.getByRole("alert").textContent(), WAIT).toContain("would make a cycle");
+  });
+
+  test("deleting a permission asks first", async () => {
+    await page.goto(at("permissions"));
+    await page.getByRole("button", { name: "Delete reports:admin" }).click();
+    const ask = page.getByRole("dialog", { name: "Delete this permission?" });
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    expect((await made.project.app.listTeamPermissionDefinitions()).map((d) => d.id)).toContain("reports:admin");
+    await page.getByRole("button", { name: "Delete reports:admin" }).click();
+    await ask.getByRole("button", { name: "Delete permission" }).click();
+    await expect
+      .poll(async () => (await made.project.app.listTeamPermissionDefinitions()).map((d) => d.id), WAIT)
+      .not.toContain("reports:admin");
+    await expect.poll(() => page.getByRole("button", { name: "Delete reports:admin" }).count(), WAIT).toBe(0);
+  });
+
+  test("the scope tabs move with the arrow keys, and the chosen one is in the URL", async () => {
+    await page.goto(at("permissions"));
+    const team = page.getByRole("tab", { name: "Team permissions" });
+    const project = page.getByRole("tab", { name: "Project permissions" });
+    expect(await team.getAttribute("aria-selected")).toBe("true");
+    await team.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => project.getAttribute("aria-selected"), WAIT).toBe("true");
+    expect(await project.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(new URL(page.url()).searchParams.get("scope")).toBe("project");
+    const panel = page.getByRole("tabpanel");
+    expect(await panel.getAttribute("id")).toBe(await project.getAttribute("aria-controls"));
+    expect(await panel.getAttribute("aria-labelledby")).toBe(await project.getAttribute("id"));
+    await expect.poll(() => panel.getByRole("heading", { name: "Project permissions" }).count(), WAIT).toBe(1);
+    await page.keyboard.press("Home");
+    await expect.poll(() => team.getAttribute("aria-selected"), WAIT).toBe("true");
+    expect(new URL(page.url()).searchParams.get("scope")).toBeNull();
   });
 });
