@@ -61,7 +61,7 @@ function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void
       <TeamInvitationsCard team={team} />
       <MetadataCard
         owner={team}
-        description="JSON your apps keep with the team."
+        description="JSON your apps keep with the team: any JSON value, null for none."
         hints={TEAM_METADATA_HINTS}
         save={async (field, value) => (await team.update({ [field]: value }), onChanged())}
       />

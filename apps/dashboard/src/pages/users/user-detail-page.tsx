@@ -88,7 +88,7 @@ function UserSections({
       <ProfileCard user={user} onChanged={onChanged} />
       <MetadataCard
         owner={user}
-        description="JSON your app stores with the user."
+        description="JSON your app stores with the user: any JSON value, null for none."
         hints={USER_METADATA_HINTS}
         save={async (field, value) => (await user.update({ [field]: value }), onChanged())}
       />
