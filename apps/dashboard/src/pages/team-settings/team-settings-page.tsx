@@ -37,14 +37,12 @@ export default function TeamSettingsPage() {
         {(defs) => (
           <>
             <DefaultPermissions
-              key={`creator-${ids(config.teamCreatorDefaultPermissions)}`}
               title="Creator permissions"
               description="What the user who creates a team holds in it."
               definitions={defs}
               setting="teamCreatorDefaultPermissions"
             />
             <DefaultPermissions
-              key={`member-${ids(config.teamMemberDefaultPermissions)}`}
               title="Member permissions"
               description="What everyone who joins a team (added, or by invitation) holds in it."
               definitions={defs}
@@ -55,10 +53,6 @@ export default function TeamSettingsPage() {
       </Loaded>
     </Page>
   );
-}
-
-function ids(list: readonly { id: string }[]): string {
-  return list.map((p) => p.id).join(",");
 }
 
 function DefaultPermissions({
@@ -74,6 +68,12 @@ function DefaultPermissions({
 }) {
   const current = useCurrentProject().config[setting].map((p) => p.id);
   const [chosen, setChosen] = useState(current);
+  // When the server's list changes (saved here, or elsewhere), the switches start again from it; "Saved." stays.
+  const [shownFor, setShownFor] = useState(current.join(","));
+  if (shownFor !== current.join(",")) {
+    setShownFor(current.join(","));
+    setChosen(current);
+  }
   const save = useSaveProject();
   const changed = chosen.length !== current.length || chosen.some((id) => !current.includes(id));
   return (
