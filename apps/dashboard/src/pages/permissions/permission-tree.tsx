@@ -60,14 +60,10 @@ function PermissionNode({
         {contained.length === 0 ? (
           <span className="permission-leaf">{label}</span>
         ) : (
-          <button
-            type="button"
-            className="permission-toggle"
-            aria-expanded={open}
-            aria-controls={listId}
-            aria-label={`${definition.id}, contains ${contained.length}`}
-            onClick={() => setOpen(!open)}
-          >
+          <button type="button" className="permission-toggle" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+            <span className="permission-caret" aria-hidden="true">
+              {open ? "▾" : "▸"}
+            </span>
             {label}
           </button>
         )}
