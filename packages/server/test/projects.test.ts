@@ -379,23 +379,25 @@ describe("admin /internal/projects/current", () => {
   });
 
   describe("production mode", () => {
-    const fix = (id: string) => `/projects/${id}/domains`;
-    const line = (id: string, message: string) => `${message} (fix it at ${fix(id)})`;
+    // Each fix link names the setting itself: the localhost switch, or the domain at its index in the list.
+    const fix = (id: string, anchor: string) => `/projects/${id}/domains#${anchor}`;
     const LOCALHOST = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
+    const localhost: Problem = [LOCALHOST, "allow-localhost"];
+    type Problem = [message: string, anchor: string];
 
-    async function refused(project: Project, body: Record<string, unknown>, messages: string[]) {
+    async function refused(project: Project, body: Record<string, unknown>, problems: Problem[]) {
       const before = await getCurrent(project.admin);
       const res = await patchCurrent(project.admin, { is_production_mode: true, ...body });
       expectPlainError(res, 400);
-      for (const message of messages) expect(res.text).toContain(line(project.id, message));
+      for (const [message, anchor] of problems) expect(res.text).toContain(`${message} (fix it at ${fix(project.id, anchor)})`);
       // Only the expected problems are listed.
-      expect(res.text.split("\n").filter((l) => l.startsWith("  - "))).toHaveLength(messages.length);
+      expect(res.text.split("\n").filter((l) => l.startsWith("  - "))).toHaveLength(problems.length);
       expect(await getCurrent(project.admin)).toEqual(before);
     }
 
     it("allow_localhost on", async () => {
       const project = await createProject(server);
-      await refused(project, {}, [LOCALHOST]);
+      await refused(project, {}, [localhost]);
     });
 
     it("localhost, IP and http domains, each with its message", async () => {
@@ -407,12 +409,15 @@ describe("admin /internal/projects/current", () => {
         ["http://example.com", "Trusted domains should be HTTPS: http://example.com"],
       ];
       for (const [domain, message] of cases) {
-        await refused(project, { config: { allow_localhost: false, domains: [{ domain, handler_path: "/handler" }] } }, [message]);
+        await refused(project, { config: { allow_localhost: false, domains: [{ domain, handler_path: "/handler" }] } }, [
+          [message, "trusted-domain-0"],
+        ]);
       }
-      // All at once, together with allow_localhost.
-      await refused(project, { config: { domains: cases.map(([domain]) => ({ domain, handler_path: "/handler" })) } }, [
-        LOCALHOST,
-        ...cases.map(([, m]) => m),
+      // All at once, behind a valid domain and together with allow_localhost: each links to its own row.
+      const domains = ["https://ok.example.com", ...cases.map(([domain]) => domain)];
+      await refused(project, { config: { domains: domains.map((domain) => ({ domain, handler_path: "/handler" })) } }, [
+        localhost,
+        ...cases.map(([, m], i): Problem => [m, `trusted-domain-${i + 1}`]),
       ]);
     });
 
@@ -427,7 +432,7 @@ describe("admin /internal/projects/current", () => {
         })
         .where(eq(projects.id, project.id));
       server.instance.services.projects.invalidate(project.id);
-      await refused(project, {}, ["Trusted domain is not a valid URL: https://exa mple.com"]);
+      await refused(project, {}, [["Trusted domain is not a valid URL: https://exa mple.com", "trusted-domain-0"]]);
     });
 
     it("lists the same problems without trying, for admins only", async () => {
@@ -437,11 +442,18 @@ describe("admin /internal/projects/current", () => {
         expect(res.status, res.text).toBe(200);
         return res.body.errors;
       };
-      expect(await errors()).toEqual([{ message: LOCALHOST, relative_fix_url: fix(project.id) }]);
-      await patchCurrent(project.admin, { config: { domains: [{ domain: "http://example.com", handler_path: "/handler" }] } });
+      expect(await errors()).toEqual([{ message: LOCALHOST, relative_fix_url: fix(project.id, "allow-localhost") }]);
+      await patchCurrent(project.admin, {
+        config: {
+          domains: [
+            { domain: "https://example.com", handler_path: "/handler" },
+            { domain: "http://example.com", handler_path: "/handler" },
+          ],
+        },
+      });
       expect(await errors()).toEqual([
-        { message: LOCALHOST, relative_fix_url: fix(project.id) },
-        { message: "Trusted domains should be HTTPS: http://example.com", relative_fix_url: fix(project.id) },
+        { message: LOCALHOST, relative_fix_url: fix(project.id, "allow-localhost") },
+        { message: "Trusted domains should be HTTPS: http://example.com", relative_fix_url: fix(project.id, "trusted-domain-1") },
       ]);
       await patchCurrent(project.admin, {
         config: { allow_localhost: false, domains: [{ domain: "https://example.com", handler_path: "/handler" }] },
@@ -462,9 +474,9 @@ describe("admin /internal/projects/current", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.body.is_production_mode).toBe(true);
       expect((await getCurrent(project.admin)).is_production_mode).toBe(true);
-      await refused(project, { config: { allow_localhost: true } }, [LOCALHOST]);
+      await refused(project, { config: { allow_localhost: true } }, [localhost]);
       await refused(project, { config: { domains: [{ domain: "http://app.example.com", handler_path: "/handler" }] } }, [
-        "Trusted domains should be HTTPS: http://app.example.com",
+        ["Trusted domains should be HTTPS: http://app.example.com", "trusted-domain-0"],
       ]);
       const off = await patchCurrent(project.admin, { is_production_mode: false, config: { allow_localhost: true } });
       expect(off.status, off.text).toBe(200);

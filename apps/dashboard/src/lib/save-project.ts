@@ -9,16 +9,27 @@ import { useCallback } from "react";
 import { useCurrentProject, useOwnedProjects } from "./owned-projects.tsx";
 import { useAction, type Action } from "./use-action.ts";
 
-export function useSaveProject(): Action<[update: AdminProjectUpdateOptions, done?: string]> {
+/** The save itself, throwing what the server said: for callers with their own action (e.g. a confirm dialog). */
+export function useUpdateProject(): (update: AdminProjectUpdateOptions) => Promise<void> {
   const project = useCurrentProject();
   const { refresh } = useOwnedProjects();
-  const save = useCallback(
-    async (update: AdminProjectUpdateOptions, done?: string) => {
+  return useCallback(
+    async (update: AdminProjectUpdateOptions) => {
       await project.update(update);
       await refresh();
-      return done;
     },
     [project, refresh],
+  );
+}
+
+export function useSaveProject(): Action<[update: AdminProjectUpdateOptions, done?: string]> {
+  const update = useUpdateProject();
+  const save = useCallback(
+    async (changes: AdminProjectUpdateOptions, done?: string) => {
+      await update(changes);
+      return done;
+    },
+    [update],
   );
   return useAction(save);
 }

@@ -1,28 +1,34 @@
-/** A value to copy (a key, an id, a URL): read-only text and a Copy button that says when it worked. */
-import { useId, useState } from "react";
+/** A value to copy (a key, an id, a URL, a file): a Copy button that says when it worked, and the value beside it. */
+import { useId } from "react";
+import { useCopy } from "../lib/use-copy.ts";
+
+/** The Copy button, and (when the browser refused) how to copy by hand. */
+export function CopyButton({ text, ariaLabel, small = false }: { text: string; ariaLabel?: string; small?: boolean }) {
+  const { copy, copied } = useCopy(text);
+  return (
+    <>
+      <button
+        type="button"
+        className={`button button-secondary${small ? " button-small" : ""}`}
+        aria-label={ariaLabel}
+        onClick={() => void copy()}
+      >
+        {copied === "yes" ? "Copied" : "Copy"}
+      </button>
+      {copied === "failed" ? <p className="field-hint copy-failed">Select the text and copy it with your keyboard.</p> : null}
+    </>
+  );
+}
 
 export function CopyField({ label, value, secret = false }: { label: string; value: string; secret?: boolean }) {
   const id = useId();
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied("yes");
-    } catch {
-      // Clipboard access needs a secure context or permission; the text stays selectable.
-      setCopied("failed");
-    }
-  };
   return (
     <div className="field copy-field">
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         <input id={id} className="input mono" readOnly value={value} onFocus={(e) => e.target.select()} data-secret={secret || undefined} />
-        <button type="button" className="button button-secondary" onClick={() => void copy()}>
-          {copied === "yes" ? "Copied" : "Copy"}
-        </button>
+        <CopyButton text={value} />
       </div>
-      {copied === "failed" ? <p className="field-hint">Select the text and copy it with your keyboard.</p> : null}
     </div>
   );
 }

@@ -36,12 +36,7 @@ export function SettingToggle({
         disabled={disabled || save.pending}
         onChange={(on) => void save.run(update(on))}
       />
-      {save.pending ? (
-        <p className="field-hint" role="status">
-          Saving…
-        </p>
-      ) : null}
-      <ActionStatus error={save.error} />
+      <ActionStatus pending={save.pending} error={save.error} />
     </div>
   );
 }

@@ -36,7 +36,14 @@ export function Loaded<T>({ load, children, label }: { load: Load<T>; children: 
 }
 
 /** What an action said: its error, or its success message. */
-export function ActionStatus({ error, done }: { error: string | null; done?: string | null }) {
+export function ActionStatus({ error, done, pending = false }: { error: string | null; done?: string | null; pending?: boolean }) {
+  // A control that saves as soon as it changes says so while it waits.
+  if (pending)
+    return (
+      <p className="field-hint" role="status">
+        Saving…
+      </p>
+    );
   if (error) return <ErrorNotice error={error} />;
   if (done)
     return (

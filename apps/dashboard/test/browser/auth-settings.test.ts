@@ -91,7 +91,8 @@ describe("domains and production mode", () => {
   test("the checklist names each problem with a link to its fix; fixed, production mode turns on", async () => {
     await page.goto(projectUrl("domains"));
     await expectHeading(page, "Domains");
-    for (const domain of ["http://localhost:3000", "https://app.example.com"]) {
+    // The bad domain second, so its fix link must name its own row, not the first.
+    for (const domain of ["https://app.example.com", "http://localhost:3000"]) {
       await page.getByRole("button", { name: "Add domain" }).click();
       const dialog = page.getByRole("dialog", { name: "Add a domain" });
       await dialog.getByLabel("Domain").fill(domain);
@@ -122,9 +123,11 @@ describe("domains and production mode", () => {
         .getByRole("link", { name: /Fix it/ });
     await screenshot(page, "domains");
 
-    // Each "Fix it" leads to the setting itself.
+    // Each "Fix it" follows the server's link, whose anchor is the setting itself.
+    expect(await fixIt(domainMessage).getAttribute("href")).toBe(`/projects/${owner.id}/domains#trusted-domain-1`);
     await fixIt(domainMessage).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("domain-0");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("trusted-domain-1");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("http://localhost:3000");
     await page
       .getByRole("row", { name: /localhost:3000/ })
       .getByRole("button", { name: /Remove/ })
@@ -132,8 +135,10 @@ describe("domains and production mode", () => {
     await page.getByRole("dialog", { name: "Remove this domain?" }).getByRole("button", { name: "Remove domain" }).click();
     await expect.poll(() => page.getByRole("row", { name: /localhost:3000/ }).count()).toBe(0);
 
+    expect(await fixIt(localhostMessage).getAttribute("href")).toBe(`/projects/${owner.id}/domains#allow-localhost`);
     await fixIt(localhostMessage).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("allow-localhost");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Allow localhost");
     await setting(/^Allow localhost/).click();
     await expect.poll(() => page.getByText("Every check passes.").count()).toBe(1);
 

@@ -125,14 +125,23 @@ describe("teams", () => {
     expect((await freshServer().getTeam(teamId))!.displayName).toBe("Reports crew");
   });
 
-  test("metadata refuses invalid JSON", async () => {
-    await page.getByLabel("Server metadata").fill("{ not json");
-    await expect.poll(() => page.getByText(/Not valid JSON/).count(), WAIT).toBe(1);
-    expect(await page.getByRole("button", { name: "Save metadata" }).isDisabled()).toBe(true);
-    await page.getByLabel("Server metadata").fill('{"plan": "pro"}');
-    await page.getByRole("button", { name: "Save metadata" }).click();
-    await expect.poll(() => page.getByText("Metadata saved.").count(), WAIT).toBe(1);
+  test("metadata refuses invalid JSON and empty text, and saves any JSON value, null included", async () => {
+    const editor = page.getByLabel("Server metadata", { exact: true });
+    const save = page.getByRole("button", { name: "Save server metadata" });
+    expect(await editor.inputValue()).toBe("null");
+    await editor.fill("{ not json");
+    await expect.poll(() => page.getByText("Invalid JSON: Invalid symbol at line 1, column 3.").count(), WAIT).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await editor.fill("");
+    await expect.poll(() => page.getByText("Invalid JSON: Value expected at line 1, column 1.").count(), WAIT).toBe(1);
+    expect(await save.isDisabled()).toBe(true);
+    await editor.fill('{"plan": "pro"}');
+    await save.click();
+    await expect.poll(() => page.getByText("Server metadata saved.").count(), WAIT).toBe(1);
     expect((await freshServer().getTeam(teamId))!.serverMetadata).toEqual({ plan: "pro" });
+    await editor.fill("null");
+    await save.click();
+    await expect.poll(async () => (await freshServer().getTeam(teamId))!.serverMetadata, WAIT).toBeNull();
   });
 
   test("the list searches by name, kept in the URL", async () => {
@@ -149,18 +158,21 @@ describe("team settings", () => {
   test("toggles and default permissions are saved", async () => {
     await page.goto(at("team-settings"));
     await expectHeading(page, "Team settings");
-    await page.getByRole("switch", { name: /^Users may create teams/ }).check();
-    await expect.poll(() => page.getByText("Saved.").count(), WAIT).toBe(1);
-    await page.getByRole("switch", { name: /^A personal team for each new user/ }).check();
+    // Each switch moves once the server has saved it.
+    await page.getByRole("switch", { name: /^Users may create teams/ }).click();
+    await expect.poll(() => page.getByRole("switch", { name: /^Users may create teams/ }).isChecked(), WAIT).toBe(true);
+    expect((await made.project.app.getProject()).config.clientTeamCreationEnabled).toBe(true);
+    await page.getByRole("switch", { name: /^A personal team for each new user/ }).click();
     await expect.poll(async () => (await made.project.app.getProject()).config.createTeamOnSignUp, WAIT).toBe(true);
 
     const creator = page.getByRole("region", { name: "Creator permissions" });
     await creator.getByRole("switch", { name: /^reports:read/ }).check();
     await creator.getByRole("button", { name: "Save creator permissions" }).click();
+    await expect.poll(() => creator.getByText("Saved.").count(), WAIT).toBe(1);
+    expect((await made.project.app.getProject()).config.teamCreatorDefaultPermissions.map((p) => p.id)).toContain("reports:read");
+    expect((await made.project.app.getProject()).config.clientTeamCreationEnabled).toBe(true);
     await expect.poll(() => creator.getByRole("button", { name: "Save creator permissions" }).isDisabled(), WAIT).toBe(true);
-    const config = (await made.project.app.getProject()).config;
-    expect(config.clientTeamCreationEnabled).toBe(true);
-    expect(config.teamCreatorDefaultPermissions.map((p) => p.id)).toContain("reports:read");
+    expect(await creator.getByRole("switch", { name: /^reports:read/ }).isChecked()).toBe(true);
     await screenshot(page, "team-settings");
   });
 });
@@ -182,9 +194,17 @@ describe("permissions", () => {
     await dialog.getByLabel("Description").fill("Runs the team's reports");
     await dialog.getByRole("switch", { name: /^reports:read/ }).check();
     await dialog.getByRole("button", { name: "Create permission" }).click();
-    const branch = page.locator("details", { has: page.getByText("reports:admin", { exact: true }) }).first();
-    await branch.locator("summary").click();
-    await expect.poll(() => branch.locator("ul").getByText("reports:read", { exact: true }).count(), WAIT).toBe(1);
+    // The disclosure is a button of its own (Edit and Delete sit beside it), opened here from the keyboard.
+    const branch = page.getByRole("button", { name: /^reports:admin.*contains 1$/ });
+    const nested = page.getByRole("list", { name: "Contained in reports:admin" });
+    expect(await branch.getAttribute("aria-expanded")).toBe("false");
+    expect(await nested.isHidden()).toBe(true);
+    expect(await branch.getByRole("button").count()).toBe(0);
+    await branch.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => branch.getAttribute("aria-expanded"), WAIT).toBe("true");
+    expect(await branch.getAttribute("aria-controls")).toBe(await nested.getAttribute("id"));
+    await expect.poll(() => nested.getByText("reports:read", { exact: true }).count(), WAIT).toBe(1);
     const defs = await made.project.app.listTeamPermissionDefinitions();
     expect(defs.find((d) => d.id === "reports:admin")?.containedPermissionIds).toEqual(["reports:read"]);
     await screenshot(page, "permissions");
@@ -194,5 +214,38 @@ describe("permissions", () => {
     await edit.getByRole("switch", { name: /^reports:admin/ }).check();
     await edit.getByRole("button", { name: "Save permission" }).click();
     await expect.poll(() => edit.getByRole("alert").textContent(), WAIT).toContain("would make a cycle");
+  });
+
+  test("deleting a permission asks first", async () => {
+    await page.goto(at("permissions"));
+    await page.getByRole("button", { name: "Delete reports:admin" }).click();
+    const ask = page.getByRole("dialog", { name: "Delete this permission?" });
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    expect((await made.project.app.listTeamPermissionDefinitions()).map((d) => d.id)).toContain("reports:admin");
+    await page.getByRole("button", { name: "Delete reports:admin" }).click();
+    await ask.getByRole("button", { name: "Delete permission" }).click();
+    await expect
+      .poll(async () => (await made.project.app.listTeamPermissionDefinitions()).map((d) => d.id), WAIT)
+      .not.toContain("reports:admin");
+    await expect.poll(() => page.getByRole("button", { name: "Delete reports:admin" }).count(), WAIT).toBe(0);
+  });
+
+  test("the scope tabs move with the arrow keys, and the chosen one is in the URL", async () => {
+    await page.goto(at("permissions"));
+    const team = page.getByRole("tab", { name: "Team permissions" });
+    const project = page.getByRole("tab", { name: "Project permissions" });
+    expect(await team.getAttribute("aria-selected")).toBe("true");
+    await team.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => project.getAttribute("aria-selected"), WAIT).toBe("true");
+    expect(await project.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(new URL(page.url()).searchParams.get("scope")).toBe("project");
+    const panel = page.getByRole("tabpanel");
+    expect(await panel.getAttribute("id")).toBe(await project.getAttribute("aria-controls"));
+    expect(await panel.getAttribute("aria-labelledby")).toBe(await project.getAttribute("id"));
+    await expect.poll(() => panel.getByRole("heading", { name: "Project permissions" }).count(), WAIT).toBe(1);
+    await page.keyboard.press("Home");
+    await expect.poll(() => team.getAttribute("aria-selected"), WAIT).toBe("true");
+    expect(new URL(page.url()).searchParams.get("scope")).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ export type AdminProjectUpdateOptions = DeepCamelCaseKeys<ProjectPatchBody>;
 /** One thing that keeps the project out of production mode: the message, and where in the dashboard it is fixed. */
 export interface ProductionModeError {
   message: string;
+  /** The dashboard page, with the anchor of the very setting to change (e.g. `#allow-localhost`). */
   relativeFixUrl: string;
 }
 
@@ -69,8 +70,8 @@ export class AdminProject implements Project {
   }
 
   /**
-   * What must change before production mode can be switched on, each with the
-   * dashboard page that fixes it; empty when nothing stands in the way. Read
+   * What must change before production mode can be switched on, each with a
+   * link to the setting in the dashboard that fixes it; empty when nothing stands in the way. Read
    * from the server's stored settings, not from this (possibly older) copy.
    */
   async getProductionModeErrors(): Promise<ProductionModeError[]> {

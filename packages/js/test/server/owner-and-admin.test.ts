@@ -124,8 +124,14 @@ describe("a project's nested settings, transfer and deletion", () => {
     });
     const fix = `/projects/${project.id}/domains`;
     expect(await project.getProductionModeErrors()).toEqual([
-      { message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", relativeFixUrl: fix },
-      { message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000", relativeFixUrl: fix },
+      {
+        message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+        relativeFixUrl: `${fix}#allow-localhost`,
+      },
+      {
+        message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000",
+        relativeFixUrl: `${fix}#trusted-domain-0`,
+      },
     ]);
     const fixed = await project.update({
       config: { allowLocalhost: false, domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] },

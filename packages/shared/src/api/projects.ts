@@ -187,7 +187,7 @@ export type ProjectCreateBody = z.input<typeof projectCreateBody>;
 
 export const projectTransferBody = z.strictObject({ project_id: uuidSchema, new_team_id: uuidSchema });
 
-/** One thing that keeps a project out of production mode, and the dashboard page where it is fixed. */
+/** One thing that keeps a project out of production mode, and where in the dashboard it is fixed: the page, anchored at the setting. */
 export const productionModeErrorJson = z.strictObject({ message: z.string(), relative_fix_url: z.string() });
 export type ProductionModeErrorJson = z.infer<typeof productionModeErrorJson>;
 

@@ -1,13 +1,15 @@
 /** Where the project's apps may run (trusted domains, localhost), and the switch to production mode with its checklist. */
 import { useEffect, useState } from "react";
+import { ALLOW_LOCALHOST_ANCHOR, trustedDomainAnchor } from "@latchkey/shared/setting-anchors";
 import { useLocation } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useSaveProject } from "../../lib/save-project.ts";
+import { useUpdateProject } from "../../lib/save-project.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { SettingToggle } from "../../ui/setting-toggle.tsx";
-import { ActionStatus, Empty } from "../../ui/states.tsx";
-import { domainAnchor, LOCALHOST_ANCHOR } from "./anchors.ts";
+import { Empty } from "../../ui/states.tsx";
+import { Table } from "../../ui/table.tsx";
 import { DomainForm } from "./domain-form.tsx";
 import { ProductionModeCard } from "./production-mode.tsx";
 import "./domains.css";
@@ -49,27 +51,16 @@ export default function DomainsPage() {
             <p>No trusted domains yet. Add the address of each app that signs people in with this project.</p>
           </Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Domain</th>
-                <th scope="col">Handler path</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {project.config.domains.map((d, index) => (
-                <DomainRow key={`${index}:${d.domain}`} index={index} onEdit={() => setEditing(index)} />
-              ))}
-            </tbody>
-          </table>
+          <Table columns={["Domain", "Handler path"]} actions>
+            {project.config.domains.map((d, index) => (
+              <DomainRow key={`${index}:${d.domain}`} index={index} onEdit={() => setEditing(index)} />
+            ))}
+          </Table>
         )}
       </Card>
       <Card title="Development">
         <SettingToggle
-          id={LOCALHOST_ANCHOR}
+          id={ALLOW_LOCALHOST_ANCHOR}
           label="Allow localhost"
           hint="Apps running on your own computer (localhost, 127.0.0.1) may sign people in, whatever their port. Turn it off for production."
           checked={project.config.allowLocalhost}
@@ -84,39 +75,31 @@ export default function DomainsPage() {
 function DomainRow({ index, onEdit }: { index: number; onEdit: () => void }) {
   const domains = useCurrentProject().config.domains;
   const domain = domains[index]!;
-  const [confirming, setConfirming] = useState(false);
-  const save = useSaveProject();
+  const update = useUpdateProject();
   const remove = () =>
-    void save
-      .run({
-        config: { domains: domains.filter((_, i) => i !== index).map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })) },
-      })
-      .then((ok) => ok && setConfirming(false));
+    update({
+      config: { domains: domains.filter((_, i) => i !== index).map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })) },
+    });
   return (
-    <tr id={domainAnchor(index)} tabIndex={-1} className="domain-row">
+    <tr id={trustedDomainAnchor(index)} tabIndex={-1} className="domain-row">
       <td className="mono">{domain.domain}</td>
       <td className="mono">{domain.handlerPath}</td>
       <td className="row-actions">
         <button type="button" className="button button-secondary button-small" onClick={onEdit}>
           Edit<span className="visually-hidden"> {domain.domain}</span>
         </button>
-        <button type="button" className="button button-danger button-small" onClick={() => setConfirming(true)}>
-          Remove<span className="visually-hidden"> {domain.domain}</span>
-        </button>
-        <Dialog open={confirming} title="Remove this domain?" onClose={() => setConfirming(false)}>
+        <ConfirmButton
+          label="Remove"
+          ariaLabel={`Remove ${domain.domain}`}
+          title="Remove this domain?"
+          confirmLabel="Remove domain"
+          pendingLabel="Removing…"
+          action={remove}
+        >
           <p>
             Sign-in and e-mail links stop working for apps at <span className="mono">{domain.domain}</span>.
           </p>
-          <ActionStatus error={save.error} />
-          <div className="dialog-actions">
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-            <button type="button" className="button button-danger" disabled={save.pending} onClick={remove}>
-              {save.pending ? "Removing…" : "Remove domain"}
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmButton>
       </td>
     </tr>
   );

@@ -1,23 +1,15 @@
 /**
  * The production-mode switch and what stands in its way. The list comes from
  * the server (the same checks it applies when the switch is turned on), read
- * again after every change of the project.
+ * again after every change of the project. Each problem's fix link names
+ * the very setting to change (the toggle, or the domain's row) as its anchor.
  */
-import type { AdminOwnedProject, ProductionModeError } from "@latchkey/js";
 import { Link } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { Card } from "../../ui/page.tsx";
 import { SettingToggle } from "../../ui/setting-toggle.tsx";
 import { ErrorNotice, Loading } from "../../ui/states.tsx";
-import { domainAnchor, LOCALHOST_ANCHOR } from "./anchors.ts";
-
-/** The server links each problem to this page; the anchor points at the very setting (the toggle, or the domain's row). */
-function fixLink(project: AdminOwnedProject, error: ProductionModeError): string {
-  if (error.message.includes("'Allow localhost'")) return `${error.relativeFixUrl}#${LOCALHOST_ANCHOR}`;
-  const index = project.config.domains.findIndex((d) => error.message.endsWith(`: ${d.domain}`));
-  return index >= 0 ? `${error.relativeFixUrl}#${domainAnchor(index)}` : error.relativeFixUrl;
-}
 
 export function ProductionModeCard() {
   const project = useCurrentProject();
@@ -58,7 +50,7 @@ export function ProductionModeCard() {
           {issues.map((issue) => (
             <li key={issue.message}>
               <span className="checklist-message">{issue.message}</span>
-              <Link className="checklist-fix" to={fixLink(project, issue)}>
+              <Link className="checklist-fix" to={issue.relativeFixUrl}>
                 Fix it<span className="visually-hidden">: {issue.message}</span>
               </Link>
             </li>

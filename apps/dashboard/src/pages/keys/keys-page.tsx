@@ -7,6 +7,7 @@ import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
+import { Table } from "../../ui/table.tsx";
 import { KeysShownOnce } from "./keys-shown-once.tsx";
 import { NewKeysForm } from "./new-keys-form.tsx";
 
@@ -54,24 +55,11 @@ export default function KeysPage() {
                 <p>This project has no keys yet. Create a set for each app or server that talks to it.</p>
               </Empty>
             ) : (
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Description</th>
-                    <th scope="col">Keys</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((key) => (
-                    <KeyRow key={key.id} apiKey={key} onRevoked={keys.reload} />
-                  ))}
-                </tbody>
-              </table>
+              <Table columns={["Description", "Keys", "Created", "Status"]} actions>
+                {list.map((key) => (
+                  <KeyRow key={key.id} apiKey={key} onRevoked={keys.reload} />
+                ))}
+              </Table>
             )
           }
         </Loaded>

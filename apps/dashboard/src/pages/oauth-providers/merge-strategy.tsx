@@ -52,12 +52,7 @@ export function MergeStrategyCard() {
           </label>
         ))}
       </fieldset>
-      {save.pending ? (
-        <p className="field-hint" role="status">
-          Saving…
-        </p>
-      ) : null}
-      <ActionStatus error={save.error} />
+      <ActionStatus pending={save.pending} error={save.error} />
     </Card>
   );
 }

@@ -5,7 +5,7 @@
  * unexpected one from looping forever).
  */
 import type { AdminPermissionDefinition } from "@latchkey/js";
-import type { ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 
 export function isSystemPermission(id: string): boolean {
   return id.startsWith("$");
@@ -42,6 +42,8 @@ function PermissionNode({
   chain: string[];
   actions?: ReactNode;
 }) {
+  const [open, setOpen] = useState(false);
+  const listId = useId();
   const contained = chain.includes(definition.id) ? [] : definition.containedPermissionIds;
   const label = (
     <span className="permission-label">
@@ -51,26 +53,34 @@ function PermissionNode({
       {contained.length > 0 ? <span className="badge badge-count">contains {contained.length}</span> : null}
     </span>
   );
-  const row = (
-    <div className="permission-row">
-      {label}
-      {actions ? <span className="row-actions">{actions}</span> : null}
-    </div>
-  );
-  if (contained.length === 0) return <div className="permission-leaf">{row}</div>;
+  // The disclosure button holds only the label; the row's own buttons sit beside it, never inside it.
   return (
-    <details className="permission-branch">
-      <summary aria-label={`${definition.id}, contains ${contained.length}`}>{row}</summary>
-      <ul>
-        {contained.map((id) => {
-          const inner = byId.get(id) ?? { id, containedPermissionIds: [] };
-          return (
-            <li key={id}>
-              <PermissionNode definition={inner} byId={byId} chain={[...chain, definition.id]} />
-            </li>
-          );
-        })}
-      </ul>
-    </details>
+    <>
+      <div className="permission-row">
+        {contained.length === 0 ? (
+          <span className="permission-leaf">{label}</span>
+        ) : (
+          <button type="button" className="permission-toggle" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+            <span className="permission-caret" aria-hidden="true">
+              {open ? "▾" : "▸"}
+            </span>
+            {label}
+          </button>
+        )}
+        {actions ? <span className="row-actions">{actions}</span> : null}
+      </div>
+      {contained.length > 0 ? (
+        <ul id={listId} aria-label={`Contained in ${definition.id}`} hidden={!open}>
+          {contained.map((id) => {
+            const inner = byId.get(id) ?? { id, containedPermissionIds: [] };
+            return (
+              <li key={id}>
+                <PermissionNode definition={inner} byId={byId} chain={[...chain, definition.id]} />
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </>
   );
 }

@@ -3,11 +3,12 @@ import type { AdminPermissionDefinition, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useAdminApp } from "../../lib/owned-projects.tsx";
-import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
+import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
-import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded } from "../../ui/states.tsx";
+import { Tabs } from "../../ui/tabs.tsx";
 import { PermissionForm, type PermissionValues } from "./permission-form.tsx";
 import { isSystemPermission, PermissionTree } from "./permission-tree.tsx";
 import "./permissions.css";
@@ -31,13 +32,13 @@ function scopeCalls(app: StackAdminApp, scope: Scope) {
       };
 }
 
-const TABS: { scope: Scope; label: string; description: string }[] = [
+const TABS: { id: Scope; label: string; description: string }[] = [
   {
-    scope: "team",
+    id: "team",
     label: "Team permissions",
     description: "Held by a member in one team. System permissions ($…) come with every project.",
   },
-  { scope: "project", label: "Project permissions", description: "Held by a user across the whole project." },
+  { id: "project", label: "Project permissions", description: "Held by a user across the whole project." },
 ];
 
 export default function PermissionsPage() {
@@ -48,14 +49,7 @@ export default function PermissionsPage() {
   const definitions = useLoad(() => calls.list(), [app, scope]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<AdminPermissionDefinition | null>(null);
-  const [deleting, setDeleting] = useState<AdminPermissionDefinition | null>(null);
-  const tab = TABS.find((t) => t.scope === scope)!;
-  const remove = useAction(async () => {
-    if (!deleting) return;
-    await calls.remove(deleting.id);
-    setDeleting(null);
-    definitions.reload();
-  });
+  const tab = TABS.find((t) => t.id === scope)!;
   const create = async (values: PermissionValues) => {
     await calls.create({ id: values.id, description: values.description, containedPermissionIds: values.containedPermissionIds });
     setCreating(false);
@@ -81,74 +75,54 @@ export default function PermissionsPage() {
         </button>
       }
     >
-      <div className="tabs" role="tablist" aria-label="Scope">
-        {TABS.map((t) => (
-          <button
-            key={t.scope}
-            type="button"
-            role="tab"
-            aria-selected={t.scope === scope}
-            className={t.scope === scope ? "tab tab-active" : "tab"}
-            onClick={() => setParams(t.scope === "team" ? {} : { scope: t.scope }, { replace: true })}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
-      <Card title={tab.label} description={tab.description}>
-        <Loaded load={definitions}>
-          {(list) =>
-            list.length === 0 ? (
-              <Empty>
-                <p>No {scope} permissions yet.</p>
-              </Empty>
-            ) : (
-              <PermissionTree
-                definitions={list}
-                actions={(d) =>
-                  isSystemPermission(d.id) ? null : (
-                    <>
-                      <button
-                        type="button"
-                        className="button button-secondary button-small"
-                        aria-label={`Edit ${d.id}`}
-                        onClick={() => setEditing(d)}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-danger button-small"
-                        aria-label={`Delete ${d.id}`}
-                        onClick={() => (remove.reset(), setDeleting(d))}
-                      >
-                        Delete
-                      </button>
-                    </>
-                  )
-                }
-              />
-            )
-          }
-        </Loaded>
-      </Card>
+      <Tabs label="Scope" tabs={TABS} selected={scope} onSelect={(id) => setParams(id === "team" ? {} : { scope: id }, { replace: true })}>
+        <Card title={tab.label} description={tab.description}>
+          <Loaded load={definitions}>
+            {(list) =>
+              list.length === 0 ? (
+                <Empty>
+                  <p>No {scope} permissions yet.</p>
+                </Empty>
+              ) : (
+                <PermissionTree
+                  definitions={list}
+                  actions={(d) =>
+                    isSystemPermission(d.id) ? null : (
+                      <>
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          aria-label={`Edit ${d.id}`}
+                          onClick={() => setEditing(d)}
+                        >
+                          Edit
+                        </button>
+                        <ConfirmButton
+                          label="Delete"
+                          ariaLabel={`Delete ${d.id}`}
+                          title="Delete this permission?"
+                          confirmLabel="Delete permission"
+                          pendingLabel="Deleting…"
+                          action={async () => (await calls.remove(d.id), definitions.reload())}
+                        >
+                          <p>
+                            “{d.id}” is taken from everyone who holds it and from the permissions that contain it. This cannot be undone.
+                          </p>
+                        </ConfirmButton>
+                      </>
+                    )
+                  }
+                />
+              )
+            }
+          </Loaded>
+        </Card>
+      </Tabs>
       <Dialog open={creating} title={`New ${scope} permission`} onClose={() => setCreating(false)}>
         <PermissionForm definitions={definitions.data ?? []} onSubmit={create} />
       </Dialog>
       <Dialog open={editing !== null} title={`Edit ${editing?.id ?? ""}`} onClose={() => setEditing(null)}>
         {editing ? <PermissionForm key={editing.id} editing={editing} definitions={definitions.data ?? []} onSubmit={update} /> : null}
-      </Dialog>
-      <Dialog open={deleting !== null} title="Delete this permission?" onClose={() => setDeleting(null)}>
-        <p>“{deleting?.id}” is taken from everyone who holds it and from the permissions that contain it. This cannot be undone.</p>
-        <ActionStatus error={remove.error} />
-        <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={() => setDeleting(null)}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" disabled={remove.pending} onClick={() => void remove.run()}>
-            {remove.pending ? "Deleting…" : "Delete permission"}
-          </button>
-        </div>
       </Dialog>
     </Page>
   );

@@ -1,20 +1,19 @@
 /** The owner's projects: search by name or id (kept in the URL), open one, or start a new one. */
 import type { AdminOwnedProject } from "@latchkey/js";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { useOwnedProjects } from "../../lib/owned-projects.tsx";
 import { projectHome, projectPath } from "../project-pages.ts";
 import { Page } from "../../ui/page.tsx";
 import { Empty } from "../../ui/states.tsx";
+import { SearchField, useUrlSearch } from "../../ui/url-search.tsx";
 import "./projects.css";
 
 const created = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 export default function ProjectsPage() {
   const { projects } = useOwnedProjects();
-  const [params, setParams] = useSearchParams();
-  const query = params.get("q") ?? "";
-  const q = query.trim().toLowerCase();
-  const shown = q ? projects.filter((p) => p.displayName.toLowerCase().includes(q) || p.id.includes(q)) : projects;
+  const search = useUrlSearch();
+  const shown = projects.filter((p) => search.matches(p.displayName, p.id));
   return (
     <Page
       title="Projects"
@@ -32,19 +31,10 @@ export default function ProjectsPage() {
         </Empty>
       ) : (
         <>
-          <label className="search">
-            <span className="visually-hidden">Search projects</span>
-            <input
-              className="input"
-              type="search"
-              placeholder="Search by name or id"
-              value={query}
-              onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
-            />
-          </label>
+          <SearchField label="Search projects" search={search} />
           {shown.length === 0 ? (
             <Empty>
-              <p>No project matches “{query}”.</p>
+              <p>No project matches “{search.query}”.</p>
             </Empty>
           ) : (
             <ul className="project-grid">

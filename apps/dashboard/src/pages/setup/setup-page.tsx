@@ -9,8 +9,9 @@ import { useEffect, useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { Card, Page } from "../../ui/page.tsx";
-import { GuideTabs } from "./guide-tabs.tsx";
-import { guides, KEY_PLACEHOLDER, type Guide } from "./snippets.ts";
+import { Tabs } from "../../ui/tabs.tsx";
+import { CodeBlock } from "./code-block.tsx";
+import { guides, KEY_PLACEHOLDER } from "./snippets.ts";
 import "./setup.css";
 import { serverUrl } from "../../lib/server-url.ts";
 
@@ -39,7 +40,7 @@ export default function SetupPage() {
   }, [location, navigate]);
 
   const all = guides({ baseUrl: serverUrl(), projectId: project.id, publishableClientKey: key ?? KEY_PLACEHOLDER });
-  const tab = (params.get("tab") ?? "react") as Guide["id"];
+  const guide = all.find((g) => g.id === params.get("tab")) ?? all[0]!;
   return (
     <Page title="Setup" description={`Connect your app to ${project.displayName}: pick your stack and paste the code.`}>
       {key ? (
@@ -53,7 +54,12 @@ export default function SetupPage() {
         </p>
       )}
       <Card>
-        <GuideTabs guides={all} selected={tab} onSelect={(id) => setParams({ tab: id }, { replace: true })} />
+        <Tabs label="Your app's stack" tabs={all} selected={guide.id} onSelect={(id) => setParams({ tab: id }, { replace: true })}>
+          <p className="muted">{guide.intro}</p>
+          {guide.files.map((file) => (
+            <CodeBlock key={file.name} file={file} />
+          ))}
+        </Tabs>
       </Card>
       <Card title="Your project">
         <dl className="setup-facts">

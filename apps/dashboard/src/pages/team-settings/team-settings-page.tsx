@@ -1,74 +1,52 @@
 /** How the project's teams behave: who may create them, a personal team on sign-up, and the permissions new members get. */
 import type { AdminPermissionDefinition } from "@latchkey/js";
-import { useEffect, useState } from "react";
-import { useAdminApp, useCurrentProject, useOwnedProjects } from "../../lib/owned-projects.tsx";
-import { useAction } from "../../lib/use-action.ts";
+import { useState } from "react";
+import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
+import { useSaveProject } from "../../lib/save-project.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Toggle } from "../../ui/field.tsx";
 import { Card, Page } from "../../ui/page.tsx";
+import { SettingToggle } from "../../ui/setting-toggle.tsx";
 import { ActionStatus, Loaded } from "../../ui/states.tsx";
 import "./team-settings.css";
 
 export default function TeamSettingsPage() {
   const project = useCurrentProject();
-  const { refresh } = useOwnedProjects();
   const app = useAdminApp();
   const definitions = useLoad(() => app.listTeamPermissionDefinitions(), [app]);
-  const write = async (config: Parameters<typeof project.update>[0]["config"]) => {
-    await project.update({ config });
-    await refresh();
-  };
-  const save = useAction(async (config: Parameters<typeof write>[0]) => {
-    await write(config);
-    return "Saved.";
-  });
   const { config } = project;
-  // A switch shows its new state at once; the project read after saving replaces these.
-  const [shown, setShown] = useState<{ clientTeamCreationEnabled?: boolean; createTeamOnSignUp?: boolean }>({});
-  useEffect(() => setShown({}), [project]);
-  const flip = (setting: "clientTeamCreationEnabled" | "createTeamOnSignUp", on: boolean) => {
-    setShown((s) => ({ ...s, [setting]: on }));
-    void save.run({ [setting]: on }).then((ok) => {
-      if (!ok) setShown((s) => ({ ...s, [setting]: undefined }));
-    });
-  };
   return (
     <Page title="Team settings" description="How teams are created and what their members may do at first.">
       <Card title="Creating teams">
         <div className="form">
-          <Toggle
+          <SettingToggle
             label="Users may create teams"
             hint="Signed-in users create teams from your app; otherwise only your servers do."
-            checked={shown.clientTeamCreationEnabled ?? config.clientTeamCreationEnabled}
-            onChange={(on) => flip("clientTeamCreationEnabled", on)}
+            checked={config.clientTeamCreationEnabled}
+            update={(on) => ({ config: { clientTeamCreationEnabled: on } })}
           />
-          <Toggle
+          <SettingToggle
             label="A personal team for each new user"
             hint="Every user who signs up gets a team of their own, with the team-creator permissions."
-            checked={shown.createTeamOnSignUp ?? config.createTeamOnSignUp}
-            onChange={(on) => flip("createTeamOnSignUp", on)}
+            checked={config.createTeamOnSignUp}
+            update={(on) => ({ config: { createTeamOnSignUp: on } })}
           />
-          <ActionStatus error={save.error} done={save.done} />
         </div>
       </Card>
       <Loaded load={definitions}>
         {(defs) => (
           <>
             <DefaultPermissions
-              key={`creator-${ids(config.teamCreatorDefaultPermissions)}`}
               title="Creator permissions"
               description="What the user who creates a team holds in it."
               definitions={defs}
-              current={config.teamCreatorDefaultPermissions.map((p) => p.id)}
-              onSave={(chosen) => write({ teamCreatorDefaultPermissions: chosen.map((id) => ({ id })) })}
+              setting="teamCreatorDefaultPermissions"
             />
             <DefaultPermissions
-              key={`member-${ids(config.teamMemberDefaultPermissions)}`}
               title="Member permissions"
               description="What everyone who joins a team (added, or by invitation) holds in it."
               definitions={defs}
-              current={config.teamMemberDefaultPermissions.map((p) => p.id)}
-              onSave={(chosen) => write({ teamMemberDefaultPermissions: chosen.map((id) => ({ id })) })}
+              setting="teamMemberDefaultPermissions"
             />
           </>
         )}
@@ -77,28 +55,26 @@ export default function TeamSettingsPage() {
   );
 }
 
-function ids(list: readonly { id: string }[]): string {
-  return list.map((p) => p.id).join(",");
-}
-
 function DefaultPermissions({
   title,
   description,
   definitions,
-  current,
-  onSave,
+  setting,
 }: {
   title: string;
   description: string;
   definitions: AdminPermissionDefinition[];
-  current: string[];
-  onSave: (chosen: string[]) => Promise<void>;
+  setting: "teamCreatorDefaultPermissions" | "teamMemberDefaultPermissions";
 }) {
+  const current = useCurrentProject().config[setting].map((p) => p.id);
   const [chosen, setChosen] = useState(current);
-  const save = useAction(async () => {
-    await onSave(chosen);
-    return "Saved.";
-  });
+  // When the server's list changes (saved here, or elsewhere), the switches start again from it; "Saved." stays.
+  const [shownFor, setShownFor] = useState(current.join(","));
+  if (shownFor !== current.join(",")) {
+    setShownFor(current.join(","));
+    setChosen(current);
+  }
+  const save = useSaveProject();
   const changed = chosen.length !== current.length || chosen.some((id) => !current.includes(id));
   return (
     <Card title={title} description={description}>
@@ -115,7 +91,12 @@ function DefaultPermissions({
         ))}
       </fieldset>
       <div className="settings-actions">
-        <button type="button" className="button" disabled={!changed || save.pending} onClick={() => void save.run()}>
+        <button
+          type="button"
+          className="button"
+          disabled={!changed || save.pending}
+          onClick={() => void save.run({ config: { [setting]: chosen.map((id) => ({ id })) } }, "Saved.")}
+        >
           Save {title.toLowerCase()}
         </button>
         {changed ? (

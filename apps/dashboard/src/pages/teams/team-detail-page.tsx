@@ -4,13 +4,19 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useAdminApp } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
+import { MetadataCard } from "../../ui/metadata-card.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { TeamInvitationsCard } from "./team-invitations-card.tsx";
 import { TeamMembersCard } from "./team-members-card.tsx";
-import { TeamMetadataCard } from "./team-metadata-card.tsx";
 import { TeamProfileCard } from "./team-profile-card.tsx";
 import "./teams.css";
+
+const TEAM_METADATA_HINTS = {
+  clientMetadata: "Members' apps may read and change it.",
+  clientReadOnlyMetadata: "Members' apps may read it; only servers change it.",
+  serverMetadata: "Only servers read and change it.",
+};
 
 export default function TeamDetailPage() {
   const { teamId = "" } = useParams();
@@ -53,7 +59,12 @@ function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void
       <TeamProfileCard team={team} onSaved={onChanged} />
       <TeamMembersCard app={app} team={team} />
       <TeamInvitationsCard team={team} />
-      <TeamMetadataCard team={team} onSaved={onChanged} />
+      <MetadataCard
+        owner={team}
+        description="JSON your apps keep with the team: any JSON value, null for none."
+        hints={TEAM_METADATA_HINTS}
+        save={async (field, value) => (await team.update({ [field]: value }), onChanged())}
+      />
       <DeleteTeamCard team={team} />
     </Page>
   );

@@ -8,6 +8,7 @@ import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+import { Table } from "../../ui/table.tsx";
 
 /** The invitation page among the app's handler pages. */
 const invitationPage = (handlerUrl: string) => `${handlerUrl}/team-invitation`;
@@ -66,22 +67,11 @@ export function TeamInvitationsCard({ team }: { team: ServerTeam }) {
               <p>No pending invitations.</p>
             </Empty>
           ) : (
-            <table className="table" aria-label="Pending invitations">
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((invitation) => (
-                  <InvitationRow key={invitation.id} invitation={invitation} onRevoked={invitations.reload} />
-                ))}
-              </tbody>
-            </table>
+            <Table columns={["E-mail", "Expires"]} actions label="Pending invitations">
+              {list.map((invitation) => (
+                <InvitationRow key={invitation.id} invitation={invitation} onRevoked={invitations.reload} />
+              ))}
+            </Table>
           )
         }
       </Loaded>

@@ -1,11 +1,13 @@
 /** The project's teams: search by name or id (kept in the URL), create one, open one. */
 import { useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useAdminApp } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
+import { SearchField, useUrlSearch } from "../../ui/url-search.tsx";
+import { Table } from "../../ui/table.tsx";
 import { NewTeamForm } from "./new-team-form.tsx";
 import { TeamAvatar } from "./team-avatar.tsx";
 import "./teams.css";
@@ -13,11 +15,9 @@ import "./teams.css";
 export default function TeamsPage() {
   const app = useAdminApp();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const query = params.get("q") ?? "";
+  const search = useUrlSearch();
   const teams = useLoad(() => app.listTeams(), [app]);
   const [creating, setCreating] = useState(false);
-  const q = query.trim().toLowerCase();
   return (
     <Page
       title="Teams"
@@ -31,20 +31,11 @@ export default function TeamsPage() {
       <Dialog open={creating} title="New team" onClose={() => setCreating(false)}>
         <NewTeamForm app={app} onCreated={(team) => void navigate(team.id)} />
       </Dialog>
-      <label className="search">
-        <span className="visually-hidden">Search teams</span>
-        <input
-          className="input"
-          type="search"
-          placeholder="Search by name or id"
-          value={query}
-          onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
-        />
-      </label>
+      <SearchField label="Search teams" search={search} />
       <Card>
         <Loaded load={teams}>
           {(list) => {
-            const shown = q ? list.filter((t) => t.displayName.toLowerCase().includes(q) || t.id.includes(q)) : list;
+            const shown = list.filter((t) => search.matches(t.displayName, t.id));
             if (list.length === 0)
               return (
                 <Empty>
@@ -54,33 +45,24 @@ export default function TeamsPage() {
             if (shown.length === 0)
               return (
                 <Empty>
-                  <p>No team matches “{query}”.</p>
+                  <p>No team matches “{search.query}”.</p>
                 </Empty>
               );
             return (
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Team</th>
-                    <th scope="col">Id</th>
-                    <th scope="col">Created</th>
+              <Table columns={["Team", "Id", "Created"]}>
+                {shown.map((team) => (
+                  <tr key={team.id}>
+                    <td>
+                      <Link className="team-link" to={team.id}>
+                        <TeamAvatar name={team.displayName} imageUrl={team.profileImageUrl} />
+                        <span>{team.displayName}</span>
+                      </Link>
+                    </td>
+                    <td className="mono small muted">{team.id}</td>
+                    <td>{team.createdAt.toLocaleDateString()}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {shown.map((team) => (
-                    <tr key={team.id}>
-                      <td>
-                        <Link className="team-link" to={team.id}>
-                          <TeamAvatar name={team.displayName} imageUrl={team.profileImageUrl} />
-                          <span>{team.displayName}</span>
-                        </Link>
-                      </td>
-                      <td className="mono small muted">{team.id}</td>
-                      <td>{team.createdAt.toLocaleDateString()}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
             );
           }}
         </Loaded>

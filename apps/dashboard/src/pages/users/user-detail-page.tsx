@@ -7,19 +7,25 @@ import type { ActiveSession, ServerUser } from "@latchkey/js";
 import { Link, useParams } from "react-router";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad, type Load } from "../../lib/use-load.ts";
+import { MetadataCard } from "../../ui/metadata-card.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { ContactChannelsCard } from "./user-detail/contact-channels-card.tsx";
 import { DeleteUserCard } from "./user-detail/delete-user.tsx";
 import { useHostApp, type HostApp } from "../../lib/host-app.tsx";
 import { ImpersonateButton } from "./user-detail/impersonate-button.tsx";
-import { MetadataCard } from "./user-detail/metadata-card.tsx";
 import { PermissionsCard } from "./user-detail/permissions-card.tsx";
 import { ProfileCard } from "./user-detail/profile-card.tsx";
 import { SecurityCard } from "./user-detail/security-card.tsx";
 import { SessionsCard } from "./user-detail/sessions-card.tsx";
 import { SignInMethodsCard } from "./user-detail/sign-in-methods-card.tsx";
 import "./user-detail/user-detail.css";
+
+const USER_METADATA_HINTS = {
+  clientMetadata: "The user's own app can read and change it.",
+  clientReadOnlyMetadata: "The user's app can read it; only servers change it.",
+  serverMetadata: "Only your servers (and this dashboard) can read it.",
+};
 
 export default function UserDetailPage() {
   const { userId = "" } = useParams();
@@ -80,7 +86,12 @@ function UserSections({
   return (
     <div className="user-detail">
       <ProfileCard user={user} onChanged={onChanged} />
-      <MetadataCard user={user} onChanged={onChanged} />
+      <MetadataCard
+        owner={user}
+        description="JSON your app stores with the user: any JSON value, null for none."
+        hints={USER_METADATA_HINTS}
+        save={async (field, value) => (await user.update({ [field]: value }), onChanged())}
+      />
       <ContactChannelsCard app={app} user={user} host={host} onChanged={onChanged} />
       <SecurityCard user={user} onChanged={onChanged} />
       <SignInMethodsCard user={user} onChanged={onChanged} />

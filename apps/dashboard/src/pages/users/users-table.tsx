@@ -1,6 +1,7 @@
 /** One page of users as a table: who they are, their e-mail, when they joined and were last seen, how they sign in. */
 import type { ServerUser } from "@latchkey/js";
 import { Link } from "react-router";
+import { Table } from "../../ui/table.tsx";
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -26,52 +27,41 @@ function Avatar({ user }: { user: ServerUser }) {
 export function UsersTable({ projectId, users }: { projectId: string; users: ServerUser[] }) {
   return (
     <div className="users-table-scroll">
-      <table className="table users-table">
-        <thead>
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Primary e-mail</th>
-            <th scope="col">Signed up</th>
-            <th scope="col">Last active</th>
-            <th scope="col">Sign-in methods</th>
+      <Table columns={["User", "Primary e-mail", "Signed up", "Last active", "Sign-in methods"]} className="users-table">
+        {users.map((user) => (
+          <tr key={user.id} data-user-id={user.id}>
+            <td>
+              <Link className="user-cell" to={`/projects/${projectId}/users/${user.id}`}>
+                <Avatar user={user} />
+                <span>
+                  <span className="user-name">{user.displayName ?? (user.isAnonymous ? "Anonymous user" : "No name")}</span>
+                  {user.isAnonymous ? <span className="badge">Anonymous</span> : null}
+                  <span className="user-id mono">{user.id}</span>
+                </span>
+              </Link>
+            </td>
+            <td>
+              {user.primaryEmail ? (
+                <span className="user-email">
+                  {user.primaryEmail}
+                  {user.primaryEmailVerified ? (
+                    <span className="verified" title="Verified">
+                      ✓<span className="visually-hidden"> verified</span>
+                    </span>
+                  ) : (
+                    <span className="muted"> (unverified)</span>
+                  )}
+                </span>
+              ) : (
+                <span className="muted">None</span>
+              )}
+            </td>
+            <td className="nowrap">{dateTime.format(user.signedUpAt)}</td>
+            <td className="nowrap">{dateTime.format(user.lastActiveAt)}</td>
+            <td>{signInMethods(user).join(", ") || <span className="muted">None</span>}</td>
           </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user.id} data-user-id={user.id}>
-              <td>
-                <Link className="user-cell" to={`/projects/${projectId}/users/${user.id}`}>
-                  <Avatar user={user} />
-                  <span>
-                    <span className="user-name">{user.displayName ?? (user.isAnonymous ? "Anonymous user" : "No name")}</span>
-                    {user.isAnonymous ? <span className="badge">Anonymous</span> : null}
-                    <span className="user-id mono">{user.id}</span>
-                  </span>
-                </Link>
-              </td>
-              <td>
-                {user.primaryEmail ? (
-                  <span className="user-email">
-                    {user.primaryEmail}
-                    {user.primaryEmailVerified ? (
-                      <span className="verified" title="Verified">
-                        ✓<span className="visually-hidden"> verified</span>
-                      </span>
-                    ) : (
-                      <span className="muted"> (unverified)</span>
-                    )}
-                  </span>
-                ) : (
-                  <span className="muted">None</span>
-                )}
-              </td>
-              <td className="nowrap">{dateTime.format(user.signedUpAt)}</td>
-              <td className="nowrap">{dateTime.format(user.lastActiveAt)}</td>
-              <td>{signInMethods(user).join(", ") || <span className="muted">None</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </div>
   );
 }

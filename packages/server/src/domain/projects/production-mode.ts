@@ -1,8 +1,9 @@
 /**
  * What stands between a project and production mode: each problem
- * with the exact message and a link to where it is fixed.
+ * with the exact message and a link to where it is fixed, down to the
+ * setting itself (the dashboard's anchor for it).
  */
-import type { ProductionModeErrorJson } from "@latchkey/shared";
+import { ALLOW_LOCALHOST_ANCHOR, trustedDomainAnchor, type ProductionModeErrorJson } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
 
 export type ProductionModeError = ProductionModeErrorJson;
@@ -13,15 +14,16 @@ function isLocalhost(url: URL): boolean {
 }
 
 export function productionModeErrors(projectId: string, config: ProjectConfig): ProductionModeError[] {
-  const fix = `/projects/${encodeURIComponent(projectId)}/domains`;
+  const page = `/projects/${encodeURIComponent(projectId)}/domains`;
   const errors: ProductionModeError[] = [];
   if (config.allow_localhost) {
     errors.push({
       message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
-      relative_fix_url: fix,
+      relative_fix_url: `${page}#${ALLOW_LOCALHOST_ANCHOR}`,
     });
   }
-  for (const { domain } of config.domains) {
+  for (const [index, { domain }] of config.domains.entries()) {
+    const fix = `${page}#${trustedDomainAnchor(index)}`;
     let url: URL;
     try {
       url = new URL(domain.replaceAll("*", "wildcard"));

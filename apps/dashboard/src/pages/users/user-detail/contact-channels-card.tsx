@@ -7,6 +7,7 @@ import { useLoad } from "../../../lib/use-load.ts";
 import { Field, Toggle } from "../../../ui/field.tsx";
 import { Card } from "../../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../../ui/states.tsx";
+import { Table } from "../../../ui/table.tsx";
 import type { HostApp } from "../../../lib/host-app.tsx";
 
 export function ContactChannelsCard({
@@ -31,22 +32,11 @@ export function ContactChannelsCard({
               <p>This user has no e-mail addresses.</p>
             </Empty>
           ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((channel) => (
-                  <ChannelRow key={channel.id} app={app} channel={channel} host={host} onChanged={changed} />
-                ))}
-              </tbody>
-            </table>
+            <Table columns={["Address", "Status"]} actions>
+              {list.map((channel) => (
+                <ChannelRow key={channel.id} app={app} channel={channel} host={host} onChanged={changed} />
+              ))}
+            </Table>
           )
         }
       </Loaded>

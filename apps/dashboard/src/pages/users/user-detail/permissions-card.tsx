@@ -5,6 +5,7 @@ import { useLoad } from "../../../lib/use-load.ts";
 import { Toggle } from "../../../ui/field.tsx";
 import { Card } from "../../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../../ui/states.tsx";
+import { Table } from "../../../ui/table.tsx";
 
 export function PermissionsCard({ app, user }: { app: StackAdminApp; user: ServerUser }) {
   const teams = useLoad(
@@ -38,34 +39,26 @@ export function PermissionsCard({ app, user }: { app: StackAdminApp; user: Serve
               <p>This user is in no teams.</p>
             </Empty>
           ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Team</th>
-                  <th scope="col">Team permissions</th>
+            <Table columns={["Team", "Team permissions"]}>
+              {list.map(({ team, permissions }) => (
+                <tr key={team.id}>
+                  <td>{team.displayName}</td>
+                  <td>
+                    {permissions.length === 0 ? (
+                      <span className="muted">None</span>
+                    ) : (
+                      <span className="badges">
+                        {permissions.map((p) => (
+                          <span key={p.id} className="badge mono">
+                            {p.id}
+                          </span>
+                        ))}
+                      </span>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map(({ team, permissions }) => (
-                  <tr key={team.id}>
-                    <td>{team.displayName}</td>
-                    <td>
-                      {permissions.length === 0 ? (
-                        <span className="muted">None</span>
-                      ) : (
-                        <span className="badges">
-                          {permissions.map((p) => (
-                            <span key={p.id} className="badge mono">
-                              {p.id}
-                            </span>
-                          ))}
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           )
         }
       </Loaded>

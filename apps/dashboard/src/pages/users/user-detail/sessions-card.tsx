@@ -4,6 +4,7 @@ import { useAction } from "../../../lib/use-action.ts";
 import type { Load } from "../../../lib/use-load.ts";
 import { Card } from "../../../ui/page.tsx";
 import { ActionStatus, Empty, Loaded } from "../../../ui/states.tsx";
+import { Table } from "../../../ui/table.tsx";
 import { formatDate } from "./format.ts";
 
 export function SessionsCard({ user, sessions }: { user: ServerUser; sessions: Load<ActiveSession[]> }) {
@@ -22,40 +23,27 @@ export function SessionsCard({ user, sessions }: { user: ServerUser; sessions: L
               <p>This user is not signed in anywhere.</p>
             </Empty>
           ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">IP address</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+            <Table columns={["Created", "Last used", "IP address", "Kind"]} actions>
+              {list.map((session) => (
+                <tr key={session.id} data-session-id={session.id}>
+                  <td>{formatDate(session.createdAt)}</td>
+                  <td>{formatDate(session.lastUsedAt)}</td>
+                  <td className="mono">{session.lastUsedIp ?? <span className="muted">Unknown</span>}</td>
+                  <td>{session.isImpersonation ? <span className="badge badge-warning">Impersonation</span> : "Sign-in"}</td>
+                  <td className="row-actions">
+                    <button
+                      type="button"
+                      className="button button-danger button-small"
+                      aria-label={`Revoke the session created ${formatDate(session.createdAt)}`}
+                      disabled={revoke.pending}
+                      onClick={() => void revoke.run(session)}
+                    >
+                      Revoke
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((session) => (
-                  <tr key={session.id} data-session-id={session.id}>
-                    <td>{formatDate(session.createdAt)}</td>
-                    <td>{formatDate(session.lastUsedAt)}</td>
-                    <td className="mono">{session.lastUsedIp ?? <span className="muted">Unknown</span>}</td>
-                    <td>{session.isImpersonation ? <span className="badge badge-warning">Impersonation</span> : "Sign-in"}</td>
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="button button-danger button-small"
-                        aria-label={`Revoke the session created ${formatDate(session.createdAt)}`}
-                        disabled={revoke.pending}
-                        onClick={() => void revoke.run(session)}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           )
         }
       </Loaded>

@@ -4,6 +4,7 @@ import { useLoad } from "../../../lib/use-load.ts";
 import { ConfirmButton } from "../../../ui/confirm-button.tsx";
 import { Card } from "../../../ui/page.tsx";
 import { Empty, Loaded } from "../../../ui/states.tsx";
+import { Table } from "../../../ui/table.tsx";
 import { formatDate } from "./format.ts";
 
 export function SignInMethodsCard({ user, onChanged }: { user: ServerUser; onChanged: () => void }) {
@@ -24,42 +25,30 @@ export function SignInMethodsCard({ user, onChanged }: { user: ServerUser; onCha
               <p>No passkeys.</p>
             </Empty>
           ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+            <Table columns={["Name", "Added", "Last used"]} actions>
+              {list.map((passkey) => (
+                <tr key={passkey.id}>
+                  <td>
+                    {passkey.displayName}{" "}
+                    <span className="badge">{passkey.deviceType === "multiDevice" ? "Synced" : "This device only"}</span>
+                  </td>
+                  <td>{formatDate(passkey.createdAt)}</td>
+                  <td>{passkey.lastUsedAt ? formatDate(passkey.lastUsedAt) : <span className="muted">Never</span>}</td>
+                  <td>
+                    <ConfirmButton
+                      label="Remove"
+                      ariaLabel={`Remove passkey ${passkey.displayName}`}
+                      title="Remove this passkey?"
+                      confirmLabel="Remove passkey"
+                      pendingLabel="Removing…"
+                      action={() => removeItem(passkey, passkeys.reload)}
+                    >
+                      <p>“{passkey.displayName}” can no longer sign this user in.</p>
+                    </ConfirmButton>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((passkey) => (
-                  <tr key={passkey.id}>
-                    <td>
-                      {passkey.displayName}{" "}
-                      <span className="badge">{passkey.deviceType === "multiDevice" ? "Synced" : "This device only"}</span>
-                    </td>
-                    <td>{formatDate(passkey.createdAt)}</td>
-                    <td>{passkey.lastUsedAt ? formatDate(passkey.lastUsedAt) : <span className="muted">Never</span>}</td>
-                    <td>
-                      <ConfirmButton
-                        label="Remove"
-                        ariaLabel={`Remove passkey ${passkey.displayName}`}
-                        title="Remove this passkey?"
-                        confirmLabel="Remove passkey"
-                        pendingLabel="Removing…"
-                        action={() => removeItem(passkey, passkeys.reload)}
-                      >
-                        <p>“{passkey.displayName}” can no longer sign this user in.</p>
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           )
         }
       </Loaded>
@@ -71,39 +60,27 @@ export function SignInMethodsCard({ user, onChanged }: { user: ServerUser; onCha
               <p>No accounts at OAuth providers.</p>
             </Empty>
           ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Account ID</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+            <Table columns={["Provider", "Account ID", "E-mail"]} actions>
+              {list.map((account) => (
+                <tr key={account.id}>
+                  <td>{account.type}</td>
+                  <td className="mono">{account.accountId}</td>
+                  <td>{account.email ?? <span className="muted">None</span>}</td>
+                  <td>
+                    <ConfirmButton
+                      label="Remove"
+                      ariaLabel={`Remove ${account.type} account ${account.accountId}`}
+                      title="Remove this account?"
+                      confirmLabel="Remove account"
+                      pendingLabel="Removing…"
+                      action={() => removeItem(account, accounts.reload)}
+                    >
+                      <p>The user can no longer sign in with this {account.type} account, and apps lose access to it.</p>
+                    </ConfirmButton>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((account) => (
-                  <tr key={account.id}>
-                    <td>{account.type}</td>
-                    <td className="mono">{account.accountId}</td>
-                    <td>{account.email ?? <span className="muted">None</span>}</td>
-                    <td>
-                      <ConfirmButton
-                        label="Remove"
-                        ariaLabel={`Remove ${account.type} account ${account.accountId}`}
-                        title="Remove this account?"
-                        confirmLabel="Remove account"
-                        pendingLabel="Removing…"
-                        action={() => removeItem(account, accounts.reload)}
-                      >
-                        <p>The user can no longer sign in with this {account.type} account, and apps lose access to it.</p>
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           )
         }
       </Loaded>

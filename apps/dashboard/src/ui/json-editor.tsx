@@ -1,16 +1,22 @@
-/** A JSON value in a monospace textarea: invalid JSON is refused with the parser's words (and where), and Save waits for valid JSON. */
+/**
+ * One metadata document as JSON in a monospace textarea. Metadata may be any
+ * JSON value (`null` is "none"), so the text must be exactly one JSON value:
+ * anything else, empty text included, is refused with the parser's words and
+ * where, and Save waits for valid JSON.
+ */
 import type { Json } from "@latchkey/js";
 import { parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { useState } from "react";
-import { useAction } from "../../../lib/use-action.ts";
-import { Field } from "../../../ui/field.tsx";
-import { ActionStatus } from "../../../ui/states.tsx";
+import { useAction } from "../lib/use-action.ts";
+import { Field } from "./field.tsx";
+import { ActionStatus } from "./states.tsx";
+import "./json-editor.css";
 
-function format(value: Json): string {
-  return JSON.stringify(value ?? {}, null, 2);
+function format(value: Json | undefined): string {
+  return JSON.stringify(value ?? null, null, 2);
 }
 
-function parse(text: string): { value: Json } | { error: string } {
+function parseJson(text: string): { value: Json } | { error: string } {
   try {
     return { value: JSON.parse(text) as Json };
   } catch (caught) {
@@ -39,11 +45,11 @@ export function JsonEditor({
 }: {
   label: string;
   hint: string;
-  value: Json;
+  value: Json | undefined;
   onSave: (value: Json) => Promise<void>;
 }) {
   const [text, setText] = useState(() => format(value));
-  const parsed = parse(text);
+  const parsed = parseJson(text);
   const changed = text !== format(value);
   const save = useAction(async () => {
     if ("error" in parsed) return;
