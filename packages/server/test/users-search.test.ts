@@ -109,13 +109,13 @@ it("pages through the matches of a search", async () => {
   expect(seen).toEqual(all);
 });
 
-it("an address part more users share than are looked up by id finds them all, in order", async () => {
+it("a text many users share is found near the cursor; a rare one past the first stretch through the indexes; both in order", async () => {
   const crowd = await createProject(server);
   const db = server.instance.services.db;
-  // Written directly: 1,200 sign-ups over the API would take minutes. Every third user also has a second address.
+  // Written directly: 3,000 sign-ups over the API would take minutes. Every third user also has a second address.
   await db.execute(sql`
     insert into users (project_id, branch_id, display_name, signed_up_at)
-    select ${crowd.id}, 'main', 'Crowd ' || g, now() - g * interval '1 minute' from generate_series(1, 1200) as g`);
+    select ${crowd.id}, 'main', 'Crowd ' || g, now() - g * interval '1 minute' from generate_series(1, 3000) as g`);
   await db.execute(sql`
     insert into contact_channels (project_id, branch_id, user_id, type, value, is_primary, used_for_auth)
     select project_id, branch_id, id, 'email', 'member-' || substr(display_name, 7) || '@crowded.example', true, true
@@ -132,4 +132,22 @@ it("an address part more users share than are looked up by id finds them all, in
   expect(await names({ query: "ROWDED.EX" })).toEqual(["Crowd 1", "Crowd 2", "Crowd 3", "Crowd 4"]);
   expect(await names({ query: "other-" })).toEqual(["Crowd 3", "Crowd 6", "Crowd 9", "Crowd 12"]);
   expect(await names({ query: "member-1199@" })).toEqual(["Crowd 1199"]);
+  // Past the first 2,000 users of the list: by address, by name, and a page that starts inside that stretch and ends past it.
+  expect(await names({ query: "member-2999@" })).toEqual(["Crowd 2999"]);
+  expect(await names({ query: "crowd 2998" })).toEqual(["Crowd 2998"]);
+  expect(await names({ query: "Crowd 250" })).toEqual(["Crowd 250", "Crowd 2500", "Crowd 2501", "Crowd 2502"]);
+  // Paged from a cursor: the next page of that search, then its last.
+  const res = await server.request("/users", { as: crowd.server, query: { desc: "true", limit: 4, query: "Crowd 250" } });
+  const second = await server.request("/users", {
+    as: crowd.server,
+    query: { desc: "true", limit: 4, query: "Crowd 250", cursor: res.body.pagination.next_cursor },
+  });
+  expect(second.body.items.map((u: { display_name: string }) => u.display_name)).toEqual([
+    "Crowd 2503",
+    "Crowd 2504",
+    "Crowd 2505",
+    "Crowd 2506",
+  ]);
+  // Ascending, the rare text's users come first from the other end.
+  expect(await names({ desc: "false", query: "Crowd 250" })).toEqual(["Crowd 2509", "Crowd 2508", "Crowd 2507", "Crowd 2506"]);
 });

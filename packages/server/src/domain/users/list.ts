@@ -7,7 +7,7 @@
 import { and, asc, desc as descending, eq, exists, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { contactChannels, teamMembers, users } from "../../db/schema/index.ts";
-import { toUserRecord, userRecordQuery, type UserRecord } from "./record.ts";
+import { toUserRecord, userRecordQuery, type UserRecord, type UserRecordRow } from "./record.ts";
 
 export type UserOrder = "signed_up_at" | "last_active_at";
 
@@ -55,8 +55,24 @@ const orderColumn = (order: UserOrder) => (order === "last_active_at" ? users.la
 const ADDRESS_MATCHES_AS_IDS = 1000;
 const TRIGRAM = 3;
 
-/** The filters of a list in SQL: tenancy, anonymous users, team and search. */
-export async function userListConditions(db: DbOrTx, projectId: string, branchId: string, options: UserListFilters): Promise<SQL[]> {
+/**
+ * A search first reads this many users in list order (from the cursor on), checking each: a text many users share
+ * fills the page there, in a few milliseconds, where any index would find every match first.
+ */
+const NEAR_CURSOR_USERS = 2000;
+
+/**
+ * The filters of a list in SQL: tenancy, anonymous users, team and search. `addresses`: how a search reaches the
+ * matching addresses, `indexed` (through their trigram index, for the whole list) or `per-user` (each user's own,
+ * through the user's index, for a short stretch of the list).
+ */
+export async function userListConditions(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  options: UserListFilters,
+  addresses: "indexed" | "per-user" = "indexed",
+): Promise<SQL[]> {
   const filters: SQL[] = [eq(users.projectId, projectId), eq(users.branchId, branchId)];
   if (options.onlyAnonymous) filters.push(eq(users.isAnonymous, true));
   else if (!options.includeAnonymous) filters.push(eq(users.isAnonymous, false));
@@ -89,9 +105,23 @@ export async function userListConditions(db: DbOrTx, projectId: string, branchId
     // set, which the list read in order consults until the page is full. As a subquery, the planner would guess how
     // many there are, and a wrong guess for an address most users share cost seconds. A text shorter than a trigram
     // gains nothing from either index, so it skips that first read.
-    const matched = search.length < TRIGRAM ? [] : await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
-    const byAddress =
-      search.length < TRIGRAM || matched.length > ADDRESS_MATCHES_AS_IDS
+    const perUser = addresses === "per-user";
+    const matched = search.length < TRIGRAM || perUser ? [] : await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
+    const byAddress = perUser
+      ? exists(
+          db
+            .select({ one: sql`1` })
+            .from(contactChannels)
+            .where(
+              and(
+                eq(contactChannels.projectId, projectId),
+                eq(contactChannels.branchId, branchId),
+                eq(contactChannels.userId, users.id),
+                ilike(contactChannels.value, pattern),
+              ),
+            ),
+        )
+      : search.length < TRIGRAM || matched.length > ADDRESS_MATCHES_AS_IDS
         ? sql`${users.id} in (${matchingChannels()})`
         : matched.length > 0
           ? // One parameter whatever the count, so the statement stays one prepared statement.
@@ -124,7 +154,12 @@ export async function listUsers(
           // the plan is made for each search rather than the statement's generic plan, which PostgreSQL reuses for every
           // text once a prepared statement has run a few times.
           await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
-          return (await listUsersQuery(tx, projectId, branchId, options)).query;
+          return (
+            (await searchNearCursor(tx, projectId, branchId, options)) ??
+            (await (
+              await listUsersQuery(tx, projectId, branchId, options)
+            ).query)
+          );
         })
       : await (
           await listUsersQuery(db, projectId, branchId, options)
@@ -134,9 +169,8 @@ export async function listUsers(
   return { items: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
 }
 
-/** The page's query, one row past the limit (the benchmark reads its plan too); wrapped, as awaiting it would run it. */
-export async function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
-  const filters: UserListFilters = {
+function listFilters(options: ListUsersOptions): UserListFilters {
+  return {
     desc: options.desc,
     orderBy: options.orderBy ?? "signed_up_at",
     search: options.search,
@@ -144,16 +178,53 @@ export async function listUsersQuery(db: DbOrTx, projectId: string, branchId: st
     onlyAnonymous: options.onlyAnonymous ?? false,
     teamId: options.teamId,
   };
+}
+
+/** Rows at or after the user `id` (`from: true`), or at or before it, in the listing's direction. */
+function relativeTo(projectId: string, branchId: string, filters: UserListFilters, id: string, from: boolean): SQL {
+  // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
+  const op = sql.raw(filters.desc === from ? "<=" : ">=");
+  const column = sql.raw(filters.orderBy === "last_active_at" ? "c.last_active_at" : "c.signed_up_at");
+  return sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${op} (select ${column}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${id})`;
+}
+
+/**
+ * A search's page when the next NEAR_CURSOR_USERS users of the list hold it (or are all there is); null when it
+ * must be looked for through the indexes instead.
+ */
+async function searchNearCursor(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  options: ListUsersOptions,
+): Promise<UserRecordRow[] | null> {
+  if (options.limit === null) return null;
+  const filters = listFilters(options);
+  const stretch = await userListConditions(db, projectId, branchId, { ...filters, search: null });
+  if (options.cursor) stretch.push(relativeTo(projectId, branchId, filters, options.cursor, true));
+  const [last] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(...stretch))
+    .orderBy(...userListOrder(filters))
+    .offset(NEAR_CURSOR_USERS - 1)
+    .limit(1);
+  const conditions = await userListConditions(db, projectId, branchId, filters, "per-user");
+  if (options.cursor) conditions.push(relativeTo(projectId, branchId, filters, options.cursor, true));
+  if (last) conditions.push(relativeTo(projectId, branchId, filters, last.id, false));
+  const rows = await userRecordQuery(db)
+    .where(and(...conditions))
+    .orderBy(...userListOrder(filters))
+    .limit(options.limit + 1);
+  // A full page (with its next cursor) found within the stretch is the page; so is what the stretch held when it was the whole rest.
+  return rows.length > options.limit || !last ? rows : null;
+}
+
+/** The page's query, one row past the limit (the benchmark reads its plan too); wrapped, as awaiting it would run it. */
+export async function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
+  const filters = listFilters(options);
   const conditions = await userListConditions(db, projectId, branchId, filters);
-  if (options.cursor) {
-    // Rows at or after the cursor row, in the listing's direction.
-    // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
-    const op = options.desc ? sql.raw("<=") : sql.raw(">=");
-    const cursorColumn = sql.raw(filters.orderBy === "last_active_at" ? "c.last_active_at" : "c.signed_up_at");
-    conditions.push(
-      sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${op} (select ${cursorColumn}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${options.cursor})`,
-    );
-  }
+  if (options.cursor) conditions.push(relativeTo(projectId, branchId, filters, options.cursor, true));
   let query = userRecordQuery(db)
     .where(and(...conditions))
     .orderBy(...userListOrder(filters))
