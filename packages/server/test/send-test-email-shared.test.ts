@@ -43,11 +43,13 @@ describe("POST /internal/send-test-email with the shared e-mail server", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ success: true, delivered_to: "outbox" });
     const [sent] = await listed(outboxServer, p, "/internal/emails");
-    expect(sent).toMatchObject({ to: ["owner@example.com"], subject: "Test e-mail from Test project", status: "outbox" });
+    expect(sent).toMatchObject({ to: ["owner@example.com"], subject: "Test e-mail", status: "outbox" });
     const [kept] = await listed(outboxServer, p, "/internal/emails/outbox");
-    expect(kept).toMatchObject({ id: sent!.id, subject: "Test e-mail from Test project" });
-    expect(kept!.html).toContain("This is a test e-mail from Test project");
-    expect(kept!.text).toContain("This is a test e-mail from Test project");
+    expect(kept).toMatchObject({ id: sent!.id, subject: "Test e-mail" });
+    // Fixed words through the operator's server: nothing of the project's own text.
+    expect(kept!.text).not.toContain("Test project");
+    expect(kept!.html).toContain("This is a test e-mail: the project");
+    expect(kept!.text).toContain("This is a test e-mail: the project");
   });
 
   it("with the server's shared SMTP server, delivers it there in the project's name", async () => {
@@ -56,7 +58,7 @@ describe("POST /internal/send-test-email with the shared e-mail server", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ success: true, delivered_to: "smtp" });
     const mail = await peer.waitFor((m) => recipients(m).includes("shared-check@example.com"));
-    expect(mail.subject).toBe("Test e-mail from Test project");
+    expect(mail.subject).toBe("Test e-mail");
     expect(mail.from?.value[0]).toMatchObject({ name: "Test project", address: "noreply@example.com" });
     const [sent] = await listed(smtpServer, p, "/internal/emails");
     expect(sent).toMatchObject({ to: ["shared-check@example.com"], status: "sent" });
@@ -95,6 +97,23 @@ describe("POST /internal/send-test-email with the shared e-mail server", () => {
     }
     const [sent] = await listed(smtpServer, p, "/internal/emails");
     expect(sent).toMatchObject({ to: ["refused@example.com"], status: "failed" });
+  });
+
+  it("a temporary refusal (451) is final for a test: failed, and never sent again later through the saved settings", async () => {
+    const p = await createProject(smtpServer);
+    peer.refuseWith = 451;
+    try {
+      const res = await sendTest(smtpServer, p.ownerAdmin, { recipient_email: "later@example.com", email_config: { type: "shared" } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.success).toBe(false);
+    } finally {
+      peer.refuseWith = null;
+    }
+    const [sent] = await listed(smtpServer, p, "/internal/emails");
+    expect(sent).toMatchObject({ to: ["later@example.com"], status: "failed" });
+    // The queue finds nothing of it to retry.
+    await smtpServer.instance.services.emails.flush();
+    expect((await listed(smtpServer, p, "/internal/emails"))[0]).toMatchObject({ id: sent!.id, status: "failed" });
   });
 
   it("refuses bad input with the schema error and sends nothing", async () => {

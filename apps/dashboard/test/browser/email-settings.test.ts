@@ -42,11 +42,9 @@ test("a test send through the shared server without SMTP lands in the Outbox, re
   await screenshot(page, "email-settings-test-outbox");
   await said.getByRole("link", { name: "Open the Outbox" }).click();
   await expectHeading(page, "Outbox");
-  const subject = `Test e-mail from ${made.project.displayName}`;
+  const subject = "Test e-mail";
   const frame = page.frameLocator(`iframe[title="E-mail: ${subject}"]`);
-  await expect
-    .poll(() => frame.locator("body").innerText(), { timeout: 15_000 })
-    .toContain(`This is a test e-mail from ${made.project.displayName}`);
+  await expect.poll(() => frame.locator("body").innerText(), { timeout: 15_000 }).toContain("This is a test e-mail: the project");
   expect(await page.getByRole("navigation", { name: "Outbox mail" }).getByText(subject).count()).toBe(1);
 });
 

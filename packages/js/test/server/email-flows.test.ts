@@ -271,7 +271,7 @@ export function EmailTemplate({ variables }) {
     // Through the shared server, the project's own delivery path: listed with its mail.
     const viaShared = await admin.sendTestEmail({ recipientEmail: "shared-test@example.com", emailConfig: { type: "shared" } });
     expect(viaShared).toEqual({ success: true, errorMessage: null, deliveredTo: "smtp" });
-    expect((await mailing.mailTo("shared-test@example.com")).subject).toMatch(/^Test e-mail from /);
+    expect((await mailing.mailTo("shared-test@example.com")).subject).toBe("Test e-mail");
     expect((await admin.listSentEmails()).find((e) => e.to.includes("shared-test@example.com"))?.status).toBe("sent");
   });
 });

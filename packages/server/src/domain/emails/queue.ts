@@ -134,7 +134,9 @@ export class EmailQueue {
    * Sends one message at once, as the queue sends any, and answers how that
    * ended: a test send waits for its answer. The message is claimed from its
    * first moment, so no poll on any replica sends it too. `config` stands in
-   * for the project's saved choice (a test may try one not saved yet).
+   * for the project's saved choice (a test may try one not saved yet), and a
+   * failure is final: a later retry would go through the saved choice, not the
+   * one tried, after the caller was told it failed.
    */
   async sendNow(projectId: string, email: OutgoingEmail, config?: EmailConfig): Promise<Pick<SentEmailRow, "id" | "status" | "error">> {
     const [row] = await this.db
@@ -151,7 +153,7 @@ export class EmailQueue {
         claimToken: randomUUID(),
       })
       .returning();
-    await this.deliver(row!, config);
+    await this.deliver(row!, { config, once: true });
     const [after] = await this.db
       .select({ id: sentEmails.id, status: sentEmails.status, error: sentEmails.error })
       .from(sentEmails)
@@ -180,7 +182,7 @@ export class EmailQueue {
     return row ?? null;
   }
 
-  private async deliver(row: SentEmailRow, config?: EmailConfig): Promise<void> {
+  private async deliver(row: SentEmailRow, { config, once = false }: { config?: EmailConfig; once?: boolean } = {}): Promise<void> {
     let smtp: SmtpSettings | null;
     let fromName: string | null;
     let connectTo: string | undefined;
@@ -196,7 +198,7 @@ export class EmailQueue {
       fromName = own ? (smtp?.senderName ?? null) : project.displayName;
       if (own && smtp) connectTo = await resolveSmtpHost(smtp.host, this.allowPrivateHosts);
     } catch (error) {
-      return this.retryOrFail(row, error);
+      return this.retryOrFail(row, error, once);
     }
     if (!smtp) {
       if (production) {
@@ -225,13 +227,13 @@ export class EmailQueue {
         SEND_DEADLINE_MILLIS,
       );
     } catch (error) {
-      return this.retryOrFail(row, error);
+      return this.retryOrFail(row, error, once);
     }
     // Outside the try: a failure to record a send must not send the message again.
     await this.finish(row, { status: "sent", error: null, sentAt: new Date() });
   }
 
-  private async retryOrFail(row: SentEmailRow, error: unknown): Promise<void> {
+  private async retryOrFail(row: SentEmailRow, error: unknown, once: boolean): Promise<void> {
     // The admins see what went wrong in their list; the log keeps the server's own words.
     const message = smtpFailureSummary(error);
     const raw = error instanceof Error ? error.message : String(error);
@@ -240,7 +242,7 @@ export class EmailQueue {
       error instanceof PrivateSmtpHostError ||
       (typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500);
     this.logger.warn({ emailId: row.id, attempts: row.attempts, error: raw }, "e-mail delivery failed");
-    if (permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
+    if (once || permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
     await this.finish(row, {
       status: "queued",
       error: message,
