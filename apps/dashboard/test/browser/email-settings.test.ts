@@ -65,6 +65,16 @@ test("the saved SMTP password is never in the page; a test send or a save with t
   await peer.waitFor((m) => JSON.stringify(m.to).includes(to));
   expect(peer.logins).toContain("mailer");
 
+  // Another host (the same peer by another name): the saved password is not sent there, so the login fails.
+  const loginsBefore = peer.logins.length;
+  await page.getByLabel("Host", { exact: true }).fill("localhost");
+  await expect.poll(() => password.getAttribute("placeholder")).toBeNull();
+  await page.getByRole("button", { name: "Send test e-mail" }).click();
+  await expect.poll(() => page.getByText("The SMTP server did not take it:").count(), { timeout: 15_000 }).toBe(1);
+  expect(peer.logins).toHaveLength(loginsBefore);
+  await page.getByLabel("Host", { exact: true }).fill(smtp.host);
+  await expect.poll(() => password.getAttribute("placeholder")).toBe("A password is saved");
+
   await page.getByLabel("Sender name", { exact: true }).fill("Shop renamed");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect.poll(() => page.getByText("E-mail settings saved.").count()).toBe(1);

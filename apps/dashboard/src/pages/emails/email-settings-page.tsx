@@ -1,7 +1,8 @@
 /**
  * Where the project's mail goes out: the server's shared SMTP server or the
  * project's own; and a test send through either. The saved SMTP password is
- * never put into the page: its field starts empty, and empty keeps it.
+ * never put into the page: its field starts empty, and empty keeps it (for
+ * the saved host, port and username only).
  */
 import { useState } from "react";
 import { useCurrentProject, useOwnedProjects } from "../../lib/owned-projects.tsx";
@@ -27,7 +28,7 @@ export default function EmailSettingsPage() {
   const project = useCurrentProject();
   const { refresh } = useOwnedProjects();
   const current = project.config.emailConfig;
-  const savedPassword = current.type === "standard" ? current.password : "";
+  const saved = current.type === "standard" ? current : null;
   const [type, setType] = useState<"shared" | "standard">(current.type);
   const [smtp, setSmtp] = useState<SmtpForm>(
     current.type === "standard"
@@ -42,6 +43,9 @@ export default function EmailSettingsPage() {
       : { host: "", port: "587", username: "", password: "", senderName: project.displayName, senderEmail: "" },
   );
   const set = (key: keyof SmtpForm) => (e: React.ChangeEvent<HTMLInputElement>) => setSmtp((s) => ({ ...s, [key]: e.target.value }));
+  // The saved password goes only to the server and account it was saved for: never to a newly typed host.
+  const sameAccount = saved !== null && saved.host === smtp.host && String(saved.port) === smtp.port && saved.username === smtp.username;
+  const savedPassword = sameAccount && saved.password ? saved.password : "";
   const settings = { ...smtp, port: Number(smtp.port), password: smtp.password || savedPassword };
   const save = useAction(async () => {
     await project.update({ config: { emailConfig: type === "shared" ? { type } : { type, ...settings } } });
@@ -87,7 +91,16 @@ export default function EmailSettingsPage() {
               <Field label="Username">
                 {(p) => <input {...p} className="input" autoComplete="off" value={smtp.username} onChange={set("username")} />}
               </Field>
-              <Field label="Password" hint={savedPassword ? "Leave this empty to keep the saved password." : undefined}>
+              <Field
+                label="Password"
+                hint={
+                  savedPassword
+                    ? "Leave this empty to keep the saved password."
+                    : saved?.password
+                      ? "The saved password is kept only for the saved host, port and username."
+                      : undefined
+                }
+              >
                 {(p) => (
                   <input
                     {...p}
