@@ -27,11 +27,20 @@ const PEOPLE: { name: string | null; email: string | null; secondEmail?: string 
   { name: "Yuki Tanabe", email: "yuki@northwind.example" },
   { name: null, email: "nameless.person@quietfield.example" },
   { name: "Okon Oduya", email: null },
+  { name: "Percent 100% Under_Score Back\\Slash", email: null },
 ];
 
 beforeAll(async () => {
   server = await createTestServer();
   p = await createProject(server);
+  // Another project's user whose name and address share this file's texts: never found from this project.
+  const other = await createProject(server);
+  const stranger = await server.request("/users", {
+    method: "POST",
+    as: other.server,
+    body: { display_name: "Okon Northwind 100% _ \\", primary_email: "okon@northwind.example" },
+  });
+  expect(stranger.status, stranger.text).toBe(201);
   for (const person of PEOPLE) {
     const res = await server.request("/users", {
       method: "POST",
@@ -92,6 +101,21 @@ it("one- and two-character searches match the same way", async () => {
   }
   expect(await search("y")).toEqual([people[2]!.id, people[4]!.id]);
   expect(await search("zz")).toEqual([]);
+});
+
+it("takes %, _ and \\ as themselves, not as patterns", async () => {
+  for (const text of ["%", "_", "\\", "100%", "r_s", "k\\s", "0% u"]) {
+    expect(await search(text), text).toEqual(expected(text));
+  }
+  expect(await search("%")).toEqual([people[5]!.id]);
+  expect(await search("_")).toEqual([people[5]!.id]);
+  expect(await search("\\")).toEqual([people[5]!.id]);
+});
+
+it("finds a user by the start of their id, three characters or more", async () => {
+  const id = people[2]!.id;
+  for (const length of [3, 8, 13]) expect(await search(id.slice(0, length))).toContain(id);
+  expect(await search(id.slice(0, 13))).toEqual(expected(id.slice(0, 13)));
 });
 
 it("pages through the matches of a search", async () => {

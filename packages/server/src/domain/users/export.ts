@@ -8,7 +8,7 @@ import { and, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { users } from "../../db/schema/index.ts";
 import type { ProjectConfig } from "../projects/config.ts";
-import { userListConditions, userListOrder, type UserListFilters } from "./list.ts";
+import { userListConditions, userListOrder, withPlansPerSearch, type UserListFilters } from "./list.ts";
 import { toUserRecord, userRecordQuery } from "./record.ts";
 import { serverUserView } from "./views.ts";
 
@@ -85,10 +85,13 @@ async function* userBatches(
         sql`(${users}.${column}, ${users.id}) ${op} (select c.${column}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${lastId})`,
       );
     }
-    const rows = await userRecordQuery(db)
-      .where(and(...conditions))
-      .orderBy(...userListOrder(filters))
-      .limit(BATCH_SIZE);
+    const batch = (reader: DbOrTx) =>
+      userRecordQuery(reader)
+        .where(and(...conditions))
+        .orderBy(...userListOrder(filters))
+        .limit(BATCH_SIZE);
+    // A search's batches are planned for its text (see withPlansPerSearch), as its pages are.
+    const rows = filters.search?.trim() ? await withPlansPerSearch(db, (tx) => batch(tx).execute()) : await batch(db);
     if (rows.length === 0) return;
     yield rows.map((row) => serverUserView(toUserRecord(row), config));
     if (rows.length < BATCH_SIZE) return;

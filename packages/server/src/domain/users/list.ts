@@ -141,6 +141,18 @@ export function userListOrder(options: Pick<UserListFilters, "desc" | "orderBy">
   return options.desc ? [descending(column), descending(users.id)] : [asc(column), asc(users.id)];
 }
 
+/**
+ * Runs a search's reads with plans made for its text. Which plan is best depends on the text (rare: through the
+ * indexes; common: the list in order), and PostgreSQL otherwise reuses one generic plan for every text once a
+ * prepared statement has run a few times.
+ */
+export function withPlansPerSearch<T>(db: DbOrTx, read: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
+    return read(tx);
+  });
+}
+
 export async function listUsers(
   db: DbOrTx,
   projectId: string,
@@ -149,18 +161,14 @@ export async function listUsers(
 ): Promise<{ items: UserRecord[]; nextCursor: string | null }> {
   const rows = (
     options.search?.trim()
-      ? await db.transaction(async (tx) => {
-          // Which plan is best depends on the text searched (rare: through the indexes; common: the list in order), so
-          // the plan is made for each search rather than the statement's generic plan, which PostgreSQL reuses for every
-          // text once a prepared statement has run a few times.
-          await tx.execute(sql`set local plan_cache_mode = force_custom_plan`);
-          return (
+      ? await withPlansPerSearch(
+          db,
+          async (tx) =>
             (await searchNearCursor(tx, projectId, branchId, options)) ??
             (await (
               await listUsersQuery(tx, projectId, branchId, options)
-            ).query)
-          );
-        })
+            ).query),
+        )
       : await (
           await listUsersQuery(db, projectId, branchId, options)
         ).query
