@@ -144,6 +144,7 @@ export class StackClientApp extends ClientAppSignIn {
   /**
    * Who is signed in on `session` changed: its cached reads were another user's (or nobody's), so they are
    * not shown again, only read anew, and an app acting on the user meanwhile waits rather than sees the old one.
+   * On sign-out that wait is a moment: a signed-out session's user is known without a request.
    */
   private sessionSignedInUserChanged(session: Session): void {
     this.sessionReadsStale(session, (match) => this.cache.resetWhere(match));

@@ -280,3 +280,57 @@ describe("errors", () => {
     await expect(read).rejects.toThrow("nope");
   });
 });
+
+describe("reset: what is shown no longer holds", () => {
+  it("a subscribed entry shows pending at once and reads again; its promise settles with the new value", async () => {
+    const { query, reads } = controlledQuery();
+    const entry = query.entry("a");
+    entry.subscribe(() => {});
+    reads[0]!.answer.resolve("old");
+    await flush();
+    expect(entry.getSnapshot()).toEqual({ status: "ok", value: "old" });
+    entry.reset();
+    const shown = entry.getSnapshot();
+    expect(shown.status).toBe("pending");
+    // Reads of one entry start at least the throttle apart.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reads).toHaveLength(2);
+    reads[1]!.answer.resolve("new");
+    if (shown.status === "pending") await shown.promise;
+    expect(entry.getSnapshot()).toEqual({ status: "ok", value: "new" });
+  });
+
+  it("an entry nobody subscribes to reads again on the next get(), never answering with the old value", async () => {
+    const { query, reads } = controlledQuery();
+    const first = query.get("a");
+    reads[0]!.answer.resolve("old");
+    expect(await first).toBe("old");
+    query.entry("a").reset();
+    expect(reads).toHaveLength(1);
+    const next = query.get("a");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reads).toHaveLength(2);
+    reads[1]!.answer.resolve("new");
+    expect(await next).toBe("new");
+  });
+
+  it("a read under way when reset is not shown; the read after it is, and the pending promise settles once", async () => {
+    const { query, reads } = controlledQuery();
+    const entry = query.entry("a");
+    entry.subscribe(() => {});
+    const pending = entry.getSnapshot();
+    expect(reads).toHaveLength(1);
+    entry.reset();
+    entry.reset();
+    reads[0]!.answer.resolve("stale");
+    await flush();
+    expect(entry.getSnapshot().status).toBe("pending");
+    // The reads run one at a time: the one asked for after the resets starts once the stale one is done.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    reads[reads.length - 1]!.answer.resolve("fresh");
+    await flush();
+    expect(entry.getSnapshot()).toEqual({ status: "ok", value: "fresh" });
+    if (pending.status === "pending") await pending.promise;
+  });
+});
