@@ -52,6 +52,22 @@ describe("POST /internal/send-test-email with the shared e-mail server", () => {
     expect(kept!.text).toContain("This is a test e-mail: the project");
   });
 
+  it("in production mode without any SMTP server, says it was not delivered (the outbox keeps no body there)", async () => {
+    const p = await createProject(outboxServer);
+    const on = await outboxServer.request("/internal/projects/current", {
+      method: "PATCH",
+      as: p.ownerAdmin,
+      body: { is_production_mode: true, config: { allow_localhost: false } },
+    });
+    expect(on.status, on.text).toBe(200);
+    const res = await sendTest(outboxServer, p.ownerAdmin, { recipient_email: "owner@example.com", email_config: { type: "shared" } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      success: false,
+      error_message: "This server has no SMTP server: in production mode, such mail is not delivered.",
+    });
+  });
+
   it("with the server's shared SMTP server, delivers it there in the project's name", async () => {
     const p = await createProject(smtpServer);
     const res = await sendTest(smtpServer, p.ownerAdmin, { recipient_email: "shared-check@example.com", email_config: { type: "shared" } });

@@ -17,7 +17,13 @@ export function useUnsavedChangesGuard(dirty: boolean): { prompt: ReactElement; 
   );
   useEffect(() => {
     if (!dirty) return;
-    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    // New edits after a release (the editor stayed) are guarded again.
+    released.current = false;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Browsers that predate preventDefault() here ask only when returnValue is set.
+      event.returnValue = "";
+    };
     window.addEventListener("beforeunload", ask);
     return () => window.removeEventListener("beforeunload", ask);
   }, [dirty]);

@@ -72,11 +72,13 @@ test("a reload with unsaved edits gets the browser's question; after saving, not
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect.poll(() => page.getByText("Template saved.").count(), { timeout: 15_000 }).toBe(1);
   browserDialogs.length = 0;
+  // Reloaded on the saved template's own page: its guard is there, and asks nothing.
+  await page.reload();
+  expect(browserDialogs).toEqual([]);
+  await expectHeading(page, "Templates");
   await sidebarLink("Sent").click();
   await expectHeading(page, "Sent e-mail");
   expect(await leaveDialog().count()).toBe(0);
-  await page.reload();
-  expect(browserDialogs).toEqual([]);
 });
 
 test("a theme with unsaved edits asks too; a draft deleted with unsaved edits is left without asking", async () => {

@@ -69,8 +69,9 @@ function PermissionNode({
         )}
         {actions ? <span className="row-actions">{actions}</span> : null}
       </div>
-      {contained.length > 0 ? (
-        <ul id={listId} aria-label={`Contained in ${definition.id}`} hidden={!open}>
+      {/* Only when open: a permission contained along several paths would otherwise be drawn once per path, all hidden. */}
+      {contained.length > 0 && open ? (
+        <ul id={listId} aria-label={`Contained in ${definition.id}`}>
           {contained.map((id) => {
             const inner = byId.get(id) ?? { id, containedPermissionIds: [] };
             return (

@@ -54,6 +54,8 @@ const orderColumn = (order: UserOrder) => (order === "last_active_at" ? users.la
  */
 const ADDRESS_MATCHES_AS_IDS = 1000;
 const TRIGRAM = 3;
+/** Trigrams are made of letters and digits only: "a.b" has none to look up. */
+const trigramLength = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, "").length;
 
 /**
  * A search first reads this many users in list order (from the cursor on), checking each: a text many users share
@@ -106,7 +108,7 @@ export async function userListConditions(
     // many there are, and a wrong guess for an address most users share cost seconds. A text shorter than a trigram
     // gains nothing from either index, so it skips that first read.
     const perUser = addresses === "per-user";
-    const matched = search.length < TRIGRAM || perUser ? [] : await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
+    const matched = trigramLength(search) < TRIGRAM || perUser ? [] : await matchingChannels().limit(ADDRESS_MATCHES_AS_IDS + 1);
     const byAddress = perUser
       ? exists(
           db
@@ -121,7 +123,7 @@ export async function userListConditions(
               ),
             ),
         )
-      : search.length < TRIGRAM || matched.length > ADDRESS_MATCHES_AS_IDS
+      : trigramLength(search) < TRIGRAM || matched.length > ADDRESS_MATCHES_AS_IDS
         ? sql`${users.id} in (${matchingChannels()})`
         : matched.length > 0
           ? // One parameter whatever the count, so the statement stays one prepared statement.

@@ -36,7 +36,10 @@ export default [
         sent.status === "sent"
           ? { success: true, delivered_to: "smtp" }
           : sent.status === OUTBOX_STATUS
-            ? { success: true, delivered_to: "outbox" }
+            ? auth.project.isProductionMode
+              ? // In production mode the outbox keeps no body: nothing was delivered, and nothing can be read.
+                { success: false, error_message: "This server has no SMTP server: in production mode, such mail is not delivered." }
+              : { success: true, delivered_to: "outbox" }
             : { success: false, error_message: sent.error ?? "The e-mail could not be sent." };
       return { body: result };
     }
