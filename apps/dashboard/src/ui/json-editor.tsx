@@ -48,9 +48,16 @@ export function JsonEditor({
   value: Json | undefined;
   onSave: (value: Json) => Promise<void>;
 }) {
-  const [text, setText] = useState(() => format(value));
+  const incoming = format(value);
+  const [base, setBase] = useState(incoming);
+  const [text, setText] = useState(incoming);
+  if (incoming !== base) {
+    // The value changed elsewhere (a refresh): an untouched field follows it; edits in progress stay.
+    setBase(incoming);
+    if (text === base) setText(incoming);
+  }
   const parsed = parseJson(text);
-  const changed = text !== format(value);
+  const changed = text !== incoming;
   const save = useAction(async () => {
     if ("error" in parsed) return;
     await onSave(parsed.value);

@@ -54,7 +54,8 @@ export function Tabs<Id extends string>({
             type="button"
             role="tab"
             id={tabId(i)}
-            aria-controls={panelId}
+            // One panel shows the selected tab's content: only that tab controls it.
+            aria-controls={i === index ? panelId : undefined}
             aria-selected={i === index}
             tabIndex={i === index ? 0 : -1}
             className="tab"

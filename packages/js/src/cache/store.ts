@@ -30,6 +30,8 @@ export class CacheStore {
       (entry) => {
         // Subscribed to after it was dropped (e.g. a render that took long): it is the entry again unless one was made since.
         if (!this.#entries.has(entry.key)) this.#entries.set(entry.key, entry as unknown as CacheEntry<unknown>);
+        // While dropped, no reset or invalidation reached it (another user may have signed in): it is read anew before shown.
+        entry.reset();
       },
     );
     this.#entries.set(key, made as unknown as CacheEntry<unknown>);

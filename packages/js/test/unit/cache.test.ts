@@ -334,3 +334,22 @@ describe("reset: what is shown no longer holds", () => {
     if (pending.status === "pending") await pending.promise;
   });
 });
+
+describe("an entry subscribed to after it was dropped", () => {
+  it("is read anew before it is shown: no reset or invalidation reached it while dropped", async () => {
+    const { query, reads } = controlledQuery(new CacheStore({ dropAfterMs: 1000, throttleMs: 0 }));
+    const entry = query.entry("a");
+    const first = query.get("a");
+    reads[0]!.answer.resolve("before");
+    expect(await first).toBe("before");
+    await vi.advanceTimersByTimeAsync(1001);
+    // Dropped: a new entry would be made for the key; the old one is still held by a slow render.
+    expect(query.entry("a")).not.toBe(entry);
+    entry.subscribe(() => {});
+    expect(entry.getSnapshot().status).toBe("pending");
+    await flush();
+    reads[reads.length - 1]!.answer.resolve("after");
+    await flush();
+    expect(entry.getSnapshot()).toEqual({ status: "ok", value: "after" });
+  });
+});
