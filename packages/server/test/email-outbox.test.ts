@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sentEmails } from "../src/db/schema/index.ts";
 import { OUTBOX_KEPT_MILLIS, OUTBOX_KEPT_PER_PROJECT } from "../src/domain/emails/outbox.ts";
 import { enqueueEmail } from "../src/domain/emails/queue.ts";
-import { createProject, type Project } from "./fixtures.ts";
+import { createProject, turnOnProductionMode, type Project } from "./fixtures.ts";
 import { createTestServer, type Auth, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
+import { ownSmtpConfig } from "./mail-fixtures.ts";
 
 let peer: SmtpPeer;
 let outboxServer: TestServer;
@@ -113,15 +114,7 @@ describe("the dev outbox", () => {
 
   it("never holds mail of a project with its own SMTP server, even on a server without a shared one", async () => {
     const p = await createProject(outboxServer, undefined, {
-      email_config: {
-        type: "standard",
-        host: "127.0.0.1",
-        port: peer.port,
-        username: "",
-        password: "",
-        sender_name: "Shop",
-        sender_email: "shop@example.com",
-      },
+      email_config: ownSmtpConfig(peer.port),
     });
     const id = await send(outboxServer, p.id, "own-smtp");
     await peer.waitFor((m) => m.subject === "own-smtp");
@@ -132,12 +125,7 @@ describe("the dev outbox", () => {
 
   it("keeps no body for a project in production mode: its mail is listed, not readable", async () => {
     const p = await createProject(outboxServer);
-    const on = await outboxServer.request("/internal/projects/current", {
-      method: "PATCH",
-      as: p.ownerAdmin,
-      body: { is_production_mode: true, config: { allow_localhost: false } },
-    });
-    expect(on.status, on.text).toBe(200);
+    await turnOnProductionMode(outboxServer, p);
     const id = await send(outboxServer, p.id, "production");
     const [row] = await outboxServer.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "outbox", html: "", textBody: null });

@@ -10,6 +10,7 @@ import { MAX_SEND_ATTEMPTS, enqueueEmail } from "../src/domain/emails/queue.ts";
 import { createProject, expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
+import { ownSmtpConfig } from "./mail-fixtures.ts";
 
 let shared: SmtpPeer;
 let own: SmtpPeer;
@@ -59,15 +60,7 @@ describe("delivery", () => {
   it("uses the project's own SMTP server when its email_config is standard", async () => {
     const p = await createProject(server);
     await patchProjectConfig(server, p, {
-      email_config: {
-        type: "standard",
-        host: "127.0.0.1",
-        port: own.port,
-        username: "",
-        password: "",
-        sender_name: "Shop",
-        sender_email: "shop@example.com",
-      },
+      email_config: ownSmtpConfig(own.port),
     });
     await enqueueEmail(server.instance.services.db, p.id, message("Through the project's server"));
     await emails(server).flush();
@@ -190,15 +183,7 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
   it("refuses a project's own SMTP server on a private address, for good, and says why", async () => {
     const p = await createProject(strict);
     await patchProjectConfig(strict, p, {
-      email_config: {
-        type: "standard",
-        host: "127.0.0.1",
-        port: own.port,
-        username: "",
-        password: "",
-        sender_name: "Probe",
-        sender_email: "probe@example.com",
-      },
+      email_config: ownSmtpConfig(own.port, { name: "Probe", email: "probe@example.com" }),
     });
     const id = await enqueueEmail(strict.instance.services.db, p.id, message("Into the private network"));
     await emails(strict).flush();

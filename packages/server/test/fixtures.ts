@@ -160,6 +160,16 @@ export async function patchProjectConfig(server: TestServer, project: Pick<Proje
   return res.body;
 }
 
+/** Turns production mode on (localhost off first, as production mode asks). */
+export async function turnOnProductionMode(server: TestServer, project: Pick<Project, "ownerAdmin">) {
+  const res = await server.request("/internal/projects/current", {
+    method: "PATCH",
+    as: project.ownerAdmin,
+    body: { is_production_mode: true, config: { allow_localhost: false } },
+  });
+  expect(res.status, res.text).toBe(200);
+}
+
 /** Signs in with e-mail and password; returns the raw response. */
 export function passwordSignIn(server: TestServer, project: Pick<Project, "client">, email: string, password = PASSWORD) {
   return server.request("/auth/password/sign-in", { method: "POST", as: project.client, body: { email, password } });

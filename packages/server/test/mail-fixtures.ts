@@ -59,3 +59,16 @@ export function linkIn(mail: ParsedMail, callbackUrl = CALLBACK_URL): { link: UR
   expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{45}$/);
   return { link, code: code! };
 }
+
+/** A project's own SMTP server on this machine (a peer at `port`), as its `email_config`. */
+export function ownSmtpConfig(port: number, sender: { name: string; email: string } = { name: "Shop", email: "shop@example.com" }) {
+  return {
+    type: "standard" as const,
+    host: "127.0.0.1",
+    port,
+    username: "",
+    password: "",
+    sender_name: sender.name,
+    sender_email: sender.email,
+  };
+}

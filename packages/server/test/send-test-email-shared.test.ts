@@ -5,9 +5,9 @@
  * the answer says where it went or why it did not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, expectSchemaErrorIncluding, type Project } from "./fixtures.ts";
+import { createProject, expectSchemaErrorIncluding, turnOnProductionMode, type Project } from "./fixtures.ts";
 import { createTestServer, type Auth, type TestServer } from "./harness.ts";
-import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
+import { createMailingTestServer, ownSmtpConfig, recipients, type MailingServer } from "./mail-fixtures.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
 
 /** A server whose shared SMTP server is a peer, and one with no SMTP server at all. */
@@ -54,12 +54,7 @@ describe("POST /internal/send-test-email with the shared e-mail server", () => {
 
   it("in production mode without any SMTP server, says it was not delivered (the outbox keeps no body there)", async () => {
     const p = await createProject(outboxServer);
-    const on = await outboxServer.request("/internal/projects/current", {
-      method: "PATCH",
-      as: p.ownerAdmin,
-      body: { is_production_mode: true, config: { allow_localhost: false } },
-    });
-    expect(on.status, on.text).toBe(200);
+    await turnOnProductionMode(outboxServer, p);
     const res = await sendTest(outboxServer, p.ownerAdmin, { recipient_email: "owner@example.com", email_config: { type: "shared" } });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
@@ -83,15 +78,7 @@ describe("POST /internal/send-test-email with the shared e-mail server", () => {
 
   it("tries the shared server even while the project's saved choice is its own server", async () => {
     const p = await createProject(smtpServer, undefined, {
-      email_config: {
-        type: "standard",
-        host: "127.0.0.1",
-        port: own.port,
-        username: "",
-        password: "",
-        sender_name: "Own",
-        sender_email: "own@example.com",
-      },
+      email_config: ownSmtpConfig(own.port, { name: "Own", email: "own@example.com" }),
     });
     const res = await sendTest(smtpServer, p.ownerAdmin, { recipient_email: "not-own@example.com", email_config: { type: "shared" } });
     expect(res.body).toEqual({ success: true, delivered_to: "smtp" });
