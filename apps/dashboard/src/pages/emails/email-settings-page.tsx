@@ -5,7 +5,8 @@
  * the saved host, port and username only).
  */
 import { useState } from "react";
-import { useCurrentProject, useOwnedProjects } from "../../lib/owned-projects.tsx";
+import { useCurrentProject } from "../../lib/owned-projects.tsx";
+import { useUpdateProject } from "../../lib/save-project.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Field } from "../../ui/field.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -26,7 +27,7 @@ interface SmtpForm {
 
 export default function EmailSettingsPage() {
   const project = useCurrentProject();
-  const { refresh } = useOwnedProjects();
+  const updateProject = useUpdateProject();
   const current = project.config.emailConfig;
   const saved = current.type === "standard" ? current : null;
   const [type, setType] = useState<"shared" | "standard">(current.type);
@@ -48,8 +49,7 @@ export default function EmailSettingsPage() {
   const savedPassword = sameAccount && saved.password ? saved.password : "";
   const settings = { ...smtp, port: Number(smtp.port), password: smtp.password || savedPassword };
   const save = useAction(async () => {
-    await project.update({ config: { emailConfig: type === "shared" ? { type } : { type, ...settings } } });
-    await refresh();
+    await updateProject({ config: { emailConfig: type === "shared" ? { type } : { type, ...settings } } });
     setSmtp((s) => ({ ...s, password: "" }));
     return "E-mail settings saved.";
   });

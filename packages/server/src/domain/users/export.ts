@@ -4,11 +4,10 @@
  * id), so an export of any size holds one batch in memory at a time.
  */
 import type { ServerUserJson } from "@latchkey/shared";
-import { and, sql } from "drizzle-orm";
+import { and } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
-import { users } from "../../db/schema/index.ts";
 import type { ProjectConfig } from "../projects/config.ts";
-import { userListConditions, userListOrder, withPlansPerSearch, type UserListFilters } from "./list.ts";
+import { relativeTo, userListConditions, userListOrder, withPlansPerSearch, type UserListFilters } from "./list.ts";
 import { toUserRecord, userRecordQuery } from "./record.ts";
 import { serverUserView } from "./views.ts";
 
@@ -73,18 +72,11 @@ async function* userBatches(
   config: ProjectConfig,
   filters: UserListFilters,
 ): AsyncGenerator<ServerUserJson[]> {
-  const column = sql.raw(filters.orderBy === "last_active_at" ? "last_active_at" : "signed_up_at");
-  const op = sql.raw(filters.desc ? "<" : ">");
   let lastId: string | null = null;
   const filterConditions = await userListConditions(db, projectId, branchId, filters);
   for (;;) {
     const conditions = [...filterConditions];
-    if (lastId !== null) {
-      // The last row's own value, read again by id: a JavaScript Date would drop the microseconds the column keeps.
-      conditions.push(
-        sql`(${users}.${column}, ${users.id}) ${op} (select c.${column}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${lastId})`,
-      );
-    }
+    if (lastId !== null) conditions.push(relativeTo(projectId, branchId, filters, lastId, "after"));
     const batch = (reader: DbOrTx) =>
       userRecordQuery(reader)
         .where(and(...conditions))

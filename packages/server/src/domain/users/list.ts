@@ -190,12 +190,23 @@ function listFilters(options: ListUsersOptions): UserListFilters {
   };
 }
 
-/** Rows at or after the user `id` (`from: true`), or at or before it, in the listing's direction. */
-function relativeTo(projectId: string, branchId: string, filters: UserListFilters, id: string, from: boolean): SQL {
+/** Where a row stands to the user `id` in the listing's direction: `from` it on, strictly `after` it, or up `through` it. */
+export type ListPosition = "from" | "after" | "through";
+
+const POSITION_OPERATORS: Record<"asc" | "desc", Record<ListPosition, string>> = {
+  asc: { from: ">=", after: ">", through: "<=" },
+  desc: { from: "<=", after: "<", through: ">=" },
+};
+
+/**
+ * The rows at `position` to the user `id`, by the order column and id. The user's own value is read again by id: a
+ * JavaScript Date would drop the microseconds the column keeps.
+ */
+export function relativeTo(projectId: string, branchId: string, filters: UserListFilters, id: string, position: ListPosition): SQL {
+  const op = POSITION_OPERATORS[filters.desc ? "desc" : "asc"][position];
   // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
-  const op = sql.raw(filters.desc === from ? "<=" : ">=");
   const column = sql.raw(filters.orderBy === "last_active_at" ? "c.last_active_at" : "c.signed_up_at");
-  return sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${op} (select ${column}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${id})`;
+  return sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${sql.raw(op)} (select ${column}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${id})`;
 }
 
 /**
@@ -211,7 +222,7 @@ async function searchNearCursor(
   if (options.limit === null) return null;
   const filters = listFilters(options);
   const stretch = await userListConditions(db, projectId, branchId, { ...filters, search: null });
-  if (options.cursor) stretch.push(relativeTo(projectId, branchId, filters, options.cursor, true));
+  if (options.cursor) stretch.push(relativeTo(projectId, branchId, filters, options.cursor, "from"));
   const [last] = await db
     .select({ id: users.id })
     .from(users)
@@ -219,22 +230,26 @@ async function searchNearCursor(
     .orderBy(...userListOrder(filters))
     .offset(NEAR_CURSOR_USERS - 1)
     .limit(1);
-  const conditions = await userListConditions(db, projectId, branchId, filters, "per-user");
-  if (options.cursor) conditions.push(relativeTo(projectId, branchId, filters, options.cursor, true));
-  if (last) conditions.push(relativeTo(projectId, branchId, filters, last.id, false));
-  const rows = await userRecordQuery(db)
-    .where(and(...conditions))
-    .orderBy(...userListOrder(filters))
-    .limit(options.limit + 1);
+  const rows = await (await listUsersQuery(db, projectId, branchId, options, { addresses: "per-user", throughId: last?.id })).query;
   // A full page (with its next cursor) found within the stretch is the page; so is what the stretch held when it was the whole rest.
   return rows.length > options.limit || !last ? rows : null;
 }
 
-/** The page's query, one row past the limit (the benchmark reads its plan too); wrapped, as awaiting it would run it. */
-export async function listUsersQuery(db: DbOrTx, projectId: string, branchId: string, options: ListUsersOptions) {
+/**
+ * The page's query, one row past the limit (the benchmark reads its plan too); wrapped, as awaiting it would run it.
+ * `within`: a stretch of the list only, up through the user `throughId`, its addresses read per user.
+ */
+export async function listUsersQuery(
+  db: DbOrTx,
+  projectId: string,
+  branchId: string,
+  options: ListUsersOptions,
+  within: { addresses?: "indexed" | "per-user"; throughId?: string } = {},
+) {
   const filters = listFilters(options);
-  const conditions = await userListConditions(db, projectId, branchId, filters);
-  if (options.cursor) conditions.push(relativeTo(projectId, branchId, filters, options.cursor, true));
+  const conditions = await userListConditions(db, projectId, branchId, filters, within.addresses);
+  if (options.cursor) conditions.push(relativeTo(projectId, branchId, filters, options.cursor, "from"));
+  if (within.throughId) conditions.push(relativeTo(projectId, branchId, filters, within.throughId, "through"));
   let query = userRecordQuery(db)
     .where(and(...conditions))
     .orderBy(...userListOrder(filters))
