@@ -44,9 +44,8 @@ WORKDIR /app
 # The application's files belong to root and are read-only to the server; it writes only under
 # /var/lib/latchkey (PGlite, when DATABASE_URL is not set: for trying the image, not for production).
 # The manifests and node_modules (npm nests a few under packages/server/node_modules), then the
-# built parts over them.
+# built parts over them (@latchkey/shared is bundled into the server's build).
 COPY --from=server-dependencies /app ./
-COPY --from=build /app/packages/shared packages/shared/
 COPY --from=build /app/packages/server/package.json packages/server/
 COPY --from=build /app/packages/server/dist packages/server/dist/
 COPY --from=build /app/apps/dashboard/dist apps/dashboard/dist/
