@@ -25,6 +25,9 @@ export const STYLES = `
 .lk-impersonation-error { font-weight: 600; }
 .lk-card { max-width: 380px; margin: 48px auto; padding: 28px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }
 .lk-wide { max-width: 640px; }
+.lk-brand { display: flex; align-items: center; gap: 10px; margin: 0 0 18px; font-weight: 600; }
+.lk-brand-mark { width: 32px; height: 32px; object-fit: contain; border-radius: 6px; }
+.lk-brand-full { display: block; max-width: 100%; max-height: 44px; object-fit: contain; }
 .lk-title { margin: 0 0 20px; font-size: 1.4rem; }
 .lk-title:focus { outline: none; }
 .lk-section { padding: 20px 0; border-top: 1px solid var(--lk-border); }

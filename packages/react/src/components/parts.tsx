@@ -41,20 +41,26 @@ export function Alert({ children }: { children: ReactNode }) {
   ) : null;
 }
 
-/** `headingRef`: for a page that moves focus to its heading (which can then take focus, but is not in the tab order). */
+/**
+ * `header`: shown above the title (the project's name and logo on the sign-in pages).
+ * `headingRef`: for a page that moves focus to its heading (which can then take focus, but is not in the tab order).
+ */
 export function Card({
   title,
   wide,
+  header,
   headingRef,
   children,
 }: {
   title: string;
   wide?: boolean;
+  header?: ReactNode;
   headingRef?: Ref<HTMLHeadingElement>;
   children: ReactNode;
 }) {
   return (
     <div className={`lk-root lk-card${wide ? " lk-wide" : ""}`}>
+      {header}
       <h1 className="lk-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
         {title}
       </h1>
