@@ -36,6 +36,8 @@ export const STYLES = `
 .lk-form { display: grid; gap: 14px; }
 .lk-field { display: grid; gap: 6px; font-size: 0.9rem; }
 .lk-input { font: inherit; padding: 9px 11px; border: 1px solid var(--lk-border); border-radius: var(--lk-radius); background: var(--lk-background); color: var(--lk-text); }
+.lk-field-error { margin: 0; color: var(--lk-danger); }
+.lk-input[aria-invalid="true"] { border-color: var(--lk-danger); }
 .lk-input:focus-visible, .lk-button:focus-visible, .lk-link:focus-visible, .lk-menu-item:focus-visible { outline: none; box-shadow: var(--lk-focus); }
 .lk-button { font: inherit; cursor: pointer; padding: 9px 14px; border: 1px solid transparent; border-radius: var(--lk-radius); background: var(--lk-primary); color: var(--lk-primary-text); }
 a.lk-button { display: inline-block; text-decoration: none; }

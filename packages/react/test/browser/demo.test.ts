@@ -322,4 +322,29 @@ describe("the demo app with @latchkey/react", () => {
     await waitForPath("/");
     await page.getByText(`Signed in as ${email}`).waitFor();
   });
+
+  test("account settings say a wrong current password is wrong, at its field; the right one changes the password", async () => {
+    await visit("/handler/account-settings");
+    const section = page.locator("section").filter({ has: page.getByRole("heading", { name: "Password" }) });
+    const current = section.getByLabel("Current password", { exact: true });
+    await current.fill("not my password at all");
+    await section.getByLabel("New password", { exact: true }).fill("an even newer passphrase");
+    await section.getByRole("button", { name: "Change password", exact: true }).click();
+
+    const alert = section.getByRole("alert");
+    await alert.waitFor();
+    expect((await alert.innerText()).trim()).toBe("Your current password is incorrect.");
+    // The words are the current-password field's description, and the field is marked invalid.
+    expect(await current.getAttribute("aria-invalid")).toBe("true");
+    expect(await current.evaluate((input) => document.getElementById(input.getAttribute("aria-describedby")!)?.textContent)).toBe(
+      "Your current password is incorrect.",
+    );
+    await page.screenshot({ path: join(artifacts, "account-settings-wrong-password.png"), fullPage: true });
+
+    await current.fill(NEW_PASSWORD);
+    await section.getByRole("button", { name: "Change password", exact: true }).click();
+    await section.getByRole("status").filter({ hasText: "Password changed." }).waitFor();
+    expect(await section.getByRole("alert").count()).toBe(0);
+    expect(await current.getAttribute("aria-invalid")).toBeNull();
+  });
 });
