@@ -24,7 +24,8 @@ const ourStartTime = () => {
 const holder = (fields: Record<string, unknown>) =>
   JSON.stringify({ pid: process.pid, startTime: ourStartTime(), bootId: bootId(), host: hostname(), port: 8102, startedAt: "", ...fields });
 
-describe("the data directory's lock", () => {
+// No database here: it runs once, with the PGlite project.
+describe.runIf(process.env.LATCHKEY_TEST_DB === "pglite")("the data directory's lock", () => {
   it("refuses a second taker, naming the directory, the holder's pid and port; a release lets the next one in", () => {
     const first = lockDataDir(dir.path, 8102);
     expect(() => lockDataDir(dir.path, 8103)).toThrow(StartupError);

@@ -29,8 +29,12 @@ function fatalLine(output: string): string {
   return fatal[0]!.msg;
 }
 
+/** What needs no database runs once, with the PGlite project; the PostgreSQL project runs what does. */
+const onPglite = process.env.LATCHKEY_TEST_DB === "pglite";
+const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
+
 describe("a start that cannot go on", () => {
-  it.each(["abc", "70000", "0", "80.5"])(
+  it.runIf(onPglite).each(["abc", "70000", "0", "80.5"])(
     "PORT=%s: names PORT and the value, before the data directory is touched",
     async (value) => {
       const dataDir = untouched();
@@ -44,7 +48,7 @@ describe("a start that cannot go on", () => {
     PROCESS_TIMEOUT,
   );
 
-  it(
+  it.runIf(onPglite)(
     "a port in use: names PORT and the port; the database is not opened and the lock is released",
     async () => {
       const blocker: Server = createServer();
@@ -77,7 +81,7 @@ describe("a start that cannot go on", () => {
     PROCESS_TIMEOUT,
   );
 
-  it(
+  it.runIf(onPglite)(
     "DATABASE_URL on a closed port: names DATABASE_URL and host:port, never the password",
     async () => {
       const port = await freePort();
@@ -97,7 +101,7 @@ describe("a start that cannot go on", () => {
     PROCESS_TIMEOUT,
   );
 
-  it(
+  it.runIf(onPglite)(
     "production without STACK_SERVER_SECRET, with a short one, or without LATCHKEY_API_URL: names it, writes nothing",
     async () => {
       const dataDir = untouched();
@@ -129,7 +133,7 @@ describe("a start that cannot go on", () => {
     PROCESS_TIMEOUT,
   );
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
+  it.runIf(onPostgres)(
     "a failing migration: names the migration, and the database stays as it was",
     async () => {
       const base = process.env.TEST_DATABASE_URL!;
@@ -172,7 +176,7 @@ describe("production mode", () => {
       const apiUrl = `http://127.0.0.1:${port}`;
       let env: NodeJS.ProcessEnv;
       let dropDatabase = async () => {};
-      if (process.env.LATCHKEY_TEST_DB === "postgres") {
+      if (onPostgres) {
         const base = process.env.TEST_DATABASE_URL!;
         const name = `latchkey_production_${randomBytes(6).toString("hex")}`;
         const admin = postgres(base, { max: 1, onnotice: () => {} });
@@ -213,7 +217,7 @@ describe("production mode", () => {
   );
 });
 
-describe.skipIf(process.env.LATCHKEY_TEST_DB !== "pglite")("development mode", () => {
+describe.runIf(onPglite)("development mode", () => {
   it(
     "prints the banner whole, with readable log lines and no JSON among them; a short secret is warned about",
     async () => {
