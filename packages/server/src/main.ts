@@ -86,7 +86,9 @@ async function migrateCommand(): Promise<void> {
   takeLock(where, null);
   const database = await openedDatabase(where);
   const applied = await migrate(database);
-  console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
+  const message = applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.";
+  if (productionFromEnv()) (await processLogger("json")).info({ applied }, message);
+  else console.log(message);
   await database.close();
   undo.pop();
 }
