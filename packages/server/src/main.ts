@@ -43,10 +43,13 @@ let lock: DataDirLock | null = null;
 process.on("exit", () => lock?.release());
 
 let logger: Logger | null = null;
+/** Set by a signal: what fails afterwards is the stop closing things under the start, not a start-up failure. */
+let stopping = false;
 try {
   if (command === "migrate") await migrateCommand();
   else await startCommand();
 } catch (error) {
+  if (stopping) await new Promise(() => {}); // the signal's handler exits
   reportStartupFailure(error, productionFromEnv(), logger);
   await undoAll();
   process.exit(1);
@@ -109,7 +112,6 @@ async function openedDatabase(where: Pick<EnvConfig, "databaseUrl" | "dataDir">)
 
 /** A signal, during the start or after it, closes what is open and exits. */
 function stopOn(signals: NodeJS.Signals[]): void {
-  let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
