@@ -180,3 +180,30 @@ describe.skipIf(process.env.LATCHKEY_TEST_DB !== "pglite")("an install from befo
     PROCESS_TIMEOUT,
   );
 });
+
+describe.skipIf(process.env.LATCHKEY_TEST_DB !== "pglite")("two servers started at the same instant", () => {
+  const dir = tempDir("latchkey-race-");
+  const dataDir = join(dir.path, "data");
+  afterAll(() => dir.remove());
+
+  it(
+    "one serves, the other is refused naming it",
+    async () => {
+      migratedDataDir(dataDir);
+      const ports = [await freePort(), await freePort()];
+      const both = ports.map((port) => startProcess({ PORT: String(port), LATCHKEY_DATA_DIR: dataDir }));
+      try {
+        const refused = await Promise.race(both.map((p, i) => p.exited.then(() => i)));
+        const winner = both[1 - refused]!;
+        expect(await both[refused]!.exited).toBe(1);
+        expect(both[refused]!.stderr().trim()).toBe(
+          `Another Latchkey process (pid ${winner.child.pid}, port ${ports[1 - refused]}) is using the data directory ${dataDir}: stop it first, or give this one its own LATCHKEY_DATA_DIR.`,
+        );
+        await winner.waitFor(BANNER);
+      } finally {
+        await Promise.all(both.map((p) => p.stop()));
+      }
+    },
+    PROCESS_TIMEOUT,
+  );
+});
