@@ -20,6 +20,7 @@ import { mockOAuthEnv, startDevOidcProvider } from "./lib/dev-oidc-provider.mjs"
 import {
   localApiUrl,
   newInternalPublishableClientKey,
+  newServerSecret,
   projectStillWorks,
   provisionProject,
   repoRoot as root,
@@ -35,9 +36,11 @@ const DEMO_OAUTH_PROVIDERS = { github: "GitHub", google: "Google", microsoft: "M
 const demoOAuthConfig = Object.keys(DEMO_OAUTH_PROVIDERS).map((id) => ({ id, type: "shared" }));
 
 // The internal project's publishable key: our own, seeded through the
-// environment, so the demo leaves `npm start`'s .latchkey/dev-keys.json alone.
+// environment, so the demo leaves `npm start`'s .latchkey/data/dev-keys.json alone.
 const state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, "utf8")) : {};
 state.internalPublishableClientKey ??= newInternalPublishableClientKey();
+// Used only with DATABASE_URL (production mode needs a secret); kept, so the next run decrypts what this one sealed.
+state.serverSecret ??= newServerSecret();
 saveState();
 
 const provider = startDevOidcProvider({ port: oidcPort, apiUrl: localApiUrl(port) });
@@ -70,6 +73,7 @@ async function start() {
     port,
     dataDir: join(root, ".latchkey", "demo-data"),
     internalPublishableClientKey: state.internalPublishableClientKey,
+    serverSecret: state.serverSecret,
     env: oauthEnv,
   });
   stopAllWhenItStops(server, "The Latchkey server");

@@ -14,6 +14,11 @@ export function localApiUrl(port) {
   return `http://localhost:${port}`;
 }
 
+/** A random server secret, long enough for production mode (at least 32 characters). */
+export function newServerSecret() {
+  return randomBytes(32).toString("hex");
+}
+
 /** A fresh publishable key for the internal project, to seed through the environment. */
 export function newInternalPublishableClientKey() {
   return `pck_${randomBytes(24).toString("hex")}`;
@@ -22,23 +27,36 @@ export function newInternalPublishableClientKey() {
 /**
  * Starts the server (`npm start`'s command) on `port` with its data in
  * `dataDir`. The internal project's publishable key is seeded from
- * `internalPublishableClientKey`, so .latchkey/dev-keys.json is left alone.
+ * `internalPublishableClientKey`, so the data directory's dev-keys.json is left alone.
  * `stdio` is passed to spawn (default: the server's output goes to ours);
- * `env` adds to (and wins over) our own environment.
+ * `env` adds to (and wins over) our own environment. With DATABASE_URL the
+ * server runs in production mode, which needs STACK_SERVER_SECRET: when the
+ * environment has none, `serverSecret` is used (keep it for the next start on
+ * the same database: what one start encrypts, the next must decrypt).
  */
-export function startLatchkeyServer({ port, dataDir, internalPublishableClientKey, env = {}, stdio = ["ignore", "inherit", "inherit"] }) {
+export function startLatchkeyServer({
+  port,
+  dataDir,
+  internalPublishableClientKey,
+  serverSecret = newServerSecret(),
+  env = {},
+  stdio = ["ignore", "inherit", "inherit"],
+}) {
+  const apiUrl = localApiUrl(port);
+  const childEnv = {
+    LATCHKEY_API_URL: apiUrl, // production mode (DATABASE_URL) requires it; one of ours wins
+    ...process.env,
+    PORT: String(port),
+    LATCHKEY_DATA_DIR: dataDir,
+    STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: internalPublishableClientKey,
+    ...env,
+  };
+  if (childEnv.DATABASE_URL && !childEnv.STACK_SERVER_SECRET) childEnv.STACK_SERVER_SECRET = serverSecret;
   const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts", "start"], {
     cwd: repoRoot,
     stdio,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      LATCHKEY_DATA_DIR: dataDir,
-      STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: internalPublishableClientKey,
-      ...env,
-    },
+    env: childEnv,
   });
-  const apiUrl = localApiUrl(port);
   const exited = () => child.exitCode !== null || child.signalCode !== null;
 
   return {

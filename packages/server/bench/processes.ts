@@ -156,6 +156,8 @@ export function startServer(label: string, port: number, dataDir: string, databa
     PORT: String(port),
     HOST: "127.0.0.1",
     LOG_LEVEL: "warn",
+    // Production mode (DATABASE_URL) requires the public address and a secret of at least 32 characters.
+    LATCHKEY_API_URL: `http://127.0.0.1:${port}`,
     LATCHKEY_DATA_DIR: join(dataDir, "data"),
     STACK_SERVER_SECRET: randomBytes(32).toString("hex"),
     STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: SEED.publishableClientKey,

@@ -2,19 +2,24 @@
  * The operating contract (DESIGN.md): everything the server reads from the
  * environment, read once at start.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS, OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/shared";
 import { parseDuration } from "./lib/duration.ts";
 import type { SmtpSettings } from "./domain/emails/smtp.ts";
 import type { SiteverifySettings } from "./integrations/siteverify.ts";
-import { randomCode } from "./lib/secrets.ts";
+import { StartupError } from "./process/startup-error.ts";
 
 export interface ServerConfig {
+  /**
+   * Production mode of the process: NODE_ENV=production or DATABASE_URL. It needs
+   * STACK_SERVER_SECRET and LATCHKEY_API_URL, prints no key and logs JSON only.
+   */
+  production: boolean;
   port: number;
   /** Public base URL of this server (without /api/v1); used in token issuers. */
   apiUrl: string;
   databaseUrl: string | null;
+  /** PGlite's data directory, which also holds the development secret, keys and the one-writer lock (process/data-dir.ts). */
   dataDir: string;
   serverSecret: string;
   accessTokenExpirationMillis: number;
@@ -76,18 +81,31 @@ const TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0
 /** A sign-up waits at most this long for the verdict; past it the challenge counts as unverifiable. */
 const SITEVERIFY_TIMEOUT_MILLIS = 3000;
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = Number(env.PORT ?? 8102);
-  const dataDir = resolve(env.LATCHKEY_DATA_DIR ?? ".latchkey/data");
+/**
+ * What configFromEnv reads. Without STACK_SERVER_SECRET (development only) the
+ * secret is null here: main.ts reads or makes it in the data directory once it
+ * holds the directory's lock, so reading the configuration writes nothing.
+ */
+export type EnvConfig = Omit<ServerConfig, "serverSecret"> & { serverSecret: string | null };
+
+/** Shorter secrets are refused in production and warned about in development. */
+export const MIN_SERVER_SECRET_LENGTH = 32;
+
+/**
+ * Throws a StartupError naming the variable to fix, before anything is started
+ * or written: a bad PORT, and in production a missing or short
+ * STACK_SERVER_SECRET or a missing LATCHKEY_API_URL.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
+  const production = productionFromEnv(env);
+  const port = portFromEnv(env.PORT);
   return {
+    production,
     port,
-    apiUrl: (env.LATCHKEY_API_URL ?? env.STACK_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
-    databaseUrl: env.DATABASE_URL || null,
-    dataDir,
-    serverSecret: env.STACK_SERVER_SECRET || devServerSecret(join(dirname(dataDir), "server-secret")),
-    accessTokenExpirationMillis: env.STACK_ACCESS_TOKEN_EXPIRATION_TIME
-      ? parseDuration(env.STACK_ACCESS_TOKEN_EXPIRATION_TIME)
-      : ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS,
+    apiUrl: apiUrlFromEnv(env, production, port),
+    ...databaseFromEnv(env),
+    serverSecret: serverSecretFromEnv(env, production),
+    accessTokenExpirationMillis: accessTokenLifeFromEnv(env.STACK_ACCESS_TOKEN_EXPIRATION_TIME),
     seedInternalKeys: {
       publishableClientKey: env.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY || null,
       secretServerKey: env.STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY || null,
@@ -123,11 +141,12 @@ function sharedOAuthFromEnv(env: NodeJS.ProcessEnv): Pick<ServerConfig, "sharedO
     const clientId = env[`${prefix}_CLIENT_ID`];
     const clientSecret = env[`${prefix}_CLIENT_SECRET`];
     if (!clientId && !clientSecret) continue;
-    if (!clientId || !clientSecret) throw new Error(`Set both ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET, or neither.`);
+    if (!clientId || !clientSecret) throw new StartupError(`Set both ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET, or neither.`);
     if (clientId === "MOCK" || clientSecret === "MOCK") {
       if (clientId !== clientSecret)
-        throw new Error(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must both be MOCK to use the mock provider.`);
-      if (!oauthMockUrl) throw new Error(`${prefix}_CLIENT_ID is MOCK: set STACK_OAUTH_MOCK_URL to the development OpenID provider's URL.`);
+        throw new StartupError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must both be MOCK to use the mock provider.`);
+      if (!oauthMockUrl)
+        throw new StartupError(`${prefix}_CLIENT_ID is MOCK: set STACK_OAUTH_MOCK_URL to the development OpenID provider's URL.`);
       sharedOAuthCredentials[id] = { kind: "mock" };
     } else {
       sharedOAuthCredentials[id] = { kind: "real", clientId, clientSecret };
@@ -150,14 +169,73 @@ function sharedSmtpFromEnv(env: NodeJS.ProcessEnv): SmtpSettings {
   };
 }
 
-/**
- * Without STACK_SERVER_SECRET (development), a secret is generated once and
- * kept beside the data so restarts can still decrypt the signing keys.
- */
-function devServerSecret(file: string): string {
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const secret = randomCode(64);
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+/** Production mode (ServerConfig.production). */
+export function productionFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === "production" || Boolean(env.DATABASE_URL);
+}
+
+/** Where the data is: all that `latchkey migrate` reads. */
+export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<ServerConfig, "databaseUrl" | "dataDir"> {
+  return { databaseUrl: env.DATABASE_URL || null, dataDir: resolve(env.LATCHKEY_DATA_DIR ?? ".latchkey/data") };
+}
+
+function portFromEnv(text: string | undefined): number {
+  if (text === undefined || text === "") return 8102;
+  const port = Number(text);
+  if (!/^\d+$/.test(text.trim()) || port < 1 || port > 65535) {
+    throw new StartupError(
+      `PORT must be a whole number from 1 to 65535, not ${JSON.stringify(text)}: set PORT to a free port, or unset it for 8102.`,
+    );
+  }
+  return port;
+}
+
+function apiUrlFromEnv(env: NodeJS.ProcessEnv, production: boolean, port: number): string {
+  const name = env.LATCHKEY_API_URL ? "LATCHKEY_API_URL" : env.STACK_API_URL ? "STACK_API_URL" : null;
+  if (!name) {
+    if (production) {
+      throw new StartupError(
+        `LATCHKEY_API_URL is required in production (${productionReason(env)}): set it to this server's public address, e.g. https://auth.example.com.`,
+      );
+    }
+    return `http://localhost:${port}`;
+  }
+  const text = env[name]!;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // answered below
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new StartupError(
+      `${name} must be an http:// or https:// address, not ${JSON.stringify(text)}: set it to this server's public address.`,
+    );
+  }
+  return text.replace(/\/+$/, "");
+}
+
+/** Never generated in production: replicas and new containers must all decrypt what one of them sealed. */
+function serverSecretFromEnv(env: NodeJS.ProcessEnv, production: boolean): string | null {
+  const secret = env.STACK_SERVER_SECRET || null;
+  if (!production) return secret;
+  const fix = `set it to the same random string of at least ${MIN_SERVER_SECRET_LENGTH} characters on every replica, e.g. the output of \`openssl rand -hex 32\``;
+  if (!secret) throw new StartupError(`STACK_SERVER_SECRET is required in production (${productionReason(env)}): ${fix}.`);
+  if (secret.length < MIN_SERVER_SECRET_LENGTH) {
+    throw new StartupError(`STACK_SERVER_SECRET is ${secret.length} characters long, too short for production: ${fix}.`);
+  }
   return secret;
+}
+
+function accessTokenLifeFromEnv(text: string | undefined): number {
+  if (!text) return ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS;
+  try {
+    return parseDuration(text);
+  } catch {
+    throw new StartupError(`STACK_ACCESS_TOKEN_EXPIRATION_TIME is not a duration (${JSON.stringify(text)}): use e.g. 60s, 10m or 1h.`);
+  }
+}
+
+function productionReason(env: NodeJS.ProcessEnv): string {
+  return env.DATABASE_URL ? "DATABASE_URL is set" : "NODE_ENV=production";
 }

@@ -1,86 +1,131 @@
 #!/usr/bin/env node
 /**
- * latchkey start    serve the API (PGlite under .latchkey/ unless DATABASE_URL)
+ * latchkey start    serve the API (PGlite in LATCHKEY_DATA_DIR unless DATABASE_URL)
  * latchkey migrate  apply pending migrations and exit
+ *
+ * A start checks what it can before it changes anything, in this order: the
+ * variables (config.ts), the data directory's lock (one process per PGlite
+ * directory), the port, the database; a failure is one sentence and exit code 1
+ * (process/startup-error.ts).
  */
-import { serve } from "@hono/node-server";
-import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { configFromEnv, type ServerConfig } from "./config.ts";
-import { connectDatabase } from "./db/connect.ts";
+import type { Logger } from "pino";
+import {
+  configFromEnv,
+  databaseFromEnv,
+  MIN_SERVER_SECRET_LENGTH,
+  productionFromEnv,
+  type EnvConfig,
+  type ServerConfig,
+} from "./config.ts";
+import type { Database } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
-import { createKeySet, isValidProjectKey, newProjectKey } from "./domain/api-keys/project-keys.ts";
-import { startInstance, type Instance } from "./server.ts";
 import { warmUpRenderer } from "./domain/emails/render/render.ts";
+import { logProductionStart, printBanner } from "./process/announce.ts";
+import { devServerSecret } from "./process/data-dir.ts";
+import { lockDataDir, type DataDirLock } from "./process/data-dir-lock.ts";
+import { devKeys } from "./process/dev-keys.ts";
+import { listenEarly } from "./process/listen.ts";
+import { logFormatFromEnv, processLogger } from "./process/logger.ts";
+import { openDatabase } from "./process/open-database.ts";
+import { reportStartupFailure } from "./process/startup-error.ts";
+import { startInstance } from "./server.ts";
 
 const command = process.argv[2] ?? "start";
-const config = configFromEnv();
-
-if (command === "migrate") {
-  const database = await connectDatabase(
-    config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir },
-  );
-  const applied = await migrate(database);
-  console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
-  await database.close();
-} else if (command === "start") {
-  const instance = await startInstance(config);
-  warmUpRenderer(instance.services.logger);
-  const keys = await devKeys(instance, config);
-  instance.services.dashboard?.setPublishableClientKey(keys.publishable_client_key ?? null);
-  const server = serve({ fetch: instance.app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, () => {
-    const lines = [
-      "",
-      ...(instance.services.dashboard ? [`  Dashboard: ${config.apiUrl}/`] : []),
-      `  API:       ${config.apiUrl}/api/v1`,
-      `  Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`,
-      "",
-      `  Internal project (id "${INTERNAL_PROJECT_ID}") keys:`,
-      ...Object.entries(keys).map(([name, value]) => `    ${name.padEnd(24)} ${value}`),
-      "",
-    ];
-    console.log(lines.join("\n"));
-  });
-  const stop = () => {
-    server.close();
-    void instance.close().finally(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-} else {
+if (command !== "start" && command !== "migrate") {
   console.error(`Unknown command ${JSON.stringify(command)}. Use: start | migrate`);
   process.exit(2);
 }
 
-/**
- * The internal project's keys to print. Seeded keys (STACK_SEED_*) when set;
- * otherwise a development key set kept in .latchkey/dev-keys.json, so every
- * start prints the same working keys.
- */
-async function devKeys(instance: Instance, config: ServerConfig): Promise<Record<string, string>> {
-  const seeds = config.seedInternalKeys;
-  if (seeds.publishableClientKey || seeds.secretServerKey || seeds.superSecretAdminKey) {
-    return Object.fromEntries(
-      [
-        ["publishable_client_key", seeds.publishableClientKey],
-        ["secret_server_key", seeds.secretServerKey],
-        ["super_secret_admin_key", seeds.superSecretAdminKey],
-      ].filter(([, v]) => v) as [string, string][],
-    );
+/** Undone in reverse order when the start fails or the process is stopped. */
+const undo: (() => Promise<void> | void)[] = [];
+let lock: DataDirLock | null = null;
+// Whatever way the process ends, the data directory is free again (release is synchronous).
+process.on("exit", () => lock?.release());
+
+let logger: Logger | null = null;
+/** Set by a signal: what fails afterwards is the stop closing things under the start, not a start-up failure. */
+let stopping = false;
+try {
+  if (command === "migrate") await migrateCommand();
+  else await startCommand();
+} catch (error) {
+  if (stopping) await new Promise(() => {}); // the signal's handler exits
+  reportStartupFailure(error, productionFromEnv(), logger);
+  await undoAll();
+  process.exit(1);
+}
+
+async function startCommand(): Promise<void> {
+  const fromEnv = configFromEnv();
+  logger = await processLogger(logFormatFromEnv(process.env, fromEnv.production));
+  const log = logger;
+  stopOn(["SIGINT", "SIGTERM"]);
+  takeLock(fromEnv, fromEnv.port);
+  const http = await listenEarly(fromEnv.port, process.env.HOST ?? "0.0.0.0");
+  undo.push(() => http.close());
+  const config: ServerConfig = { ...fromEnv, serverSecret: fromEnv.serverSecret ?? devServerSecret(fromEnv.dataDir) };
+  if (fromEnv.serverSecret !== null && fromEnv.serverSecret.length < MIN_SERVER_SECRET_LENGTH) {
+    log.warn(`STACK_SERVER_SECRET is shorter than ${MIN_SERVER_SECRET_LENGTH} characters: production mode would refuse it.`);
   }
-  const file = join(dirname(config.dataDir), "dev-keys.json");
-  const db = instance.services.db;
-  if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
-    if (await isValidProjectKey(db, INTERNAL_PROJECT_ID, "secret_server_key", saved.secret_server_key ?? "")) return saved;
+  const database = await openedDatabase(fromEnv);
+  const instance = await startInstance(config, { database, logger: log });
+  undo.pop(); // the instance closes the database from now on
+  undo.push(() => instance.close());
+  warmUpRenderer(log);
+  const dashboard = instance.services.dashboard;
+  if (config.production) {
+    http.serve(instance.app.fetch);
+    logProductionStart(log, config, Boolean(dashboard));
+  } else {
+    const keys = await devKeys(instance.services.db, config);
+    dashboard?.setPublishableClientKey(keys.publishable_client_key ?? null);
+    http.serve(instance.app.fetch);
+    printBanner(config, Boolean(dashboard), keys);
   }
-  const values = {
-    publishable_client_key: newProjectKey("publishable_client_key"),
-    secret_server_key: newProjectKey("secret_server_key"),
-    super_secret_admin_key: newProjectKey("super_secret_admin_key"),
+}
+
+async function migrateCommand(): Promise<void> {
+  const where = databaseFromEnv();
+  takeLock(where, null);
+  const database = await openedDatabase(where);
+  const applied = await migrate(database);
+  const message = applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.";
+  if (productionFromEnv()) (await processLogger("json")).info({ applied }, message);
+  else console.log(message);
+  await database.close();
+  undo.pop();
+}
+
+/** One process per PGlite data directory; PostgreSQL needs no lock of ours. */
+function takeLock(where: Pick<EnvConfig, "databaseUrl" | "dataDir">, port: number | null): void {
+  if (where.databaseUrl) return;
+  const taken = lockDataDir(where.dataDir, port);
+  lock = taken;
+  undo.push(() => taken.release());
+}
+
+async function openedDatabase(where: Pick<EnvConfig, "databaseUrl" | "dataDir">): Promise<Database> {
+  const database = await openDatabase(where);
+  undo.push(() => database.close());
+  return database;
+}
+
+/** A signal, during the start or after it, closes what is open and exits. */
+function stopOn(signals: NodeJS.Signals[]): void {
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void undoAll().finally(() => process.exit(0));
   };
-  await createKeySet(db, { projectId: INTERNAL_PROJECT_ID, description: "Development keys", expiresAt: null, values });
-  writeFileSync(file, JSON.stringify(values, null, 2), { mode: 0o600 });
-  return values;
+  for (const signal of signals) process.on(signal, stop);
+}
+
+async function undoAll(): Promise<void> {
+  while (undo.length > 0) {
+    try {
+      await undo.pop()!();
+    } catch (error) {
+      logger?.warn({ err: error }, "closing at stop failed");
+    }
+  }
 }

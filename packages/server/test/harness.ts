@@ -84,6 +84,7 @@ export async function createTestServer(
   const { database, drop, url } = options.replicaOf ? await replicaDatabase(options.replicaOf) : await testDatabase();
   const { logger, logs } = capturingLogger();
   const config: ServerConfig = {
+    production: false,
     port: 0,
     apiUrl: "http://localhost:8102",
     databaseUrl: null,

@@ -19,7 +19,18 @@ export function migrationFiles(): { name: string; sql: string }[] {
     .map((name) => ({ name, sql: readFileSync(join(MIGRATIONS_DIR, name), "utf8") }));
 }
 
-/** Returns the names of the files it applied (empty when up to date). */
+/** A migration file that failed; the transaction of the whole run rolled back, so the schema is as it was. */
+export class MigrationError extends Error {
+  constructor(
+    readonly migration: string,
+    options: { cause: unknown },
+  ) {
+    super(`Migration ${migration} failed: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    this.name = "MigrationError";
+  }
+}
+
+/** Returns the names of the files it applied (empty when up to date); throws MigrationError naming a file that fails. */
 export async function migrate(database: Database): Promise<string[]> {
   return database.rawTransaction(async (run) => {
     await run(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
@@ -28,7 +39,11 @@ export async function migrate(database: Database): Promise<string[]> {
     const applied: string[] = [];
     for (const file of migrationFiles()) {
       if (done.has(file.name)) continue;
-      await run(file.sql.replaceAll("--> statement-breakpoint", ""));
+      try {
+        await run(file.sql.replaceAll("--> statement-breakpoint", ""));
+      } catch (error) {
+        throw new MigrationError(file.name, { cause: error });
+      }
       await run(`INSERT INTO latchkey_migrations (name) VALUES ('${file.name.replaceAll("'", "''")}')`);
       applied.push(file.name);
     }

@@ -1,0 +1,64 @@
+/**
+ * The port is taken first, before the database is opened or migrated, so a
+ * port in use stops the start with nothing changed. Until the instance is
+ * ready every request gets 503 (a load balancer or a script waiting for the
+ * server keeps waiting); then requests go to the app.
+ */
+import { createAdaptorServer, type ServerType } from "@hono/node-server";
+import { StartupError } from "./startup-error.ts";
+
+type Fetch = Parameters<typeof createAdaptorServer>[0]["fetch"];
+
+export interface EarlyServer {
+  server: ServerType;
+  /** From now on, requests go to `fetch`. */
+  serve(fetch: Fetch): void;
+  /** Stops accepting connections; requests under way may finish while the process stops. */
+  close(): void;
+}
+
+const starting: Fetch = () =>
+  new Response(JSON.stringify({ error: "Latchkey is starting; try again in a moment." }), {
+    status: 503,
+    headers: { "content-type": "application/json", "retry-after": "1" },
+  });
+
+export async function listenEarly(port: number, hostname: string): Promise<EarlyServer> {
+  let handler = starting;
+  // Whatever the handler returns is passed on as it is: a response ready at once stays synchronous (DESIGN.md).
+  const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => reject(listenFailure(error, port, hostname)));
+    server.listen(port, hostname, () => resolve());
+  });
+  return {
+    server,
+    serve(fetch) {
+      handler = fetch;
+    },
+    close: () => {
+      server.close();
+    },
+  };
+}
+
+function listenFailure(error: NodeJS.ErrnoException, port: number, hostname: string): Error {
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new StartupError(`PORT ${port} is already in use on ${hostname}: stop what listens there, or set PORT to a free port.`, {
+        cause: error,
+      });
+    case "EACCES":
+      return new StartupError(`PORT ${port} needs privileges this process does not have: set PORT to a port above 1023.`, { cause: error });
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+      return new StartupError(
+        `HOST ${hostname} is not an address of this machine: set HOST to one of its addresses, or unset it for 0.0.0.0.`,
+        {
+          cause: error,
+        },
+      );
+    default:
+      return error;
+  }
+}
