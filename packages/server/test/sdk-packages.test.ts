@@ -2,7 +2,7 @@
  * The SDK's packed packages served at /sdk/ (http/sdk-packages.ts): the files as packed, with a validator npm
  * revalidates against; @latchkey/react's dependency on @latchkey/js pointed at this server; a helpful 404 when the
  * server has none to serve. The tarballs here are made as `npm pack` makes them (a `package/` folder, its fixed
- * times); test/sdk-install.test.ts at the root installs real ones with npm.
+ * times); packages/react/test/packed/install-from-server.test.ts installs real ones with npm.
  */
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -113,6 +113,7 @@ export function writeViteApp(dir: string): void {
 <html lang="en">
   <head>
     <meta charset="UTF-8" />
+    <link rel="icon" type="image/svg+xml" href="/vite.svg" />
     <meta name="viewport" content="width=device-width, initial-scale=1.0" />
     <title>my-app</title>
   </head>
@@ -122,6 +123,7 @@ export function writeViteApp(dir: string): void {
   </body>
 </html>
 `,
+    "public/vite.svg": '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#646cff"/></svg>\n',
     "vite.config.ts": `import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
