@@ -13,7 +13,7 @@ import { statSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { packTar, unpackTar } from "modern-tar";
-import { emptyResponse, textResponse } from "./response.ts";
+import { emptyResponse, responseHeaders, textResponse } from "./response.ts";
 
 /** The file names served under /sdk/, and the package each holds. */
 export const SDK_TARBALLS = {
@@ -68,13 +68,12 @@ export class SdkPackages {
       return emptyResponse(304, headers);
     }
     return new Response(prepared.body, {
-      headers: {
+      headers: responseHeaders("application/gzip", {
         ...headers,
-        "content-type": "application/gzip",
         "content-length": String(prepared.body.byteLength),
         "content-disposition": `attachment; filename="${name}"`,
         "x-content-type-options": "nosniff",
-      },
+      }),
     });
   }
 
