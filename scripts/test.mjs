@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: type-check every package, lint (ESLint, which holds the layers;
-// then Prettier's format check), then run every test — on embedded
+// the Dockerfile's linter; then Prettier's format check), then run every test — on embedded
 // PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set —
 // including the browser tests, in Debian's Chromium (installed if missing).
 // Extra arguments go to vitest (e.g. `npm test -- users`).
@@ -32,6 +32,10 @@ for (const pkg of [
 
 if (run("npx", ["eslint", "."]) !== 0) {
   console.error("Lint errors (see above; each message says what to do instead).");
+  process.exit(1);
+}
+if (run("node", ["scripts/lint-dockerfile.mjs"]) !== 0) {
+  console.error("Dockerfile problems (see above): fix them, or `node scripts/lint-dockerfile.mjs --fix` for the layout.");
   process.exit(1);
 }
 if (run("npx", ["prettier", "--check", "."]) !== 0) {

@@ -25,6 +25,9 @@ export const STYLES = `
 .lk-impersonation-error { font-weight: 600; }
 .lk-card { max-width: 380px; margin: 48px auto; padding: 28px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }
 .lk-wide { max-width: 640px; }
+.lk-brand { display: flex; align-items: center; gap: 10px; margin: 0 0 18px; font-weight: 600; }
+.lk-brand-mark { width: 32px; height: 32px; object-fit: contain; border-radius: 6px; }
+.lk-brand-full { display: block; max-width: 100%; max-height: 44px; object-fit: contain; }
 .lk-title { margin: 0 0 20px; font-size: 1.4rem; }
 .lk-title:focus { outline: none; }
 .lk-section { padding: 20px 0; border-top: 1px solid var(--lk-border); }
@@ -33,6 +36,8 @@ export const STYLES = `
 .lk-form { display: grid; gap: 14px; }
 .lk-field { display: grid; gap: 6px; font-size: 0.9rem; }
 .lk-input { font: inherit; padding: 9px 11px; border: 1px solid var(--lk-border); border-radius: var(--lk-radius); background: var(--lk-background); color: var(--lk-text); }
+.lk-field-error { margin: 0; color: var(--lk-danger); }
+.lk-input[aria-invalid="true"] { border-color: var(--lk-danger); }
 .lk-input:focus-visible, .lk-button:focus-visible, .lk-link:focus-visible, .lk-menu-item:focus-visible { outline: none; box-shadow: var(--lk-focus); }
 .lk-button { font: inherit; cursor: pointer; padding: 9px 14px; border: 1px solid transparent; border-radius: var(--lk-radius); background: var(--lk-primary); color: var(--lk-primary-text); }
 a.lk-button { display: inline-block; text-decoration: none; }

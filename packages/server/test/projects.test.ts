@@ -17,6 +17,7 @@ import {
   type Project,
   UNKNOWN_UUID,
 } from "./fixtures.ts";
+import { configFromEnv } from "../src/config.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 const CLIENT_CONFIG_KEYS = [
@@ -88,7 +89,7 @@ describe("GET /projects/current (client view)", () => {
     const project = await createProject(server);
     const res = await server.request("/projects/current", { as: project.client });
     expect(res.status, res.text).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["config", "display_name", "id"]);
+    expect(Object.keys(res.body).sort()).toEqual(["config", "display_name", "id", "logo_full_url", "logo_url"]);
     expect(Object.keys(res.body.config).sort()).toEqual(CLIENT_CONFIG_KEYS);
     expect(res.body).toEqual({
       config: {
@@ -105,6 +106,8 @@ describe("GET /projects/current (client view)", () => {
       },
       display_name: "Test project",
       id: project.id,
+      logo_full_url: null,
+      logo_url: null,
     });
     for (const as of [project.server, project.admin, project.ownerAdmin, { ...project.client, publishableClientKey: undefined }]) {
       const other = await server.request("/projects/current", { as });
@@ -120,6 +123,56 @@ describe("GET /projects/current (client view)", () => {
     expectKnownError(res, "CURRENT_PROJECT_NOT_FOUND", 400);
     expect(res.body.details).toEqual({ project_id: UNKNOWN_UUID });
     expectKnownError(await server.request("/projects/current"), "ACCESS_TYPE_REQUIRED", 400);
+  });
+});
+
+describe("OAuth providers in the client view", () => {
+  const INTERNAL_PROVIDERS = [{ id: "github" }, { id: "google" }, { id: "microsoft" }, { id: "spotify" }];
+  const clientProviders = async (on: TestServer, as: Auth) => {
+    const res = await on.request("/projects/current", { as });
+    expect(res.status, res.text).toBe(200);
+    return res.body.config.enabled_oauth_providers;
+  };
+
+  it("leave out shared providers the operator has no keys for; the admin view and the stored config keep them", async () => {
+    // A fresh install: the internal project lists four shared providers and this server has no keys for any, so
+    // signing in with them answers OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED (oauth-authorize.test.ts): no button for them.
+    expect(server.config.sharedOAuthCredentials).toEqual({});
+    expect(await clientProviders(server, server.internal.client)).toEqual([]);
+    expect((await getCurrent(server.internal.admin)).config.enabled_oauth_providers).toEqual(INTERNAL_PROVIDERS);
+  });
+
+  it("list a shared provider once the operator's environment has keys for it (MOCK here), and standard ones always", async () => {
+    const { sharedOAuthCredentials, oauthMockUrl } = configFromEnv({
+      STACK_SERVER_SECRET: "x".repeat(32),
+      STACK_OAUTH_MOCK_URL: "http://127.0.0.1:8114",
+      STACK_GITHUB_CLIENT_ID: "MOCK",
+      STACK_GITHUB_CLIENT_SECRET: "MOCK",
+      STACK_SPOTIFY_CLIENT_ID: "spotify-app",
+      STACK_SPOTIFY_CLIENT_SECRET: "spotify-secret",
+    });
+    const operator = await createTestServer({ sharedOAuthCredentials, oauthMockUrl });
+    try {
+      expect(await clientProviders(operator, operator.internal.client)).toEqual([{ id: "github" }, { id: "spotify" }]);
+      const project = await createProject(operator);
+      const patched = await operator.request("/internal/projects/current", {
+        method: "PATCH",
+        as: project.admin,
+        body: {
+          config: {
+            oauth_providers: [
+              { id: "google", type: "shared" },
+              { id: "github", type: "shared" },
+              { id: "microsoft", type: "standard", client_id: "ms-id", client_secret: "ms-secret" },
+            ],
+          },
+        },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      expect(await clientProviders(operator, project.client)).toEqual([{ id: "github" }, { id: "microsoft" }]);
+    } finally {
+      await operator.close();
+    }
   });
 });
 
@@ -263,7 +316,7 @@ describe("admin /internal/projects/current", () => {
     expect(res.body.config).toEqual(expectedConfig);
     expect(await getCurrent(project.admin)).toEqual(res.body);
 
-    // The client view follows.
+    // The client view follows, less the shared provider: this server has no shared keys (see "OAuth providers in the client view").
     const client = await server.request("/projects/current", { as: project.client });
     expect(client.body).toEqual({
       config: {
@@ -273,13 +326,15 @@ describe("admin /internal/projects/current", () => {
         client_user_deletion_enabled: true,
         credential_enabled: false,
         domains: config.domains,
-        enabled_oauth_providers: expectedConfig.enabled_oauth_providers,
+        enabled_oauth_providers: [{ id: "facebook" }, { id: "github" }, { id: "microsoft" }],
         magic_link_enabled: true,
         passkey_enabled: true,
         sign_up_enabled: false,
       },
       display_name: "Renamed",
       id: project.id,
+      logo_full_url: "https://example.com/logo-full.png",
+      logo_url: "https://example.com/logo.png",
     });
 
     // Partial: only what is named changes.

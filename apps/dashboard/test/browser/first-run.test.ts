@@ -1,5 +1,6 @@
 /**
- * A new owner's first project, end to end: the first run (name, keys shown
+ * A new owner's first project, end to end: the sign-in page of a fresh
+ * install (no dead provider buttons), the first run (name, keys shown
  * once), the setup page filled with the new key (and only a placeholder
  * after a reload), then the project's settings: rename, a logo URL the
  * server refuses, transfer to another team, and delete by typing the name.
@@ -40,6 +41,17 @@ async function sh(script: string): Promise<string> {
 const switcherShows = () => page.locator(".project-switcher select").evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.text);
 
 describe("the first run", () => {
+  test("a fresh install's sign-in page names the dashboard and offers no provider the operator has no keys for", async () => {
+    // The internal project lists GitHub, Google, Microsoft and Spotify as shared providers; this server has no shared keys.
+    expect(dashboard.server.config.sharedOAuthCredentials).toEqual({});
+    await page.goto(`${dashboard.url}/handler/sign-in`);
+    // The project's settings have arrived once the code option (magic links are on) shows.
+    await page.getByRole("button", { name: "Email me a sign-in code instead" }).waitFor();
+    expect(await page.locator(".lk-brand").innerText()).toBe("Latchkey Dashboard");
+    expect(await page.getByRole("button", { name: /^Sign in with / }).count()).toBe(0);
+    await screenshot(page, "sign-in");
+  });
+
   test("a new owner is welcomed, names a project, sees its keys once, and lands on its setup page", async () => {
     email = await signUpOwner(page, dashboard.url);
     expect(new URL(page.url()).pathname).toBe("/new-project");

@@ -95,7 +95,11 @@ export class CurrentUser extends UserWithTeams {
     return this.update({ selectedTeamId: typeof teamOrId === "object" && teamOrId !== null ? teamOrId.id : teamOrId });
   }
 
-  /** Resolves with the refusal (wrong old password, weak new one), or nothing when changed. */
+  /**
+   * Resolves with the refusal, or nothing when changed: PasswordConfirmationMismatch when the old
+   * password is wrong (the wire's code for it; its message speaks of a repeated password, so say
+   * "wrong current password" to the user), PasswordRequirementsNotMet for a weak new one.
+   */
   async updatePassword(options: {
     oldPassword: string;
     newPassword: string;

@@ -4,6 +4,10 @@ import type { ClientProjectJson } from "./json.ts";
 export interface Project {
   readonly id: string;
   readonly displayName: string;
+  /** The project's square mark (shown beside its name on the sign-in pages), or null. */
+  readonly logoUrl: string | null;
+  /** The project's mark with its wordmark (shown in place of the name on the sign-in pages), or null. */
+  readonly logoFullUrl: string | null;
   readonly config: {
     readonly signUpEnabled: boolean;
     readonly credentialEnabled: boolean;
@@ -22,6 +26,8 @@ export function projectFromJson(json: ClientProjectJson): Project {
   return {
     id: json.id,
     displayName: json.display_name,
+    logoUrl: json.logo_url,
+    logoFullUrl: json.logo_full_url,
     config: {
       signUpEnabled: c.sign_up_enabled,
       credentialEnabled: c.credential_enabled,

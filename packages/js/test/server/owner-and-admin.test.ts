@@ -24,7 +24,12 @@ describe("project owners", () => {
     const owner = await signedUpOwner();
     expect(owner.selectedTeam?.displayName).toBe(`${owner.primaryEmail}'s Team`);
 
-    const project = await owner.createProject({ displayName: "Shop", description: "the shop", config: { signUpEnabled: true } });
+    const project = await owner.createProject({
+      displayName: "Shop",
+      description: "the shop",
+      logoUrl: "https://shop.example.com/mark.png",
+      config: { signUpEnabled: true },
+    });
     expect(project).toMatchObject({ displayName: "Shop", description: "the shop", ownerTeamId: owner.selectedTeamId });
     expect(project.config.credentialEnabled).toBe(true);
     expect((await owner.listOwnedProjects()).map((p) => p.id)).toEqual([project.id]);
@@ -53,7 +58,12 @@ describe("project owners", () => {
       publishableClientKey: keys.publishableClientKey!,
       tokenStore: "memory",
     });
-    expect((await endUsers.getProject()).displayName).toBe("Shop");
+    // Their sign-in pages show the project's name and logos.
+    expect(await endUsers.getProject()).toMatchObject({
+      displayName: "Shop",
+      logoUrl: "https://shop.example.com/mark.png",
+      logoFullUrl: null,
+    });
   });
 
   it("keep one admin app per project (and its cache) across re-lists, until they sign in again", async () => {

@@ -1,5 +1,5 @@
 /** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
-import type { ActiveSession, CurrentUser } from "@latchkey/js";
+import { KnownErrors, type ActiveSession, type CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
@@ -64,14 +64,25 @@ function ProfileSection({ user }: { user: CurrentUser }) {
   );
 }
 
+/** Said at the current-password field when it does not match the account's password. */
+const CURRENT_PASSWORD_WRONG = "Your current password is incorrect.";
+
 function PasswordSection({ user }: { user: CurrentUser }) {
   const [current, setCurrent] = useState("");
+  const [currentWrong, setCurrentWrong] = useState(false);
   const [next, setNext] = useState("");
   const [done, setDone] = useState(false);
   const change = useAction(async () => {
+    setCurrentWrong(false);
     const refusal = user.hasPassword
       ? await user.updatePassword({ oldPassword: current, newPassword: next })
       : await user.setPassword({ password: next });
+    // The wire names a wrong old password PASSWORD_CONFIRMATION_MISMATCH, whose words ("Passwords do
+    // not match.") fit a repeated password that differs: here, say what happened, at the field it concerns.
+    if (refusal instanceof KnownErrors.PasswordConfirmationMismatch) {
+      setCurrentWrong(true);
+      return;
+    }
     if (refusal) return refusal.message;
     setCurrent("");
     setNext("");
@@ -91,7 +102,11 @@ function PasswordSection({ user }: { user: CurrentUser }) {
             type="password"
             autoComplete="current-password"
             value={current}
-            onChange={(e) => setCurrent(e.target.value)}
+            error={currentWrong ? CURRENT_PASSWORD_WRONG : null}
+            onChange={(e) => {
+              setCurrent(e.target.value);
+              setCurrentWrong(false);
+            }}
           />
         ) : null}
         <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />

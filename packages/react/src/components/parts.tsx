@@ -3,12 +3,19 @@ import { KnownError, KnownErrors, type CacheEntry } from "@latchkey/js";
 import { useCacheSnapshot } from "../use-cache-entry.ts";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
 
-export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+/** `error`: what is wrong with this field's value, shown under it, announced, and tied to the input. */
+export function Field({ label, error, ...input }: { label: string; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
+  const errorId = `${id}-error`;
   return (
     <div className="lk-field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} className="lk-input" {...input} />
+      <input id={id} className="lk-input" {...(error ? { "aria-invalid": true, "aria-describedby": errorId } : {})} {...input} />
+      {error ? (
+        <p id={errorId} className="lk-field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -41,20 +48,26 @@ export function Alert({ children }: { children: ReactNode }) {
   ) : null;
 }
 
-/** `headingRef`: for a page that moves focus to its heading (which can then take focus, but is not in the tab order). */
+/**
+ * `header`: shown above the title (the project's name and logo on the sign-in pages).
+ * `headingRef`: for a page that moves focus to its heading (which can then take focus, but is not in the tab order).
+ */
 export function Card({
   title,
   wide,
+  header,
   headingRef,
   children,
 }: {
   title: string;
   wide?: boolean;
+  header?: ReactNode;
   headingRef?: Ref<HTMLHeadingElement>;
   children: ReactNode;
 }) {
   return (
     <div className={`lk-root lk-card${wide ? " lk-wide" : ""}`}>
+      {header}
       <h1 className="lk-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
         {title}
       </h1>

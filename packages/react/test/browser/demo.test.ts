@@ -4,13 +4,15 @@
  * driven in Chromium by playwright-core. No mocks. The tests are one user's
  * story and run in order, sharing the browser's cookies: sign up, verify the
  * e-mail, edit the profile, sign out, sign in again, add an address, reset
- * the password, sign in by magic link and by typed code.
+ * the password, sign in by magic link and by typed code, change the password.
+ * First, what the sign-in pages show of the project: its logo and name, and no
+ * dead provider buttons.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSdkProject } from "../../../js/test/server/fixtures.ts";
+import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import type { TestServer } from "../../../server/test/harness.ts";
 import { createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
@@ -25,6 +27,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let demoUrl: string;
+let project: SdkProject;
 
 const email = uniqueEmail("browser");
 const NEW_PASSWORD = "a brand new passphrase";
@@ -33,7 +36,7 @@ beforeAll(async () => {
   mailing = await createMailingTestServer();
   server = mailing.server;
   const apiUrl = await server.listen();
-  const project = await createSdkProject(apiUrl, { magicLinkEnabled: true });
+  project = await createSdkProject(apiUrl, { magicLinkEnabled: true });
 
   demo = await startDemoApp({
     VITE_LATCHKEY_API_URL: apiUrl,
@@ -98,7 +101,42 @@ async function expectPasswordMismatch(path: string) {
   expect(new URL(page.url()).pathname).toBe(path);
 }
 
+/** A picture as a data: URL (the server takes any URL), so the page can load it with no server of its own. */
+function svgUrl(width: number, height: number, colour: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="${colour}"/></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+/** The image's width as the browser decoded it: 0 when it did not load. */
+const loadedWidth = (image: Locator) => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
+
 describe("the demo app with @latchkey/react", () => {
+  test("the sign-in and sign-up pages show the project's logo and name, and no button for a provider the server has no keys for", async () => {
+    const mark = svgUrl(32, 32, "#0f766e");
+    // GitHub as a shared provider, on a server with no shared GitHub keys: signing in with it could only fail.
+    await project.project.update({ logoUrl: mark, config: { oauthProviders: [{ id: "github", type: "shared" }] } });
+    await visit("/handler/sign-in");
+    // The project's settings have arrived once the code option (magic links are on) shows.
+    await page.getByRole("button", { name: "Email me a sign-in code instead" }).waitFor();
+    const brand = page.locator(".lk-brand");
+    expect((await brand.innerText()).trim()).toBe("SDK test project");
+    const markImage = brand.locator("img");
+    expect(await markImage.getAttribute("src")).toBe(mark);
+    await expect.poll(() => loadedWidth(markImage)).toBe(32);
+    expect(await page.getByRole("button", { name: /GitHub/ }).count()).toBe(0);
+
+    // A full logo (mark and wordmark) takes the name's place, and says it in its alt text.
+    const fullLogo = svgUrl(160, 40, "#1e3a8a");
+    await project.project.update({ logoFullUrl: fullLogo });
+    await visit("/handler/sign-up");
+    const logo = page.getByRole("img", { name: "SDK test project" });
+    await logo.waitFor();
+    expect(await logo.getAttribute("src")).toBe(fullLogo);
+    await expect.poll(() => loadedWidth(logo)).toBe(160);
+    expect(await page.locator(".lk-brand").innerText()).toBe("");
+    await page.screenshot({ path: join(artifacts, "sign-up-logo.png"), fullPage: true });
+  });
+
   test("signs up on /handler/sign-up (a repeated password that differs is refused first) and lands on the home page, signed in", async () => {
     await visit("/handler/sign-up");
     await page.getByLabel("Email", { exact: true }).fill(email);
@@ -283,5 +321,30 @@ describe("the demo app with @latchkey/react", () => {
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await waitForPath("/");
     await page.getByText(`Signed in as ${email}`).waitFor();
+  });
+
+  test("account settings say a wrong current password is wrong, at its field; the right one changes the password", async () => {
+    await visit("/handler/account-settings");
+    const section = page.locator("section").filter({ has: page.getByRole("heading", { name: "Password" }) });
+    const current = section.getByLabel("Current password", { exact: true });
+    await current.fill("not my password at all");
+    await section.getByLabel("New password", { exact: true }).fill("an even newer passphrase");
+    await section.getByRole("button", { name: "Change password", exact: true }).click();
+
+    const alert = section.getByRole("alert");
+    await alert.waitFor();
+    expect((await alert.innerText()).trim()).toBe("Your current password is incorrect.");
+    // The words are the current-password field's description, and the field is marked invalid.
+    expect(await current.getAttribute("aria-invalid")).toBe("true");
+    expect(await current.evaluate((input) => document.getElementById(input.getAttribute("aria-describedby")!)?.textContent)).toBe(
+      "Your current password is incorrect.",
+    );
+    await page.screenshot({ path: join(artifacts, "account-settings-wrong-password.png"), fullPage: true });
+
+    await current.fill(NEW_PASSWORD);
+    await section.getByRole("button", { name: "Change password", exact: true }).click();
+    await section.getByRole("status").filter({ hasText: "Password changed." }).waitFor();
+    expect(await section.getByRole("alert").count()).toBe(0);
+    expect(await current.getAttribute("aria-invalid")).toBeNull();
   });
 });

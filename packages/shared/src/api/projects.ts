@@ -13,7 +13,12 @@ import { listJson, successJson } from "./json.ts";
 export const trustedDomainJson = z.strictObject({ domain: z.string(), handler_path: z.string() });
 export type TrustedDomainJson = z.infer<typeof trustedDomainJson>;
 
-/** The settings a client needs to show the right sign-in options. */
+/**
+ * The settings a client needs to show the right sign-in options.
+ * `enabled_oauth_providers` lists only the providers sign-in can use on this
+ * server (a `shared` entry needs the operator's keys), so no page shows a
+ * button that can only fail; the admin view lists every entry.
+ */
 export const clientProjectConfigJson = z.strictObject({
   allow_team_api_keys: z.boolean(),
   allow_user_api_keys: z.boolean(),
@@ -28,10 +33,21 @@ export const clientProjectConfigJson = z.strictObject({
 });
 export type ClientProjectConfigJson = z.infer<typeof clientProjectConfigJson>;
 
+/** A project's logos, as the admin view names them; the client view carries the two the sign-in pages show. */
+const logoUrls = {
+  logo_dark_mode_url: z.string().nullable(),
+  logo_full_dark_mode_url: z.string().nullable(),
+  logo_full_url: z.string().nullable(),
+  logo_url: z.string().nullable(),
+};
+
+/** `logo_url` and `logo_full_url` are Latchkey's additions to the wire contract (README, "Latchkey extensions"). */
 export const clientProjectJson = z.strictObject({
   config: clientProjectConfigJson,
   display_name: z.string(),
   id: z.string(),
+  logo_full_url: logoUrls.logo_full_url,
+  logo_url: logoUrls.logo_url,
 });
 export type ClientProjectJson = z.infer<typeof clientProjectJson>;
 
@@ -113,10 +129,7 @@ export const adminProjectJson = z.strictObject({
   display_name: z.string(),
   id: z.string(),
   is_production_mode: z.boolean(),
-  logo_dark_mode_url: z.string().nullable(),
-  logo_full_dark_mode_url: z.string().nullable(),
-  logo_full_url: z.string().nullable(),
-  logo_url: z.string().nullable(),
+  ...logoUrls,
   onboarding_status: z.string(),
   owner_team_id: z.string().nullable(),
 });

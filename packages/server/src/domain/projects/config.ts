@@ -2,7 +2,13 @@
  * Project configuration, stored as one JSONB document in the admin wire shape
  * (see @latchkey/shared api/projects.ts) so reading it back needs no mapping.
  */
-import { DEFAULT_EMAIL_THEME_ID, type AdminProjectConfigJson, type EmailConfigJson, type OAuthProviderConfigJson } from "@latchkey/shared";
+import {
+  DEFAULT_EMAIL_THEME_ID,
+  type AdminProjectConfigJson,
+  type EmailConfigJson,
+  type OAuthProviderConfigJson,
+  type OAuthProviderId,
+} from "@latchkey/shared";
 
 export type OAuthProviderConfig = OAuthProviderConfigJson;
 export type EmailConfig = EmailConfigJson;
@@ -57,4 +63,16 @@ export function internalProjectConfig(): ProjectConfig {
 /** Whether the project has an entry for this OAuth provider: accounts of a provider it no longer has are not shown. */
 export function hasOAuthProvider(config: Pick<ProjectConfig, "oauth_providers">, providerConfigId: string): boolean {
   return config.oauth_providers.some((p) => p.id === providerConfigId);
+}
+
+/**
+ * Whether sign-in through this entry can work on this server: a `standard`
+ * entry brings its own OAuth app; a `shared` one needs the operator's, which
+ * `sharedApps` holds per provider (ServerConfig.sharedOAuthCredentials, from
+ * STACK_<PROVIDER>_CLIENT_ID/SECRET or MOCK).
+ */
+export function isUsableOAuthProvider(entry: OAuthProviderConfig, sharedApps: Partial<Record<OAuthProviderId, unknown>>): boolean {
+  // The admin API refuses standard entries without credentials; an old document may still lack them.
+  if (entry.type === "standard") return Boolean(entry.client_id && entry.client_secret);
+  return sharedApps[entry.id] !== undefined;
 }

@@ -1,14 +1,19 @@
 /** The project objects, client and admin view (their schemas: @latchkey/shared api/projects.ts). */
-import type { AdminProjectConfigJson, AdminProjectJson, ClientProjectJson } from "@latchkey/shared";
-import type { ProjectConfig } from "./config.ts";
+import type { AdminProjectConfigJson, AdminProjectJson, ClientProjectJson, OAuthProviderId } from "@latchkey/shared";
+import { isUsableOAuthProvider, type OAuthProviderConfig, type ProjectConfig } from "./config.ts";
 import { maskedProviders } from "./oauth-secrets.ts";
 import type { ProjectRow } from "./projects.ts";
 
-function enabledOAuthProviders(config: ProjectConfig) {
-  return config.oauth_providers.map((p) => ({ id: p.id })).sort((a, b) => a.id.localeCompare(b.id));
+function enabledOAuthProviders(entries: readonly OAuthProviderConfig[]) {
+  return entries.map((p) => ({ id: p.id })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export function clientProjectView(project: ProjectRow): ClientProjectJson {
+/**
+ * `sharedApps`: the providers the operator has keys for (ServerConfig.sharedOAuthCredentials). The
+ * client view leaves out the entries sign-in cannot use here, so sign-in pages show no dead button
+ * (the internal project lists GitHub, Google, … as shared on every install); the admin view keeps them.
+ */
+export function clientProjectView(project: ProjectRow, sharedApps: Partial<Record<OAuthProviderId, unknown>>): ClientProjectJson {
   const c = project.config;
   return {
     config: {
@@ -18,13 +23,15 @@ export function clientProjectView(project: ProjectRow): ClientProjectJson {
       client_user_deletion_enabled: c.client_user_deletion_enabled,
       credential_enabled: c.credential_enabled,
       domains: c.domains,
-      enabled_oauth_providers: enabledOAuthProviders(c),
+      enabled_oauth_providers: enabledOAuthProviders(c.oauth_providers.filter((p) => isUsableOAuthProvider(p, sharedApps))),
       magic_link_enabled: c.magic_link_enabled,
       passkey_enabled: c.passkey_enabled,
       sign_up_enabled: c.sign_up_enabled,
     },
     display_name: project.displayName,
     id: project.id,
+    logo_full_url: project.logoFullUrl,
+    logo_url: project.logoUrl,
   };
 }
 
@@ -41,7 +48,7 @@ export function adminConfigView(c: ProjectConfig, serverSecret: string): AdminPr
     domains: c.domains,
     email_config: c.email_config,
     email_theme: c.email_theme,
-    enabled_oauth_providers: enabledOAuthProviders(c),
+    enabled_oauth_providers: enabledOAuthProviders(c.oauth_providers),
     magic_link_enabled: c.magic_link_enabled,
     oauth_account_merge_strategy: c.oauth_account_merge_strategy,
     oauth_providers: maskedProviders(serverSecret, c.oauth_providers)

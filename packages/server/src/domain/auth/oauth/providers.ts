@@ -7,7 +7,7 @@
 import { KnownErrors, type OAuthProviderId } from "@latchkey/shared";
 import type { ServerConfig } from "../../../config.ts";
 import { OAuthProviderClient, type ProviderConnection } from "../../../integrations/oauth/client.ts";
-import type { OAuthProviderConfig, ProjectConfig } from "../../projects/config.ts";
+import { isUsableOAuthProvider, type OAuthProviderConfig, type ProjectConfig } from "../../projects/config.ts";
 import { openClientSecret } from "../../projects/oauth-secrets.ts";
 
 export interface EnabledProvider {
@@ -25,10 +25,10 @@ export function enabledProvider(
   providerId: string,
 ): EnabledProvider {
   const entry = projectConfig.oauth_providers.find((p) => p.id === providerId);
-  if (!entry) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+  // A shared entry without the operator's keys (STACK_<PROVIDER>_CLIENT_ID unset) is, to the app, not available.
+  if (!entry || !isUsableOAuthProvider(entry, config.sharedOAuthCredentials)) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
   if (entry.type === "standard") {
-    // The admin API refuses standard entries without credentials; an old document may still lack them.
-    if (!entry.client_id || !entry.client_secret) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+    // isUsableOAuthProvider has checked that the entry has both.
     return {
       id: entry.id,
       entry,
@@ -36,17 +36,15 @@ export function enabledProvider(
       connection: {
         kind: "app",
         settings: {
-          clientId: entry.client_id,
-          clientSecret: openClientSecret(config.serverSecret, entry.client_secret),
+          clientId: entry.client_id!,
+          clientSecret: openClientSecret(config.serverSecret, entry.client_secret!),
           facebookConfigId: entry.facebook_config_id,
           microsoftTenantId: entry.microsoft_tenant_id,
         },
       },
     };
   }
-  const credentials = config.sharedOAuthCredentials[entry.id];
-  // This server has no shared app for the provider (STACK_<PROVIDER>_CLIENT_ID unset): to the app, it is not available.
-  if (!credentials) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+  const credentials = config.sharedOAuthCredentials[entry.id]!;
   const connection: ProviderConnection =
     credentials.kind === "mock"
       ? { kind: "mock", mockUrl: config.oauthMockUrl! }
