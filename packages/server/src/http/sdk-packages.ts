@@ -55,7 +55,7 @@ export class SdkPackages {
     if (this.dir === null) {
       return textResponse(
         404,
-        "This server does not serve the SDK's packages: LATCHKEY_SDK_DIR is not set. `npm start` packs them and sets it; or run `npm run build` and point LATCHKEY_SDK_DIR at the directory it names.",
+        "This server does not serve the SDK's packages: LATCHKEY_SDK_DIR is not set. `npm start` packs them and sets it; a server started otherwise needs LATCHKEY_SDK_DIR set to a directory holding latchkey-js.tgz and latchkey-react.tgz (`npm run build` packs them into dist/sdk).",
       );
     }
     const prepared = await this.prepared(name as SdkTarballName, this.dir);
