@@ -18,6 +18,8 @@ const sources = {
  */
 const checkoutId = (path: string) => createHash("sha256").update(path).digest("hex").slice(0, 12);
 process.env.LATCHKEY_DASHBOARD_OUT ??= join(tmpdir(), `latchkey-dashboard-test-${checkoutId(fileURLToPath(import.meta.url))}`);
+/** The same for the packed SDK (scripts/lib/sdk-build.mjs reads it). */
+process.env.LATCHKEY_SDK_OUT ??= join(tmpdir(), `latchkey-sdk-test-${checkoutId(fileURLToPath(import.meta.url))}`);
 
 /**
  * One suite, two databases: every server test runs on embedded PGlite, and
@@ -108,6 +110,18 @@ export default defineConfig({
           env: { LATCHKEY_TEST_DB: "pglite" },
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      // The packed SDK as a new app outside this repository installs it: from the URLs the setup page of a running
+      // `npm start` shows, then signed up and in, in Chromium.
+      {
+        ...sources,
+        test: {
+          name: "packed-sdk",
+          include: ["packages/react/test/packed/**/*.test.ts"],
+          globalSetup: ["packages/react/test/packed/pack-once.ts", "apps/dashboard/test/build-once.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
         },
       },
     ],

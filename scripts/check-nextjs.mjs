@@ -13,13 +13,14 @@
 //
 // Everything it starts or creates is removed at the end, on failure and on Ctrl-C too.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { chromium } from "playwright-core";
 import { ensureChromium } from "./ensure-chromium.mjs";
-import { newInternalPublishableClientKey, provisionProject, repoRoot, startLatchkeyServer } from "./lib/latchkey-server.mjs";
+import { newInternalPublishableClientKey, provisionProject, startLatchkeyServer } from "./lib/latchkey-server.mjs";
+import { ensureSdkPacked, SDK_PACKAGES } from "./lib/sdk-build.mjs";
 
 const started = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), "latchkey-nextjs-"));
@@ -44,13 +45,13 @@ for (const [signal, code] of [
 }
 
 try {
-  console.log("Building and packing @latchkey/js and @latchkey/react…");
-  await run("npm", ["run", "build"], { cwd: repoRoot });
+  console.log("Building and packing @latchkey/js and @latchkey/react (when their sources changed)…");
+  const sdkDir = await ensureSdkPacked({ log: () => {} });
   mkdirSync(appDir);
-  const packed = JSON.parse(
-    await run("npm", ["pack", "--json", "-w", "@latchkey/js", "-w", "@latchkey/react", "--pack-destination", appDir], { cwd: repoRoot }),
-  );
-  const tarballs = packed.map((pkg) => `./${pkg.filename}`);
+  const tarballs = SDK_PACKAGES.map(({ tarball }) => {
+    copyFileSync(join(sdkDir, tarball), join(appDir, tarball));
+    return `./${tarball}`;
+  });
 
   console.log(`Installing Next.js 16 and ${tarballs.join(", ")} in ${appDir}…`);
   writeAppFiles();

@@ -16,6 +16,7 @@ import { StaticMemoRouter } from "./http/router.ts";
 import { emptyResponse, textResponse } from "./http/response.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { openApiRoutes } from "./http/openapi-route.ts";
+import { SdkPackages } from "./http/sdk-packages.ts";
 import { compareRoutes } from "./route-table.ts";
 import type { Services } from "./services.ts";
 
@@ -75,6 +76,10 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
     const page = c.req.path.startsWith("/api/") || c.req.path === "/api" ? null : services.dashboard?.respond(c.req.path, c.req.method);
     return page ?? textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints.");
   });
+
+  // The SDK's packages, for apps to install from this server (outside /api/v1: files, not an endpoint).
+  const sdk = new SdkPackages(services.config.sdkDir, services.config.apiUrl);
+  app.get("/sdk/:file", (c) => sdk.respond(c.req.param("file"), c.req.header("if-none-match")));
 
   // Static segments before parameters, so /users/me wins over /users/:user_id (see compareRoutes).
   const ordered = [...routes].sort(compareRoutes);

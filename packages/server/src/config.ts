@@ -72,6 +72,11 @@ export interface ServerConfig {
    * and sets it). Null: the API alone.
    */
   dashboardDir: string | null;
+  /**
+   * The packed SDK (latchkey-js.tgz, latchkey-react.tgz), served at /sdk/ for apps to install from this server
+   * (LATCHKEY_SDK_DIR; `npm start` packs them and sets it). Null: /sdk/ answers 404 saying so.
+   */
+  sdkDir: string | null;
 }
 
 /** `mock`: the provider is the development OpenID provider at ServerConfig.oauthMockUrl. */
@@ -126,6 +131,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     passkeyTestChallenge: ["yes", "true"].includes(env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? ""),
     ...sharedOAuthFromEnv(env),
     dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
+    sdkDir: env.LATCHKEY_SDK_DIR ? resolve(env.LATCHKEY_SDK_DIR) : null,
   };
 }
 

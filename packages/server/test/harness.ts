@@ -102,6 +102,7 @@ export async function createTestServer(
     sharedOAuthCredentials: {},
     oauthMockUrl: null,
     dashboardDir: null,
+    sdkDir: null,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

@@ -90,6 +90,8 @@ describe("the first run", () => {
     await expect.poll(() => panel.textContent()).toContain(`VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY=${publishableClientKey}`);
     expect(await panel.textContent()).toContain(`VITE_LATCHKEY_PROJECT_ID=${projectId}`);
     expect(await panel.textContent()).toContain(`VITE_LATCHKEY_API_URL=${dashboard.url}`);
+    // The SDK installs from this server (packages/react/test/packed/ follows the command to a working app).
+    expect(await panel.textContent()).toContain(`npm install ${dashboard.url}/sdk/latchkey-js.tgz ${dashboard.url}/sdk/latchkey-react.tgz`);
     await screenshot(page, "setup");
 
     // The key the snippet holds is the project's and works.

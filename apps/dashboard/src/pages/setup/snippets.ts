@@ -26,14 +26,23 @@ export interface SnippetValues {
 
 export const KEY_PLACEHOLDER = "<your publishable client key>";
 
+/**
+ * This server serves the SDK's packages (packages/server/src/http/sdk-packages.ts): an app installs them from the
+ * server it talks to. @latchkey/react names @latchkey/js at the same address, so npm installs the pair as one.
+ */
+export function sdkInstallCommand(baseUrl: string, packages: ("js" | "react")[]): string {
+  return `npm install ${packages.map((name) => `${baseUrl}/sdk/latchkey-${name}.tgz`).join(" ")}`;
+}
+
 export function guides({ baseUrl, projectId, publishableClientKey: key }: SnippetValues): Guide[] {
   return [
     {
       id: "react",
       label: "React (Vite)",
-      intro: "Wrap your app in StackProvider, serve Latchkey's pages under /handler/, and read the user with useUser().",
+      intro:
+        "In a Vite + React app (npm create vite@latest my-app -- --template react-ts): install the SDK from this server, wrap your app in StackProvider, serve Latchkey's pages under /handler/, and read the user with useUser().",
       files: [
-        { name: "Terminal", code: "npm install @latchkey/js @latchkey/react" },
+        { name: "Terminal", code: sdkInstallCommand(baseUrl, ["js", "react"]) },
         {
           name: ".env.local",
           code: `VITE_LATCHKEY_API_URL=${baseUrl}\nVITE_LATCHKEY_PROJECT_ID=${projectId}\nVITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY=${key}`,
@@ -84,7 +93,7 @@ createRoot(document.getElementById("root")!).render(
       label: "Next.js",
       intro: "Latchkey runs in the browser: provide the app from a client component and mount its pages on app/handler/.",
       files: [
-        { name: "Terminal", code: "npm install @latchkey/js @latchkey/react" },
+        { name: "Terminal", code: sdkInstallCommand(baseUrl, ["js", "react"]) },
         {
           name: ".env.local",
           code: `NEXT_PUBLIC_LATCHKEY_API_URL=${baseUrl}\nNEXT_PUBLIC_LATCHKEY_PROJECT_ID=${projectId}\nNEXT_PUBLIC_LATCHKEY_PUBLISHABLE_CLIENT_KEY=${key}`,
@@ -139,7 +148,7 @@ export default function Handler() {
       label: "JavaScript",
       intro: "Without a framework: the StackClientApp of @latchkey/js signs users up and in, and keeps their session in cookies.",
       files: [
-        { name: "Terminal", code: "npm install @latchkey/js" },
+        { name: "Terminal", code: sdkInstallCommand(baseUrl, ["js"]) },
         {
           name: "latchkey.js",
           code: `import { StackClientApp } from "@latchkey/js";
