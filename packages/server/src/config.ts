@@ -67,6 +67,29 @@ export interface ServerConfig {
    * and sets it). Null: the API alone.
    */
   dashboardDir: string | null;
+  /** Production mode of the process (NODE_ENV=production, or DATABASE_URL set). */
+  production: boolean;
+  /** Whose forwarding headers to believe for the client's address and country (http/client-address.ts). */
+  trustedProxies: TrustedProxies;
+  /**
+   * The bearer token GET /metrics asks for in production (LATCHKEY_METRICS_TOKEN); without one the
+   * metrics are not served in production. In development they are open.
+   */
+  metricsToken: string | null;
+  /** One log line per request (LATCHKEY_ACCESS_LOG=off turns it off). */
+  accessLog: boolean;
+}
+
+/**
+ * LATCHKEY_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges (or proxy-addr's names
+ * loopback, linklocal, uniquelocal), or a number of hops in front of the server; empty: none, the
+ * socket's peer is the client. LATCHKEY_FORWARDED_HEADER names the header the proxies write:
+ * x-forwarded-for (the default) or forwarded (RFC 7239). Only one is read: a proxy that writes one
+ * passes the other through as the client sent it.
+ */
+export interface TrustedProxies {
+  proxies: string[] | number;
+  header: "x-forwarded-for" | "forwarded";
 }
 
 /** `mock`: the provider is the development OpenID provider at ServerConfig.oauthMockUrl. */
@@ -108,7 +131,27 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     passkeyTestChallenge: ["yes", "true"].includes(env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? ""),
     ...sharedOAuthFromEnv(env),
     dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
+    production: env.NODE_ENV === "production" || Boolean(env.DATABASE_URL),
+    trustedProxies: trustedProxiesFromEnv(env),
+    metricsToken: env.LATCHKEY_METRICS_TOKEN || null,
+    accessLog: env.LATCHKEY_ACCESS_LOG !== "off",
   };
+}
+
+function trustedProxiesFromEnv(env: NodeJS.ProcessEnv): TrustedProxies {
+  const raw = (env.LATCHKEY_TRUSTED_PROXIES ?? "").trim();
+  const header = (env.LATCHKEY_FORWARDED_HEADER ?? "x-forwarded-for").trim().toLowerCase();
+  if (header !== "x-forwarded-for" && header !== "forwarded") {
+    throw new Error(`LATCHKEY_FORWARDED_HEADER must be x-forwarded-for or forwarded, not ${JSON.stringify(header)}.`);
+  }
+  // The addresses themselves are checked where they are compiled (http/client-address.ts).
+  const proxies = /^\d+$/.test(raw)
+    ? Number(raw)
+    : raw
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+  return { proxies, header };
 }
 
 /**

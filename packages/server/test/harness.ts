@@ -101,6 +101,10 @@ export async function createTestServer(
     sharedOAuthCredentials: {},
     oauthMockUrl: null,
     dashboardDir: null,
+    production: false,
+    trustedProxies: { proxies: [], header: "x-forwarded-for" },
+    metricsToken: null,
+    accessLog: true,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

@@ -4,7 +4,7 @@ import { defineRoute } from "../../../http/route.ts";
 
 export default [
   defineRoute(mfaEndpoints.mfaSignIn, async ({ auth, body, services }) => {
-    const result = await signInWithTotp(services, auth.project, auth.branchId, body.code, body.totp);
+    const result = await services.metrics.signIn("totp", signInWithTotp(services, auth.project, auth.branchId, body.code, body.totp));
     return {
       body: { access_token: result.accessToken, refresh_token: result.refreshToken, is_new_user: result.isNewUser, user_id: result.userId },
     };

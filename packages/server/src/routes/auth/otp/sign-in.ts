@@ -7,10 +7,13 @@ export default [
   defineRoute(authEndpoints.otpSignIn, async ({ auth, body, services }) => {
     const { config } = auth.project;
     if (!config.magic_link_enabled) throw new StatusError(403, OTP_DISABLED_MESSAGE);
-    const result = await signInWithCode(services, auth.project, auth.branchId, body.code, {
-      signUpAllowed: config.sign_up_enabled || auth.type !== "client",
-      anonymousUser: auth.user?.isAnonymous ? auth.user : null,
-    });
+    const result = await services.metrics.signIn(
+      "otp",
+      signInWithCode(services, auth.project, auth.branchId, body.code, {
+        signUpAllowed: config.sign_up_enabled || auth.type !== "client",
+        anonymousUser: auth.user?.isAnonymous ? auth.user : null,
+      }),
+    );
     return {
       body: {
         access_token: result.accessToken,
