@@ -9,14 +9,15 @@ import { signIn } from "../../sessions/issue.ts";
 import { createUser } from "../../users/create.ts";
 import type { UserRecord } from "../../users/record.ts";
 
-/** A new anonymous user, signed in, in one transaction. */
+/** A new anonymous user, signed in, in one transaction. `countryCode`: the client's, when a trusted proxy said. */
 export function signUpAnonymously(
   services: Services,
   project: ProjectRow,
   branchId: string,
+  countryCode: string | null = null,
 ): Promise<{ accessToken: string; refreshToken: string; userId: string }> {
   return services.db.transaction(async (tx) => {
-    const user = await createUser(tx, project, branchId, { isAnonymous: true });
+    const user = await createUser(tx, project, branchId, { isAnonymous: true, countryCode });
     return signInAnonymousUser(services, tx, project, user);
   });
 }
