@@ -4,12 +4,11 @@
  * in one process (the tests) never mix their counts.
  *
  * Requests are counted by route pattern (/api/v1/users/:user_id), never the
- * raw path, which would make one series per user. The request path keeps a
- * child per label set in a map, so counting costs a map lookup, not
- * prom-client's label hashing.
+ * raw path, which would make one series per user (lib/request-stats.ts).
  */
 import { KnownError, RateLimitedError, StatusError } from "@latchkey/shared";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Counter as CounterType } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { RequestStats } from "./request-stats.ts";
 
 /** Seconds; most answers take a millisecond or less, sign-ins (argon2) tens to hundreds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -18,19 +17,11 @@ export type SignInMethod = "password" | "otp" | "passkey" | "oauth" | "totp";
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly #requests = new Counter({
-    name: "latchkey_http_requests_total",
-    help: "HTTP requests answered, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    registers: [this.registry],
-  });
-  readonly #latency = new Histogram({
-    name: "latchkey_http_request_duration_seconds",
-    help: "Time from a request's arrival to its response, by method and route pattern.",
-    labelNames: ["method", "route"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly #requests = new RequestStats(
+    this.registry,
+    { requests: "latchkey_http_requests_total", duration: "latchkey_http_request_duration_seconds" },
+    LATENCY_BUCKETS,
+  );
   readonly #signIns = new Counter({
     name: "latchkey_sign_ins_total",
     help: "Sign-in attempts by method and outcome (success, mfa_required, rate_limited, failure, error); error_code names a known error.",
@@ -43,7 +34,6 @@ export class Metrics {
     labelNames: ["final"] as const,
     registers: [this.registry],
   });
-  readonly #children = new Map<string, { count: CounterType.Internal; latency: ReturnType<Histogram["labels"]> }>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -51,14 +41,7 @@ export class Metrics {
 
   /** Called once per request, on the hot path. */
   request(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let child = this.#children.get(key);
-    if (!child) {
-      child = { count: this.#requests.labels(method, route, String(status)), latency: this.#latency.labels(method, route) };
-      this.#children.set(key, child);
-    }
-    child.count.inc();
-    child.latency.observe(seconds);
+    this.#requests.record(method, route, status, seconds);
   }
 
   /**
