@@ -130,12 +130,17 @@ describe("on a socket", () => {
     const user = await fetch(`${base}/api/v1/users/${userId}`, { headers: authHeaders(project.server) });
     expect(((await user.json()) as { country_code: string | null }).country_code).toBe("NZ");
 
-    const refreshed = await post("/auth/sessions/current/refresh", {}, { ...headers, "x-stack-refresh-token": refreshToken });
-    expect(refreshed.status).toBe(200);
-    const sessions = await fetch(`${base}/api/v1/auth/sessions?user_id=${userId}`, { headers: authHeaders(project.server) });
-    const items = ((await sessions.json()) as { items: { last_used_at_end_user_ip_info?: { ip: string } }[] }).items;
+    const sessionIps = async () => {
+      const res = await fetch(`${base}/api/v1/auth/sessions?user_id=${userId}`, { headers: authHeaders(project.server) });
+      return ((await res.json()) as { items: { last_used_at_end_user_ip_info?: { ip: string } }[] }).items.map(
+        (s) => s.last_used_at_end_user_ip_info?.ip,
+      );
+    };
     // Two hops trusted (the socket's peer and the proxy before it): the client is the address that proxy saw.
-    expect(items.map((s) => s.last_used_at_end_user_ip_info?.ip)).toEqual(["198.51.100.66"]);
+    expect(await sessionIps()).toEqual(["198.51.100.66"]);
+    const moved = { "x-forwarded-for": "198.51.100.77, 203.0.113.9", "x-stack-refresh-token": refreshToken };
+    expect((await post("/auth/sessions/current/refresh", {}, moved)).status).toBe(200);
+    expect(await sessionIps()).toEqual(["198.51.100.77"]);
 
     // Untrusted: the country header is ignored.
     trust([]);

@@ -102,7 +102,7 @@ export async function signInWithCode(
   project: ProjectRow,
   branchId: string,
   code: string,
-  input: SignUpPolicy & { anonymousUser: UserRecord | null; countryCode: string | null },
+  input: SignUpPolicy & { anonymousUser: UserRecord | null; countryCode: string | null; ip: string | null },
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "otp_sign_in" };
   const outcome = await useCode<OtpSignInData, SignInOutcome>(services.db, scope, code, async (tx, data) => {
@@ -117,7 +117,7 @@ export async function signInWithCode(
       const botRiskScore = signUpBotRiskScore(data.bot_challenge ?? "ok");
       user = await signUpByEmail(services, tx, project, branchId, data.email, input.anonymousUser, botRiskScore, input.countryCode);
     }
-    return completeSignIn(services, tx, project, user, { isNewUser });
+    return completeSignIn(services, tx, project, user, { isNewUser, ip: input.ip });
   });
   return signedInOrMfaRequired(outcome);
 }

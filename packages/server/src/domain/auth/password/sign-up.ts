@@ -74,7 +74,7 @@ export async function signUpWithPassword(
       const channel = await findPrimaryChannel(tx, { projectId: project.id, branchId }, user.id);
       await saveChannelVerification(tx, verification, channel!);
     }
-    return signIn(services, tx, project, user);
+    return signIn(services, tx, project, user, { ip: input.remoteIp });
   });
   if (verification) services.emails.kick();
   return result;

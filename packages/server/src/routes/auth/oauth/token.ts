@@ -23,6 +23,7 @@ export default [
           code: body.code,
           redirectUri: body.redirect_uri,
           codeVerifier: body.code_verifier,
+          ip,
         }),
       );
       return {

@@ -4,7 +4,7 @@ import { defineRoute } from "../../../http/route.ts";
 import { OTP_DISABLED_MESSAGE } from "./send-sign-in-code.ts";
 
 export default [
-  defineRoute(authEndpoints.otpSignIn, async ({ auth, body, services, country }) => {
+  defineRoute(authEndpoints.otpSignIn, async ({ auth, body, services, ip, country }) => {
     const { config } = auth.project;
     if (!config.magic_link_enabled) throw new StatusError(403, OTP_DISABLED_MESSAGE);
     const result = await services.metrics.signIn(
@@ -13,6 +13,7 @@ export default [
         signUpAllowed: config.sign_up_enabled || auth.type !== "client",
         anonymousUser: auth.user?.isAnonymous ? auth.user : null,
         countryCode: country,
+        ip,
       }),
     );
     return {

@@ -31,7 +31,7 @@ async function signIn(
   // Read fresh, not from this replica's cache: whether two-factor is on must not lag behind the database.
   const user = await findUser(services.db, auth.project.id, auth.branchId, found.userId);
   if (!user) throw new KnownErrors.EmailPasswordMismatch();
-  const result = signedInOrMfaRequired(await completeSignIn(services, services.db, auth.project, user, { isNewUser: false }));
+  const result = signedInOrMfaRequired(await completeSignIn(services, services.db, auth.project, user, { isNewUser: false, ip }));
   return {
     body: { access_token: result.accessToken, refresh_token: result.refreshToken, user_id: user.id },
   };
