@@ -83,7 +83,7 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
     if (knownPaths.match("ALL", c.req.path)[0].length > 0) return textResponse(405, "Method not allowed");
     // Outside the API, paths are the dashboard's pages and files.
     const path = c.req.path;
-    const page = isDashboardsToAnswer(path) ? services.dashboard?.respond(path, c.req.method) : null;
+    const page = isDashboardPath(path) ? services.dashboard?.respond(path, c.req.method) : null;
     if (page) (c.env as ObservedEnv).route = DASHBOARD_ROUTE;
     return page ?? textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints.");
   });
@@ -116,7 +116,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   return app;
 }
 
-function isDashboardsToAnswer(path: string): boolean {
+/** Whether the dashboard may answer this path: not the API's, and not one the server keeps for itself. */
+function isDashboardPath(path: string): boolean {
   if (path === "/api" || path.startsWith("/api/") || RESERVED_PATHS.has(path)) return false;
   return !RESERVED_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
