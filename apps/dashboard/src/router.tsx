@@ -1,4 +1,8 @@
-/** Every URL of the dashboard. Project pages come from pages/project-pages.ts; each is its own chunk. */
+/**
+ * Every URL of the dashboard. Project pages come from pages/project-pages.ts; each is its own chunk.
+ * Each top-level path is one of @latchkey/shared's DASHBOARD_ROUTE_ROOTS: the server serves pages only under those.
+ */
+import type { DashboardRouteRoot } from "@latchkey/shared";
 import { Suspense } from "react";
 import { Navigate, Outlet, createBrowserRouter } from "react-router";
 import { OwnerArea } from "./layout/owner-area.tsx";
@@ -33,7 +37,10 @@ export const router = createBrowserRouter([
     HydrateFallback: Loading,
     children: [
       // The owner's own sign-in and account pages: their own chunk, which the signed-in frame never loads.
-      { path: "/handler/*", lazy: async () => ({ Component: (await import("./layout/handler-pages.tsx")).HandlerPages }) },
+      {
+        path: `/${"handler" satisfies DashboardRouteRoot}/*`,
+        lazy: async () => ({ Component: (await import("./layout/handler-pages.tsx")).HandlerPages }),
+      },
       {
         element: <OwnerArea />,
         children: [
@@ -46,7 +53,7 @@ export const router = createBrowserRouter([
             })),
           },
           {
-            path: "projects/:projectId",
+            path: `${"projects" satisfies DashboardRouteRoot}/:projectId`,
             element: <ProjectLayout />,
             children: [
               ...(projectHome ? [{ index: true, element: <Navigate replace to={projectHome} /> }] : []),

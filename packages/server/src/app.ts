@@ -3,7 +3,7 @@
  * Request with no socket (tests); `serve()` in main.ts binds a port.
  */
 import { KnownError, RateLimitedError, StatusError } from "@latchkey/shared";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
@@ -18,11 +18,20 @@ import type { RouteDefinition } from "./http/route.ts";
 import { openApiRoutes } from "./http/openapi-route.ts";
 import { SdkPackages } from "./http/sdk-packages.ts";
 import { compareRoutes } from "./route-table.ts";
+import { observeRequests, type ObservedEnv } from "./http/access-log.ts";
+import { HEALTH_LIVE_PATH, HEALTH_READY_PATH, liveResponse, readyResponse } from "./http/health.ts";
+import { METRICS_PATH, metricsResponse } from "./http/metrics.ts";
 import type { Services } from "./services.ts";
 
 export const API_PREFIX = "/api/v1";
 /** `/api/latest` is served by rewriting it to `/api/v1`, so each route is registered once. */
 const LATEST_PREFIX = "/api/latest";
+/** Paths the server answers itself outside the API, never with a dashboard page (the SDK's tarballs live under /sdk/). */
+const RESERVED_PREFIXES = ["/health/", "/sdk/"];
+const RESERVED_PATHS = new Set(["/health", METRICS_PATH, "/sdk"]);
+/** Route labels (access log, metrics) of answers no API route gave. */
+const DASHBOARD_ROUTE = "(dashboard)";
+const PREFLIGHT_ROUTE = "(preflight)";
 
 const CORS_ALLOWED_HEADERS = [
   "content-type",
@@ -45,13 +54,14 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
 
   // CORS: every response carries allow-origin and expose-headers (see
   // http/response.ts); preflights are answered here, before routing.
-  app.options("*", () =>
-    emptyResponse(204, {
+  app.options("*", (c) => {
+    (c.env as ObservedEnv).route = PREFLIGHT_ROUTE;
+    return emptyResponse(204, {
       "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
       "access-control-allow-headers": CORS_ALLOWED_HEADERS,
       "access-control-max-age": "86400",
-    }),
-  );
+    });
+  });
 
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error);
@@ -73,7 +83,9 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   app.notFound((c) => {
     if (knownPaths.match("ALL", c.req.path)[0].length > 0) return textResponse(405, "Method not allowed");
     // Outside the API, paths are the dashboard's pages and files.
-    const page = c.req.path.startsWith("/api/") || c.req.path === "/api" ? null : services.dashboard?.respond(c.req.path, c.req.method);
+    const path = c.req.path;
+    const page = isDashboardPath(path) ? services.dashboard?.respond(path, c.req.method) : null;
+    if (page) (c.env as ObservedEnv).route = DASHBOARD_ROUTE;
     return page ?? textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints.");
   });
 
@@ -81,16 +93,38 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   const sdk = new SdkPackages(services.config.sdkDir, services.config.apiUrl);
   app.get("/sdk/:file", (c) => sdk.respond(c.req.param("file"), c.req.header("if-none-match")));
 
+  // Operating endpoints, outside the API and the dashboard (http/health.ts, http/metrics.ts).
+  const operating: [string, (c: Context) => Response | Promise<Response>][] = [
+    [HEALTH_LIVE_PATH, () => liveResponse()],
+    [HEALTH_READY_PATH, () => readyResponse(services.readiness)],
+    [METRICS_PATH, (c) => metricsResponse(services.config, services.metrics, c.req.raw.headers)],
+  ];
+  for (const [path, answer] of operating) {
+    app.get(path, (c) => {
+      (c.env as ObservedEnv).route = path;
+      return answer(c);
+    });
+    knownPaths.add("ALL", path, true);
+  }
+
   // Static segments before parameters, so /users/me wins over /users/:user_id (see compareRoutes).
   const ordered = [...routes].sort(compareRoutes);
   for (const route of ordered) {
-    const handler = routeHandler(route, services);
+    const handler = routeHandler(route, services, API_PREFIX + route.path);
     for (const full of fullPaths(route.path)) {
       app.on(route.method, full, handler);
       knownPaths.add("ALL", full, true);
     }
   }
+  // Every request, answered by whichever handler, is logged and counted (http/access-log.ts).
+  app.fetch = observeRequests(app.fetch, services.logger, services.metrics, services.config.accessLog);
   return app;
+}
+
+/** Whether the dashboard may answer this path: not the API's, and not one the server keeps for itself. */
+function isDashboardPath(path: string): boolean {
+  if (path === "/api" || path.startsWith("/api/") || RESERVED_PATHS.has(path)) return false;
+  return !RESERVED_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /** The route's full path; the root is served both as `/api/v1` and `/api/v1/`. */

@@ -3,6 +3,7 @@
  * environment, read once at start.
  */
 import { resolve } from "node:path";
+import proxyaddr from "proxy-addr";
 import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS, OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/shared";
 import { parseDuration } from "./lib/duration.ts";
 import type { SmtpSettings } from "./domain/emails/smtp.ts";
@@ -77,6 +78,27 @@ export interface ServerConfig {
    * (LATCHKEY_SDK_DIR; `npm start` packs them and sets it). Null: /sdk/ answers 404 saying so.
    */
   sdkDir: string | null;
+  /** Whose forwarding headers to believe for the client's address and country (http/client-address.ts). */
+  trustedProxies: TrustedProxies;
+  /**
+   * The bearer token GET /metrics asks for in production (LATCHKEY_METRICS_TOKEN); without one the
+   * metrics are not served in production. In development they are open.
+   */
+  metricsToken: string | null;
+  /** One log line per request (LATCHKEY_ACCESS_LOG=off turns it off). */
+  accessLog: boolean;
+}
+
+/**
+ * LATCHKEY_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges (or proxy-addr's names
+ * loopback, linklocal, uniquelocal), or a number of hops in front of the server; empty: none, the
+ * socket's peer is the client. LATCHKEY_FORWARDED_HEADER names the header the proxies write:
+ * x-forwarded-for (the default) or forwarded (RFC 7239). Only one is read: a proxy that writes one
+ * passes the other through as the client sent it.
+ */
+export interface TrustedProxies {
+  proxies: string[] | number;
+  header: "x-forwarded-for" | "forwarded";
 }
 
 /** `mock`: the provider is the development OpenID provider at ServerConfig.oauthMockUrl. */
@@ -132,7 +154,36 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     ...sharedOAuthFromEnv(env),
     dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
     sdkDir: env.LATCHKEY_SDK_DIR ? resolve(env.LATCHKEY_SDK_DIR) : null,
+    trustedProxies: trustedProxiesFromEnv(env),
+    metricsToken: env.LATCHKEY_METRICS_TOKEN || null,
+    accessLog: env.LATCHKEY_ACCESS_LOG !== "off",
   };
+}
+
+function trustedProxiesFromEnv(env: NodeJS.ProcessEnv): TrustedProxies {
+  const raw = (env.LATCHKEY_TRUSTED_PROXIES ?? "").trim();
+  const header = (env.LATCHKEY_FORWARDED_HEADER ?? "x-forwarded-for").trim().toLowerCase();
+  if (header !== "x-forwarded-for" && header !== "forwarded") {
+    throw new StartupError(`LATCHKEY_FORWARDED_HEADER must be x-forwarded-for or forwarded, not ${JSON.stringify(header)}.`);
+  }
+  const proxies = /^\d+$/.test(raw)
+    ? Number(raw)
+    : raw
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+  // Checked here, before anything starts, by the same parser http/client-address.ts compiles them with.
+  if (Array.isArray(proxies) && proxies.length > 0) {
+    try {
+      proxyaddr.compile(proxies);
+    } catch (error) {
+      throw new StartupError(
+        `LATCHKEY_TRUSTED_PROXIES: ${(error as Error).message}. Give comma-separated addresses or CIDR ranges (or loopback, linklocal, uniquelocal), or a number of hops.`,
+        { cause: error },
+      );
+    }
+  }
+  return { proxies, header };
 }
 
 /**

@@ -24,6 +24,9 @@ import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import { httpSiteverify } from "./integrations/siteverify.ts";
 import { DashboardSite } from "./http/dashboard.ts";
+import { ClientAddresses } from "./http/client-address.ts";
+import { Metrics } from "./lib/metrics.ts";
+import { Readiness } from "./db/readiness.ts";
 import type { Services } from "./services.ts";
 
 export interface Instance {
@@ -40,6 +43,9 @@ export async function startInstance(
   const routes = loadRoutes();
   routes.catch(() => {});
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? "info" });
+  // Checked before the database opens: a bad LATCHKEY_TRUSTED_PROXIES stops the start with nothing done.
+  const clientAddresses = new ClientAddresses(config.trustedProxies);
+  const metrics = new Metrics();
   const database =
     options.database ??
     (await connectDatabase(
@@ -65,10 +71,12 @@ export async function startInstance(
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
   const projects = new ProjectStore(db, caches, bus);
-  const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts, config.smtpAllowInsecureAuth);
+  const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts, config.smtpAllowInsecureAuth, metrics);
   emails.start();
   const housekeeping = new Housekeeping(db, logger);
   housekeeping.start();
+  const readiness = new Readiness(database);
+  watchOperatingGauges(metrics, database, emails, readiness);
   const services: Services = {
     config,
     database,
@@ -88,6 +96,9 @@ export async function startInstance(
     dashboard: config.dashboardDir
       ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey, config.apiUrl)
       : null,
+    clientAddresses,
+    metrics,
+    readiness,
   };
   return {
     services,
@@ -99,6 +110,20 @@ export async function startInstance(
       await database.close();
     },
   };
+}
+
+/** Gauges read when /metrics is scraped: none of them costs anything per request. */
+function watchOperatingGauges(metrics: Metrics, database: Database, emails: EmailQueue, readiness: Readiness): void {
+  metrics.gauge("latchkey_email_queue_depth", "E-mail messages queued or being sent, on every replica.", () => emails.depth());
+  metrics.gauge(
+    "latchkey_database_max_connections",
+    "Connections this process may open to the database (the postgres.js pool's size; 1 for embedded PGlite).",
+    () => database.maxConnections,
+  );
+  // The readiness answer (db/readiness.ts, cached briefly), so a scrape is also a check of the database.
+  metrics.gauge("latchkey_database_ready", "1 when the database answers and every migration is applied, else 0.", async () =>
+    (await readiness.check()).ready ? 1 : 0,
+  );
 }
 
 /** Operators and tests can fix the internal project's keys through the environment. */

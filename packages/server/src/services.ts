@@ -17,6 +17,9 @@ import type { KeyStore } from "./domain/tokens/signing-keys.ts";
 import type { Siteverify } from "./integrations/siteverify.ts";
 import type { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
 import type { DashboardSite } from "./http/dashboard.ts";
+import type { ClientAddresses } from "./http/client-address.ts";
+import type { Metrics } from "./lib/metrics.ts";
+import type { Readiness } from "./db/readiness.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -37,4 +40,10 @@ export interface Services {
   siteverify: Siteverify | null;
   /** The dashboard served at / (null: the API alone; see ServerConfig.dashboardDir). */
   dashboard: DashboardSite | null;
+  /** The client's address and country behind trusted proxies (ServerConfig.trustedProxies). */
+  clientAddresses: ClientAddresses;
+  /** What GET /metrics reports (lib/metrics.ts). */
+  metrics: Metrics;
+  /** What GET /health/ready reports (db/readiness.ts). */
+  readiness: Readiness;
 }

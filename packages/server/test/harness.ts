@@ -103,6 +103,9 @@ export async function createTestServer(
     oauthMockUrl: null,
     dashboardDir: null,
     sdkDir: null,
+    trustedProxies: { proxies: [], header: "x-forwarded-for" },
+    metricsToken: null,
+    accessLog: true,
     ...overrides,
   };
   const instance = await startInstance(config, { database, logger });

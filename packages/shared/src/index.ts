@@ -4,3 +4,4 @@ export * from "./schema-fields.ts";
 export * from "./case.ts";
 export * from "./setting-anchors.ts";
 export * from "./api/index.ts";
+export * from "./dashboard-routes.ts";

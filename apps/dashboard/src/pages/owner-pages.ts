@@ -1,8 +1,10 @@
 /** The signed-in pages outside any project (one file and one entry each, like pages/project-pages.ts). */
+import type { DashboardRouteRoot } from "@latchkey/shared";
 import type { ComponentType } from "react";
 
 export interface OwnerPage {
-  path: string;
+  /** A new top-level page is added to DASHBOARD_ROUTE_ROOTS too, or the server answers it 404. */
+  path: DashboardRouteRoot;
   load: () => Promise<{ default: ComponentType }>;
 }
 

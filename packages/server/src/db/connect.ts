@@ -20,6 +20,8 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** The most connections it opens: the postgres.js pool's size; PGlite is one connection in this process. */
+  maxConnections: number;
   /**
    * Runs `fn` in one transaction on one connection, with a runner for raw SQL
    * text (several statements allowed, no parameters). Used by migrations.
@@ -49,8 +51,9 @@ export function openPGlite(options: Omit<PGliteOptions, "extensions"> = {}): Pro
 
 export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
+    const maxConnections = target.max ?? 20;
     const client = postgres(target.url, {
-      max: target.max ?? 20,
+      max: maxConnections,
       onnotice: () => {},
       // Timestamps come back as Date; bigint counts as numbers are enough here.
       types: { bigint: postgres.BigInt },
@@ -59,6 +62,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
     return {
       db,
       kind: "postgres",
+      maxConnections,
       rawTransaction: (fn) =>
         client.begin(async (tx) => fn(async (text) => [...(await tx.unsafe(text))] as Record<string, unknown>[])) as never,
       listen: async (channel, onMessage, onConnect) => {
@@ -73,6 +77,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
   return {
     db,
     kind: "pglite",
+    maxConnections: 1,
     rawTransaction: (fn) =>
       client.transaction(async (tx) =>
         fn(async (text) => {

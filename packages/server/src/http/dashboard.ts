@@ -1,10 +1,12 @@
 /**
  * The dashboard's built files (ServerConfig.dashboardDir), served at / next
- * to the API: hashed assets cached for good, every other path answered with
- * index.html so deep links and reloads land on the right page. index.html
+ * to the API: hashed assets cached for good, the router's page paths answered
+ * with index.html so deep links and reloads land on the right page, anything
+ * else 404. index.html
  * names the internal project's publishable key (public by design), so the
  * dashboard works when the internal project requires one.
  */
+import { DASHBOARD_ROUTE_ROOTS } from "@latchkey/shared";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
 
@@ -92,7 +94,8 @@ export class DashboardSite {
     }
     // A missing hashed asset is a stale page asking for an old build: a 404 lets it fail visibly instead of parsing HTML as code.
     if (path.startsWith("/assets/") || extname(path) !== "") return null;
-    return this.page(method);
+    // The router's pages; anything else is no page of the dashboard's.
+    return path === "/" || isPagePath(path) ? this.page(method) : null;
   }
 
   private page(method: string): Response {
@@ -126,6 +129,13 @@ export class DashboardSite {
     }
     return this.#index;
   }
+}
+
+const PAGE_ROOTS = new Set<string>(DASHBOARD_ROUTE_ROOTS);
+
+function isPagePath(path: string): boolean {
+  const end = path.indexOf("/", 1);
+  return PAGE_ROOTS.has(end < 0 ? path.slice(1) : path.slice(1, end));
 }
 
 function escapeAttribute(value: string): string {

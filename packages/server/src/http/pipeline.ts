@@ -22,14 +22,17 @@ import { jsonResponse, jsonTextResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
 import { requireTeamPermission } from "./team-permission.ts";
 import type { HandlerInput, RouteDefinition } from "./route.ts";
+import type { ObservedEnv } from "./access-log.ts";
 
 const NO_KEYS = z.object({}).strict();
 const NO_BODY = NO_KEYS.optional();
 
-export function routeHandler(route: RouteDefinition, services: Services) {
+/** `pattern`: the route's full path pattern, which the access log and the metrics name it by (never the path itself). */
+export function routeHandler(route: RouteDefinition, services: Services, pattern: string) {
   // Decided once per route: with the check off, answers are not looked at.
   const check = services.config.checkResponses;
   return (c: Context): MaybePromise<Response> => {
+    (c.env as ObservedEnv).route = pattern;
     try {
       const response = run(handle(route, services, c, check));
       return isPromise(response) ? response.catch(rethrowAsError) : response;
@@ -119,12 +122,21 @@ class Input implements HandlerInput<unknown, unknown, unknown, RequestAuth | nul
     private readonly context: Context,
   ) {}
 
-  /** Looked up only by the routes that record it. */
+  /** Looked up only by the routes that record it; through trusted proxies only (http/client-address.ts). */
   get ip(): string | null {
+    return this.services.clientAddresses.address(this.peer(), this.headers);
+  }
+
+  get country(): string | null {
+    return this.services.clientAddresses.country(this.peer(), this.headers);
+  }
+
+  /** The socket's peer (none under app.request()). */
+  private peer(): string | undefined {
     try {
-      return getConnInfo(this.context).remote.address ?? null;
+      return getConnInfo(this.context).remote.address;
     } catch {
-      return null;
+      return undefined;
     }
   }
 }

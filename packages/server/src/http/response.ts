@@ -16,7 +16,7 @@ const EXPOSED = "x-stack-known-error, x-stack-request-id";
 const REQUEST_ID_PREFIX = randomUUID().slice(0, 24);
 let requestCount = 0;
 
-function nextRequestId(): string {
+export function nextRequestId(): string {
   return REQUEST_ID_PREFIX + (requestCount++).toString(16).padStart(12, "0");
 }
 

@@ -32,8 +32,10 @@ export interface HandlerInput<B, Q, P, A> {
   request: Request;
   /** Request headers (read these rather than request.headers: cheaper under Node). */
   headers: HeaderReader;
-  /** The caller's address as the socket saw it (for session records). */
+  /** The client's address: the socket's peer, or what trusted proxies forwarded (http/client-address.ts). */
   ip: string | null;
+  /** The client's country (ISO 3166-1 alpha-2) when a trusted proxy sent it; for new users' country_code. */
+  country: string | null;
 }
 
 /**

@@ -38,7 +38,7 @@ export async function completeSignIn(
   db: DbOrTx,
   project: ProjectRow,
   user: UserRecord,
-  options: { isNewUser: boolean },
+  options: { isNewUser: boolean; ip?: string | null },
 ): Promise<SignInOutcome> {
   if (hasTotp(user)) {
     const data: MfaAttemptData = { user_id: user.id, is_new_user: options.isNewUser };
@@ -46,7 +46,7 @@ export async function completeSignIn(
     const { code } = await createCode(db, scope, { ...data }, MFA_ATTEMPT_EXPIRATION_MILLIS);
     return { mfaAttemptCode: code };
   }
-  const session = await signIn(services, db, project, user);
+  const session = await signIn(services, db, project, user, { ip: options.ip ?? null });
   return {
     signedIn: { accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user.id, isNewUser: options.isNewUser },
   };

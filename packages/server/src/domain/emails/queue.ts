@@ -13,6 +13,7 @@ import type { Db, DbOrTx } from "../../db/connect.ts";
 import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
+import type { Metrics } from "../../lib/metrics.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
 import { OUTBOX_STATUS } from "./outbox.ts";
 import { warnIfSharedSmtpBroken } from "./smtp-check.ts";
@@ -71,7 +72,18 @@ export class EmailQueue {
     private readonly allowPrivateHosts = false,
     /** Passwords may go to hosts that are not loopback without TLS (LATCHKEY_SMTP_ALLOW_INSECURE_AUTH). */
     private readonly allowInsecureAuth = false,
+    /** Failed attempts are counted here (GET /metrics). */
+    private readonly metrics: Metrics | null = null,
   ) {}
+
+  /** Messages waiting to be sent or being sent now, on every replica: read when metrics are scraped. */
+  async depth(): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sentEmails)
+      .where(sql`${sentEmails.status} in ('queued', 'sending')`);
+    return Number(row?.n ?? 0);
+  }
 
   /** The start-up check of the shared SMTP server: the warning it logged, or null. */
   sharedSmtpChecked: Promise<string | null> = Promise.resolve(null);
@@ -242,7 +254,9 @@ export class EmailQueue {
       error instanceof PrivateSmtpHostError ||
       (typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500);
     this.logger.warn({ emailId: row.id, attempts: row.attempts, error: raw }, "e-mail delivery failed");
-    if (once || permanent || row.attempts >= MAX_SEND_ATTEMPTS) return this.finish(row, { status: "failed", error: message });
+    const final = once || permanent || row.attempts >= MAX_SEND_ATTEMPTS;
+    this.metrics?.emailDeliveryFailures.inc({ final: String(final) });
+    if (final) return this.finish(row, { status: "failed", error: message });
     await this.finish(row, {
       status: "queued",
       error: message,

@@ -30,7 +30,7 @@ export async function signIn(
   db: DbOrTx,
   project: ProjectRow,
   user: UserRecord,
-  options: { expiresInMillis?: number; isImpersonation?: boolean } = {},
+  options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
 ): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
   const { session, refreshToken } = await createSession(db, {
     projectId: project.id,

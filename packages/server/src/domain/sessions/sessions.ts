@@ -21,6 +21,8 @@ export async function createSession(
     userId: string;
     expiresInMillis?: number;
     isImpersonation?: boolean;
+    /** The client's address (http/client-address.ts), recorded as where the session was last used. */
+    ip?: string | null;
   },
 ): Promise<{ session: SessionRow; refreshToken: string }> {
   const refreshToken = randomCode(REFRESH_TOKEN_LENGTH);
@@ -33,6 +35,7 @@ export async function createSession(
       refreshTokenHash: sha256Hex(refreshToken),
       expiresAt: new Date(Date.now() + (input.expiresInMillis ?? DEFAULT_SESSION_EXPIRATION_MILLIS)),
       isImpersonation: input.isImpersonation ?? false,
+      lastUsedIp: input.ip ?? null,
     })
     .returning();
   return { session: session!, refreshToken };

@@ -9,15 +9,16 @@ import { signIn } from "../../sessions/issue.ts";
 import { createUser } from "../../users/create.ts";
 import type { UserRecord } from "../../users/record.ts";
 
-/** A new anonymous user, signed in, in one transaction. */
+/** A new anonymous user, signed in, in one transaction. `client`: its address and (when a trusted proxy said) country. */
 export function signUpAnonymously(
   services: Services,
   project: ProjectRow,
   branchId: string,
+  client: { countryCode: string | null; ip: string | null } = { countryCode: null, ip: null },
 ): Promise<{ accessToken: string; refreshToken: string; userId: string }> {
   return services.db.transaction(async (tx) => {
-    const user = await createUser(tx, project, branchId, { isAnonymous: true });
-    return signInAnonymousUser(services, tx, project, user);
+    const user = await createUser(tx, project, branchId, { isAnonymous: true, countryCode: client.countryCode });
+    return signInAnonymousUser(services, tx, project, user, client.ip);
   });
 }
 
@@ -31,7 +32,8 @@ export function signInAnonymousUser(
   db: DbOrTx,
   project: ProjectRow,
   user: UserRecord,
+  ip: string | null = null,
 ): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
   if (!user.isAnonymous) throw new Error(`signInAnonymousUser: user ${user.id} is not anonymous.`);
-  return signIn(services, db, project, user);
+  return signIn(services, db, project, user, { ip });
 }

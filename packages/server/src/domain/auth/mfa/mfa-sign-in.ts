@@ -23,6 +23,7 @@ export function signInWithTotp(
   branchId: string,
   attemptCode: string,
   totp: string,
+  ip: string | null = null,
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "mfa_attempt" };
   const limiterKey = (userId: string) => `${project.id}:${userId}`;
@@ -34,7 +35,7 @@ export function signInWithTotp(
     attemptCode,
     async (tx, data) => {
       const user = checked ?? (await findUser(tx, project.id, branchId, data.user_id))!;
-      const session = await signIn(services, tx, project, user);
+      const session = await signIn(services, tx, project, user, { ip });
       return { accessToken: session.accessToken, refreshToken: session.refreshToken, userId: user.id, isNewUser: data.is_new_user };
     },
     async (tx, data) => {

@@ -53,6 +53,8 @@ export interface OAuthSignInInput {
   signUpAllowed: boolean;
   /** The bot challenge the authorize step checked, scored on a user this sign-in creates; null when none was checked. */
   botChallenge?: BotChallengeOutcome | null;
+  /** The client's country (ISO 3166-1 alpha-2) for a user this sign-in creates; null when unknown. */
+  countryCode?: string | null;
 }
 
 /** A race lost twice in a row is no longer a race: let the error through. */
@@ -149,6 +151,7 @@ async function authenticate(
     emailSignsIn,
     anonymousUserId: input.userId,
     signUpBotRiskScore: input.botChallenge ? signUpBotRiskScore(input.botChallenge) : undefined,
+    countryCode: input.countryCode ?? null,
   });
   const attached =
     user.id === input.userId

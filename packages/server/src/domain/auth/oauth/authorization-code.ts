@@ -44,6 +44,8 @@ export interface CodeExchange {
   code: string;
   redirectUri: string | undefined;
   codeVerifier: string | undefined;
+  /** The client's address, recorded on the new session. */
+  ip?: string | null;
 }
 
 export interface CodeExchanged extends SignedIn {
@@ -73,7 +75,7 @@ export async function exchangeAuthorizationCode(
         // The user was deleted since the code was issued: the code leads nowhere.
         if (!user) throw new KnownErrors.InvalidAuthorizationCode();
         afterCallbackRedirectUrl = data.after_callback_redirect_url;
-        return completeSignIn(services, tx, project, user, { isNewUser: data.is_new_user });
+        return completeSignIn(services, tx, project, user, { isNewUser: data.is_new_user, ip: input.ip ?? null });
       },
       async (_tx, data) => {
         if (!input.codeVerifier || s256(input.codeVerifier) !== data.code_challenge) return new KnownErrors.InvalidAuthorizationCode();

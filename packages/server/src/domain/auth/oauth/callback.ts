@@ -27,6 +27,8 @@ export interface CallbackInput {
   /** The provider's answer: `code` and `state`, or `error`. */
   query: Record<string, string>;
   cookies: ReadonlyMap<string, string>;
+  /** The browser's country when a trusted proxy said (http/client-address.ts), for a user this sign-in creates. */
+  countryCode?: string | null;
 }
 
 export interface CallbackResult {
@@ -47,7 +49,7 @@ export async function finishOAuthFlow(services: Services, input: CallbackInput):
   const project = await services.projects.get(flow.projectId);
   if (!project) throw new StatusError(400, INVALID_STATE_MESSAGE);
   try {
-    const location = await signInAndIssueCode(services, project, flow, input.query);
+    const location = await signInAndIssueCode(services, project, flow, input.query, input.countryCode ?? null);
     return { status: 303, location, spentCookie: cookieName };
   } catch (error) {
     const location = error instanceof KnownError ? errorRedirectLocation(project.config, flow.data, error) : null;
@@ -61,6 +63,7 @@ async function signInAndIssueCode(
   project: ProjectRow,
   flow: OAuthFlow,
   query: Record<string, string>,
+  countryCode: string | null,
 ): Promise<string> {
   if (flow.expiresAt.getTime() <= Date.now()) throw new KnownErrors.OuterOAuthTimeout();
   // The project may have changed since the flow started.
@@ -77,6 +80,7 @@ async function signInAndIssueCode(
       userId: flow.data.user_id,
       signUpAllowed: project.config.sign_up_enabled,
       botChallenge: flow.data.bot_challenge ?? null,
+      countryCode,
     });
     return issueAuthorizationCode(tx, project.id, flow.branchId, {
       user_id: user.id,

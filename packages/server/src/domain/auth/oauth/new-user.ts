@@ -23,6 +23,8 @@ export interface NewOAuthUser {
   anonymousUserId: string | null;
   /** risk_scores.sign_up.bot from the flow's bot challenge; undefined leaves the default (or the anonymous user's). */
   signUpBotRiskScore?: number | undefined;
+  /** The client's country, when known (a new user only; an upgraded anonymous user keeps theirs). */
+  countryCode?: string | null;
 }
 
 export async function createOAuthUser(
@@ -56,6 +58,7 @@ export async function createOAuthUser(
     primaryEmailVerified: profile.emailVerified,
     primaryEmailAuthEnabled: emailSignsIn,
     ...(input.signUpBotRiskScore !== undefined ? { signUpBotRiskScore: input.signUpBotRiskScore } : {}),
+    countryCode: input.countryCode ?? null,
   });
 }
 

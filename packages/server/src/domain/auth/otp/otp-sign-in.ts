@@ -102,7 +102,7 @@ export async function signInWithCode(
   project: ProjectRow,
   branchId: string,
   code: string,
-  input: SignUpPolicy & { anonymousUser: UserRecord | null },
+  input: SignUpPolicy & { anonymousUser: UserRecord | null; countryCode: string | null; ip: string | null },
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "otp_sign_in" };
   const outcome = await useCode<OtpSignInData, SignInOutcome>(services.db, scope, code, async (tx, data) => {
@@ -115,9 +115,9 @@ export async function signInWithCode(
       if (!input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
       // Codes mailed before challenges were recorded carry none: nothing was checked, nothing held against the user.
       const botRiskScore = signUpBotRiskScore(data.bot_challenge ?? "ok");
-      user = await signUpByEmail(services, tx, project, branchId, data.email, input.anonymousUser, botRiskScore);
+      user = await signUpByEmail(services, tx, project, branchId, data.email, input.anonymousUser, botRiskScore, input.countryCode);
     }
-    return completeSignIn(services, tx, project, user, { isNewUser });
+    return completeSignIn(services, tx, project, user, { isNewUser, ip: input.ip });
   });
   return signedInOrMfaRequired(outcome);
 }
@@ -158,6 +158,7 @@ async function signUpByEmail(
   email: string,
   anonymousUser: UserRecord | null,
   botRiskScore: number,
+  countryCode: string | null,
 ): Promise<UserRecord> {
   const anonymous = anonymousUser && (await lockAnonymousUser(tx, project, branchId, anonymousUser.id));
   if (anonymous) {
@@ -174,5 +175,6 @@ async function signUpByEmail(
     primaryEmailAuthEnabled: true,
     otpAuthEnabled: true,
     signUpBotRiskScore: botRiskScore,
+    countryCode,
   });
 }

@@ -67,6 +67,7 @@ export async function signInWithPasskey(
   branchId: string,
   answer: AuthenticationResponseJSON,
   code: string,
+  ip: string | null = null,
 ): Promise<SignedIn> {
   const tenancy = { projectId: project.id, branchId };
   const scope: CodeScope = { ...tenancy, purpose: "passkey_authentication" };
@@ -81,7 +82,7 @@ export async function signInWithPasskey(
       await tx.update(passkeys).set({ counter: newCounter, backedUp, lastUsedAt: new Date() }).where(eq(passkeys.id, passkey.id));
       const user = await findUser(tx, project.id, branchId, passkey.userId);
       // The row cascades away with its user, and it is locked: the user is there.
-      return completeSignIn(services, tx, project, user!, { isNewUser: false });
+      return completeSignIn(services, tx, project, user!, { isNewUser: false, ip });
     },
     async (tx, data) => {
       const checked = await checkAnswer(tx, project, tenancy, answer, data);

@@ -27,6 +27,8 @@ export interface PasswordSignUp extends SignUpPolicy {
   callbackUrl: string | undefined;
   botChallenge: BotChallengeInput;
   remoteIp: string | null;
+  /** The client's country as a trusted proxy gave it (http/client-address.ts), kept on a new user. */
+  countryCode: string | null;
   /** The caller, when signed in as an anonymous user: upgraded in place rather than a new user. */
   anonymousUser: UserRecord | null;
 }
@@ -65,13 +67,14 @@ export async function signUpWithPassword(
           primaryEmailAuthEnabled: true,
           passwordHash,
           signUpBotRiskScore: botRiskScore,
+          countryCode: input.countryCode,
         });
     if (verification) {
       // The user was just given this address as their primary e-mail, so the channel exists.
       const channel = await findPrimaryChannel(tx, { projectId: project.id, branchId }, user.id);
       await saveChannelVerification(tx, verification, channel!);
     }
-    return signIn(services, tx, project, user);
+    return signIn(services, tx, project, user, { ip: input.remoteIp });
   });
   if (verification) services.emails.kick();
   return result;

@@ -17,11 +17,15 @@ export default [
     if (body.grant_type === "authorization_code") {
       // Codes come from the provider sign-in flow (routes/auth/oauth/callback).
       if (!body.code) throw new KnownErrors.InvalidAuthorizationCode();
-      const signedIn = await exchangeAuthorizationCode(services, project, branchId, {
-        code: body.code,
-        redirectUri: body.redirect_uri,
-        codeVerifier: body.code_verifier,
-      });
+      const signedIn = await services.metrics.signIn(
+        "oauth",
+        exchangeAuthorizationCode(services, project, branchId, {
+          code: body.code,
+          redirectUri: body.redirect_uri,
+          codeVerifier: body.code_verifier,
+          ip,
+        }),
+      );
       return {
         headers,
         body: {

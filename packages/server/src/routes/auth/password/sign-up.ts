@@ -4,7 +4,7 @@ import { signUpWithPassword } from "../../../domain/auth/password/sign-up.ts";
 import { defineRoute } from "../../../http/route.ts";
 
 export default [
-  defineRoute(authEndpoints.passwordSignUp, async ({ auth, body, services, ip }) => {
+  defineRoute(authEndpoints.passwordSignUp, async ({ auth, body, services, ip, country }) => {
     const { config } = auth.project;
     if (!config.credential_enabled) throw new KnownErrors.PasswordAuthenticationNotEnabled();
     const result = await signUpWithPassword(services, auth.project, auth.branchId, {
@@ -14,6 +14,7 @@ export default [
       callbackUrl: body.verification_callback_url,
       botChallenge: botChallengeInput(body),
       remoteIp: ip,
+      countryCode: country,
       // Signed in anonymously? Then this sign-up upgrades that user in place.
       anonymousUser: auth.user?.isAnonymous ? auth.user : null,
     });

@@ -4,13 +4,17 @@ import { parseCookies, setCookieHeader } from "../../../../http/cookies.ts";
 import { emptyResponse } from "../../../../http/response.ts";
 import { defineRoute, type EndpointHandlerInput } from "../../../../http/route.ts";
 
-type CallbackInput = Pick<EndpointHandlerInput<typeof oauthEndpoints.oauthCallback>, "params" | "query" | "services" | "headers">;
+type CallbackInput = Pick<
+  EndpointHandlerInput<typeof oauthEndpoints.oauthCallback>,
+  "params" | "query" | "services" | "headers" | "country"
+>;
 
-async function callback({ params, query, services, headers }: CallbackInput) {
+async function callback({ params, query, services, headers, country }: CallbackInput) {
   const result = await finishOAuthFlow(services, {
     providerId: params.provider_id,
     query: stringEntries(query),
     cookies: parseCookies(headers.get("cookie")),
+    countryCode: country,
   });
   const extra: Record<string, string> = { location: result.location };
   if (result.spentCookie) {
