@@ -2,9 +2,12 @@
  * The port is taken first, before the database is opened or migrated, so a
  * port in use stops the start with nothing changed. Until the instance is
  * ready every request gets 503 (a load balancer or a script waiting for the
- * server keeps waiting); then requests go to the app.
+ * server keeps waiting); then requests go to the app. Liveness alone answers
+ * 200 meanwhile: the process is up, and an orchestrator that restarted it for
+ * a long migration would never let the migration finish.
  */
 import { createAdaptorServer, type ServerType } from "@hono/node-server";
+import { HEALTH_LIVE_PATH, liveResponse } from "../http/health.ts";
 import { StartupError } from "./startup-error.ts";
 
 type Fetch = Parameters<typeof createAdaptorServer>[0]["fetch"];
@@ -17,11 +20,13 @@ export interface EarlyServer {
   close(): void;
 }
 
-const starting: Fetch = () =>
-  new Response(JSON.stringify({ error: "Latchkey is starting; try again in a moment." }), {
-    status: 503,
-    headers: { "content-type": "application/json", "retry-after": "1" },
-  });
+const starting: Fetch = (request) =>
+  new URL(request.url).pathname === HEALTH_LIVE_PATH
+    ? liveResponse()
+    : new Response(JSON.stringify({ error: "Latchkey is starting; try again in a moment." }), {
+        status: 503,
+        headers: { "content-type": "application/json", "retry-after": "1" },
+      });
 
 export async function listenEarly(port: number, hostname: string): Promise<EarlyServer> {
   let handler = starting;
