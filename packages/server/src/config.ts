@@ -16,6 +16,8 @@ export interface ServerConfig {
   apiUrl: string;
   databaseUrl: string | null;
   dataDir: string;
+  /** PGlite's shared_buffers (LATCHKEY_PGLITE_SHARED_BUFFERS, e.g. "64MB"); null: db/connect.ts's embedded default. */
+  pgliteSharedBuffers: string | null;
   serverSecret: string;
   accessTokenExpirationMillis: number;
   seedInternalKeys: {
@@ -84,6 +86,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     apiUrl: (env.LATCHKEY_API_URL ?? env.STACK_API_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     databaseUrl: env.DATABASE_URL || null,
     dataDir,
+    pgliteSharedBuffers: pgliteSharedBuffersFromEnv(env),
     serverSecret: env.STACK_SERVER_SECRET || devServerSecret(join(dirname(dataDir), "server-secret")),
     accessTokenExpirationMillis: env.STACK_ACCESS_TOKEN_EXPIRATION_TIME
       ? parseDuration(env.STACK_ACCESS_TOKEN_EXPIRATION_TIME)
@@ -109,6 +112,23 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     ...sharedOAuthFromEnv(env),
     dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
   };
+}
+
+/** PostgreSQL's own floor for shared_buffers (16 pages of 8kB). */
+const MIN_SHARED_BUFFERS_KB = 128;
+const SIZE_UNITS_KB = { kB: 1, MB: 1024, GB: 1024 * 1024 } as const;
+
+/** LATCHKEY_PGLITE_SHARED_BUFFERS as PostgreSQL writes sizes ("16MB", "512kB", "1GB"), checked here so a typo is not a cryptic PGlite failure. */
+function pgliteSharedBuffersFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const value = env.LATCHKEY_PGLITE_SHARED_BUFFERS?.trim();
+  if (!value) return null;
+  const match = /^(\d+)(kB|MB|GB)$/.exec(value);
+  if (!match || Number(match[1]) * SIZE_UNITS_KB[match[2] as keyof typeof SIZE_UNITS_KB] < MIN_SHARED_BUFFERS_KB) {
+    throw new Error(
+      `LATCHKEY_PGLITE_SHARED_BUFFERS must be a size of at least 128kB written as PostgreSQL does, e.g. 64MB or 1GB (got ${JSON.stringify(value)}).`,
+    );
+  }
+  return value;
 }
 
 /**

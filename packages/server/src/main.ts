@@ -12,7 +12,6 @@ import { connectDatabase } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { createKeySet, isValidProjectKey, newProjectKey } from "./domain/api-keys/project-keys.ts";
 import { startInstance, type Instance } from "./server.ts";
-import { warmUpRenderer } from "./domain/emails/render/render.ts";
 
 const command = process.argv[2] ?? "start";
 const config = configFromEnv();
@@ -26,7 +25,6 @@ if (command === "migrate") {
   await database.close();
 } else if (command === "start") {
   const instance = await startInstance(config);
-  warmUpRenderer(instance.services.logger);
   const keys = await devKeys(instance, config);
   instance.services.dashboard?.setPublishableClientKey(keys.publishable_client_key ?? null);
   const server = serve({ fetch: instance.app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, () => {

@@ -36,15 +36,34 @@ export interface Database {
 
 export type RawRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
 
-export type DatabaseTarget = { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite };
+export type DatabaseTarget =
+  { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite; sharedBuffers?: string };
+
+/**
+ * PostgreSQL's page cache inside PGlite (shared_buffers). PGlite keeps
+ * PostgreSQL's default of 128MB, and the whole of it becomes resident: it is
+ * most of an idle server's memory. An embedded database is small, and a page
+ * not in this cache is still in the operating system's file cache, so 16MB is
+ * the default; LATCHKEY_PGLITE_SHARED_BUFFERS raises it (config.ts). What else
+ * PGlite holds: its WebAssembly memory starts at 128MB (less is refused) but
+ * only pages it touches are resident, and V8's compiled code of pglite.wasm.
+ */
+export const PGLITE_SHARED_BUFFERS_DEFAULT = "16MB";
 
 /**
  * Opens an embedded database with the extensions the migrations create
  * (pg_trgm, for the users search): every PGlite that runs or reads the
  * schema must be opened through here, or its indexes cannot be used.
  */
-export function openPGlite(options: Omit<PGliteOptions, "extensions"> = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: { pg_trgm } });
+export function openPGlite({
+  sharedBuffers = PGLITE_SHARED_BUFFERS_DEFAULT,
+  ...options
+}: Omit<PGliteOptions, "extensions" | "startParams"> & { sharedBuffers?: string } = {}): Promise<PGlite> {
+  return PGlite.create({
+    ...options,
+    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`],
+    extensions: { pg_trgm },
+  });
 }
 
 export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
@@ -68,7 +87,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
     };
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir }));
+  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir, sharedBuffers: target.sharedBuffers }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
