@@ -11,7 +11,9 @@
 // - sandbox-runtime.js the sandbox's program, prebuilt, so the worker never
 //                      starts esbuild to bundle it;
 // - migrations/        the SQL files, found next to the bundle as db/migrate.ts
-//                      finds them next to itself.
+//                      finds them next to itself;
+// - pglite-template.tar.gz  an empty PGlite data directory with every migration
+//                      applied, which a new data directory starts from (db/connect.ts).
 // Packages with native or WebAssembly parts, or files they read at run time,
 // stay in node_modules (EXTERNAL); the rest is bundled, which starts faster
 // than resolving and loading hundreds of modules.
@@ -57,6 +59,8 @@ const EXTERNAL = [
 
 /** The sandbox runtime's file, next to the worker; runtime-bundle.ts reads it when this name is defined. */
 const SANDBOX_RUNTIME = "sandbox-runtime.js";
+/** The migrated data directory's file, next to main.js; db/connect.ts reads it when this name is defined. */
+const PGLITE_TEMPLATE = "pglite-template.tar.gz";
 
 function fingerprint() {
   const hash = createHash("sha256");
@@ -96,6 +100,23 @@ async function routeManifestModule() {
   ].join("\n");
 }
 
+/**
+ * A fresh in-memory PGlite, migrated by the server's own code (through tsx, at
+ * build time only) and dumped. Nothing else goes in: keys and secrets are
+ * made by each server at its first start.
+ */
+async function writePgliteTemplate(outFile) {
+  const { tsImport } = await import("tsx/esm/api");
+  const { connectDatabase, openPGlite } = await tsImport(join(src, "db", "connect.ts"), import.meta.url);
+  const { migrate } = await tsImport(join(src, "db", "migrate.ts"), import.meta.url);
+  const pglite = await openPGlite();
+  const database = await connectDatabase({ kind: "pglite", pglite });
+  await migrate(database);
+  const tarball = await pglite.dumpDataDir("gzip");
+  await database.close();
+  writeFileSync(outFile, Buffer.from(await tarball.arrayBuffer()));
+}
+
 /** Two virtual modules: the entry (manifest first, so it is in place when main.ts starts the server) and the manifest. */
 function entryPlugin(manifest) {
   return {
@@ -127,7 +148,10 @@ export async function buildServer({ outDir = serverDist } = {}) {
     external: EXTERNAL,
     // CommonJS dependencies bundled into an ES module still call require() for Node's built-ins.
     banner: { js: 'import { createRequire as __latchkeyRequire } from "node:module"; const require = __latchkeyRequire(import.meta.url);' },
-    define: { LATCHKEY_PREBUILT_SANDBOX_RUNTIME: JSON.stringify(`./${SANDBOX_RUNTIME}`) },
+    define: {
+      LATCHKEY_PREBUILT_SANDBOX_RUNTIME: JSON.stringify(`./${SANDBOX_RUNTIME}`),
+      LATCHKEY_PGLITE_TEMPLATE: JSON.stringify(`./${PGLITE_TEMPLATE}`),
+    },
     sourcemap: "linked",
     legalComments: "none",
     logLevel: "warning",
@@ -145,6 +169,7 @@ export async function buildServer({ outDir = serverDist } = {}) {
       outfile: join(outDir, "worker.mjs"),
     }),
     esbuild.build({ ...runtimeBuildOptions, outfile: join(outDir, SANDBOX_RUNTIME) }),
+    writePgliteTemplate(join(outDir, PGLITE_TEMPLATE)),
   ]);
   cpSync(join(src, "db", "migrations"), join(outDir, "migrations"), {
     recursive: true,

@@ -71,10 +71,10 @@ function commandOf(pid: number): string {
   }
 }
 
-/** Builds what is stale (server, dashboard, SDK), as `npm run build` does, so the starts below time no build. */
+/** Builds what `npm start` would build if stale (server, dashboard), so the starts below time no build. */
 export function buildFirst(): void {
   process.stdout.write("[footprint] building what is stale…\n");
-  const result = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
+  const result = spawnSync(process.execPath, ["scripts/build.mjs", "server", "dashboard"], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) throw new Error("npm run build failed");
 }
 
@@ -121,6 +121,19 @@ export function footprintTable(rows: Footprint[]): string {
         `| ${r.label} | ${(r.freshMillis / 1000).toFixed(2)} s | ${(r.warmMillis / 1000).toFixed(2)} s | ${r.idleRssMb.toFixed(0)} MB | ` +
         `${r.processes.map((p) => `\`${p}\``).join(", ")} |`,
     ),
+    "",
+    "Targets (issue 21, on the 2-core machine): fresh start under 3 s, warm start under 1.5 s, idle RSS under 250 MB on PGlite " +
+      "and under 150 MB on PostgreSQL; no TypeScript loader or bundler in the tree:",
+    "",
+    ...rows.map((r) => {
+      const rssTarget = r.label === "PGlite" ? 250 : 150;
+      const loaders = r.processes.filter((p) => /tsx|esbuild/.test(p));
+      const met = (ok: boolean) => (ok ? "met" : "**not met**");
+      return (
+        `- ${r.label}: fresh ${met(r.freshMillis < 3000)}, warm ${met(r.warmMillis < 1500)}, idle RSS ${met(r.idleRssMb < rssTarget)}, ` +
+        `tree ${loaders.length ? `**has ${loaders.join(", ")}**` : "has no loader or bundler"}`
+      );
+    }),
   ];
   return lines.join("\n");
 }
