@@ -7,12 +7,15 @@
  * esbuild compiles in a child process of its own (its service, ~70 MB), which
  * it starts on the first call and would keep for the life of the server. Mail
  * is rendered now and then, so the service is stopped once no compile has run
- * for BUNDLER_IDLE_MILLIS, and started again by the next one.
+ * for bundlerIdle.millis, and started again by the next one.
  */
 import { build, stop, type Message, type Plugin } from "esbuild";
 
-/** How long esbuild's service outlives the last compile: long enough for an admin editing a template, or a burst of mail. */
-export const BUNDLER_IDLE_MILLIS = 30_000;
+/**
+ * How long esbuild's service outlives the last compile: long enough for an admin editing a template, or a burst
+ * of mail. A property, so a test can shorten it.
+ */
+export const bundlerIdle = { millis: 30_000 };
 
 let compiling = 0;
 let idleTimer: NodeJS.Timeout | null = null;
@@ -29,7 +32,7 @@ function compileEnded() {
   idleTimer = setTimeout(() => {
     idleTimer = null;
     if (compiling === 0) void stop();
-  }, BUNDLER_IDLE_MILLIS);
+  }, bundlerIdle.millis);
   // The timer alone must not keep a process alive that has nothing else to do (a one-off command, a test).
   idleTimer.unref();
 }
