@@ -43,10 +43,15 @@ function fingerprint() {
   return hash.digest("hex");
 }
 
+/** True when dashboardDist holds a build of the current sources. */
+export function dashboardBuildIsCurrent() {
+  return existsSync(STAMP) && readFileSync(STAMP, "utf8") === fingerprint() && existsSync(join(dashboardDist, "index.html"));
+}
+
 /** Builds the dashboard into dashboardDist unless the build there is of the current sources; returns the directory. */
 export async function ensureDashboardBuilt({ log = console.log } = {}) {
+  if (dashboardBuildIsCurrent()) return dashboardDist;
   const wanted = fingerprint();
-  if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === wanted && existsSync(join(dashboardDist, "index.html"))) return dashboardDist;
   log("  Building the dashboard (only when its sources changed)…");
   const { build } = await import("vite");
   // Vite bundles React's development build when NODE_ENV says so (vitest sets it to "test"): the served dashboard is

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureServerBuilt } from "./server-build.mjs";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -25,7 +26,7 @@ export function newInternalPublishableClientKey() {
 }
 
 /**
- * Starts the server (`npm start`'s command) on `port` with its data in
+ * Starts the built server (`npm start`'s, built first if stale) on `port` with its data in
  * `dataDir`. The internal project's publishable key is seeded from
  * `internalPublishableClientKey`, so the data directory's dev-keys.json is left alone.
  * `stdio` is passed to spawn (default: the server's output goes to ours);
@@ -52,7 +53,7 @@ export function startLatchkeyServer({
     ...env,
   };
   if (childEnv.DATABASE_URL && !childEnv.STACK_SERVER_SECRET) childEnv.STACK_SERVER_SECRET = serverSecret;
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts", "start"], {
+  const child = spawn(process.execPath, [ensureServerBuilt(), "start"], {
     cwd: repoRoot,
     stdio,
     env: childEnv,

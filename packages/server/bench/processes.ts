@@ -149,8 +149,18 @@ export async function createBenchDatabase(databaseUrl: string): Promise<{ url: s
   return { url: u.toString(), drop };
 }
 
-/** Spawns the real server on `port` with its data in `dataDir` (PGlite unless `databaseUrl`); does not wait for it. */
-export function startServer(label: string, port: number, dataDir: string, databaseUrl: string | null): Child {
+/**
+ * Spawns the real server on `port` with its data in `dataDir` (PGlite unless `databaseUrl`); does not wait for it.
+ * `args` (node's arguments) replace the TypeScript entry, e.g. to run `scripts/start.mjs` as `npm start` does;
+ * `serverSecret` is for a second start on the same data (by default each start gets a new one).
+ */
+export function startServer(
+  label: string,
+  port: number,
+  dataDir: string,
+  databaseUrl: string | null,
+  { args, serverSecret = randomBytes(32).toString("hex") }: { args?: string[]; serverSecret?: string } = {},
+): Child {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -159,13 +169,14 @@ export function startServer(label: string, port: number, dataDir: string, databa
     // Production mode (DATABASE_URL) requires the public address and a secret of at least 32 characters.
     LATCHKEY_API_URL: `http://127.0.0.1:${port}`,
     LATCHKEY_DATA_DIR: join(dataDir, "data"),
-    STACK_SERVER_SECRET: randomBytes(32).toString("hex"),
+    STACK_SERVER_SECRET: serverSecret,
     STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: SEED.publishableClientKey,
     STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: SEED.secretServerKey,
     STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY: SEED.superSecretAdminKey,
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  if (args) return startChild(`latchkey (${label})`, args, env);
   const flags = ["--import", "tsx"];
   // One profile per thread (the tsx loader has its own); the biggest is the server's.
   if (CPU_PROF_DIR) flags.push("--cpu-prof", `--cpu-prof-dir=${join(CPU_PROF_DIR, label.toLowerCase())}`);

@@ -164,7 +164,13 @@ function machine(): string[] {
  * BENCHMARKS.md at the repository root. `started` is the run's start (epoch
  * millis); `load0` and `load1` the 1-minute load average at start and end.
  */
-export function writeReport(reports: DatabaseReport[], started: number, load0: number, load1: number): void {
+export function writeReport(
+  reports: DatabaseReport[],
+  started: number,
+  load0: number,
+  load1: number,
+  footprint: string | null = null,
+): void {
   const body = [
     "# Benchmarks",
     "",
@@ -192,6 +198,7 @@ export function writeReport(reports: DatabaseReport[], started: number, load0: n
     `- Machine: ${machine().join("; ")}; load average ${fmt(load0, 2)} at start, ${fmt(load1, 2)} at end`,
     `- Password hash: argon2id (19 MiB, t=2, p=1) on the libuv pool (${process.env.UV_THREADPOOL_SIZE ?? 4} threads)`,
     "",
+    ...(footprint ? ["## Footprint", "", footprint, ""] : []),
     "## Results",
     "",
     ...reports.map((r) => section(r)),
@@ -208,7 +215,7 @@ export function writeReport(reports: DatabaseReport[], started: number, load0: n
     "```",
     "",
     "With `DATABASE_URL`, a fresh database `latchkey_bench_<random>` is created on that server and dropped afterwards",
-    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=hello,floor,me,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-up`,",
+    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=footprint,hello,floor,me,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-up`,",
     "`BENCH_CPU_PROF=<dir>` (the server runs with `node --cpu-prof`; open the largest `.cpuprofile` in Chrome DevTools),",
     "`BENCH_NO_WRITE=1` (leave this file alone). Other load on the machine skews req/s; compare ratios and CPU per request.",
     "",

@@ -10,7 +10,8 @@
  * stdout and to BENCHMARKS.md at the repository root.
  *
  * Knobs (environment): BENCH_DURATION seconds per scenario (default 8),
- * BENCH_SCENARIOS comma list to run a subset (hello,floor,me,refresh,refresh-distinct,sign-in,sign-up,users-page),
+ * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,refresh,refresh-distinct,sign-in,sign-up,users-page;
+ * `BENCH_SCENARIOS=footprint` measures only what `npm start` costs: start times and idle memory, see footprint.ts),
  * BENCH_CPU_PROF directory for `node --cpu-prof` profiles of the server,
  * BENCH_NO_WRITE=1 to leave BENCHMARKS.md alone.
  *
@@ -36,6 +37,7 @@ import {
   waitReady,
   type Child,
 } from "./processes.ts";
+import { buildFirst, footprint, footprintTable } from "./footprint.ts";
 import { writeReport } from "./report.ts";
 import { hello, meanCeiling, runScenarios, type DatabaseReport } from "./scenarios.ts";
 import { seed } from "./setup.ts";
@@ -127,6 +129,15 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${tables.join("\n\n")}\n\n`);
     if (process.env.BENCH_SCENARIOS === "users-page") return;
   }
+  let footprintSection: string | null = null;
+  if (wanted("footprint")) {
+    buildFirst();
+    const rows = [await footprint("PGlite", null)];
+    if (process.env.DATABASE_URL) rows.push(await footprint("PostgreSQL", process.env.DATABASE_URL));
+    footprintSection = footprintTable(rows);
+    process.stdout.write(`\n${footprintSection}\n\n`);
+    if (process.env.BENCH_SCENARIOS === "footprint") return;
+  }
   const started = Date.now();
   const load0 = loadavg()[0]!;
   const reports: DatabaseReport[] = [await benchDatabase("PGlite", null)];
@@ -134,7 +145,7 @@ async function main(): Promise<void> {
   if (pg) reports.push(await benchDatabase("PostgreSQL", pg));
   const load1 = loadavg()[0]!;
 
-  writeReport(reports, started, load0, load1);
+  writeReport(reports, started, load0, load1, footprintSection);
   if (reports.some((r) => r.failure)) process.exitCode = 1;
 }
 

@@ -19,7 +19,6 @@ import {
 } from "./config.ts";
 import type { Database } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
-import { warmUpRenderer } from "./domain/emails/render/render.ts";
 import { logProductionStart, printBanner } from "./process/announce.ts";
 import { devServerSecret } from "./process/data-dir.ts";
 import { lockDataDir, type DataDirLock } from "./process/data-dir-lock.ts";
@@ -71,7 +70,6 @@ async function startCommand(): Promise<void> {
   const instance = await startInstance(config, { database, logger: log });
   undo.pop(); // the instance closes the database from now on
   undo.push(() => instance.close());
-  warmUpRenderer(log);
   const dashboard = instance.services.dashboard;
   if (config.production) {
     http.serve(instance.app.fetch);

@@ -75,15 +75,32 @@ export function compareRoutes(a: { path: string; method: string }, b: { path: st
 }
 
 let loaded: Promise<RouteDefinition[]> | null = null;
+/** A route file (its path under routes/) and what it default-exports. */
+export type RouteManifest = [file: string, exported: unknown][];
+let manifest: RouteManifest | null = null;
+
+/**
+ * The built server has no routes/ folder to read: scripts/lib/server-build.mjs
+ * lists routeFiles() at build time and bundles a module that imports each of
+ * them and calls this first, so the same files are checked by the same rules
+ * at start.
+ */
+export function useRouteManifest(entries: RouteManifest): void {
+  manifest = entries;
+}
 
 /** Imports every route file once per process (each server instance reuses the table), checked and in registration order. */
 export function loadRoutes(): Promise<RouteDefinition[]> {
-  loaded ??= loadRoutesFrom(ROUTES_DIR);
+  loaded ??= manifest ? Promise.resolve(checkedRoutes(manifest)) : loadRoutesFrom(ROUTES_DIR);
   return loaded;
 }
 
 export async function loadRoutesFrom(dir: string): Promise<RouteDefinition[]> {
   const files = routeFiles(dir);
   const modules = await Promise.all(files.map((file) => import(pathToFileURL(join(dir, file)).href) as Promise<{ default?: unknown }>));
-  return files.flatMap((file, i) => checkRouteFile(file, modules[i]!.default)).sort(compareRoutes);
+  return checkedRoutes(files.map((file, i) => [file, modules[i]!.default]));
+}
+
+function checkedRoutes(entries: RouteManifest): RouteDefinition[] {
+  return entries.flatMap(([file, exported]) => checkRouteFile(file, exported)).sort(compareRoutes);
 }

@@ -49,7 +49,10 @@ export async function startInstance(
   const database =
     options.database ??
     (await connectDatabase(
-      options.target ?? (config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir }),
+      options.target ??
+        (config.databaseUrl
+          ? { kind: "postgres", url: config.databaseUrl }
+          : { kind: "pglite", dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers ?? undefined }),
     ));
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ applied }, "applied migrations");

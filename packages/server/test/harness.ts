@@ -89,6 +89,7 @@ export async function createTestServer(
     apiUrl: "http://localhost:8102",
     databaseUrl: null,
     dataDir: "",
+    pgliteSharedBuffers: null,
     serverSecret: options.replicaOf?.config.serverSecret ?? randomBytes(32).toString("hex"),
     accessTokenExpirationMillis: 10 * 60 * 1000,
     seedInternalKeys: SEED_KEYS,

@@ -7,7 +7,8 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import postgres from "postgres";
 import * as schema from "./schema/index.ts";
 
@@ -38,15 +39,49 @@ export interface Database {
 
 export type RawRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
 
-export type DatabaseTarget = { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite };
+export type DatabaseTarget =
+  { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite; sharedBuffers?: string };
+
+/**
+ * PostgreSQL's page cache inside PGlite (shared_buffers). PGlite keeps
+ * PostgreSQL's default of 128MB, and the whole of it becomes resident: it is
+ * most of an idle server's memory. An embedded database is small, and a page
+ * not in this cache is still in the operating system's file cache, so 16MB is
+ * the default; LATCHKEY_PGLITE_SHARED_BUFFERS raises it (config.ts). What else
+ * PGlite holds: its WebAssembly memory starts at 128MB (less is refused) but
+ * only pages it touches are resident, and V8's compiled code of pglite.wasm.
+ */
+export const PGLITE_SHARED_BUFFERS_DEFAULT = "16MB";
+
+declare const LATCHKEY_PGLITE_TEMPLATE: string | undefined;
+
+/**
+ * The built server ships a migrated, empty data directory (a tarball made at
+ * build time by scripts/lib/server-build.mjs, which defines
+ * LATCHKEY_PGLITE_TEMPLATE as its path next to the bundle). A new data
+ * directory starts as a copy of it: PGlite's initdb and the migrations it
+ * holds are the most of a first start's time. Run from the sources, or on a
+ * data directory in use already (PostgreSQL writes PG_VERSION first), there is none.
+ */
+function templateFor(dataDir: string | undefined): Blob | undefined {
+  if (typeof LATCHKEY_PGLITE_TEMPLATE !== "string" || !dataDir || existsSync(join(dataDir, "PG_VERSION"))) return undefined;
+  return new Blob([readFileSync(new URL(LATCHKEY_PGLITE_TEMPLATE, import.meta.url))]);
+}
 
 /**
  * Opens an embedded database with the extensions the migrations create
  * (pg_trgm, for the users search): every PGlite that runs or reads the
  * schema must be opened through here, or its indexes cannot be used.
  */
-export function openPGlite(options: Omit<PGliteOptions, "extensions"> = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: { pg_trgm } });
+export function openPGlite({
+  sharedBuffers = PGLITE_SHARED_BUFFERS_DEFAULT,
+  ...options
+}: Omit<PGliteOptions, "extensions" | "startParams"> & { sharedBuffers?: string } = {}): Promise<PGlite> {
+  return PGlite.create({
+    ...options,
+    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`],
+    extensions: { pg_trgm },
+  });
 }
 
 export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
@@ -72,7 +107,9 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
     };
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir }));
+  const client =
+    target.pglite ??
+    (await openPGlite({ dataDir: target.dataDir, sharedBuffers: target.sharedBuffers, loadDataDir: templateFor(target.dataDir) }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

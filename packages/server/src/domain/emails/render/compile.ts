@@ -3,8 +3,39 @@
  * function body for the sandbox. Imports other than the allowed ones fail
  * here, before anything runs; the allowed ones stay `require` calls that the
  * sandbox answers with its own copies.
+ *
+ * esbuild compiles in a child process of its own (its service, ~70 MB), which
+ * it starts on the first call and would keep for the life of the server. Mail
+ * is rendered now and then, so the service is stopped once no compile has run
+ * for bundlerIdle.millis, and started again by the next one.
  */
-import { build, type Message, type Plugin } from "esbuild";
+import { build, stop, type Message, type Plugin } from "esbuild";
+
+/**
+ * How long esbuild's service outlives the last compile: long enough for an admin editing a template, or a burst
+ * of mail. A property, so a test can shorten it.
+ */
+export const bundlerIdle = { millis: 30_000 };
+
+let compiling = 0;
+let idleTimer: NodeJS.Timeout | null = null;
+
+function compileStarted() {
+  compiling += 1;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+}
+
+function compileEnded() {
+  compiling -= 1;
+  if (compiling > 0) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    if (compiling === 0) void stop();
+  }, bundlerIdle.millis);
+  // The timer alone must not keep a process alive that has nothing else to do (a one-off command, a test).
+  idleTimer.unref();
+}
 
 export const ALLOWED_IMPORTS = ["react", "react/jsx-runtime", "@react-email/components"];
 
@@ -29,6 +60,7 @@ function describe(message: Message): string {
 
 /** `what` names the module in messages ("template", "theme"). */
 export async function compileModule(source: string, what: string): Promise<string> {
+  compileStarted();
   try {
     const result = await build({
       stdin: { contents: source, loader: "tsx", sourcefile: `${what}.tsx` },
@@ -46,5 +78,7 @@ export async function compileModule(source: string, what: string): Promise<strin
     const errors = (error as { errors?: Message[] }).errors;
     if (!errors?.length) throw error;
     throw new CompileError(`The ${what} does not compile: ${describe(errors[0]!)}`);
+  } finally {
+    compileEnded();
   }
 }

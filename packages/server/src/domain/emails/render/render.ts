@@ -72,8 +72,10 @@ export async function renderEmail(input: RenderInput): Promise<RenderedEmail> {
 
 /**
  * Starts the sandbox and loads its runtime now (about 2 s, in the worker),
- * so the first real mail is not the one that waits. For long-running
- * servers; tests and one-off commands skip it.
+ * so the first real mail is not the one that waits. The server does not call
+ * it at start: the sandbox and esbuild's service cost memory that a server
+ * sending no mail need not hold (compile.ts). Tests that time a page with a
+ * render use it.
  */
 export function warmUpRenderer(logger: { warn(obj: object, msg: string): void }): void {
   const template = `export function EmailTemplate() { return <p>warm-up</p>; }`;

@@ -1,15 +1,25 @@
 /**
- * Bundles the sandbox's program (sandbox/entry.ts: React, its server
- * renderer, the React Email components) into one script, once per process.
+ * The sandbox's program (sandbox/entry.ts: React, its server renderer, the
+ * React Email components) as one script, once per process. The built server
+ * ships it prebuilt (scripts/lib/server-build.mjs defines
+ * LATCHKEY_PREBUILT_SANDBOX_RUNTIME, the file's path next to the bundle); run
+ * from the TypeScript sources it is bundled here on first use, and esbuild's
+ * service is stopped once that is done, as this worker needs it only once.
  */
-import { build } from "esbuild";
-import { fileURLToPath } from "node:url";
+import { readFile } from "node:fs/promises";
+import { runtimeBuildOptions } from "./runtime-options.mjs";
+
+declare const LATCHKEY_PREBUILT_SANDBOX_RUNTIME: string | undefined;
 
 let bundle: Promise<string> | null = null;
 
-/** The script, built on first use; a failed build is retried on the next call. */
+/** The script, read or built on first use; a failure is retried on the next call. */
 export function runtimeBundle(): Promise<string> {
-  bundle ??= buildBundle().catch((error: unknown) => {
+  bundle ??= (
+    typeof LATCHKEY_PREBUILT_SANDBOX_RUNTIME === "string"
+      ? readFile(new URL(LATCHKEY_PREBUILT_SANDBOX_RUNTIME, import.meta.url), "utf8")
+      : buildBundle()
+  ).catch((error: unknown) => {
     bundle = null;
     throw error;
   });
@@ -17,18 +27,11 @@ export function runtimeBundle(): Promise<string> {
 }
 
 async function buildBundle(): Promise<string> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL("./sandbox/entry.ts", import.meta.url))],
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    // QuickJS implements ES2023; nothing needs lowering.
-    target: "es2022",
-    minify: true,
-    // The production builds of React: smaller and faster, with the same behaviour.
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
+  const { build, stop } = await import("esbuild");
+  try {
+    const result = await build({ ...runtimeBuildOptions, write: false });
+    return result.outputFiles[0]!.text;
+  } finally {
+    await stop();
+  }
 }

@@ -1,0 +1,193 @@
+// The built server: packages/server/src bundled by esbuild into plain
+// JavaScript, so `npm start` loads no TypeScript compiler. Built when its
+// sources changed (a fingerprint, as for the dashboard), by scripts/build.mjs.
+//
+// What goes where in the output directory:
+// - main.js            the server (`node main.js start|migrate`): our code and
+//                      @latchkey/shared (TypeScript source only) bundled in, with
+//                      a route manifest instead of reading routes/ at run time;
+// - worker.mjs         the e-mail sandbox's worker thread (render/client.ts
+//                      starts ./worker.mjs next to itself, as in the sources);
+// - sandbox-runtime.js the sandbox's program, prebuilt, so the worker never
+//                      starts esbuild to bundle it;
+// - migrations/        the SQL files, found next to the bundle as db/migrate.ts
+//                      finds them next to itself;
+// - pglite-template.tar.gz  an empty PGlite data directory with every migration
+//                      applied, which a new data directory starts from (db/connect.ts).
+// Packages with native or WebAssembly parts, or files they read at run time,
+// stay in node_modules (EXTERNAL); the rest is bundled, which starts faster
+// than resolving and loading hundreds of modules.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository (not imported from latchkey-server.mjs, which imports this module). */
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export const serverRoot = join(repoRoot, "packages", "server");
+/** Where the build goes: packages/server/dist, or LATCHKEY_SERVER_OUT (the test builds elsewhere, so it never replaces a running server's files). */
+export const serverDist = process.env.LATCHKEY_SERVER_OUT || join(serverRoot, "dist");
+const src = join(serverRoot, "src");
+/** The fingerprint of the sources the build was made from. */
+const STAMP = ".sources";
+
+/** Everything the build is made of, this file included (its options shape the output). */
+const SOURCES = [
+  "packages/server/src",
+  "packages/server/package.json",
+  "packages/shared/src",
+  "package-lock.json",
+  "scripts/lib/server-build.mjs",
+];
+
+/**
+ * Kept out of the bundle: native addons (@node-rs/argon2, esbuild's binary),
+ * WebAssembly engines that load their .wasm/.data files relative to
+ * themselves (PGlite, QuickJS), and pino, whose worker-thread transports are
+ * files of its own. A package also covers its subpaths.
+ */
+const EXTERNAL = [
+  "@electric-sql/pglite",
+  "@node-rs/argon2",
+  "@jitl/quickjs-wasmfile-release-sync",
+  "quickjs-emscripten-core",
+  "esbuild",
+  "pino",
+];
+
+/** The sandbox runtime's file, next to the worker; runtime-bundle.ts reads it when this name is defined. */
+const SANDBOX_RUNTIME = "sandbox-runtime.js";
+/** The migrated data directory's file, next to main.js; db/connect.ts reads it when this name is defined. */
+const PGLITE_TEMPLATE = "pglite-template.tar.gz";
+
+function fingerprint() {
+  const hash = createHash("sha256");
+  const walk = (path) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) walk(join(path, name));
+    } else {
+      hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+    }
+  };
+  for (const source of SOURCES) walk(join(repoRoot, source));
+  return hash.digest("hex");
+}
+
+/** True when `outDir` holds a build of the current sources. */
+export function serverBuildIsCurrent(outDir = serverDist) {
+  const stamp = join(outDir, STAMP);
+  return existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint() && existsSync(join(outDir, "main.js"));
+}
+
+/**
+ * The module the bundle evaluates before main.ts: every route file, imported
+ * statically, handed to route-table.ts. The list is route-table.ts's own
+ * routeFiles() (loaded through tsx, at build time only), so a file is routed
+ * by the same rule built or not, and checkRouteFile judges it at start.
+ */
+async function routeManifestModule() {
+  const { tsImport } = await import("tsx/esm/api");
+  const { routeFiles, ROUTES_DIR } = await tsImport(join(src, "route-table.ts"), import.meta.url);
+  const files = routeFiles(ROUTES_DIR);
+  return [
+    'import { useRouteManifest } from "./route-table.ts";',
+    ...files.map((file, i) => `import route${i} from ${JSON.stringify(`./routes/${file}`)};`),
+    `useRouteManifest([${files.map((file, i) => `[${JSON.stringify(file)}, route${i}]`).join(", ")}]);`,
+  ].join("\n");
+}
+
+/**
+ * A fresh in-memory PGlite, migrated by the server's own code (through tsx, at
+ * build time only) and dumped. Nothing else goes in: keys and secrets are
+ * made by each server at its first start.
+ */
+async function writePgliteTemplate(outFile) {
+  const { tsImport } = await import("tsx/esm/api");
+  const { connectDatabase, openPGlite } = await tsImport(join(src, "db", "connect.ts"), import.meta.url);
+  const { migrate } = await tsImport(join(src, "db", "migrate.ts"), import.meta.url);
+  const pglite = await openPGlite();
+  const database = await connectDatabase({ kind: "pglite", pglite });
+  await migrate(database);
+  const tarball = await pglite.dumpDataDir("gzip");
+  await database.close();
+  writeFileSync(outFile, Buffer.from(await tarball.arrayBuffer()));
+}
+
+/** Two virtual modules: the entry (manifest first, so it is in place when main.ts starts the server) and the manifest. */
+function entryPlugin(manifest) {
+  return {
+    name: "latchkey-server-entry",
+    setup(build) {
+      build.onResolve({ filter: /^latchkey:/ }, (args) => ({ path: args.path, namespace: "latchkey" }));
+      build.onLoad({ filter: /.*/, namespace: "latchkey" }, (args) => ({
+        contents: args.path === "latchkey:main" ? 'import "latchkey:route-manifest";\nimport "./main.ts";' : manifest,
+        resolveDir: src,
+        loader: "ts",
+      }));
+    },
+  };
+}
+
+/** Builds the server into `outDir` (replacing what was there) in this process; scripts/build.mjs runs it in a child. */
+export async function buildServer({ outDir = serverDist } = {}) {
+  const esbuild = await import("esbuild");
+  const { runtimeBuildOptions } = await import("../../packages/server/src/domain/emails/render/runtime-options.mjs");
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const common = {
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // Workspace packages are TypeScript sources under this private condition (see vitest.config.ts).
+    conditions: ["latchkey-source"],
+    external: EXTERNAL,
+    // CommonJS dependencies bundled into an ES module still call require() for Node's built-ins.
+    banner: { js: 'import { createRequire as __latchkeyRequire } from "node:module"; const require = __latchkeyRequire(import.meta.url);' },
+    define: {
+      LATCHKEY_PREBUILT_SANDBOX_RUNTIME: JSON.stringify(`./${SANDBOX_RUNTIME}`),
+      LATCHKEY_PGLITE_TEMPLATE: JSON.stringify(`./${PGLITE_TEMPLATE}`),
+    },
+    sourcemap: "linked",
+    legalComments: "none",
+    logLevel: "warning",
+  };
+  await Promise.all([
+    esbuild.build({
+      ...common,
+      entryPoints: { main: "latchkey:main" },
+      outdir: outDir,
+      plugins: [entryPlugin(await routeManifestModule())],
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: [join(src, "domain", "emails", "render", "worker.ts")],
+      outfile: join(outDir, "worker.mjs"),
+    }),
+    esbuild.build({ ...runtimeBuildOptions, outfile: join(outDir, SANDBOX_RUNTIME) }),
+    writePgliteTemplate(join(outDir, PGLITE_TEMPLATE)),
+  ]);
+  cpSync(join(src, "db", "migrations"), join(outDir, "migrations"), {
+    recursive: true,
+    filter: (path) => !path.includes(`${join("migrations", "meta")}`),
+  });
+  writeFileSync(join(outDir, STAMP), fingerprint());
+  return outDir;
+}
+
+/**
+ * Builds the server unless it is current, in a child process (scripts/build.mjs
+ * server), so what the build loads is not kept by the caller, which goes on
+ * to run it. Returns the path of main.js.
+ */
+export function ensureServerBuilt() {
+  if (!serverBuildIsCurrent()) {
+    const result = spawnSync(process.execPath, [join(repoRoot, "scripts", "build.mjs"), "server"], { stdio: "inherit" });
+    if (result.status !== 0) throw new Error("Building the server failed (see above).");
+  }
+  return join(serverDist, "main.js");
+}
