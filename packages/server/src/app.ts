@@ -84,7 +84,7 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
     if (knownPaths.match("ALL", c.req.path)[0].length > 0) return textResponse(405, "Method not allowed");
     // Outside the API, paths are the dashboard's pages and files.
     const path = c.req.path;
-    const page = isDashboardPath(path) ? services.dashboard?.respond(path, c.req.method) : null;
+    const page = isDashboardPath(path) ? services.dashboard?.respond(path, c.req.method, c.req.header("accept")) : null;
     if (page) (c.env as ObservedEnv).route = DASHBOARD_ROUTE;
     return page ?? textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints.");
   });

@@ -80,7 +80,9 @@ beforeAll(async () => {
   delete env.DATABASE_URL;
   delete env.LATCHKEY_DASHBOARD_DIR;
   const databaseUrl = await freshDatabase();
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  // DATABASE_URL is production mode: it needs the public address (the secret is set above), and
+  // says it is serving in a log line at level info instead of the banner.
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, LATCHKEY_API_URL: base, LOG_LEVEL: "info" });
   // Run from outside the repository, with no TypeScript loader: only the build's own files and node_modules.
   server = spawn(process.execPath, [join(outDir, "main.js"), "start"], { cwd: dataDir, env, stdio: ["ignore", "pipe", "pipe"] });
   server.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -88,8 +90,10 @@ beforeAll(async () => {
   const exited = new Promise<never>((_, reject) =>
     server!.once("exit", (code) => reject(new Error(`the built server exited (${code}):\n${output}`))),
   );
-  // The banner is printed once the server listens.
-  const listening = new Promise<void>((done) => server!.stdout!.on("data", () => output.includes("API:") && done()));
+  // The banner (development) or the "serving" line (production) is printed once the server answers.
+  const listening = new Promise<void>((done) =>
+    server!.stdout!.on("data", () => (output.includes("API:") || output.includes('"msg":"Latchkey is serving"')) && done()),
+  );
   await Promise.race([listening, exited]);
 }, BUILD_MILLIS);
 

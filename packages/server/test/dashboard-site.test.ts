@@ -64,6 +64,22 @@ describe("pages", () => {
     expect(await head.text()).toBe("");
     expect((await get("/projects", "POST")).status).toBe(404);
   });
+
+  test("an unknown path is a 404: the page (its own 'Page not found') for a browser, plain text otherwise", async () => {
+    const browser = await server.instance.app.request("http://localhost/no/such/page", {
+      headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+    });
+    expect(browser.status).toBe(404);
+    expect(browser.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await browser.text()).toContain('<meta name="latchkey-api-url"');
+    const script = await get("/no/such/page");
+    expect(script.status).toBe(404);
+    expect(script.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    // The operating paths are never the page, whoever asks.
+    const health = await server.instance.app.request("http://localhost/health", { headers: { accept: "text/html" } });
+    expect(health.status).toBe(404);
+    expect(await health.text()).not.toContain("<html");
+  });
 });
 
 describe("files", () => {

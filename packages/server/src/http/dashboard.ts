@@ -74,8 +74,11 @@ export class DashboardSite {
     this.#index = null;
   }
 
-  /** The answer to a GET or HEAD outside /api, or null when the path is not the dashboard's (a missing asset). */
-  respond(path: string, method: string): Response | null {
+  /**
+   * The answer to a GET or HEAD outside /api, or null when the path is not the dashboard's (a missing asset,
+   * or an unknown path asked by anything but a browser). `accept`: the request's Accept header.
+   */
+  respond(path: string, method: string, accept?: string | null): Response | null {
     if (method !== "GET" && method !== "HEAD") return null;
     // The page itself goes out only with its headers (the policy that forbids framing it, the key).
     if (path === "/index.html") return this.page(method);
@@ -95,11 +98,14 @@ export class DashboardSite {
     // A missing hashed asset is a stale page asking for an old build: a 404 lets it fail visibly instead of parsing HTML as code.
     if (path.startsWith("/assets/") || extname(path) !== "") return null;
     // The router's pages; anything else is no page of the dashboard's.
-    return path === "/" || isPagePath(path) ? this.page(method) : null;
+    if (path === "/" || isPagePath(path)) return this.page(method);
+    // A person who followed a wrong link still gets the dashboard's own "Page not found", with a 404 status
+    // that load balancers, crawlers and scripts (which do not ask for HTML) read as it is.
+    return accept?.includes("text/html") ? this.page(method, 404) : null;
   }
 
-  private page(method: string): Response {
-    return new Response(method === "HEAD" ? null : this.index(), { headers: PAGE_HEADERS });
+  private page(method: string, status = 200): Response {
+    return new Response(method === "HEAD" ? null : this.index(), { status, headers: PAGE_HEADERS });
   }
 
   private fileOf(path: string): string | null {
