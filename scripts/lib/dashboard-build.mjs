@@ -2,9 +2,9 @@
 // files. `npm start` builds it here when its sources (or the SDK's, which it
 // bundles) changed since the last build, so a fresh clone needs no extra
 // command and later starts cost nothing.
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sourcesFingerprint } from "./fingerprint.mjs";
 import { repoRoot } from "./latchkey-server.mjs";
 
 export const dashboardRoot = join(repoRoot, "apps", "dashboard");
@@ -29,18 +29,7 @@ const SOURCES = [
 ];
 
 function fingerprint() {
-  const hash = createHash("sha256");
-  const walk = (path) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(path).sort()) walk(join(path, name));
-    } else {
-      hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
-    }
-  };
-  for (const source of SOURCES) walk(join(repoRoot, source));
-  return hash.digest("hex");
+  return sourcesFingerprint(repoRoot, SOURCES);
 }
 
 /** True when dashboardDist holds a build of the current sources. */

@@ -18,10 +18,10 @@
 // stay in node_modules (EXTERNAL); the rest is bundled, which starts faster
 // than resolving and loading hundreds of modules.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourcesFingerprint } from "./fingerprint.mjs";
 
 /** The repository (not imported from latchkey-server.mjs, which imports this module). */
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -63,18 +63,7 @@ const SANDBOX_RUNTIME = "sandbox-runtime.js";
 const PGLITE_TEMPLATE = "pglite-template.tar.gz";
 
 function fingerprint() {
-  const hash = createHash("sha256");
-  const walk = (path) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(path).sort()) walk(join(path, name));
-    } else {
-      hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
-    }
-  };
-  for (const source of SOURCES) walk(join(repoRoot, source));
-  return hash.digest("hex");
+  return sourcesFingerprint(repoRoot, SOURCES);
 }
 
 /** True when `outDir` holds a build of the current sources. */
