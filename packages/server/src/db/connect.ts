@@ -7,9 +7,9 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import postgres from "postgres";
+import { seedFromTemplate } from "./pglite-template.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -53,21 +53,6 @@ export type DatabaseTarget =
  */
 export const PGLITE_SHARED_BUFFERS_DEFAULT = "16MB";
 
-declare const LATCHKEY_PGLITE_TEMPLATE: string | undefined;
-
-/**
- * The built server ships a migrated, empty data directory (a tarball made at
- * build time by scripts/lib/server-build.mjs, which defines
- * LATCHKEY_PGLITE_TEMPLATE as its path next to the bundle). A new data
- * directory starts as a copy of it: PGlite's initdb and the migrations it
- * holds are the most of a first start's time. Run from the sources, or on a
- * data directory in use already (PostgreSQL writes PG_VERSION first), there is none.
- */
-function templateFor(dataDir: string | undefined): Blob | undefined {
-  if (typeof LATCHKEY_PGLITE_TEMPLATE !== "string" || !dataDir || existsSync(join(dataDir, "PG_VERSION"))) return undefined;
-  return new Blob([readFileSync(new URL(LATCHKEY_PGLITE_TEMPLATE, import.meta.url))]);
-}
-
 /**
  * Opens an embedded database with the extensions the migrations create
  * (pg_trgm, for the users search): every PGlite that runs or reads the
@@ -106,10 +91,11 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
       close: () => client.end({ timeout: 5 }),
     };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client =
-    target.pglite ??
-    (await openPGlite({ dataDir: target.dataDir, sharedBuffers: target.sharedBuffers, loadDataDir: templateFor(target.dataDir) }));
+  if (target.dataDir && !target.pglite) {
+    mkdirSync(target.dataDir, { recursive: true });
+    await seedFromTemplate(target.dataDir);
+  }
+  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir, sharedBuffers: target.sharedBuffers }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
