@@ -121,6 +121,30 @@ function entryPlugin(manifest) {
   };
 }
 
+/**
+ * zod's `z` namespace re-exports every locale's error messages (about 360 KB,
+ * nearly half of zod in the bundle), so none can be left out by tree-shaking,
+ * and the server parses them at every start. The API's messages are English
+ * (@latchkey/shared), so the namespaces (z.locales, z.core.locales) keep English alone.
+ */
+function zodEnglishOnly() {
+  return {
+    name: "zod-english-only",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+          ? { path: resolve(dirname(args.importer), "..", "locales", "en.js"), namespace: "zod-locales" }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+        resolveDir: dirname(args.path),
+        loader: "js",
+      }));
+    },
+  };
+}
+
 /** Builds the server into `outDir` (replacing what was there) in this process; scripts/build.mjs runs it in a child. */
 export async function buildServer({ outDir = serverDist } = {}) {
   const esbuild = await import("esbuild");
@@ -150,7 +174,11 @@ export async function buildServer({ outDir = serverDist } = {}) {
       ...common,
       entryPoints: { main: "latchkey:main" },
       outdir: outDir,
-      plugins: [entryPlugin(await routeManifestModule())],
+      // What the server loads only when first used (passkeys' WebAuthn library, nodemailer) goes to chunks of
+      // its own next to main.js (a chunk may read files relative to itself, as main.js does), so a start does not
+      // parse or evaluate it.
+      splitting: true,
+      plugins: [entryPlugin(await routeManifestModule()), zodEnglishOnly()],
     }),
     esbuild.build({
       ...common,

@@ -12,11 +12,17 @@ import type { Database } from "./connect.ts";
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 const LOCK_ID = 720_184_511; // fixed and arbitrary: "latchkey migrations"
 
-export function migrationFiles(): { name: string; sql: string }[] {
+/** The migration files in the order they apply; a file's SQL is read when asked for (a start with nothing to apply reads none). */
+export function migrationFiles(): { name: string; readonly sql: string }[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith(".sql"))
     .sort()
-    .map((name) => ({ name, sql: readFileSync(join(MIGRATIONS_DIR, name), "utf8") }));
+    .map((name) => ({
+      name,
+      get sql() {
+        return readFileSync(join(MIGRATIONS_DIR, name), "utf8");
+      },
+    }));
 }
 
 /** A migration file that failed; the transaction of the whole run rolled back, so the schema is as it was. */

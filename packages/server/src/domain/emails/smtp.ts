@@ -1,6 +1,6 @@
-/** Sending one message over SMTP with nodemailer. */
+/** Sending one message over SMTP with nodemailer (loaded by the first send, not when the server starts). */
 import { isIP } from "node:net";
-import { createTransport, type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { isLoopbackAddress, resolveSmtpAddresses } from "./smtp-guard.ts";
 
 export interface SmtpSettings {
@@ -48,6 +48,7 @@ async function openTransport(settings: SmtpSettings, connectTo: string | undefin
     // listen there), so a second lookup cannot lead elsewhere.
     if (!requireTLS) address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
   }
+  const { createTransport } = await import("nodemailer");
   return createTransport({
     host: address,
     port: settings.port,

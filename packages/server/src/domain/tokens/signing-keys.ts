@@ -5,9 +5,7 @@
  * promote slot 1 without invalidating live tokens.
  */
 import type { JwkJson } from "@latchkey/shared";
-import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { and, eq } from "drizzle-orm";
-import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from "node:crypto";
 import type { Db } from "../../db/connect.ts";
 import { signingKeys } from "../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret, randomCode } from "../../lib/secrets.ts";
@@ -27,31 +25,18 @@ export interface KeyStore {
 }
 
 export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeyStore> {
-  for (const kind of AUDIENCE_KINDS) {
-    for (const slot of SLOTS) {
-      const existing = await db
-        .select({ kid: signingKeys.kid })
-        .from(signingKeys)
-        .where(and(eq(signingKeys.audienceKind, kind), eq(signingKeys.slot, slot)));
-      if (existing.length > 0) continue;
-      const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
-      const kid = randomCode(12);
-      const publicJwk = { ...(await exportJWK(publicKey)), alg: "ES256", kid } as unknown as Record<string, string>;
-      const privateJwk = JSON.stringify(await exportJWK(privateKey));
-      // Another replica may win the race; the unique (kind, slot) index keeps one.
-      await db
-        .insert(signingKeys)
-        .values({
-          kid,
-          audienceKind: kind,
-          slot,
-          publicJwk,
-          encryptedPrivateJwk: encryptWithSecret(serverSecret, PURPOSE, privateJwk),
-        })
-        .onConflictDoNothing();
-    }
+  let rows = await db.select().from(signingKeys);
+  const missing = AUDIENCE_KINDS.flatMap((kind) =>
+    SLOTS.filter((slot) => !rows.some((r) => r.audienceKind === kind && r.slot === slot)).map((slot) => ({ kind, slot })),
+  );
+  if (missing.length > 0) {
+    // Another replica may win the race; the unique (kind, slot) index keeps one, and the rows are read again.
+    await db
+      .insert(signingKeys)
+      .values(missing.map(({ kind, slot }) => newKeyRow(serverSecret, kind, slot)))
+      .onConflictDoNothing();
+    rows = await db.select().from(signingKeys);
   }
-  const rows = await db.select().from(signingKeys);
   const signers = new Map<AudienceKind, { kid: string; key: KeyObject }>();
   const verifiers = new Map<string, { kind: AudienceKind; key: KeyObject }>();
   const published = new Map<AudienceKind, PublicJwk[]>();
@@ -62,18 +47,32 @@ export async function loadKeyStore(db: Db, serverSecret: string): Promise<KeySto
     const { x, y } = row.publicJwk;
     published.set(kind, [...(published.get(kind) ?? []), { alg: "ES256", crv: "P-256", kid, kty: "EC", x: x!, y: y! }]);
     if (row.slot === 0) {
-      let privateJwk: JWK;
+      let privateJwk: JsonWebKey;
       try {
-        privateJwk = JSON.parse(decryptWithSecret(serverSecret, PURPOSE, row.encryptedPrivateJwk)) as JWK;
+        privateJwk = JSON.parse(decryptWithSecret(serverSecret, PURPOSE, row.encryptedPrivateJwk)) as JsonWebKey;
       } catch {
         throw new Error("Cannot decrypt the token signing keys: STACK_SERVER_SECRET differs from the one they were created with.");
       }
-      signers.set(kind, { kid, key: createPrivateKey({ key: privateJwk as JsonWebKey, format: "jwk" }) });
+      signers.set(kind, { kid, key: createPrivateKey({ key: privateJwk, format: "jwk" }) });
     }
   }
   return {
     signingKey: (kind) => signers.get(kind)!,
     verificationKey: (kid) => verifiers.get(kid),
     publicJwks: (kind) => published.get(kind) ?? [],
+  };
+}
+
+/** A new P-256 key pair for one slot, its private half sealed with the server secret. */
+function newKeyRow(serverSecret: string, kind: AudienceKind, slot: number): typeof signingKeys.$inferInsert {
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const kid = randomCode(12);
+  const { kty, crv, x, y } = publicKey.export({ format: "jwk" });
+  return {
+    kid,
+    audienceKind: kind,
+    slot,
+    publicJwk: { kty: kty!, crv: crv!, x: x!, y: y!, alg: "ES256", kid },
+    encryptedPrivateJwk: encryptWithSecret(serverSecret, PURPOSE, JSON.stringify(privateKey.export({ format: "jwk" }))),
   };
 }

@@ -18,8 +18,7 @@ import {
   PASSKEY_RP_ID_SENTINEL,
   type PasskeyAuthenticationInitiatedJson,
 } from "@latchkey/shared";
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/connect.ts";
 import { passkeys, users } from "../../../db/schema/index.ts";
@@ -31,6 +30,7 @@ import { completeSignIn, signedInOrMfaRequired, type SignedIn, type SignInOutcom
 import { inTenancy } from "../../contact-channels/channels.ts";
 import type { PasskeyRow } from "./passkeys.ts";
 import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
+import { webauthn, webauthnHelpers } from "./webauthn.ts";
 
 interface AuthenticationCodeData {
   challenge_sha256: string;
@@ -41,7 +41,9 @@ export async function initiatePasskeyAuthentication(
   project: ProjectRow,
   branchId: string,
 ): Promise<PasskeyAuthenticationInitiatedJson> {
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     rpID: PASSKEY_RP_ID_SENTINEL,
     allowCredentials: [],
     userVerification: "preferred",
@@ -105,7 +107,7 @@ async function checkAnswer(
   if (!passkey) {
     return { failure: "Passkey not found. It may have been removed from this account, or it belongs to another project." };
   }
-  const party = relyingPartyOf(project.config, answer.response.clientDataJSON);
+  const party = await relyingPartyOf(project.config, answer.response.clientDataJSON);
   if ("failure" in party) return party;
   const { origin, rpId, challenge } = party.relyingParty;
   if (challengeDigest(challenge) !== data.challenge_sha256) return { failure: CHALLENGE_MISMATCH };
@@ -113,7 +115,9 @@ async function checkAnswer(
     return { failure: "the authenticator names another user for this passkey than the one it was registered for" };
   }
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response: answer,
       expectedChallenge: (given) => challengeDigest(given) === data.challenge_sha256,
       expectedOrigin: origin,
@@ -121,7 +125,7 @@ async function checkAnswer(
       expectedType: "webauthn.get",
       credential: {
         id: passkey.credentialId,
-        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        publicKey: (await webauthnHelpers()).isoBase64URL.toBuffer(passkey.publicKey),
         counter: passkey.counter,
         transports: passkey.transports,
       },

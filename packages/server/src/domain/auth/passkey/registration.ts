@@ -16,8 +16,7 @@ import {
   PASSKEY_RP_ID_SENTINEL,
   type PasskeyRegistrationInitiatedJson,
 } from "@latchkey/shared";
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { RegistrationResponseJSON, VerifiedRegistrationResponse } from "@simplewebauthn/server";
 import type { Tx } from "../../../db/connect.ts";
 import { passkeys } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
@@ -27,6 +26,7 @@ import type { UserRecord } from "../../users/record.ts";
 import { requireUser } from "../../contact-channels/channels.ts";
 import { listPasskeys, syncPasskeyFlag } from "./passkeys.ts";
 import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
+import { webauthn, webauthnHelpers } from "./webauthn.ts";
 
 /** ES256, RS256 and EdDSA: what nearly every authenticator offers. */
 export const PASSKEY_ALGORITHMS = [-8, -7, -257];
@@ -47,7 +47,9 @@ export async function initiatePasskeyRegistration(
   const tenancy = { projectId: project.id, branchId };
   const existing = await listPasskeys(services.db, tenancy, user.id);
   const name = user.displayName || user.primaryEmail || "Latchkey user";
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: project.displayName,
     rpID: PASSKEY_RP_ID_SENTINEL,
     // The user id's text: 36 bytes, within WebAuthn's 1 to 64, and the same for every passkey of the user.
@@ -73,7 +75,7 @@ export async function initiatePasskeyRegistration(
   return { options_json: { ...optionsJson, rp, user: { ...options.user }, ...(hints && hints.length > 0 ? { hints } : {}) }, code };
 }
 
-type Verified = Extract<Awaited<ReturnType<typeof verifyRegistrationResponse>>, { verified: true }>["registrationInfo"];
+type Verified = Extract<VerifiedRegistrationResponse, { verified: true }>["registrationInfo"];
 
 /** Verifies the answer and stores the passkey; returns its credential id. */
 export async function registerPasskey(
@@ -114,12 +116,14 @@ async function verifyAnswer(
   credential: RegistrationResponseJSON,
   data: RegistrationCodeData,
 ): Promise<{ verified: Verified } | { failure: string }> {
-  const party = relyingPartyOf(project.config, credential.response.clientDataJSON);
+  const party = await relyingPartyOf(project.config, credential.response.clientDataJSON);
   if ("failure" in party) return party;
   const { origin, rpId, challenge } = party.relyingParty;
   if (challengeDigest(challenge) !== data.challenge_sha256) return { failure: CHALLENGE_MISMATCH };
   try {
-    const result = await verifyRegistrationResponse({
+    const result = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: credential,
       expectedChallenge: (given) => challengeDigest(given) === data.challenge_sha256,
       expectedOrigin: origin,
@@ -150,7 +154,7 @@ async function storePasskey(
       ...tenancy,
       userId: data.user_id,
       credentialId: info.credential.id,
-      publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+      publicKey: (await webauthnHelpers()).isoBase64URL.fromBuffer(info.credential.publicKey),
       counter: info.credential.counter,
       transports: info.credential.transports ?? [],
       userHandle: data.user_handle,

@@ -13,7 +13,7 @@
  * (domain/codes/verification-codes.ts), and compared as one.
  */
 import { KnownErrors } from "@latchkey/shared";
-import { decodeClientDataJSON } from "@simplewebauthn/server/helpers";
+import { webauthnHelpers } from "./webauthn.ts";
 import type { ServerConfig } from "../../../config.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
@@ -37,7 +37,11 @@ export interface RelyingParty {
 export type RelyingPartyOutcome = { relyingParty: RelyingParty } | { failure: string };
 
 /** Reads the client data of an authenticator's answer and checks its origin against the project's trusted domains. */
-export function relyingPartyOf(config: Pick<ProjectConfig, "allow_localhost" | "domains">, clientDataJSON: string): RelyingPartyOutcome {
+export async function relyingPartyOf(
+  config: Pick<ProjectConfig, "allow_localhost" | "domains">,
+  clientDataJSON: string,
+): Promise<RelyingPartyOutcome> {
+  const { decodeClientDataJSON } = await webauthnHelpers();
   let origin: string;
   let challenge: string;
   try {

@@ -7,9 +7,10 @@
  * esbuild compiles in a child process of its own (its service, ~70 MB), which
  * it starts on the first call and would keep for the life of the server. Mail
  * is rendered now and then, so the service is stopped once no compile has run
- * for bundlerIdle.millis, and started again by the next one.
+ * for bundlerIdle.millis, and started again by the next one. esbuild's module
+ * itself is loaded by the first compile, not when the server starts.
  */
-import { build, stop, type Message, type Plugin } from "esbuild";
+import type { Message, Plugin } from "esbuild";
 
 /**
  * How long esbuild's service outlives the last compile: long enough for an admin editing a template, or a burst
@@ -31,7 +32,7 @@ function compileEnded() {
   if (compiling > 0) return;
   idleTimer = setTimeout(() => {
     idleTimer = null;
-    if (compiling === 0) void stop();
+    if (compiling === 0) void import("esbuild").then((esbuild) => esbuild.stop());
   }, bundlerIdle.millis);
   // The timer alone must not keep a process alive that has nothing else to do (a one-off command, a test).
   idleTimer.unref();
@@ -62,6 +63,7 @@ function describe(message: Message): string {
 export async function compileModule(source: string, what: string): Promise<string> {
   compileStarted();
   try {
+    const { build } = await import("esbuild");
     const result = await build({
       stdin: { contents: source, loader: "tsx", sourcefile: `${what}.tsx` },
       bundle: true,
