@@ -22,12 +22,17 @@ import { createBenchDatabase, freePort, makeDataDir, removeDataDir, startServer,
 
 /** How long the server sits idle before its memory is read: long enough for start-up garbage to be collected. */
 const IDLE_MILLIS = 10_000;
+/** How often a starting server is asked whether it is ready: the resolution of the start times. */
+const POLL_MILLIS = 10;
 const ARGS = (process.env.BENCH_FOOTPRINT_ARGS ?? "scripts/start.mjs start").split(" ").filter(Boolean);
 
 export interface Footprint {
   label: string;
+  /** Medians of the runs below. */
   freshMillis: number;
   warmMillis: number;
+  freshRuns: number[];
+  warmRuns: number[];
   idleRssMb: number;
   processes: string[];
 }
@@ -82,31 +87,69 @@ async function timedStart(label: string, dataDir: string, databaseUrl: string | 
   const port = await freePort();
   const started = performance.now();
   const child = startServer(label, port, dataDir, databaseUrl, { args: ARGS, serverSecret });
-  await waitReady(`http://127.0.0.1:${port}/api/v1`, child);
+  await waitReady(`http://127.0.0.1:${port}/api/v1`, child, undefined, POLL_MILLIS);
   return { child, millis: performance.now() - started };
 }
 
+/**
+ * Start times on this machine move by hundreds of milliseconds between runs
+ * of the same code (the disk, other work), so each figure is the median of
+ * ROUNDS starts: fresh ones on new data directories (or databases), and
+ * warm ones on the data the first left.
+ */
+const ROUNDS = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export async function footprint(label: string, databaseUrl: string | null): Promise<Footprint> {
-  const dataDir = makeDataDir();
-  const database = databaseUrl ? await createBenchDatabase(databaseUrl) : null;
+  const dataDirs: string[] = [];
+  const databases: { url: string; drop(): Promise<void> }[] = [];
   const serverSecret = randomBytes(32).toString("hex");
   try {
-    process.stdout.write(`[footprint ${label}] fresh start…\n`);
-    const fresh = await timedStart(label, dataDir, database?.url ?? null, serverSecret);
-    await stopChild(fresh.child);
-    process.stdout.write(`[footprint ${label}] warm start…\n`);
-    const warm = await timedStart(label, dataDir, database?.url ?? null, serverSecret);
-    try {
-      await new Promise((done) => setTimeout(done, IDLE_MILLIS));
-      const tree = processTree(warm.child.process.pid!);
-      const idleRssMb = tree.reduce((sum, pid) => sum + rssKb(pid), 0) / 1024;
-      return { label, freshMillis: fresh.millis, warmMillis: warm.millis, idleRssMb, processes: tree.map(commandOf) };
-    } finally {
-      await stopChild(warm.child);
+    const freshMillis: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const dataDir = makeDataDir();
+      dataDirs.push(dataDir);
+      const database = databaseUrl ? await createBenchDatabase(databaseUrl) : null;
+      if (database) databases.push(database);
+      process.stdout.write(`[footprint ${label}] fresh start ${round + 1}/${ROUNDS}…\n`);
+      const fresh = await timedStart(label, dataDir, database?.url ?? null, serverSecret);
+      freshMillis.push(fresh.millis);
+      await stopChild(fresh.child);
     }
+    const warmMillis: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      process.stdout.write(`[footprint ${label}] warm start ${round + 1}/${ROUNDS}…\n`);
+      const warm = await timedStart(label, dataDirs[0]!, databases[0]?.url ?? null, serverSecret);
+      warmMillis.push(warm.millis);
+      if (round < ROUNDS - 1) {
+        await stopChild(warm.child);
+        continue;
+      }
+      try {
+        await new Promise((done) => setTimeout(done, IDLE_MILLIS));
+        const tree = processTree(warm.child.process.pid!);
+        const idleRssMb = tree.reduce((sum, pid) => sum + rssKb(pid), 0) / 1024;
+        return {
+          label,
+          freshMillis: median(freshMillis),
+          warmMillis: median(warmMillis),
+          freshRuns: freshMillis,
+          warmRuns: warmMillis,
+          idleRssMb,
+          processes: tree.map(commandOf),
+        };
+      } finally {
+        await stopChild(warm.child);
+      }
+    }
+    throw new Error("unreachable: the last warm start returns");
   } finally {
-    await database?.drop();
-    removeDataDir(dataDir);
+    for (const database of databases) await database.drop();
+    for (const dataDir of dataDirs) removeDataDir(dataDir);
   }
 }
 
@@ -114,11 +157,14 @@ export function footprintTable(rows: Footprint[]): string {
   const lines = [
     `Footprint of \`node ${ARGS.join(" ")}\` (${IDLE_MILLIS / 1000} s idle before the memory is read):`,
     "",
+    `Start times are medians of ${ROUNDS} starts each (every run in brackets).`,
+    "",
     "| database | fresh start | warm start | idle RSS, whole tree | processes in the tree |",
     "|---|---:|---:|---:|---|",
     ...rows.map(
       (r) =>
-        `| ${r.label} | ${(r.freshMillis / 1000).toFixed(2)} s | ${(r.warmMillis / 1000).toFixed(2)} s | ${r.idleRssMb.toFixed(0)} MB | ` +
+        `| ${r.label} | ${seconds(r.freshMillis)} (${r.freshRuns.map(seconds).join(", ")}) | ` +
+        `${seconds(r.warmMillis)} (${r.warmRuns.map(seconds).join(", ")}) | ${r.idleRssMb.toFixed(0)} MB | ` +
         `${r.processes.map((p) => `\`${p}\``).join(", ")} |`,
     ),
     "",
@@ -136,4 +182,8 @@ export function footprintTable(rows: Footprint[]): string {
     }),
   ];
   return lines.join("\n");
+}
+
+function seconds(millis: number): string {
+  return `${(millis / 1000).toFixed(2)} s`;
 }

@@ -91,7 +91,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitReady(url: string, child: Child, timeoutMillis = 90_000): Promise<void> {
+/**
+ * Polls `url` until it answers 2xx. `pollMillis` is the resolution of a
+ * measured start: the footprint scenario polls every 10 ms (a starting server
+ * answers 503 at once, so polling costs it little).
+ */
+export async function waitReady(url: string, child: Child, timeoutMillis = 90_000, pollMillis = 150): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   while (Date.now() < deadline) {
     if (child.process.exitCode !== null || child.process.signalCode !== null) {
@@ -104,7 +109,7 @@ export async function waitReady(url: string, child: Child, timeoutMillis = 90_00
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, pollMillis));
   }
   throw new Error(`no answer from ${url} within ${timeoutMillis} ms\n${child.tail()}`);
 }
