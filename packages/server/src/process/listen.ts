@@ -30,7 +30,7 @@ const starting: Fetch = (request) =>
 
 export async function listenEarly(port: number, hostname: string): Promise<EarlyServer> {
   let handler = starting;
-  // Whatever the handler returns is passed on as it is: a response ready at once stays synchronous (DESIGN.md).
+  // Whatever the handler returns is passed on as it is: a response ready at once stays synchronous (lib/maybe-async.ts).
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenFailure(error, port, hostname)));
