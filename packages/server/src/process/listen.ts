@@ -8,6 +8,7 @@
  */
 import { createAdaptorServer, type ServerType } from "@hono/node-server";
 import { HEALTH_LIVE_PATH, liveResponse } from "../http/health.ts";
+import { jsonResponse } from "../http/response.ts";
 import { StartupError } from "./startup-error.ts";
 
 type Fetch = Parameters<typeof createAdaptorServer>[0]["fetch"];
@@ -23,10 +24,7 @@ export interface EarlyServer {
 const starting: Fetch = (request) =>
   new URL(request.url).pathname === HEALTH_LIVE_PATH
     ? liveResponse()
-    : new Response(JSON.stringify({ error: "Latchkey is starting; try again in a moment." }), {
-        status: 503,
-        headers: { "content-type": "application/json", "retry-after": "1" },
-      });
+    : jsonResponse(503, { error: "Latchkey is starting; try again in a moment." }, { "retry-after": "1" });
 
 export async function listenEarly(port: number, hostname: string): Promise<EarlyServer> {
   let handler = starting;
