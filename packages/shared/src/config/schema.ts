@@ -35,28 +35,24 @@ const interval = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month
 const money = z.string().regex(/^(0|[1-9]\d*)(\.\d{1,2})?$/);
 const customerType = z.enum(["user", "team", "custom"]);
 
-function provider(environment: boolean) {
-  const branch = {
-    type: z.enum(OAUTH_PROVIDER_IDS),
-    allowSignIn: z.boolean().default(false),
-    allowConnectedAccounts: z.boolean().default(false),
-  };
-  if (!environment) return z.object(branch);
-  return z.object({
-    ...branch,
-    isShared: z.boolean().default(true),
-    clientId: z.string().optional(),
-    clientSecret: z.string().optional(),
-    facebookConfigId: z.string().optional(),
-    microsoftTenantId: z.string().optional(),
-    appleBundles: z.record(z.string(), z.object({ bundleId: z.string() })).default({}),
-  });
-}
+const branchProvider = z.object({
+  type: z.enum(OAUTH_PROVIDER_IDS),
+  allowSignIn: z.boolean().default(false),
+  allowConnectedAccounts: z.boolean().default(false),
+});
+const environmentProvider = branchProvider.extend({
+  isShared: z.boolean().default(true),
+  clientId: z.string().optional(),
+  clientSecret: z.string().optional(),
+  facebookConfigId: z.string().optional(),
+  microsoftTenantId: z.string().optional(),
+  appleBundles: z.record(z.string(), z.object({ bundleId: z.string() })).default({}),
+});
 
-const payments = (environment: boolean) =>
+const payments = <X extends z.core.$ZodLooseShape>(extra: X) =>
   z.object({
     blockNewPurchases: z.boolean().default(false),
-    ...(environment ? { testMode: z.boolean().default(true) } : {}),
+    ...extra,
     autoPay: z.object({ interval: interval.optional() }).prefault({}),
     items: z.record(z.string(), z.object({ displayName: z.string().optional(), customerType: customerType.default("user") })).default({}),
     productLines: z.record(z.string(), z.object({ displayName: z.string().optional(), customerType: customerType.optional() })).default({}),
@@ -100,8 +96,20 @@ const payments = (environment: boolean) =>
       .default({}),
   });
 
-/** The branch keys; with `environment`, also the environment-only ones. */
-function levelSchema(environment: boolean) {
+/**
+ * `{}` as the input of an object whose fields all have defaults. Where the
+ * object's shape is generic (the environment adds fields), the type checker
+ * cannot see that `{}` is such an input.
+ */
+const EMPTY = {} as never;
+
+/** The branch keys, with the environment-only ones the environment level adds (`extra`). */
+function levelSchema<
+  P extends z.ZodType,
+  E extends z.core.$ZodLooseShape,
+  Y extends z.core.$ZodLooseShape,
+  T extends z.core.$ZodLooseShape,
+>(extra: { provider: P; emails: E; payments: Y; top: T }) {
   return z.object({
     auth: z
       .object({
@@ -112,7 +120,7 @@ function levelSchema(environment: boolean) {
         oauth: z
           .object({
             accountMergeStrategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES).default("link_method"),
-            providers: z.record(z.string(), provider(environment)).default({}),
+            providers: z.record(z.string(), extra.provider).default({}),
           })
           .prefault({}),
         signUpRules: z
@@ -175,42 +183,14 @@ function levelSchema(environment: boolean) {
             z.object({ displayName: z.string(), tsxSource: z.string(), themeId: z.union([z.uuid(), z.literal(false)]).optional() }),
           )
           .default({}),
-        ...(environment
-          ? {
-              server: z
-                .object({
-                  isShared: z.boolean().default(true),
-                  provider: z.enum(["smtp", "resend", "managed"]).default("smtp"),
-                  host: z.string().optional(),
-                  port: z.number().int().min(0).max(65535).optional(),
-                  username: z.string().optional(),
-                  password: z.string().optional(),
-                  senderName: z.string().optional(),
-                  senderEmail: z.string().optional(),
-                  managedSubdomain: z.string().optional(),
-                  managedSenderLocalPart: z.string().optional(),
-                })
-                .prefault({}),
-            }
-          : {}),
+        ...extra.emails,
       })
-      .prefault({}),
+      .prefault(EMPTY),
     dataVault: z
       .object({ stores: z.record(z.string(), z.object({ displayName: z.string().default("Unnamed Vault") })).default({}) })
       .prefault({}),
-    payments: payments(environment).prefault({}),
-    ...(environment
-      ? {
-          domains: z
-            .object({
-              allowLocalhost: z.boolean().default(false),
-              trustedDomains: z
-                .record(z.string(), z.object({ baseUrl: z.string(), handlerPath: z.string().default("/handler") }))
-                .default({}),
-            })
-            .prefault({}),
-        }
-      : {}),
+    payments: payments(extra.payments).prefault(EMPTY),
+    ...extra.top,
   });
 }
 
@@ -220,8 +200,35 @@ export const projectLevelSchema = z.object({
   project: z.object({ requirePublishableClientKey: z.boolean().default(false) }).prefault({}),
 });
 
-export const branchLevelSchema = levelSchema(false);
-export const environmentLevelSchema = levelSchema(true);
+export const branchLevelSchema = levelSchema({ provider: branchProvider, emails: {}, payments: {}, top: {} });
+export const environmentLevelSchema = levelSchema({
+  provider: environmentProvider,
+  emails: {
+    server: z
+      .object({
+        isShared: z.boolean().default(true),
+        provider: z.enum(["smtp", "resend", "managed"]).default("smtp"),
+        host: z.string().optional(),
+        port: z.number().int().min(0).max(65535).optional(),
+        username: z.string().optional(),
+        password: z.string().optional(),
+        senderName: z.string().optional(),
+        senderEmail: z.string().optional(),
+        managedSubdomain: z.string().optional(),
+        managedSenderLocalPart: z.string().optional(),
+      })
+      .prefault({}),
+  },
+  payments: { testMode: z.boolean().default(true) },
+  top: {
+    domains: z
+      .object({
+        allowLocalhost: z.boolean().default(false),
+        trustedDomains: z.record(z.string(), z.object({ baseUrl: z.string(), handlerPath: z.string().default("/handler") })).default({}),
+      })
+      .prefault({}),
+  },
+});
 
 /** The rendered document: every level's keys. */
 export const renderedConfigSchema = environmentLevelSchema.extend(projectLevelSchema.shape);
