@@ -53,7 +53,7 @@ export function sealProviderSecrets(
   });
 }
 
-export function sealedOrSeal(serverSecret: string, value: string): string {
+function sealedOrSeal(serverSecret: string, value: string): string {
   return isSealedClientSecret(value) ? value : sealClientSecret(serverSecret, value);
 }
 
