@@ -2,6 +2,7 @@
 import { INTERNAL_PROJECT_ID, KnownErrors } from "@latchkey/shared";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events } from "../../events/transaction.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
 import { defaultProjectConfig, type ProjectConfig } from "./config.ts";
@@ -81,12 +82,13 @@ export async function createProject(
  */
 export function updateProject(
   db: Db,
+  events: Events,
   serverSecret: string,
   store: ProjectStore,
   projectId: string,
   fields: ProjectFields,
 ): Promise<ProjectRow> {
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const [project] = await tx.select().from(projects).where(eq(projects.id, projectId)).for("update");
     if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
     const config = patchedConfig(serverSecret, project.config, fields.config);
@@ -114,10 +116,16 @@ export async function listOwnedProjects(db: DbOrTx, internalUserId: string): Pro
   return db.select().from(projects).where(inArray(projects.ownerTeamId, teamIds)).orderBy(asc(projects.createdAt));
 }
 
-export async function setProjectOwner(db: DbOrTx, projectId: string, teamId: string): Promise<void> {
-  await db.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+export async function setProjectOwner(db: Db, events: Events, projectId: string, teamId: string): Promise<void> {
+  await events.transaction(db, async (tx) => {
+    await tx.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+    await record(tx, { type: "project.updated", projectId, branchId: null, data: { id: projectId } });
+  });
 }
 
-export async function deleteProject(db: DbOrTx, projectId: string): Promise<void> {
-  await db.delete(projects).where(eq(projects.id, projectId));
+export async function deleteProject(db: Db, events: Events, projectId: string): Promise<void> {
+  await events.transaction(db, async (tx) => {
+    await tx.delete(projects).where(eq(projects.id, projectId));
+    await record(tx, { type: "project.deleted", projectId, branchId: null, data: { id: projectId } });
+  });
 }

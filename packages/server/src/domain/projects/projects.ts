@@ -1,12 +1,13 @@
 /**
- * Reading projects through the shared cache; writes announce themselves on
- * the cache bus so every replica drops its copy when the write commits.
+ * Reading projects through the shared cache; writes record an event so every
+ * replica drops its copy when the write commits (events/transaction.ts).
  */
 import { INTERNAL_PROJECT_DISPLAY_NAME, INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { Caches } from "../../cache/caches.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import { projects } from "../../db/schema/index.ts";
 import type { MaybePromise } from "../../lib/maybe-async.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
@@ -29,9 +30,9 @@ export class ProjectStore {
     });
   }
 
-  /** After writing a project (or what hangs off it): drop it everywhere. */
-  changed(db: DbOrTx, id: string): Promise<void> {
-    return this.bus.publish(db, { t: "project", id });
+  /** After writing a project (or what hangs off it), in the write's transaction: drop it everywhere when it commits. */
+  changed(tx: EventTx, id: string): Promise<void> {
+    return record(tx, { type: "project.updated", projectId: id, branchId: null, data: { id } });
   }
 
   /** Drops this process's copy only (for writes made outside the API, e.g. in tests). */
