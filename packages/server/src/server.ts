@@ -18,6 +18,7 @@ import { AccessTokens } from "./domain/tokens/access-token.ts";
 import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
 import { CacheBus } from "./cache/bus.ts";
 import { Caches } from "./cache/caches.ts";
+import { Events } from "./events/transaction.ts";
 import { EmailQueue } from "./domain/emails/queue.ts";
 import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
@@ -76,6 +77,11 @@ export async function startInstance(
   const projects = new ProjectStore(db, caches, bus, config.serverSecret);
   const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts, config.smtpAllowInsecureAuth, metrics);
   emails.start();
+  const events = new Events(logger);
+  events.subscribe((recorded) => bus.applyDomainEvents(recorded));
+  events.subscribe((recorded) => {
+    if (recorded.some((event) => event.type === "email.queued")) emails.kick();
+  });
   const housekeeping = new Housekeeping(db, logger);
   housekeeping.start();
   const readiness = new Readiness(database);
@@ -90,6 +96,7 @@ export async function startInstance(
     logger,
     signInRateLimit: new SignInRateLimit(),
     bus,
+    events,
     caches,
     sessionActivity,
     emails,

@@ -5,6 +5,7 @@
 import type { Logger } from "pino";
 import type { CacheBus } from "./cache/bus.ts";
 import type { Caches } from "./cache/caches.ts";
+import type { Events } from "./events/transaction.ts";
 import type { EmailQueue } from "./domain/emails/queue.ts";
 import type { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import type { SessionActivity } from "./domain/sessions/activity.ts";
@@ -31,6 +32,8 @@ export interface Services {
   logger: Logger;
   signInRateLimit: SignInRateLimit;
   bus: CacheBus;
+  /** Where writes open their transactions and record what happened (events/transaction.ts). */
+  events: Events;
   caches: Caches;
   sessionActivity: SessionActivity;
   emails: EmailQueue;

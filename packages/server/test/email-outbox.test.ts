@@ -8,7 +8,7 @@ import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sentEmails } from "../src/db/schema/index.ts";
 import { OUTBOX_KEPT_MILLIS, OUTBOX_KEPT_PER_PROJECT } from "../src/domain/emails/outbox.ts";
-import { enqueueEmail } from "../src/domain/emails/queue.ts";
+import { insertQueuedEmail } from "../src/domain/emails/queue.ts";
 import { createProject, turnOnProductionMode, type Project } from "./fixtures.ts";
 import { createTestServer, type Auth, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
@@ -50,7 +50,7 @@ async function outbox(server: TestServer, as: Auth): Promise<OutboxItem[]> {
 }
 
 async function send(server: TestServer, projectId: string, subject: string): Promise<string> {
-  const id = await enqueueEmail(server.instance.services.db, projectId, {
+  const id = await insertQueuedEmail(server.instance.services.db, projectId, {
     to: ["ada@example.com"],
     subject,
     html: `<p><a href="https://example.com/handler/magic-link-callback?code=${subject}">Sign in</a></p>`,

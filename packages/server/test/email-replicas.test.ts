@@ -4,7 +4,7 @@
  * belongs to one process).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { enqueueEmail } from "../src/domain/emails/queue.ts";
+import { insertQueuedEmail } from "../src/domain/emails/queue.ts";
 import { createProject, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
@@ -33,7 +33,7 @@ afterAll(async () => {
 it.runIf(onPostgres)("two replicas draining one queue send each of 40 messages exactly once", async () => {
   const subjects = Array.from({ length: 40 }, (_, i) => `Shared queue ${i}`);
   await Promise.all(
-    subjects.map((subject) => enqueueEmail(a.instance.services.db, project.id, { to: ["x@example.com"], subject, html: subject })),
+    subjects.map((subject) => insertQueuedEmail(a.instance.services.db, project.id, { to: ["x@example.com"], subject, html: subject })),
   );
   const [byA, byB] = await Promise.all([a.instance.services.emails.flush(), b.instance.services.emails.flush()]);
   for (const subject of subjects) await peer.waitFor((m) => m.subject === subject);

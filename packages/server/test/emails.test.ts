@@ -6,7 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sentEmails } from "../src/db/schema/index.ts";
-import { MAX_SEND_ATTEMPTS, enqueueEmail } from "../src/domain/emails/queue.ts";
+import { MAX_SEND_ATTEMPTS, insertQueuedEmail } from "../src/domain/emails/queue.ts";
 import { createProject, expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
@@ -44,7 +44,7 @@ async function listed(s: TestServer, p: Project) {
 
 describe("delivery", () => {
   it("sends through the shared SMTP server, in the project's name", async () => {
-    const id = await enqueueEmail(server.instance.services.db, project.id, message("Hello from the queue"));
+    const id = await insertQueuedEmail(server.instance.services.db, project.id, message("Hello from the queue"));
     await emails(server).flush();
     const mail = await shared.waitFor((m) => m.subject === "Hello from the queue");
     expect(mail.from?.value[0]).toMatchObject({ address: "noreply@example.com" });
@@ -62,7 +62,7 @@ describe("delivery", () => {
     await patchProjectConfig(server, p, {
       email_config: ownSmtpConfig(own.port),
     });
-    await enqueueEmail(server.instance.services.db, p.id, message("Through the project's server"));
+    await insertQueuedEmail(server.instance.services.db, p.id, message("Through the project's server"));
     await emails(server).flush();
     const mail = await own.waitFor((m) => m.subject === "Through the project's server");
     expect(mail.from?.value[0]).toMatchObject({ name: "Shop", address: "shop@example.com" });
@@ -73,7 +73,7 @@ describe("delivery", () => {
     const db = server.instance.services.db;
     shared.refuseWith = 451;
     try {
-      const id = await enqueueEmail(db, project.id, message("Refused for now"));
+      const id = await insertQueuedEmail(db, project.id, message("Refused for now"));
       await emails(server).flush();
       const row = async () => (await db.select().from(sentEmails).where(eq(sentEmails.id, id)))[0]!;
       expect(await row()).toMatchObject({ status: "queued", attempts: 1 });
@@ -105,7 +105,7 @@ describe("delivery", () => {
     const db = server.instance.services.db;
     shared.refuseWith = 550;
     try {
-      const id = await enqueueEmail(db, project.id, message("Refused for good"));
+      const id = await insertQueuedEmail(db, project.id, message("Refused for good"));
       await emails(server).flush();
       const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
       expect(row).toMatchObject({ status: "failed", attempts: 1 });
@@ -117,7 +117,7 @@ describe("delivery", () => {
 
   it("leaves alone a message another replica is sending right now", async () => {
     const db = server.instance.services.db;
-    const id = await enqueueEmail(db, project.id, message("Being sent elsewhere"));
+    const id = await insertQueuedEmail(db, project.id, message("Being sent elsewhere"));
     await db.update(sentEmails).set({ status: "sending", claimedAt: new Date() }).where(eq(sentEmails.id, id));
     await emails(server).flush();
     const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
@@ -127,7 +127,7 @@ describe("delivery", () => {
 
   it("takes over a message another replica claimed and never finished", async () => {
     const db = server.instance.services.db;
-    const id = await enqueueEmail(db, project.id, message("Claimed then abandoned"));
+    const id = await insertQueuedEmail(db, project.id, message("Claimed then abandoned"));
     await db
       .update(sentEmails)
       .set({ status: "sending", claimedAt: new Date(Date.now() - 10 * 60_000) })
@@ -140,7 +140,7 @@ describe("delivery", () => {
 
   it("without any SMTP server, keeps the message in the dev outbox and logs it", async () => {
     const p = await createProject(outboxServer);
-    await enqueueEmail(outboxServer.instance.services.db, p.id, message("Only in the outbox"));
+    await insertQueuedEmail(outboxServer.instance.services.db, p.id, message("Only in the outbox"));
     await emails(outboxServer).flush();
     const [row] = await listed(outboxServer, p);
     expect(row).toMatchObject({ subject: "Only in the outbox", error: null });
@@ -150,7 +150,7 @@ describe("delivery", () => {
 
   it("lists only the project's own e-mails, to its admins only", async () => {
     const other = await createProject(server);
-    await enqueueEmail(server.instance.services.db, project.id, message("Not for the other project"));
+    await insertQueuedEmail(server.instance.services.db, project.id, message("Not for the other project"));
     expect((await listed(server, other)).map((e) => e.subject)).not.toContain("Not for the other project");
     const asClient = await server.request("/internal/emails", { as: project.client });
     expect(asClient.status).toBe(401);
@@ -160,7 +160,7 @@ describe("delivery", () => {
   it("survives a burst: 30 messages queued at once all arrive once", async () => {
     const db = server.instance.services.db;
     const subjects = Array.from({ length: 30 }, (_, i) => `Burst ${i}`);
-    await Promise.all(subjects.map((s) => enqueueEmail(db, project.id, message(s))));
+    await Promise.all(subjects.map((s) => insertQueuedEmail(db, project.id, message(s))));
     await Promise.all([emails(server).flush(), emails(server).flush()]);
     for (const s of subjects) await shared.waitFor((m) => m.subject === s);
     expect(shared.inbox.filter((m) => m.subject?.startsWith("Burst ")).length).toBe(30);
@@ -185,7 +185,7 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
     await patchProjectConfig(strict, p, {
       email_config: ownSmtpConfig(own.port, { name: "Probe", email: "probe@example.com" }),
     });
-    const id = await enqueueEmail(strict.instance.services.db, p.id, message("Into the private network"));
+    const id = await insertQueuedEmail(strict.instance.services.db, p.id, message("Into the private network"));
     await emails(strict).flush();
     const [row] = await strict.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "failed", attempts: 1 });
@@ -210,7 +210,7 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
 
   it("still sends through the operator's shared server on loopback", async () => {
     const p = await createProject(strict);
-    await enqueueEmail(strict.instance.services.db, p.id, message("Shared server is trusted"));
+    await insertQueuedEmail(strict.instance.services.db, p.id, message("Shared server is trusted"));
     await emails(strict).flush();
     await shared.waitFor((m) => m.subject === "Shared server is trusted");
   });

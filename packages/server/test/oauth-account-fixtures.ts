@@ -56,7 +56,7 @@ export async function oauthSignIn(server: TestServer, project: Pick<Project, "id
     signUpAllowed: true,
     ...call,
   };
-  return services.db.transaction((tx) => signInOrLinkWithProvider(services, tx, row, "main", input));
+  return services.events.transaction(services.db, (tx) => signInOrLinkWithProvider(services, tx, row, "main", input));
 }
 
 /** Expects the call to fail with this coded error; returns it. */

@@ -5,7 +5,8 @@
  */
 import { DEFAULT_BRANCH_ID } from "@latchkey/shared";
 import { expect } from "vitest";
-import { addTeamMember, createTeamWithCreator } from "../src/domain/teams/teams.ts";
+import { record } from "../src/events/transaction.ts";
+import { addTeamMember, createTeamWithCreator, joinedEvents } from "../src/domain/teams/teams.ts";
 import type { TeamRole } from "../src/domain/permissions/defaults.ts";
 import type { Auth, TestResponse, TestServer } from "./harness.ts";
 
@@ -17,26 +18,33 @@ async function projectRow(server: TestServer, projectId: string) {
 
 /** A team with `creatorId` as its creator (who gets the creator defaults); returns its id. */
 export async function createTeam(server: TestServer, projectId: string, creatorId: string, displayName = "A team"): Promise<string> {
-  const { db, bus } = server.instance.services;
+  const { db, events } = server.instance.services;
   const project = await projectRow(server, projectId);
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const team = await createTeamWithCreator(tx, {
       project,
       branchId: DEFAULT_BRANCH_ID,
       displayName,
       creator: { id: creatorId, displayName: null, profileImageUrl: null },
     });
-    await bus.publish(tx, { t: "team-member", team: team.id, user: creatorId });
+    await record(tx, { type: "team.created", projectId, branchId: DEFAULT_BRANCH_ID, data: { id: team.id, creator_user_id: creatorId } });
     return team.id;
   });
 }
 
 export async function addMember(server: TestServer, projectId: string, teamId: string, userId: string, role: TeamRole = "member") {
-  const { db, bus } = server.instance.services;
+  const { db, events } = server.instance.services;
   const project = await projectRow(server, projectId);
-  await db.transaction(async (tx) => {
-    await addTeamMember(tx, project, DEFAULT_BRANCH_ID, teamId, { id: userId, displayName: null, profileImageUrl: null }, role);
-    await bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+  await events.transaction(db, async (tx) => {
+    const granted = await addTeamMember(
+      tx,
+      project,
+      DEFAULT_BRANCH_ID,
+      teamId,
+      { id: userId, displayName: null, profileImageUrl: null },
+      role,
+    );
+    await record(tx, ...joinedEvents({ projectId, branchId: DEFAULT_BRANCH_ID }, teamId, userId, granted));
   });
 }
 

@@ -8,7 +8,7 @@ import { networkInterfaces } from "node:os";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
-import { enqueueEmail } from "../src/domain/emails/queue.ts";
+import { insertQueuedEmail } from "../src/domain/emails/queue.ts";
 import { authNeedsTls, sendSmtp, type SmtpSettings } from "../src/domain/emails/smtp.ts";
 import { isLoopbackAddress } from "../src/domain/emails/smtp-guard.ts";
 import { createProject } from "./fixtures.ts";
@@ -95,7 +95,7 @@ describe("a loopback SMTP server with authentication and no STARTTLS", () => {
     try {
       expect(await server.instance.services.emails.sharedSmtpChecked).toBeNull();
       const project = await createProject(server);
-      await enqueueEmail(server.instance.services.db, project.id, message("Through the queue"));
+      await insertQueuedEmail(server.instance.services.db, project.id, message("Through the queue"));
       await server.instance.services.emails.flush();
       await peer.waitFor((m) => m.subject === "Through the queue");
       expect(server.logs.filter((l) => Number(l.level) >= 40 && /SMTP/.test(String(l.msg)))).toEqual([]);

@@ -7,6 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { teamMembers, teamPermissionGrants, permissionDefinitions } from "../src/db/schema/index.ts";
+import { record } from "../src/events/transaction.ts";
 import { createProject, patchProjectConfig, type Project } from "./fixtures.ts";
 import type { Auth, TestServer } from "./harness.ts";
 
@@ -30,19 +31,24 @@ export async function addMember(server: TestServer, project: Pick<Project, "serv
 
 /** A custom team permission definition, as the admin endpoints would store it. */
 export async function defineTeamPermission(server: TestServer, projectId: string, id: string, contained: string[]) {
-  const { db, bus } = server.instance.services;
-  await db.transaction(async (tx) => {
+  const { db, events } = server.instance.services;
+  await events.transaction(db, async (tx) => {
     await tx.insert(permissionDefinitions).values({ projectId, id, scope: "team", containedPermissionIds: contained });
-    await bus.publish(tx, { t: "permission-definitions", id: projectId });
+    await record(tx, { type: "permission_definitions.updated", projectId, branchId: "main", data: { id: projectId } });
   });
 }
 
 /** Grants a team permission to a member, as the grant endpoint would. */
 export async function grantTeamPermission(server: TestServer, projectId: string, teamId: string, userId: string, permissionId: string) {
-  const { db, bus } = server.instance.services;
-  await db.transaction(async (tx) => {
+  const { db, events } = server.instance.services;
+  await events.transaction(db, async (tx) => {
     await tx.insert(teamPermissionGrants).values({ projectId, teamId, userId, permissionId });
-    await bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+    await record(tx, {
+      type: "team_permission.created",
+      projectId,
+      branchId: "main",
+      data: { id: permissionId, team_id: teamId, user_id: userId },
+    });
   });
 }
 

@@ -23,8 +23,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function remove(projectId: string, branchId: string, userId: string) {
-  const { db, bus } = server.instance.services;
-  return deleteUser(db, bus, { projectId, branchId }, userId);
+  const { db, events } = server.instance.services;
+  return deleteUser(db, events, { projectId, branchId }, userId);
 }
 
 async function exists(userId: string): Promise<boolean> {

@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const db = () => server.instance.services.db;
+const services = () => server.instance.services;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -52,41 +53,43 @@ describe("verification codes", () => {
 
   it("give their data once; the second use is VERIFICATION_CODE_ALREADY_USED", async () => {
     const { code } = await createCode(db(), scope, { userId: "u1", email: "a@example.com" }, HOUR);
-    expect(await useCode(db(), scope, code)).toEqual({ userId: "u1", email: "a@example.com" });
-    expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+    expect(await useCode(services(), scope, code)).toEqual({ userId: "u1", email: "a@example.com" });
+    expect(await rejection(useCode(services(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
   });
 
   it("are spent together with their effect: when the effect fails, the code stays usable", async () => {
     const { code } = await createCode(db(), scope, { n: 2 }, HOUR);
     const failure = new Error("effect failed");
-    expect(await rejection(useCode(db(), scope, code, async () => Promise.reject(failure)))).toBe(failure);
-    expect(await useCode(db(), scope, code, async (_tx, data: { n: number }) => data.n + 1)).toBe(3);
-    expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+    expect(await rejection(useCode(services(), scope, code, async () => Promise.reject(failure)))).toBe(failure);
+    expect(await useCode(services(), scope, code, async (_tx, data: { n: number }) => data.n + 1)).toBe(3);
+    expect(await rejection(useCode(services(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
   });
 
   it("are case-insensitive", async () => {
     const { code } = await createCode(db(), scope, { n: 1 }, HOUR);
-    expect(await useCode(db(), scope, code.toUpperCase())).toEqual({ n: 1 });
+    expect(await useCode(services(), scope, code.toUpperCase())).toEqual({ n: 1 });
   });
 
   it("are not found when unknown, of another purpose or another project, or of the wrong length", async () => {
     const { code } = await createCode(db(), scope, {}, HOUR);
-    expect(await rejection(useCode(db(), { ...scope, purpose: "otp_sign_in" }, code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
-    expect(await rejection(useCode(db(), otherProjectScope, code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
-    expect(await rejection(useCode(db(), scope, "0".repeat(45)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
-    expect(await rejection(useCode(db(), scope, code.slice(1)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(services(), { ...scope, purpose: "otp_sign_in" }, code))).toBeInstanceOf(
+      KnownErrors.VerificationCodeNotFound,
+    );
+    expect(await rejection(useCode(services(), otherProjectScope, code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(services(), scope, "0".repeat(45)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(services(), scope, code.slice(1)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
     // None of that used it up.
-    expect(await useCode(db(), scope, code)).toEqual({});
+    expect(await useCode(services(), scope, code)).toEqual({});
   });
 
   it("expire: VERIFICATION_CODE_EXPIRED, checked before whether they were used", async () => {
     const { code } = await createCode(db(), scope, {}, HOUR);
-    await useCode(db(), scope, code);
+    await useCode(services(), scope, code);
     await db()
       .update(verificationCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(verificationCodes.projectId, scope.projectId));
-    expect(await rejection(useCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+    expect(await rejection(useCode(services(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
     const expired = await createCode(db(), scope, {}, -1000);
     expect(await rejection(checkCode(db(), scope, expired.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
   });
@@ -95,42 +98,46 @@ describe("verification codes", () => {
     const { code } = await createCode(db(), scope, { k: "v" }, HOUR);
     expect(await checkCode(db(), scope, code)).toEqual({ k: "v" });
     expect(await checkCode(db(), scope, code)).toEqual({ k: "v" });
-    expect(await useCode(db(), scope, code)).toEqual({ k: "v" });
+    expect(await useCode(services(), scope, code)).toEqual({ k: "v" });
     expect(await rejection(checkCode(db(), scope, code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
   });
 
   it(`count every submission sharing a nonce: ${VERIFICATION_CODE_MAX_ATTEMPTS} are looked at, the next is refused even with the right code`, async () => {
     const lucky = await createCode(db(), scope, { which: "lucky" }, HOUR);
     for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS - 1; i++) {
-      expect(await rejection(useCode(db(), scope, sameNonceGuess(lucky.code, i)))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+      expect(await rejection(useCode(services(), scope, sameNonceGuess(lucky.code, i)))).toBeInstanceOf(
+        KnownErrors.VerificationCodeNotFound,
+      );
     }
     // 19 wrong guesses, then the right code as the 20th submission: accepted.
-    expect(await useCode(db(), scope, lucky.code)).toEqual({ which: "lucky" });
+    expect(await useCode(services(), scope, lucky.code)).toEqual({ which: "lucky" });
 
     const locked = await createCode(db(), scope, { which: "locked" }, HOUR);
-    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS; i++) await rejection(useCode(db(), scope, sameNonceGuess(locked.code, i)));
-    expect(await rejection(useCode(db(), scope, locked.code))).toBeInstanceOf(KnownErrors.VerificationCodeMaxAttemptsReached);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS; i++) await rejection(useCode(services(), scope, sameNonceGuess(locked.code, i)));
+    expect(await rejection(useCode(services(), scope, locked.code))).toBeInstanceOf(KnownErrors.VerificationCodeMaxAttemptsReached);
   });
 
   it("report used and expired before too many attempts", async () => {
     const used = await createCode(db(), scope, {}, HOUR);
-    await useCode(db(), scope, used.code);
-    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(db(), scope, sameNonceGuess(used.code, i)));
-    expect(await rejection(useCode(db(), scope, used.code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+    await useCode(services(), scope, used.code);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(services(), scope, sameNonceGuess(used.code, i)));
+    expect(await rejection(useCode(services(), scope, used.code))).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
     const expired = await createCode(db(), scope, {}, -1000);
-    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(db(), scope, sameNonceGuess(expired.code, i)));
-    expect(await rejection(useCode(db(), scope, expired.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++)
+      await rejection(useCode(services(), scope, sameNonceGuess(expired.code, i)));
+    expect(await rejection(useCode(services(), scope, expired.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
   });
 
   it("do not count guesses made in another project", async () => {
     const { code } = await createCode(db(), scope, { mine: true }, HOUR);
-    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++) await rejection(useCode(db(), otherProjectScope, sameNonceGuess(code, i)));
-    expect(await useCode(db(), scope, code)).toEqual({ mine: true });
+    for (let i = 0; i < VERIFICATION_CODE_MAX_ATTEMPTS + 1; i++)
+      await rejection(useCode(services(), otherProjectScope, sameNonceGuess(code, i)));
+    expect(await useCode(services(), scope, code)).toEqual({ mine: true });
   });
 
   it("two (or ten) concurrent uses of one code: exactly one succeeds", async () => {
     const { code } = await createCode(db(), scope, { once: true }, HOUR);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => useCode(db(), scope, code)));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => useCode(services(), scope, code)));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) {
       if (r.status === "rejected") expect(r.reason).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
@@ -160,8 +167,8 @@ describe("housekeeping", () => {
       .where(inArray(verificationCodes.id, [long.id, recent.id, live.id]));
     expect(left.map((r) => r.id).sort()).toEqual([recent.id, live.id].sort());
     // A recently expired code still answers as expired, not as unknown.
-    expect(await rejection(useCode(db(), scope, recent.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
-    expect(await rejection(useCode(db(), scope, long.code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+    expect(await rejection(useCode(services(), scope, recent.code))).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
+    expect(await rejection(useCode(services(), scope, long.code))).toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
   });
 
   it("works through more than one batch", async () => {

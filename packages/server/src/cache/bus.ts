@@ -1,8 +1,9 @@
 /**
  * Keeps every replica's caches coherent through PostgreSQL itself: a write
- * calls `publish(tx, event)`, which applies the event to this process at once
- * and sends it with pg_notify inside the same transaction — so other
- * replicas hear of it exactly when (and only if) the write commits.
+ * records domain events (events/transaction.ts), whose cache events are sent
+ * with pg_notify inside the same transaction — so other replicas hear of them
+ * exactly when (and only if) the write commits — and applied to this process
+ * right after the commit.
  *
  * A read that began before a write must not put what it read into a cache
  * after the write's event was applied; `generation` lets loaders detect that
@@ -10,6 +11,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database, DbOrTx } from "../db/connect.ts";
+import { cacheEventsOf, type DomainEvent } from "../events/domain-events.ts";
 
 export type CacheEvent =
   | { t: "project"; id: string }
@@ -41,10 +43,9 @@ export class CacheBus {
     for (const handler of this.handlers) handler(event);
   }
 
-  /** Apply locally now, and to every replica when `db`'s transaction commits. */
-  async publish(db: DbOrTx, event: CacheEvent): Promise<void> {
-    this.apply(event);
-    await db.execute(sql`select pg_notify(${CACHE_CHANNEL}, ${JSON.stringify(event)})`);
+  /** Applies the cache events of committed domain events (subscribed to Events in server.ts). */
+  applyDomainEvents(events: readonly DomainEvent[]): void {
+    for (const event of events) for (const cacheEvent of cacheEventsOf(event)) this.apply(cacheEvent);
   }
 
   async connect(database: Database): Promise<void> {
@@ -60,4 +61,9 @@ export class CacheBus {
       () => this.apply({ t: "all" }),
     );
   }
+}
+
+/** Sends a cache event (as JSON) to every replica, this one included, when `db`'s transaction commits. */
+export async function notifyReplicas(db: DbOrTx, event: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${CACHE_CHANNEL}, ${event})`);
 }

@@ -10,3 +10,4 @@ export * from "./passkeys.ts";
 export * from "./cli-auth.ts";
 export * from "./oauth.ts";
 export * from "./config-overrides.ts";
+export * from "./events.ts";

@@ -27,8 +27,3 @@ export function checkProjectKey(services: Services, projectId: string, kind: Pro
   );
   return mapMaybe(entry, isUnexpired);
 }
-
-/** After creating, revoking or editing keys of a project. */
-export function projectKeysChanged(services: Services, projectId: string): Promise<void> {
-  return services.bus.publish(services.db, { t: "project-keys", id: projectId });
-}

@@ -5,7 +5,8 @@
  */
 import type { InternalApiKeyJson } from "@latchkey/shared";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events } from "../../events/transaction.ts";
 import { projectApiKeys } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
@@ -107,11 +108,15 @@ export async function describeKeySet(db: DbOrTx, projectId: string, id: string, 
     .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id)));
 }
 
-export async function revokeKeySet(db: DbOrTx, projectId: string, id: string) {
-  await db
-    .update(projectApiKeys)
-    .set({ manuallyRevokedAt: new Date() })
-    .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id), isNull(projectApiKeys.manuallyRevokedAt)));
+/** Revoked keys are refused by every replica once this commits (the caches drop the project's keys). */
+export async function revokeKeySet(db: Db, events: Events, projectId: string, id: string) {
+  await events.transaction(db, async (tx) => {
+    await tx
+      .update(projectApiKeys)
+      .set({ manuallyRevokedAt: new Date() })
+      .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id), isNull(projectApiKeys.manuallyRevokedAt)));
+    await record(tx, { type: "project_keys.updated", projectId, branchId: null, data: { id: projectId } });
+  });
 }
 
 /** The read shape: each key only as its last four characters. */

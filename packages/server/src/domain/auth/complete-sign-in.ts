@@ -6,7 +6,8 @@
  * factor.
  */
 import { KnownErrors, MFA_ATTEMPT_EXPIRATION_MILLIS } from "@latchkey/shared";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db } from "../../db/connect.ts";
+import type { EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { createCode } from "../codes/verification-codes.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -35,7 +36,7 @@ export type SignInOutcome = { signedIn: SignedIn } | { mfaAttemptCode: string };
  */
 export async function completeSignIn(
   services: Services,
-  db: DbOrTx,
+  db: Db | EventTx,
   project: ProjectRow,
   user: UserRecord,
   options: { isNewUser: boolean; ip?: string | null },

@@ -5,8 +5,9 @@
  * rendering runs an admin's template in the sandbox and takes milliseconds
  * to seconds, which must not hold a transaction (on embedded PGlite, one
  * open transaction holds up every other query). `saveCodeMail`, in the
- * caller's transaction, stores the code's digest with what using it will
- * need and queues the message; the caller kicks the queue after the commit.
+ * caller's transaction (opened by Events.transaction), stores the code's
+ * digest with what using it will need and queues the message, which the
+ * queue sends once that transaction commits.
  *
  * The message is the project's template of that kind in the project's theme.
  * If an admin's edit made that template (or theme) fail, the user still gets
@@ -15,6 +16,7 @@
 import { EMAIL_CODE_EXPIRATION_MILLIS } from "@latchkey/shared";
 import type { Logger } from "pino";
 import type { DbOrTx } from "../../db/connect.ts";
+import type { EventTx } from "../../events/transaction.ts";
 import { codeEmail } from "../emails/code-emails.ts";
 import { enqueueEmail } from "../emails/queue.ts";
 import type { OutgoingEmail } from "../emails/smtp.ts";
@@ -96,7 +98,7 @@ export async function prepareCodeMail(db: DbOrTx, logger: Logger, input: CodeMai
  * Stores the prepared code with `data` (what using it will need) and queues
  * its message, in the caller's transaction. Returns the code's row id.
  */
-export async function saveCodeMail(tx: DbOrTx, prepared: PreparedCodeMail, data: Record<string, unknown>): Promise<string> {
+export async function saveCodeMail(tx: EventTx, prepared: PreparedCodeMail, data: Record<string, unknown>): Promise<string> {
   const { id } = await createCode(tx, prepared.scope, data, EMAIL_CODE_EXPIRATION_MILLIS, prepared.code);
   await enqueueEmail(tx, prepared.scope.projectId, prepared.email);
   return id;

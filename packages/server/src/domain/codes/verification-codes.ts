@@ -12,6 +12,7 @@
 import { KnownErrors, OTP_DISPLAYED_LENGTH, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
+import type { EventTx, Events } from "../../events/transaction.ts";
 import { verificationCodes } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
@@ -71,13 +72,14 @@ export function splitSignInCode(code: string): { otp: string; nonce: string } {
  * code: exactly one succeeds.
  */
 export function useCode<T = Record<string, unknown>, R = T>(
-  db: Db,
+  services: { db: Db; events: Events },
   scope: CodeScope,
   code: string,
-  apply?: (tx: Tx, data: T) => Promise<R>,
+  apply?: (tx: EventTx, data: T) => Promise<R>,
   refuse?: Refusal<T>,
 ): Promise<R> {
-  return submit<T, R>(db, scope, code, apply ?? (async (_tx, data) => data as unknown as R), refuse ?? null);
+  const run = <O>(fn: (tx: EventTx) => Promise<O>) => services.events.transaction(services.db, fn);
+  return submit<T, R, EventTx>(run, scope, code, apply ?? (async (_tx, data) => data as unknown as R), refuse ?? null);
 }
 
 /**
@@ -89,22 +91,23 @@ export type Refusal<T> = (tx: Tx, data: T) => Promise<Error | null>;
 
 /** The same checks as useCode, without using the code (e.g. "is this reset link still good?"). */
 export function checkCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
-  return submit<T, T>(db, scope, code, null, null);
+  return submit<T, T>((fn) => db.transaction(fn), scope, code, null, null);
 }
 
 type Outcome<R> = { data: R } | { error: Error };
 
-async function submit<T, R>(
-  db: Db,
+/** `transaction`: where the work runs; an EventTx only when there is `apply`, whose events it records. */
+async function submit<T, R, X extends Tx = Tx>(
+  transaction: <O>(fn: (tx: X) => Promise<O>) => Promise<O>,
   scope: CodeScope,
   submitted: string,
-  apply: ((tx: Tx, data: T) => Promise<R>) | null,
+  apply: ((tx: X, data: T) => Promise<R>) | null,
   refuse: Refusal<T> | null,
 ): Promise<R> {
   const code = submitted.toLowerCase();
   // Decided inside the transaction, thrown after it commits, so that the
   // attempt counted by a failed submission is kept.
-  const outcome = await db.transaction(async (tx): Promise<Outcome<R>> => {
+  const outcome = await transaction(async (tx): Promise<Outcome<R>> => {
     if (code.length === VERIFICATION_CODE_LENGTH) {
       await tx
         .update(verificationCodes)

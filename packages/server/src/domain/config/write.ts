@@ -8,12 +8,14 @@ import {
   type ConfigSourceJson,
 } from "@latchkey/shared";
 import type { Db } from "../../db/connect.ts";
+import type { Events } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import { readOverrides, renderOverrides, saveOverride, setConfigSource, type Tenancy } from "./store.ts";
 
 export interface ConfigWriter {
   db: Db;
+  events: Events;
   serverSecret: string;
   projects: ProjectStore;
 }
@@ -26,7 +28,7 @@ export function writeConfigOverride(
   next: (stored: ConfigOverride) => ConfigOverride,
   source?: ConfigSourceJson,
 ): Promise<void> {
-  return w.db.transaction(async (tx) => {
+  return w.events.transaction(w.db, async (tx) => {
     const stored = await readOverrides(tx, t, level);
     await saveOverride(tx, w.serverSecret, t, level, next(stored[level]), renderOverrides(stored), source);
     await w.projects.changed(tx, t.projectId);
@@ -34,14 +36,14 @@ export function writeConfigOverride(
 }
 
 export function writeConfigSource(w: ConfigWriter, t: Tenancy, source: ConfigSourceJson): Promise<void> {
-  return w.db.transaction(async (tx) => {
+  return w.events.transaction(w.db, async (tx) => {
     await setConfigSource(tx, t, source);
     await w.projects.changed(tx, t.projectId);
   });
 }
 
-export function configWriterOf(services: Pick<Services, "db" | "config" | "projects">): ConfigWriter {
-  return { db: services.db, serverSecret: services.config.serverSecret, projects: services.projects };
+export function configWriterOf(services: Pick<Services, "db" | "events" | "config" | "projects">): ConfigWriter {
+  return { db: services.db, events: services.events, serverSecret: services.config.serverSecret, projects: services.projects };
 }
 
 /** An override as a client sent it (a JSON string): parsed, older names carried over, checked against what `level` may set. */

@@ -11,8 +11,8 @@
  */
 import { KnownErrors, StatusError, type CamelCaseKeys, type ContactChannelJson, type ServerContactChannelPatch } from "@latchkey/shared";
 import { and, asc, desc, eq, ne, sql, type Column, type SQL } from "drizzle-orm";
-import type { CacheBus } from "../../cache/bus.ts";
-import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events, type EventTx } from "../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { ChannelVerificationData } from "./verification.ts";
@@ -107,8 +107,8 @@ export interface NewChannel {
 }
 
 /** USER_ID_DOES_NOT_EXIST unless the user is in this project; then the new channel, with the user locked. */
-export function createChannel(db: Db, bus: CacheBus, t: Tenancy, userId: string, input: NewChannel): Promise<ContactChannelRow> {
-  return db.transaction(async (tx) => {
+export function createChannel(db: Db, events: Events, t: Tenancy, userId: string, input: NewChannel): Promise<ContactChannelRow> {
+  return events.transaction(db, async (tx) => {
     await requireUser(tx, t, userId, true);
     await refuseOwnDuplicate(tx, t, userId, input.value, null);
     if (input.isPrimary) await demotePrimary(tx, t, userId, null);
@@ -118,7 +118,7 @@ export function createChannel(db: Db, bus: CacheBus, t: Tenancy, userId: string,
         .values({ ...t, userId, type: "email", ...input })
         .returning(),
     );
-    await bus.publish(tx, { t: "user", id: userId });
+    await record(tx, { type: "contact_channel.created", ...t, data: { id: row!.id, user_id: userId } });
     return row!;
   });
 }
@@ -132,25 +132,19 @@ export type ChannelPatch = CamelCaseKeys<ServerContactChannelPatch>;
  */
 export function updateChannel(
   db: Db,
-  bus: CacheBus,
+  events: Events,
   t: Tenancy,
   userId: string,
   channelId: string,
   patch: ChannelPatch,
 ): Promise<ContactChannelRow> {
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const channel = await requireUserChannel(tx, t, userId, channelId, true);
-    return applyChannelPatch(tx, bus, t, channel, patch);
+    return applyChannelPatch(tx, t, channel, patch);
   });
 }
 
-async function applyChannelPatch(
-  tx: Tx,
-  bus: CacheBus,
-  t: Tenancy,
-  channel: ContactChannelRow,
-  patch: ChannelPatch,
-): Promise<ContactChannelRow> {
+async function applyChannelPatch(tx: EventTx, t: Tenancy, channel: ContactChannelRow, patch: ChannelPatch): Promise<ContactChannelRow> {
   const set: Partial<typeof contactChannels.$inferInsert> = {};
   if (patch.value !== undefined && patch.value !== channel.value) {
     await refuseOwnDuplicate(tx, t, channel.userId, patch.value, channel.id);
@@ -170,16 +164,16 @@ async function applyChannelPatch(
       .where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)))
       .returning(),
   );
-  await bus.publish(tx, { t: "user", id: channel.userId });
+  await record(tx, { type: "contact_channel.updated", ...t, data: { id: channel.id, user_id: channel.userId } });
   return row!;
 }
 
 /** Finds the user's channel as requireUserChannel does, with the user locked, and deletes it. */
-export function deleteChannel(db: Db, bus: CacheBus, t: Tenancy, userId: string, channelId: string): Promise<void> {
-  return db.transaction(async (tx) => {
+export function deleteChannel(db: Db, events: Events, t: Tenancy, userId: string, channelId: string): Promise<void> {
+  return events.transaction(db, async (tx) => {
     const channel = await requireUserChannel(tx, t, userId, channelId, true);
     await tx.delete(contactChannels).where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)));
-    await bus.publish(tx, { t: "user", id: channel.userId });
+    await record(tx, { type: "contact_channel.deleted", ...t, data: { id: channel.id, user_id: channel.userId } });
   });
 }
 
@@ -200,14 +194,14 @@ const ADDRESS_CHANGED =
  * holds the address the code was mailed to. Run inside useCode's apply: the
  * throw keeps the code unspent.
  */
-export async function markChannelVerified(tx: DbOrTx, bus: CacheBus, t: Tenancy, data: ChannelVerificationData): Promise<void> {
+export async function markChannelVerified(tx: EventTx, t: Tenancy, data: ChannelVerificationData): Promise<void> {
   const rows = await tx
     .update(contactChannels)
     .set({ isVerified: true })
     .where(holdsAddress(t, data))
     .returning({ id: contactChannels.id });
   if (rows.length === 0) throw new StatusError(400, ADDRESS_CHANGED);
-  await bus.publish(tx, { t: "user", id: data.user_id });
+  await record(tx, { type: "contact_channel.verified", ...t, data: { id: data.contact_channel_id, user_id: data.user_id } });
 }
 
 /** The same condition as markChannelVerified, without writing (for check-code). */

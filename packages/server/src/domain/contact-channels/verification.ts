@@ -7,6 +7,7 @@
 import { StatusError } from "@latchkey/shared";
 import type { Logger } from "pino";
 import type { DbOrTx } from "../../db/connect.ts";
+import type { EventTx } from "../../events/transaction.ts";
 import { prepareCodeMail, saveCodeMail, type PreparedCodeMail } from "../codes/mail-code.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import type { Services } from "../../services.ts";
@@ -31,7 +32,7 @@ export function prepareChannelVerification(
 
 /** Stores the code for this channel and queues the mail, in the caller's transaction. */
 export async function saveChannelVerification(
-  tx: DbOrTx,
+  tx: EventTx,
   prepared: PreparedCodeMail,
   channel: { id: string; userId: string; value: string },
 ): Promise<void> {
@@ -58,6 +59,5 @@ export async function sendChannelVerification(
 ): Promise<void> {
   services.emailRateLimit.takeCodeEmail(project.id, channel.value, ip);
   const prepared = await prepareChannelVerification(services.db, services.logger, project, branchId, channel.value, callbackUrl);
-  await services.db.transaction((tx) => saveChannelVerification(tx, prepared, channel));
-  services.emails.kick();
+  await services.events.transaction(services.db, (tx) => saveChannelVerification(tx, prepared, channel));
 }

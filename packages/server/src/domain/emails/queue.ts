@@ -10,6 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
@@ -28,8 +29,15 @@ const STALE_CLAIM_SECONDS = 300;
 
 export type SentEmailRow = typeof sentEmails.$inferSelect;
 
-/** Queues a message; it is sent after the surrounding transaction commits. */
-export async function enqueueEmail(db: DbOrTx, projectId: string, email: OutgoingEmail): Promise<string> {
+/** Queues a message; it is sent after the surrounding transaction commits (its event kicks the queue: server.ts). */
+export async function enqueueEmail(tx: EventTx, projectId: string, email: OutgoingEmail): Promise<string> {
+  const id = await insertQueuedEmail(tx, projectId, email);
+  await record(tx, { type: "email.queued", projectId, branchId: null, data: { id } });
+  return id;
+}
+
+/** The queue's row alone: due at the next poll or flush, as no event announces it (for tests of the queue itself). */
+export async function insertQueuedEmail(db: DbOrTx, projectId: string, email: OutgoingEmail): Promise<string> {
   const [row] = await db
     .insert(sentEmails)
     .values({ projectId, to: email.to, subject: email.subject, html: email.html, textBody: email.text ?? null })

@@ -10,6 +10,7 @@ import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flo
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
 import { dropOldOutboxBodies } from "../emails/outbox.ts";
 import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
+import { deleteOldOutboxEvents } from "../../events/retention.ts";
 import { utcDay } from "../users/activity.ts";
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
@@ -43,6 +44,7 @@ export class Housekeeping {
     expiredOAuthFlows: number;
     oldActivityDays: number;
     oldOutboxBodies: number;
+    oldEvents: number;
   }> {
     try {
       const expiredCodes = await deleteExpiredCodes(this.db, now);
@@ -58,15 +60,16 @@ export class Housekeeping {
         this.#activityDaysSweptOn = utcDay(now);
       }
       const oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
-      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays + oldOutboxBodies > 0)
+      const oldEvents = await deleteOldOutboxEvents(this.db, now);
+      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays + oldOutboxBodies + oldEvents > 0)
         this.logger.info(
-          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies },
-          "deleted long-expired codes, CLI logins, OAuth flows, old activity days and old dev-outbox bodies",
+          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents },
+          "deleted long-expired codes, CLI logins, OAuth flows, old activity days, old dev-outbox bodies and old events",
         );
-      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies };
+      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents };
     } catch (error) {
       this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
-      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0, oldOutboxBodies: 0 };
+      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0, oldOutboxBodies: 0, oldEvents: 0 };
     }
   }
 

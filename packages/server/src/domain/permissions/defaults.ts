@@ -39,14 +39,16 @@ async function definedIds(tx: DbOrTx, scope: Scope, ids: readonly { id: string }
 }
 
 /** Grants the project's defaults for `role` to a member who has just joined `teamId`. */
+/** Returns the ids of the permissions granted. */
 export async function grantTeamDefaults(tx: DbOrTx, project: ProjectRow, branchId: string, teamId: string, userId: string, role: TeamRole) {
   const list = role === "creator" ? project.config.team_creator_default_permissions : project.config.team_member_default_permissions;
   const ids = await definedIds(tx, { projectId: project.id, branchId }, list, "team");
-  if (ids.length === 0) return;
+  if (ids.length === 0) return ids;
   await tx
     .insert(teamPermissionGrants)
     .values(ids.map((permissionId) => ({ projectId: project.id, branchId, teamId, userId, permissionId })))
     .onConflictDoNothing();
+  return ids;
 }
 
 /** Grants the project's user defaults to a user who has just been created. */

@@ -15,10 +15,10 @@
  */
 import { KnownErrors, type PermissionDefinitionJson } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "../../db/connect.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { InvalidInput } from "../../lib/invalid-input.ts";
 import { permissionDefinitions, projects } from "../../db/schema/index.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { loadProjects, type ProjectRow } from "../projects/projects.ts";
 import { definitionJson, type PermissionDefinition, type PermissionGraph, type PermissionScope } from "./graph.ts";
@@ -129,20 +129,25 @@ export function deleteDefinition(services: Services, scope: Scope, kind: Permiss
 
 /**
  * One transaction holding the project row, with the definitions as they are
- * now; the definitions' cache event goes out with the write.
+ * now; the definitions' event is recorded with the write.
  */
 function inDefinitionWrite<T>(
   services: Services,
   scope: Scope,
-  write: (tx: DbOrTx, graph: PermissionGraph, project: ProjectRow) => Promise<T>,
+  write: (tx: EventTx, graph: PermissionGraph, project: ProjectRow) => Promise<T>,
 ): Promise<T> {
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     const [locked] = await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, scope.projectId)).for("no key update");
     if (!locked) throw new KnownErrors.CurrentProjectNotFound(scope.projectId);
     const [project] = await loadProjects(tx, services.config.serverSecret, eq(projects.id, scope.projectId));
     if (!project) throw new KnownErrors.CurrentProjectNotFound(scope.projectId);
     const result = await write(tx, await readPermissionGraph(tx, scope), project);
-    await services.bus.publish(tx, { t: "permission-definitions", id: scope.projectId });
+    await record(tx, {
+      type: "permission_definitions.updated",
+      projectId: scope.projectId,
+      branchId: scope.branchId,
+      data: { id: scope.projectId },
+    });
     return result;
   });
 }

@@ -9,6 +9,7 @@ import { isSystemPermissionId, KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermissionGrants } from "../../db/schema/index.ts";
+import { record } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import type { PermissionScope } from "./graph.ts";
 import type { Scope } from "./load.ts";
@@ -52,7 +53,7 @@ async function lockDefinition(tx: DbOrTx, scope: Scope, permissionId: string, ex
 
 /** Granting what is already granted changes nothing and succeeds. */
 export function grantTeamPermission(services: Services, scope: Scope, teamId: string, userId: string, permissionId: string): Promise<void> {
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     await lockMembership(tx, scope, teamId, userId);
     await lockDefinition(tx, scope, permissionId, "team");
@@ -60,7 +61,7 @@ export function grantTeamPermission(services: Services, scope: Scope, teamId: st
       .insert(teamPermissionGrants)
       .values({ ...scope, teamId, userId, permissionId })
       .onConflictDoNothing();
-    await services.bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+    await record(tx, { type: "team_permission.created", ...scope, data: { id: permissionId, team_id: teamId, user_id: userId } });
   });
 }
 
@@ -72,7 +73,7 @@ export function revokeTeamPermission(
   userId: string,
   permissionId: string,
 ): Promise<void> {
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     await lockMembership(tx, scope, teamId, userId);
     const deleted = await tx
@@ -88,24 +89,24 @@ export function revokeTeamPermission(
       )
       .returning({ permissionId: teamPermissionGrants.permissionId });
     if (deleted.length === 0) throw new KnownErrors.TeamPermissionNotFound(teamId, userId, permissionId);
-    await services.bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+    await record(tx, { type: "team_permission.deleted", ...scope, data: { id: permissionId, team_id: teamId, user_id: userId } });
   });
 }
 
 export function grantProjectPermission(services: Services, scope: Scope, userId: string, permissionId: string): Promise<void> {
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     await lockDefinition(tx, scope, permissionId, "project");
     await tx
       .insert(projectPermissionGrants)
       .values({ ...scope, userId, permissionId })
       .onConflictDoNothing();
-    await services.bus.publish(tx, { t: "project-grants", user: userId });
+    await record(tx, { type: "project_permission.created", ...scope, data: { id: permissionId, user_id: userId } });
   });
 }
 
 export function revokeProjectPermission(services: Services, scope: Scope, userId: string, permissionId: string): Promise<void> {
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     const deleted = await tx
       .delete(projectPermissionGrants)
@@ -119,6 +120,6 @@ export function revokeProjectPermission(services: Services, scope: Scope, userId
       )
       .returning({ permissionId: projectPermissionGrants.permissionId });
     if (deleted.length === 0) throw new KnownErrors.PermissionNotFound(permissionId);
-    await services.bus.publish(tx, { t: "project-grants", user: userId });
+    await record(tx, { type: "project_permission.deleted", ...scope, data: { id: permissionId, user_id: userId } });
   });
 }

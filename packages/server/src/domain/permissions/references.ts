@@ -6,10 +6,10 @@
  * (definitions.ts), and announces what it changed to the caches.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { CacheEvent } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
 import { applyConfigOverride } from "@latchkey/shared";
 import { permissionDefinitions, projectPermissionGrants, teamPermissionGrants } from "../../db/schema/index.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import { legacyPatchOverride } from "../config/legacy.ts";
 import { readOverrides, renderOverrides, saveOverride } from "../config/store.ts";
 import type { Services } from "../../services.ts";
@@ -25,7 +25,7 @@ const DEFAULT_LISTS = ["team_creator_default_permissions", "team_member_default_
 
 /** `to`: the new id, or null to remove `from` everywhere. */
 export async function rewriteReferences(
-  tx: DbOrTx,
+  tx: EventTx,
   services: Services,
   scope: Scope,
   project: ProjectRow,
@@ -33,7 +33,11 @@ export async function rewriteReferences(
   from: string,
   to: string | null,
 ): Promise<void> {
-  const events = kind === "team" ? await rewriteTeamGrants(tx, scope, from, to) : await rewriteProjectGrants(tx, scope, from, to);
+  const rewritten =
+    kind === "team"
+      ? { team_members: await rewriteTeamGrants(tx, scope, from, to), users: [] }
+      : { team_members: [], users: await rewriteProjectGrants(tx, scope, from, to) };
+  const touched = rewritten.team_members.length + rewritten.users.length;
   await rewriteContainedLists(tx, scope, from, to);
   const lists = rewriteDefaultLists(project.config, from, to);
   if (lists) {
@@ -43,11 +47,16 @@ export async function rewriteReferences(
     await saveOverride(tx, services.config.serverSecret, scope, "environment", environment, renderOverrides(stored));
   }
   // A project event also drops every cached grant of the project (cache/caches.ts).
-  if (lists || events.length > PRECISE_EVENTS_LIMIT) await services.projects.changed(tx, project.id);
-  else for (const event of events) await services.bus.publish(tx, event);
+  if (lists || touched > PRECISE_EVENTS_LIMIT) await services.projects.changed(tx, project.id);
+  else if (touched > 0) await record(tx, { type: "permission_grants.rewritten", ...scope, data: rewritten });
 }
 
-async function rewriteTeamGrants(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<CacheEvent[]> {
+async function rewriteTeamGrants(
+  tx: DbOrTx,
+  scope: Scope,
+  from: string,
+  to: string | null,
+): Promise<{ team_id: string; user_id: string }[]> {
   const where = and(
     eq(teamPermissionGrants.projectId, scope.projectId),
     eq(teamPermissionGrants.branchId, scope.branchId),
@@ -58,10 +67,10 @@ async function rewriteTeamGrants(tx: DbOrTx, scope: Scope, from: string, to: str
     to === null
       ? await tx.delete(teamPermissionGrants).where(where).returning(member)
       : await tx.update(teamPermissionGrants).set({ permissionId: to }).where(where).returning(member);
-  return rows.map((row) => ({ t: "team-member", team: row.teamId, user: row.userId }));
+  return rows.map((row) => ({ team_id: row.teamId, user_id: row.userId }));
 }
 
-async function rewriteProjectGrants(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<CacheEvent[]> {
+async function rewriteProjectGrants(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<string[]> {
   const where = and(
     eq(projectPermissionGrants.projectId, scope.projectId),
     eq(projectPermissionGrants.branchId, scope.branchId),
@@ -72,7 +81,7 @@ async function rewriteProjectGrants(tx: DbOrTx, scope: Scope, from: string, to: 
     to === null
       ? await tx.delete(projectPermissionGrants).where(where).returning(user)
       : await tx.update(projectPermissionGrants).set({ permissionId: to }).where(where).returning(user);
-  return rows.map((row) => ({ t: "project-grants", user: row.userId }));
+  return rows.map((row) => row.userId);
 }
 
 async function rewriteContainedLists(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<void> {

@@ -2,6 +2,7 @@
 import { INTERNAL_PROJECT_ID, KnownErrors, applyConfigOverride, type ConfigOverride } from "@latchkey/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events } from "../../events/transaction.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
 import { NEW_PROJECT_ENVIRONMENT, legacyPatchOverride, projectConfigOf } from "../config/legacy.ts";
@@ -101,12 +102,13 @@ export async function createProject(
  */
 export function updateProject(
   db: Db,
+  events: Events,
   serverSecret: string,
   store: ProjectStore,
   projectId: string,
   fields: ProjectFields,
 ): Promise<ProjectRow> {
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const [project] = await tx
       .select({ id: projects.id, isProductionMode: projects.isProductionMode })
       .from(projects)
@@ -140,10 +142,16 @@ export async function listOwnedProjects(db: DbOrTx, serverSecret: string, intern
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
-export async function setProjectOwner(db: DbOrTx, projectId: string, teamId: string): Promise<void> {
-  await db.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+export async function setProjectOwner(db: Db, events: Events, projectId: string, teamId: string): Promise<void> {
+  await events.transaction(db, async (tx) => {
+    await tx.update(projects).set({ ownerTeamId: teamId }).where(eq(projects.id, projectId));
+    await record(tx, { type: "project.updated", projectId, branchId: null, data: { id: projectId } });
+  });
 }
 
-export async function deleteProject(db: DbOrTx, projectId: string): Promise<void> {
-  await db.delete(projects).where(eq(projects.id, projectId));
+export async function deleteProject(db: Db, events: Events, projectId: string): Promise<void> {
+  await events.transaction(db, async (tx) => {
+    await tx.delete(projects).where(eq(projects.id, projectId));
+    await record(tx, { type: "project.deleted", projectId, branchId: null, data: { id: projectId } });
+  });
 }

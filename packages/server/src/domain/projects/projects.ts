@@ -1,6 +1,6 @@
 /**
- * Reading projects through the shared cache; writes announce themselves on
- * the cache bus so every replica drops its copy when the write commits. A
+ * Reading projects through the shared cache; writes record an event so every
+ * replica drops its copy when the write commits (events/transaction.ts). A
  * project is read with its main branch's config overrides, rendered once
  * per load (domain/config).
  */
@@ -10,6 +10,7 @@ import type { CacheBus } from "../../cache/bus.ts";
 import type { Caches } from "../../cache/caches.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { branchConfigOverrides, projectConfigOverrides, projects } from "../../db/schema/index.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import type { MaybePromise } from "../../lib/maybe-async.ts";
 import { legacyConfigOverrides, projectConfigOf } from "../config/legacy.ts";
 import { renderOverrides } from "../config/store.ts";
@@ -60,9 +61,9 @@ export class ProjectStore {
     });
   }
 
-  /** After writing a project (or what hangs off it, its config included): drop it everywhere. */
-  changed(db: DbOrTx, id: string): Promise<void> {
-    return this.bus.publish(db, { t: "project", id });
+  /** After writing a project (or what hangs off it, its config included), in the write's transaction: drop it everywhere when it commits. */
+  changed(tx: EventTx, id: string): Promise<void> {
+    return record(tx, { type: "project.updated", projectId: id, branchId: null, data: { id } });
   }
 
   /** Drops this process's copy only (for writes made outside the API, e.g. in tests). */

@@ -1,6 +1,7 @@
 /** Signing a user in: a new session (refresh token) and its first access token. */
 import { hasTotp } from "../auth/mfa/totp.ts";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db } from "../../db/connect.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import type { TokenSubject } from "../tokens/access-token.ts";
@@ -27,16 +28,16 @@ export function tokenSubject(user: UserRecord, project: ProjectRow, sessionId: s
 
 export async function signIn(
   services: Services,
-  db: DbOrTx,
+  db: Db | EventTx,
   project: ProjectRow,
   user: UserRecord,
   options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
 ): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
-  const { session, refreshToken } = await createSession(db, {
-    projectId: project.id,
-    branchId: user.branchId,
-    userId: user.id,
-    ...options,
+  const { session, refreshToken } = await services.events.join(db, async (tx) => {
+    const created = await createSession(tx, { projectId: project.id, branchId: user.branchId, userId: user.id, ...options });
+    const data = { id: created.session.id, user_id: user.id };
+    await record(tx, { type: "session.created", projectId: project.id, branchId: user.branchId, data });
+    return created;
   });
   await markUserActive(db, user.id);
   const accessToken = await services.tokens.issue(tokenSubject(user, project, session.id));

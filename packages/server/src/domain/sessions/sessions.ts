@@ -5,8 +5,8 @@
  */
 import { DEFAULT_SESSION_EXPIRATION_MILLIS, REFRESH_TOKEN_LENGTH, type SessionJson } from "@latchkey/shared";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
-import type { CacheBus } from "../../cache/bus.ts";
-import type { DbOrTx } from "../../db/connect.ts";
+import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events, type EventTx } from "../../events/transaction.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
 import { sessions } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
@@ -100,26 +100,29 @@ export async function listSessions(db: DbOrTx, projectId: string, branchId: stri
 
 /** Deletes one session of a user; returns whether it existed. */
 export async function deleteSession(
-  db: DbOrTx,
-  bus: CacheBus,
+  db: Db | EventTx,
+  events: Events,
   projectId: string,
   branchId: string,
   userId: string | null,
   sessionId: string,
 ): Promise<boolean> {
-  const rows = await db
-    .delete(sessions)
-    .where(
-      and(
-        eq(sessions.projectId, projectId),
-        eq(sessions.branchId, branchId),
-        eq(sessions.id, sessionId),
-        userId ? eq(sessions.userId, userId) : undefined,
-      ),
-    )
-    .returning({ id: sessions.id });
-  if (rows.length > 0) await bus.publish(db, { t: "session", id: sessionId });
-  return rows.length > 0;
+  return events.join(db, async (tx) => {
+    const rows = await tx
+      .delete(sessions)
+      .where(
+        and(
+          eq(sessions.projectId, projectId),
+          eq(sessions.branchId, branchId),
+          eq(sessions.id, sessionId),
+          userId ? eq(sessions.userId, userId) : undefined,
+        ),
+      )
+      .returning({ id: sessions.id, userId: sessions.userId });
+    if (rows.length > 0)
+      await record(tx, { type: "session.revoked", projectId, branchId, data: { id: sessionId, user_id: rows[0]!.userId } });
+    return rows.length > 0;
+  });
 }
 
 export function sessionView(session: SessionRow, currentSessionId: string | null): SessionJson {

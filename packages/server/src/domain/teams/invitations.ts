@@ -10,12 +10,13 @@ import { KnownErrors, StatusError, type TeamInvitationDetailsJson, type TeamInvi
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../db/connect.ts";
 import { contactChannels, teams, users, verificationCodes } from "../../db/schema/index.ts";
+import { record } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
 import type { ProjectRow } from "../projects/projects.ts";
 import { restrictedReason, type UserRecord } from "../users/record.ts";
-import { addTeamMember, isTeamMember, type JoiningUser } from "./teams.ts";
+import { addTeamMember, isTeamMember, joinedEvents, type JoiningUser } from "./teams.ts";
 
 /** What an invitation code carries. */
 export interface TeamInvitationData {
@@ -86,14 +87,14 @@ export async function sendTeamInvitation(
     teamDisplayName: team.displayName,
   });
   const data: TeamInvitationData = { team_id: team.id, recipient_email: input.email };
-  const id = await services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     // Held until the commit: a deletion of the team waits for this invitation, then takes it along.
     const [locked] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, team.id)).for("share");
     if (!locked) throw new KnownErrors.TeamNotFound(team.id);
-    return saveCodeMail(tx, prepared, { ...data });
+    const id = await saveCodeMail(tx, prepared, { ...data });
+    await record(tx, { type: "team_invitation.created", ...scope, data: { id, team_id: team.id } });
+    return id;
   });
-  services.emails.kick();
-  return id;
 }
 
 /** A team's pending (unused, unexpired) invitations, oldest first; TEAM_NOT_FOUND for a team not in the project. */
@@ -215,29 +216,27 @@ export async function acceptTeamInvitation(
   code: string,
 ): Promise<void> {
   const scope = { projectId: project.id, branchId };
-  const joinedTeam = await useCode<TeamInvitationData, string | null>(services.db, invitationScope(scope), code, async (tx, data) => {
+  await useCode<TeamInvitationData, void>(services, invitationScope(scope), code, async (tx, data) => {
     // Shared until the commit: the team cannot be deleted between this check and the membership.
     const [team] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, data.team_id)).for("share");
     if (!team) throw new KnownErrors.VerificationCodeNotFound();
     const joining: JoiningUser = { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl };
-    if (!(await joinOnce(tx, project, branchId, team.id, joining))) return null;
-    await services.bus.publish(tx, { t: "team-member", team: team.id, user: user.id });
-    return team.id;
+    const granted = await joinOnce(tx, project, branchId, team.id, joining);
+    if (!granted) return;
+    await record(tx, { type: "team_invitation.accepted", ...scope, data: { team_id: team.id, user_id: user.id } });
+    await record(tx, ...joinedEvents(scope, team.id, user.id, granted));
   });
-  // publish() applied the event before the commit; a read in between may have cached the old memberships again.
-  if (joinedTeam) services.bus.apply({ t: "team-member", team: joinedTeam, user: user.id });
 }
 
-/** Adds the member unless they already are one; false when they were. */
-async function joinOnce(tx: Tx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser): Promise<boolean> {
-  if (await isTeamMember(tx, project.id, teamId, user.id)) return false;
+/** Adds the member unless they already are one (null); returns the permissions granted. */
+async function joinOnce(tx: Tx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser): Promise<string[] | null> {
+  if (await isTeamMember(tx, project.id, teamId, user.id)) return null;
   try {
     // A savepoint: another invitation to the same team, accepted by the same user at the same
     // moment, makes this insert fail without failing the transaction that spends this code.
-    await tx.transaction((savepoint) => addTeamMember(savepoint, project, branchId, teamId, user, "member"));
-    return true;
+    return await tx.transaction((savepoint) => addTeamMember(savepoint, project, branchId, teamId, user, "member"));
   } catch (error) {
-    if (error instanceof KnownErrors.TeamMembershipAlreadyExists) return false;
+    if (error instanceof KnownErrors.TeamMembershipAlreadyExists) return null;
     throw error;
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Creating, listing, changing and deleting teams. Every write publishes the
- * cache events of what it changed (cache/bus.ts) in its own transaction.
+ * Creating, listing, changing and deleting teams. Every write records the
+ * events of what it changed (events/domain-events.ts) in its own transaction.
  */
 import { INTERNAL_PROJECT_ID, KnownErrors, StatusError, type ServerTeamPatch } from "@latchkey/shared";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { CacheBus } from "../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events } from "../../events/transaction.ts";
 import { projects, teams, users, verificationCodes } from "../../db/schema/index.ts";
 import type { Scope } from "../permissions/load.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -37,23 +37,26 @@ function inScope(scope: Scope) {
  */
 export async function createTeam(
   db: Db,
-  bus: CacheBus,
+  events: Events,
   project: ProjectRow,
   branchId: string,
   fields: ServerTeamPatch & { display_name: string },
   creatorId: string | null,
 ): Promise<TeamRow> {
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const creator = creatorId === null ? null : await lockJoiningUser(tx, { projectId: project.id, branchId }, creatorId);
     if (creatorId !== null && !creator) throw new KnownErrors.UserNotFound();
     const [team] = await tx
       .insert(teams)
       .values({ ...teamColumns(fields), projectId: project.id, branchId, displayName: fields.display_name })
       .returning();
-    if (creator) {
-      await addTeamMember(tx, project, branchId, team!.id, creator, "creator");
-      await bus.publish(tx, { t: "team-member", team: team!.id, user: creator.id });
-    }
+    if (creator) await addTeamMember(tx, project, branchId, team!.id, creator, "creator");
+    await record(tx, {
+      type: "team.created",
+      projectId: project.id,
+      branchId,
+      data: { id: team!.id, creator_user_id: creator?.id ?? null },
+    });
     return team!;
   });
 }
@@ -63,14 +66,14 @@ export async function listProjectTeams(db: DbOrTx, scope: Scope): Promise<TeamRo
   return db.select().from(teams).where(inScope(scope)).orderBy(asc(teams.createdAt), asc(teams.id));
 }
 
-export async function updateTeam(db: Db, bus: CacheBus, scope: Scope, teamId: string, fields: ServerTeamPatch): Promise<TeamRow> {
+export async function updateTeam(db: Db, events: Events, scope: Scope, teamId: string, fields: ServerTeamPatch): Promise<TeamRow> {
   const columns = teamColumns(fields);
   if (Object.keys(columns).length === 0) {
     const team = await findTeam(db, scope, teamId);
     if (!team) throw new KnownErrors.TeamNotFound(teamId);
     return team;
   }
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const [team] = await tx
       .update(teams)
       .set(columns)
@@ -78,7 +81,7 @@ export async function updateTeam(db: Db, bus: CacheBus, scope: Scope, teamId: st
       .returning();
     if (!team) throw new KnownErrors.TeamNotFound(teamId);
     // Also drops the cached users whose selected team this is (they carry its row).
-    await bus.publish(tx, { t: "team", id: teamId });
+    await record(tx, { type: "team.updated", ...scope, data: { id: teamId } });
     return team;
   });
 }
@@ -89,8 +92,8 @@ export async function updateTeam(db: Db, bus: CacheBus, scope: Scope, teamId: st
  * cascades from teams to team_members to team_permission_grants), its
  * pending invitations, and its place as anyone's selected team.
  */
-export async function deleteTeam(db: Db, bus: CacheBus, scope: Scope, teamId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteTeam(db: Db, events: Events, scope: Scope, teamId: string): Promise<void> {
+  await events.transaction(db, async (tx) => {
     // A team of the internal project may own projects: they would be left with no owners.
     if (scope.projectId === INTERNAL_PROJECT_ID) {
       const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.ownerTeamId, teamId)).limit(1);
@@ -118,6 +121,6 @@ export async function deleteTeam(db: Db, bus: CacheBus, scope: Scope, teamId: st
       .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.selectedTeamId, teamId)));
     // One event covers it all on every replica: the team's row, its members'
     // grants and team lists, and the users whose selected team it was.
-    await bus.publish(tx, { t: "team", id: teamId });
+    await record(tx, { type: "team.deleted", ...scope, data: { id: teamId } });
   });
 }

@@ -6,12 +6,12 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import type { CacheBus } from "../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { record, type Events } from "../../events/transaction.ts";
 import { teamMembers, teams, users } from "../../db/schema/index.ts";
 import type { Scope } from "../permissions/load.ts";
 import type { ProjectRow } from "../projects/projects.ts";
-import { addTeamMember, membershipOf, type JoiningUser } from "./teams.ts";
+import { addTeamMember, joinedEvents, membershipOf, type JoiningUser } from "./teams.ts";
 
 /** The user about to join a team (null when the project has no such user), locked against deletion until the transaction ends. */
 export async function lockJoiningUser(tx: DbOrTx, scope: Scope, userId: string): Promise<JoiningUser | null> {
@@ -33,14 +33,14 @@ async function lockTeam(tx: DbOrTx, scope: Scope, teamId: string): Promise<boole
 }
 
 /** Checks, in this order: USER_NOT_FOUND, TEAM_NOT_FOUND, TEAM_MEMBERSHIP_ALREADY_EXISTS. */
-export async function addMember(db: Db, bus: CacheBus, project: ProjectRow, branchId: string, teamId: string, userId: string) {
+export async function addMember(db: Db, events: Events, project: ProjectRow, branchId: string, teamId: string, userId: string) {
   const scope = { projectId: project.id, branchId };
-  await db.transaction(async (tx) => {
+  await events.transaction(db, async (tx) => {
     const user = await lockJoiningUser(tx, scope, userId);
     if (!user) throw new KnownErrors.UserNotFound();
     if (!(await lockTeam(tx, scope, teamId))) throw new KnownErrors.TeamNotFound(teamId);
-    await addTeamMember(tx, project, branchId, teamId, user, "member");
-    await bus.publish(tx, { t: "team-member", team: teamId, user: userId });
+    const granted = await addTeamMember(tx, project, branchId, teamId, user, "member");
+    await record(tx, ...joinedEvents(scope, teamId, userId, granted));
   });
 }
 
@@ -49,8 +49,8 @@ export async function addMember(db: Db, bus: CacheBus, project: ProjectRow, bran
  * the team as their selected team. Checks USER_NOT_FOUND, then (with
  * `checkTeam`) TEAM_NOT_FOUND, then TEAM_MEMBERSHIP_NOT_FOUND.
  */
-export async function removeMember(db: Db, bus: CacheBus, scope: Scope, teamId: string, userId: string, checkTeam: boolean) {
-  await db.transaction(async (tx) => {
+export async function removeMember(db: Db, events: Events, scope: Scope, teamId: string, userId: string, checkTeam: boolean) {
+  await events.transaction(db, async (tx) => {
     if (!(await lockJoiningUser(tx, scope, userId))) throw new KnownErrors.UserNotFound();
     if (checkTeam && !(await lockTeam(tx, scope, teamId))) throw new KnownErrors.TeamNotFound(teamId);
     const removed = await tx
@@ -63,7 +63,7 @@ export async function removeMember(db: Db, bus: CacheBus, scope: Scope, teamId: 
       .set({ selectedTeamId: null })
       .where(and(eq(users.projectId, scope.projectId), eq(users.id, userId), eq(users.selectedTeamId, teamId)))
       .returning({ id: users.id });
-    await bus.publish(tx, { t: "team-member", team: teamId, user: userId });
-    if (unselected.length > 0) await bus.publish(tx, { t: "user", id: userId });
+    const data = { team_id: teamId, user_id: userId, ...(unselected.length > 0 ? { selected_team_cleared: true } : {}) };
+    await record(tx, { type: "team_membership.deleted", ...scope, data });
   });
 }

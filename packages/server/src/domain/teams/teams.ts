@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { KnownErrors } from "@latchkey/shared";
 import type { DbOrTx } from "../../db/connect.ts";
+import type { DomainEvent } from "../../events/domain-events.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { teamMembers, teams } from "../../db/schema/index.ts";
 import { grantTeamDefaults, type TeamRole } from "../permissions/defaults.ts";
@@ -14,9 +15,9 @@ export interface JoiningUser {
 
 /**
  * Adds a user to a team with the project's default permissions for their
- * role. Their member profile starts as a copy of their own profile. The
- * caller publishes the `team-member` cache event (cache/bus.ts) when the user
- * existed before this transaction.
+ * role. Their member profile starts as a copy of their own profile. Returns
+ * the ids of the permissions granted; the caller records the events
+ * (`joinedEvents`, or none for a team's creator: WIRE-next §4).
  */
 export async function addTeamMember(tx: DbOrTx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser, role: TeamRole) {
   try {
@@ -32,7 +33,26 @@ export async function addTeamMember(tx: DbOrTx, project: ProjectRow, branchId: s
     if (isUniqueViolation(error)) throw new KnownErrors.TeamMembershipAlreadyExists();
     throw error;
   }
-  await grantTeamDefaults(tx, project, branchId, teamId, user.id, role);
+  return grantTeamDefaults(tx, project, branchId, teamId, user.id, role);
+}
+
+/** A member joined: the membership, then each default permission granted (WIRE-next §4). */
+export function joinedEvents(
+  scope: { projectId: string; branchId: string },
+  teamId: string,
+  userId: string,
+  granted: string[],
+): DomainEvent[] {
+  const { projectId, branchId } = scope;
+  return [
+    { type: "team_membership.created", projectId, branchId, data: { team_id: teamId, user_id: userId } },
+    ...granted.map((id): DomainEvent => ({
+      type: "team_permission.created",
+      projectId,
+      branchId,
+      data: { id, team_id: teamId, user_id: userId },
+    })),
+  ];
 }
 
 export async function createTeamWithCreator(

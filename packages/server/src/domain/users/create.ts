@@ -6,6 +6,7 @@
 import { KnownErrors, StatusError, type ServerUserCreate } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
@@ -39,7 +40,7 @@ export interface NewUser {
 
 /** A server's create request: the body checked and any password hashed (the slow part), then the user created in a transaction of its own. */
 export async function createUserFromBody(
-  services: Pick<Services, "db" | "config">,
+  services: Pick<Services, "db" | "events" | "config">,
   project: ProjectRow,
   branchId: string,
   body: ServerUserCreate,
@@ -54,7 +55,7 @@ export async function createUserFromBody(
   const patch = await userPatchFromBody(fields, services.config.serverSecret);
   if (patch.passwordHash && !fields.primary_email) throw new StatusError(400, "A password needs a primary_email to sign in with.");
   if (patch.selectedTeamId) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);
-  return services.db.transaction((tx) =>
+  return services.events.transaction(services.db, (tx) =>
     createUser(tx, project, branchId, {
       ...patch,
       // A password implies the e-mail signs in, unless said otherwise.
@@ -64,7 +65,7 @@ export async function createUserFromBody(
   );
 }
 
-export async function createUser(tx: DbOrTx, project: ProjectRow, branchId: string, input: NewUser): Promise<UserRecord> {
+export async function createUser(tx: EventTx, project: ProjectRow, branchId: string, input: NewUser): Promise<UserRecord> {
   const [row] = await tx
     .insert(users)
     .values({
@@ -88,6 +89,7 @@ export async function createUser(tx: DbOrTx, project: ProjectRow, branchId: stri
     })
     .returning();
   const user = row!;
+  await record(tx, { type: "user.created", projectId: project.id, branchId, data: { id: user.id } });
   if (input.primaryEmail) {
     await insertPrimaryEmail(tx, project, branchId, user.id, input.primaryEmail, {
       isVerified: input.primaryEmailVerified ?? false,
@@ -102,6 +104,7 @@ export async function createUser(tx: DbOrTx, project: ProjectRow, branchId: stri
       creator: { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl },
     });
     await tx.update(users).set({ selectedTeamId: team.id }).where(eq(users.id, user.id));
+    await record(tx, { type: "team.created", projectId: project.id, branchId, data: { id: team.id, creator_user_id: user.id } });
   }
   await grantUserDefaults(tx, project, branchId, user.id);
   return (await findUser(tx, project.id, branchId, user.id))!;

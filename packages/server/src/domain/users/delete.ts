@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import type { CacheBus } from "../../cache/bus.ts";
 import type { Db } from "../../db/connect.ts";
-import { users } from "../../db/schema/index.ts";
+import { teamMembers, users } from "../../db/schema/index.ts";
+import { record, type Events } from "../../events/transaction.ts";
 import type { Tenancy } from "../contact-channels/channels.ts";
 
 /**
@@ -9,13 +9,23 @@ import type { Tenancy } from "../contact-channels/channels.ts";
  * channels and codes go with the row (the schema's cascades). Returns false,
  * changing nothing, when the project's branch has no such user.
  */
-export async function deleteUser(db: Db, bus: CacheBus, t: Tenancy, userId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export async function deleteUser(db: Db, events: Events, t: Tenancy, userId: string): Promise<boolean> {
+  return events.transaction(db, async (tx) => {
+    // Read before the cascade takes them: the deletion is announced with each membership it ends (WIRE-next §4).
+    const teams = await tx
+      .select({ id: teamMembers.teamId })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.projectId, t.projectId), eq(teamMembers.branchId, t.branchId), eq(teamMembers.userId, userId)));
     const rows = await tx
       .delete(users)
       .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), eq(users.id, userId)))
       .returning({ id: users.id });
-    if (rows.length > 0) await bus.publish(tx, { t: "user", id: userId });
-    return rows.length > 0;
+    if (rows.length === 0) return false;
+    await record(
+      tx,
+      { type: "user.deleted", ...t, data: { id: userId, teams } },
+      ...teams.map(({ id }) => ({ type: "team_membership.deleted" as const, ...t, data: { team_id: id, user_id: userId } })),
+    );
+    return true;
   });
 }

@@ -4,8 +4,8 @@
  */
 import { KnownErrors, type ServerUserPatch } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import type { CacheBus } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
@@ -18,19 +18,29 @@ import { findUser, type UserRecord } from "./record.ts";
 
 /** A user PATCH request's write: any password hashed first (the slow part), then the update in a transaction of its own. */
 export async function updateUserFromBody(
-  services: Pick<Services, "db" | "bus" | "config">,
+  services: Pick<Services, "db" | "events" | "config">,
   project: ProjectRow,
   branchId: string,
   user: UserRecord,
   body: Partial<ServerUserPatch>,
 ): Promise<UserRecord> {
   const patch = await userPatchFromBody(body, services.config.serverSecret);
-  return services.db.transaction((tx) => updateUser(tx, services.bus, project, branchId, user, patch));
+  return saveUserPatch(services, project, branchId, user, patch);
+}
+
+/** A checked patch (any password already hashed), in a transaction of its own. */
+export function saveUserPatch(
+  services: Pick<Services, "db" | "events">,
+  project: ProjectRow,
+  branchId: string,
+  user: UserRecord,
+  patch: UserPatch,
+): Promise<UserRecord> {
+  return services.events.transaction(services.db, (tx) => updateUser(tx, project, branchId, user, patch));
 }
 
 export async function updateUser(
-  tx: DbOrTx,
-  bus: CacheBus,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   user: UserRecord,
@@ -83,7 +93,7 @@ export async function updateUser(
   }
   if (patch.passkeyAuthEnabled === false) await deleteAllPasskeys(tx, { projectId: project.id, branchId }, user.id);
   await applyPrimaryEmailPatch(tx, project, branchId, user, patch);
-  await bus.publish(tx, { t: "user", id: user.id });
+  await record(tx, { type: "user.updated", projectId: project.id, branchId, data: { id: user.id } });
   return (await findUser(tx, project.id, branchId, user.id))!;
 }
 

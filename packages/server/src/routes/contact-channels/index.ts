@@ -9,7 +9,7 @@ export default [
   defineRoute(contactChannelsEndpoints.createContactChannel, async ({ auth, body, services }) => {
     const userId = resolveUserId(auth, body.user_id);
     const tenancy = tenancyOf(auth);
-    const row = await createChannel(services.db, services.bus, tenancy, userId, toNewChannel(body));
+    const row = await createChannel(services.db, services.events, tenancy, userId, toNewChannel(body));
     return { body: channelView(row) };
   }),
   defineRoute(contactChannelsEndpoints.listContactChannels, async ({ auth, query, services }) => {

@@ -18,7 +18,10 @@ export default [
   }),
   defineRoute(oauthProvidersEndpoints.createOAuthProvider, async ({ auth, body, services }) => {
     const userId = resolveUserId(auth, body.user_id);
-    const row = await createProviderAccount(services.db, services.bus, auth.project.config, tenancyOf(auth), { ...body, user_id: userId });
+    const row = await createProviderAccount(services.db, services.events, auth.project.config, tenancyOf(auth), {
+      ...body,
+      user_id: userId,
+    });
     return { body: serverProviderAccountView(row) };
   }),
 ];

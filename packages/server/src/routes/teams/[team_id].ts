@@ -21,10 +21,10 @@ export default [
     }),
   ),
   defineRoute(teamsEndpoints.updateTeam, async ({ auth, params, body, services }) => ({
-    body: view(auth, await updateTeam(services.db, services.bus, tenancyOf(auth), params.team_id, body)),
+    body: view(auth, await updateTeam(services.db, services.events, tenancyOf(auth), params.team_id, body)),
   })),
   defineRoute(teamsEndpoints.deleteTeam, async ({ auth, params, services }) => {
-    await deleteTeam(services.db, services.bus, tenancyOf(auth), params.team_id);
+    await deleteTeam(services.db, services.events, tenancyOf(auth), params.team_id);
     return { body: SUCCESS };
   }),
 ];

@@ -38,7 +38,7 @@ export default [
       creatorId = body.creator_user_id === undefined ? null : resolveUserId(auth, body.creator_user_id);
     }
     const { creator_user_id: _, ...fields } = body;
-    const team = await createTeam(services.db, services.bus, auth.project, auth.branchId, fields, creatorId);
+    const team = await createTeam(services.db, services.events, auth.project, auth.branchId, fields, creatorId);
     return { status: 201, body: view(auth, team) };
   }),
   defineRoute(teamsEndpoints.listTeams, ({ auth, query, services }) => {

@@ -23,7 +23,7 @@ export default [
     return { body: serverUserView(updated, auth.project.config) };
   }),
   defineRoute(usersEndpoints.deleteUser, async ({ auth, params, services }) => {
-    if (!(await deleteUser(services.db, services.bus, tenancyOf(auth), params.user_id))) throw new KnownErrors.UserNotFound();
+    if (!(await deleteUser(services.db, services.events, tenancyOf(auth), params.user_id))) throw new KnownErrors.UserNotFound();
     return { body: SUCCESS };
   }),
 ];

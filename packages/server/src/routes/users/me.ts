@@ -25,7 +25,7 @@ export default [
     if (auth.type === "client" && !auth.project.config.client_user_deletion_enabled) {
       throw new StatusError(400, "Client user deletion is not enabled for this project.");
     }
-    await deleteUser(services.db, services.bus, tenancyOf(auth), user.id);
+    await deleteUser(services.db, services.events, tenancyOf(auth), user.id);
     return { body: SUCCESS };
   }),
 ];

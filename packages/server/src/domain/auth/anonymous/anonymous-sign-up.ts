@@ -2,7 +2,8 @@
  * Anonymous users let an app keep state for a visitor before sign-up; their
  * tokens have their own audience and are refused unless a request opts in.
  */
-import type { DbOrTx } from "../../../db/connect.ts";
+import type { Db } from "../../../db/connect.ts";
+import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
@@ -16,7 +17,7 @@ export function signUpAnonymously(
   branchId: string,
   client: { countryCode: string | null; ip: string | null } = { countryCode: null, ip: null },
 ): Promise<{ accessToken: string; refreshToken: string; userId: string }> {
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     const user = await createUser(tx, project, branchId, { isAnonymous: true, countryCode: client.countryCode });
     return signInAnonymousUser(services, tx, project, user, client.ip);
   });
@@ -29,7 +30,7 @@ export function signUpAnonymously(
  */
 export function signInAnonymousUser(
   services: Services,
-  db: DbOrTx,
+  db: Db | EventTx,
   project: ProjectRow,
   user: UserRecord,
   ip: string | null = null,

@@ -4,8 +4,8 @@
  * still carrying the placeholder name takes the new name.
  */
 import { and, eq } from "drizzle-orm";
-import type { CacheBus } from "../../../cache/bus.ts";
-import type { DbOrTx, Tx } from "../../../db/connect.ts";
+import type { Tx } from "../../../db/connect.ts";
+import { record, type EventTx } from "../../../events/transaction.ts";
 import { teams, users } from "../../../db/schema/index.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { personalTeamName } from "../../teams/teams.ts";
@@ -13,8 +13,7 @@ import { findUser, type UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
 
 export async function upgradeAnonymousUser(
-  tx: DbOrTx,
-  bus: CacheBus,
+  tx: EventTx,
   project: ProjectRow,
   user: UserRecord,
   credentials: {
@@ -30,7 +29,7 @@ export async function upgradeAnonymousUser(
     signUpBotRiskScore?: number;
   },
 ): Promise<UserRecord> {
-  const upgraded = await updateUser(tx, bus, project, user.branchId, user, {
+  const upgraded = await updateUser(tx, project, user.branchId, user, {
     isAnonymous: false,
     ...(credentials.primaryEmail !== null
       ? {
@@ -52,7 +51,7 @@ export async function upgradeAnonymousUser(
       .where(
         and(eq(teams.projectId, project.id), eq(teams.id, upgraded.selectedTeamId), eq(teams.displayName, personalTeamName(null, null))),
       );
-    await bus.publish(tx, { t: "team", id: upgraded.selectedTeamId });
+    await record(tx, { type: "team.updated", projectId: project.id, branchId: user.branchId, data: { id: upgraded.selectedTeamId } });
   }
   return upgraded;
 }

@@ -46,7 +46,7 @@ export async function takeOverAnonSession(
   const cliToken = openToken(ctx.services.config.serverSecret, "cli-anon-refresh-token", sealed);
   const { services, project, branchId } = ctx;
   // Any refusal below throws, which rolls the whole claim back.
-  return services.db.transaction(async (tx) => {
+  return services.events.transaction(services.db, async (tx) => {
     const claimed = await updateIf(tx, row.id, and(isOpen(new Date()), sealedIs(cliAuthAttempts.anonRefreshTokenSealed, sealed))!, {
       anonRefreshTokenSealed: null,
     });
@@ -62,7 +62,7 @@ export async function takeOverAnonSession(
     const user = await findUser(tx, project.id, branchId, check.user.id);
     if (!user?.isAnonymous) throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
     // Deleting the CLI's session is also the last check that it is still there (signed out concurrently).
-    const ended = await deleteSession(tx, services.bus, project.id, branchId, user.id, check.session.id);
+    const ended = await deleteSession(tx, services.events, project.id, branchId, user.id, check.session.id);
     if (!ended) throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
     const issued = await signInAnonymousUser(services, tx, project, user);
     return { accessToken: issued.accessToken, refreshToken: issued.refreshToken };

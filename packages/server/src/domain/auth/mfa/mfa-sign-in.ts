@@ -30,7 +30,7 @@ export function signInWithTotp(
   // The user as the refusal check read them; it runs first, in the same transaction, so apply need not read again.
   let checked: UserRecord | null = null;
   return useCode<MfaAttemptData, SignedIn>(
-    services.db,
+    services,
     scope,
     attemptCode,
     async (tx, data) => {

@@ -11,6 +11,7 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import type { Tx } from "../../../db/connect.ts";
+import { record, type EventTx } from "../../../events/transaction.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
 import type { Services } from "../../../services.ts";
 import type { Tenancy } from "../../contact-channels/channels.ts";
@@ -62,14 +63,14 @@ const ATTEMPTS = 3;
 
 export async function signInOrLinkWithProvider(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   input: OAuthSignInInput,
 ): Promise<{ user: UserRecord; isNewUser: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await tx.transaction((savepoint) =>
+      return await services.events.transaction(tx, (savepoint) =>
         input.type === "link"
           ? linkToUser(services, savepoint, project, branchId, input)
           : authenticate(services, savepoint, project, branchId, input),
@@ -89,7 +90,7 @@ function lostRace(error: unknown): boolean {
 
 async function linkToUser(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   input: OAuthSignInInput,
@@ -112,7 +113,7 @@ async function linkToUser(
 
 async function authenticate(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   input: OAuthSignInInput,
@@ -194,7 +195,7 @@ function newAccount(userId: string, input: OAuthSignInInput, allowSignIn: boolea
 /** Keeps the provider's tokens and the account's current e-mail; the user as they now are. */
 async function keepTokens(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   attached: Attached,
   input: OAuthSignInInput,
@@ -207,6 +208,6 @@ async function keepTokens(
     changed = true;
   }
   await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens);
-  if (changed) await services.bus.publish(tx, { t: "user", id: account.userId });
+  if (changed) await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: account.userId } });
   return (await findUser(tx, project.id, account.branchId, account.userId))!;
 }

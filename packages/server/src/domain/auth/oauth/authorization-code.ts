@@ -67,7 +67,7 @@ export async function exchangeAuthorizationCode(
   let outcome: SignInOutcome;
   try {
     outcome = await useCode<OAuthAuthorizationCodeData, SignInOutcome>(
-      services.db,
+      services,
       scopeOf(project.id, branchId),
       input.code,
       async (tx, data) => {

@@ -71,7 +71,7 @@ async function signInAndIssueCode(
   await checkClientKey(services, project, flow.data.publishable_client_key, () => new KnownErrors.InvalidPublishableClientKey(project.id));
   if (!isTrustedUrl(project.config, flow.data.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted(flow.data.redirect_uri);
   const signIn = await providerSignIn(services, provider, flow, query);
-  const code = await services.db.transaction(async (tx) => {
+  const code = await services.events.transaction(services.db, async (tx) => {
     const { user, isNewUser } = await signInOrLinkWithProvider(services, tx, project, flow.branchId, {
       providerConfigId: provider.entry.id,
       profile: signIn.profile,

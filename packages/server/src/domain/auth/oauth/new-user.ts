@@ -7,7 +7,7 @@
  * team, default permissions: users/create.ts).
  */
 import { DISPLAY_NAME_MAX_LENGTH, profileImageUrlSchema } from "@latchkey/shared";
-import type { Tx } from "../../../db/connect.ts";
+import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { createUser } from "../../users/create.ts";
@@ -29,7 +29,7 @@ export interface NewOAuthUser {
 
 export async function createOAuthUser(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   input: NewOAuthUser,
@@ -41,7 +41,7 @@ export async function createOAuthUser(
   // Locked and read again: another sign-up may have upgraded it (or it was deleted) since the flow began.
   const anonymous = input.anonymousUserId === null ? null : await lockAnonymousUser(tx, project, branchId, input.anonymousUserId);
   if (anonymous) {
-    return upgradeAnonymousUser(tx, services.bus, project, anonymous, {
+    return upgradeAnonymousUser(tx, project, anonymous, {
       primaryEmail: profile.email,
       primaryEmailVerified: profile.emailVerified,
       primaryEmailAuthEnabled: emailSignsIn,

@@ -19,8 +19,8 @@ import {
   type ServerOAuthProviderPatch,
 } from "@latchkey/shared";
 import { and, eq, ne } from "drizzle-orm";
-import type { CacheBus } from "../../../cache/bus.ts";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
+import { record, type Events } from "../../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../../db/errors.ts";
 import { oauthAccounts } from "../../../db/schema/index.ts";
 import { inTenancy, userExists, type Tenancy } from "../../contact-channels/channels.ts";
@@ -86,7 +86,7 @@ export async function requireProviderAccount(
 
 export function createProviderAccount(
   db: Db,
-  bus: CacheBus,
+  events: Events,
   config: ProjectConfig,
   t: Tenancy,
   body: OAuthProviderCreate & { user_id: string },
@@ -97,7 +97,7 @@ export function createProviderAccount(
       `OAuth provider ${body.provider_config_id} is not configured for this project. Add it to the project's oauth_providers first.`,
     );
   }
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     await requireUser(tx, t, body.user_id, true);
     const wanted = {
       userId: body.user_id,
@@ -109,21 +109,21 @@ export function createProviderAccount(
     const row = await guarded(() =>
       insertAccount(tx, t, { ...wanted, email: body.email ?? null, allowConnectedAccounts: body.allow_connected_accounts }),
     );
-    await bus.publish(tx, { t: "user", id: body.user_id });
+    await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: body.user_id } });
     return row;
   });
 }
 
 export function updateProviderAccount(
   db: Db,
-  bus: CacheBus,
+  events: Events,
   config: ProjectConfig,
   t: Tenancy,
   userId: string,
   accountId: string,
   patch: ServerOAuthProviderPatch,
 ): Promise<OAuthAccountRow> {
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const row = await requireProviderAccount(tx, config, t, userId, accountId, true);
     const set = {
       ...(patch.allow_sign_in === undefined ? {} : { allowSignIn: patch.allow_sign_in }),
@@ -144,7 +144,7 @@ export function updateProviderAccount(
       row.id,
     );
     const updated = await guarded(() => updateAccount(tx, t, row.id, set));
-    await bus.publish(tx, { t: "user", id: userId });
+    await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: userId } });
     return updated;
   });
 }
@@ -152,16 +152,16 @@ export function updateProviderAccount(
 /** Removes the account and, with it (cascade), its provider tokens. */
 export function deleteProviderAccount(
   db: Db,
-  bus: CacheBus,
+  events: Events,
   config: ProjectConfig,
   t: Tenancy,
   userId: string,
   accountId: string,
 ): Promise<void> {
-  return db.transaction(async (tx) => {
+  return events.transaction(db, async (tx) => {
     const row = await requireProviderAccount(tx, config, t, userId, accountId, true);
     await tx.delete(oauthAccounts).where(and(inTenancy(oauthAccounts, t), eq(oauthAccounts.id, row.id)));
-    await bus.publish(tx, { t: "user", id: userId });
+    await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: userId } });
   });
 }
 

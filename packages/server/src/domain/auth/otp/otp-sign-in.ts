@@ -8,7 +8,7 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "../../../db/connect.ts";
+import { record, type EventTx } from "../../../events/transaction.ts";
 import { contactChannels } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
 import { signUpBotRiskScore } from "../../bot-challenge/risk-score.ts";
@@ -55,7 +55,7 @@ export async function mailSignInCode(
     to: input.email,
     callbackUrl: input.callbackUrl,
   });
-  await services.db.transaction(async (tx) => {
+  await services.events.transaction(services.db, async (tx) => {
     const channel = await findAuthEmailChannel(tx, project.id, branchId, input.email);
     if (channel && !channel.isVerified) throw new KnownErrors.UserWithEmailAlreadyExists(input.email, true);
     if (!channel && !input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
@@ -105,7 +105,7 @@ export async function signInWithCode(
   input: SignUpPolicy & { anonymousUser: UserRecord | null; countryCode: string | null; ip: string | null },
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "otp_sign_in" };
-  const outcome = await useCode<OtpSignInData, SignInOutcome>(services.db, scope, code, async (tx, data) => {
+  const outcome = await useCode<OtpSignInData, SignInOutcome>(services, scope, code, async (tx, data) => {
     let user: UserRecord;
     const isNewUser = data.user_id === null;
     if (data.user_id !== null) {
@@ -129,7 +129,7 @@ export async function signInWithCode(
  */
 async function verifiedExistingUser(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   userId: string,
@@ -144,7 +144,7 @@ async function verifiedExistingUser(
   if (!channel) throw new KnownErrors.VerificationCodeNotFound();
   if (!channel.isVerified) {
     await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channel.id));
-    await services.bus.publish(tx, { t: "user", id: userId });
+    await record(tx, { type: "contact_channel.verified", projectId: project.id, branchId, data: { id: channel.id, user_id: userId } });
   }
   return (await findUser(tx, project.id, branchId, userId))!;
 }
@@ -152,7 +152,7 @@ async function verifiedExistingUser(
 /** A new user whose verified primary e-mail is their sign-in address, or the anonymous caller upgraded to one. */
 async function signUpByEmail(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   project: ProjectRow,
   branchId: string,
   email: string,
@@ -162,12 +162,12 @@ async function signUpByEmail(
 ): Promise<UserRecord> {
   const anonymous = anonymousUser && (await lockAnonymousUser(tx, project, branchId, anonymousUser.id));
   if (anonymous) {
-    const upgraded = await upgradeAnonymousUser(tx, services.bus, project, anonymous, {
+    const upgraded = await upgradeAnonymousUser(tx, project, anonymous, {
       primaryEmail: email,
       passwordHash: null,
       signUpBotRiskScore: botRiskScore,
     });
-    return updateUser(tx, services.bus, project, branchId, upgraded, { primaryEmailVerified: true, otpAuthEnabled: true });
+    return updateUser(tx, project, branchId, upgraded, { primaryEmailVerified: true, otpAuthEnabled: true });
   }
   return createUser(tx, project, branchId, {
     primaryEmail: email,

@@ -76,7 +76,7 @@ export async function signInWithPasskey(
   // Set by the check, used by the write, both inside the code's transaction.
   let accepted: Accepted | null = null;
   const outcome = await useCode<AuthenticationCodeData, SignInOutcome>(
-    services.db,
+    services,
     scope,
     code,
     async (tx, _data) => {

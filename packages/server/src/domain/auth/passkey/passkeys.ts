@@ -6,9 +6,9 @@
  */
 import { StatusError, type PasskeyJson } from "@latchkey/shared";
 import { and, asc, eq } from "drizzle-orm";
-import type { CacheBus } from "../../../cache/bus.ts";
-import type { Db, DbOrTx, Tx } from "../../../db/connect.ts";
+import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { passkeys, users } from "../../../db/schema/index.ts";
+import { record, type Events, type EventTx } from "../../../events/transaction.ts";
 import { inTenancy, requireUser, type Tenancy } from "../../contact-channels/channels.ts";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
@@ -59,12 +59,12 @@ export function renamePasskey(db: Db, t: Tenancy, userId: string, passkeyId: str
   });
 }
 
-export function deletePasskey(db: Db, bus: CacheBus, t: Tenancy, userId: string, passkeyId: string): Promise<void> {
-  return db.transaction(async (tx) => {
+export function deletePasskey(db: Db, events: Events, t: Tenancy, userId: string, passkeyId: string): Promise<void> {
+  return events.transaction(db, async (tx) => {
     await requireUser(tx, t, userId, true);
     const passkey = await requirePasskey(tx, t, userId, passkeyId);
     await tx.delete(passkeys).where(eq(passkeys.id, passkey.id));
-    await syncPasskeyFlag(tx, bus, t, userId);
+    await syncPasskeyFlag(tx, t, userId);
   });
 }
 
@@ -74,7 +74,7 @@ export async function deleteAllPasskeys(tx: DbOrTx, t: Tenancy, userId: string):
 }
 
 /** Sets `passkey_auth_enabled` to whether the user has a passkey now; the user's row must be locked by the caller. */
-export async function syncPasskeyFlag(tx: Tx, bus: CacheBus, t: Tenancy, userId: string): Promise<void> {
+export async function syncPasskeyFlag(tx: EventTx, t: Tenancy, userId: string): Promise<void> {
   const [left] = await tx
     .select({ id: passkeys.id })
     .from(passkeys)
@@ -86,5 +86,5 @@ export async function syncPasskeyFlag(tx: Tx, bus: CacheBus, t: Tenancy, userId:
     .set({ passkeyAuthEnabled: enabled })
     .where(and(eq(users.projectId, t.projectId), eq(users.id, userId), eq(users.passkeyAuthEnabled, !enabled)))
     .returning({ id: users.id });
-  if (changed.length > 0) await bus.publish(tx, { t: "user", id: userId });
+  if (changed.length > 0) await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: userId } });
 }

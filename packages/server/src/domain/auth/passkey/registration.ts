@@ -17,7 +17,7 @@ import {
   type PasskeyRegistrationInitiatedJson,
 } from "@latchkey/shared";
 import type { RegistrationResponseJSON, VerifiedRegistrationResponse } from "@simplewebauthn/server";
-import type { Tx } from "../../../db/connect.ts";
+import type { EventTx } from "../../../events/transaction.ts";
 import { passkeys } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
 import { createCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
@@ -91,7 +91,7 @@ export async function registerPasskey(
   // Set by the check, used by the write, both inside the code's transaction.
   let verified: Verified | null = null;
   return useCode<RegistrationCodeData, string>(
-    services.db,
+    services,
     scope,
     code,
     async (tx, data) => {
@@ -141,7 +141,7 @@ async function verifyAnswer(
 
 async function storePasskey(
   services: Services,
-  tx: Tx,
+  tx: EventTx,
   tenancy: { projectId: string; branchId: string },
   data: RegistrationCodeData,
   info: Verified,
@@ -167,7 +167,7 @@ async function storePasskey(
   if (inserted.length === 0) {
     throw new KnownErrors.PasskeyRegistrationFailed("this passkey is already registered. Sign in with it, or register another one.");
   }
-  await syncPasskeyFlag(tx, services.bus, tenancy, data.user_id);
+  await syncPasskeyFlag(tx, tenancy, data.user_id);
 }
 
 /** What a new passkey is called until its user renames it. */

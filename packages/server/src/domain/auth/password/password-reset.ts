@@ -8,6 +8,7 @@
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { contactChannels, sessions, users, verificationCodes } from "../../../db/schema/index.ts";
+import { record } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
@@ -46,8 +47,7 @@ export async function sendResetCode(
   const data: PasswordResetData = { user_id: found.userId, email: found.value };
   // To the address as the user registered it, whatever case was typed here.
   const addressed = { ...prepared, email: { ...prepared.email, to: [found.value] } };
-  await services.db.transaction((tx) => saveCodeMail(tx, addressed, { ...data }));
-  services.emails.kick();
+  await services.events.transaction(services.db, (tx) => saveCodeMail(tx, addressed, { ...data }));
 }
 
 /** Whether the code would work now (counts as an attempt, does not spend it). */
@@ -63,7 +63,7 @@ export async function resetPassword(
   code: string,
   passwordHash: string,
 ): Promise<void> {
-  const userId = await useCode<PasswordResetData, string>(services.db, resetScope(project, branchId), code, async (tx, data) => {
+  await useCode<PasswordResetData, void>(services, resetScope(project, branchId), code, async (tx, data) => {
     const inScope = (table: typeof users | typeof contactChannels | typeof sessions) =>
       and(eq(table.projectId, project.id), eq(table.branchId, branchId));
     // The code proves access to one inbox; once that address is no longer how the user
@@ -94,11 +94,7 @@ export async function resetPassword(
         ),
       );
     await tx.delete(sessions).where(and(inScope(sessions), eq(sessions.userId, data.user_id)));
-    // A user event also drops the user's sessions from every replica's cache.
-    await services.bus.publish(tx, { t: "user", id: data.user_id });
-    return data.user_id;
+    // Its cache event also drops the user's sessions from every replica's cache.
+    await record(tx, { type: "user.sign_in_methods_changed", projectId: project.id, branchId, data: { id: data.user_id } });
   });
-  // publish() applied the event here before the commit: a refresh of this
-  // process that read the sessions in between may have cached one again.
-  services.bus.apply({ t: "user", id: userId });
 }

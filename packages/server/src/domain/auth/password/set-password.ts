@@ -20,8 +20,8 @@ export async function setFirstPassword(
   checkPasswordRules(password);
   const passwordHash = await hashPassword(password);
   // A password signs in with the primary e-mail, so that e-mail must be enabled for sign-in.
-  await services.db.transaction((tx) =>
-    updateUser(tx, services.bus, project, branchId, user, {
+  await services.events.transaction(services.db, (tx) =>
+    updateUser(tx, project, branchId, user, {
       passwordHash,
       ...(user.primaryEmail && !user.primaryEmailAuthEnabled ? { primaryEmailAuthEnabled: true } : {}),
     }),

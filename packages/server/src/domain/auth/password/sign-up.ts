@@ -55,9 +55,9 @@ export async function signUpWithPassword(
       ? null
       : prepareChannelVerification(services.db, services.logger, project, branchId, input.email, callbackUrl),
   ]);
-  const result = await services.db.transaction(async (tx) => {
+  const result = await services.events.transaction(services.db, async (tx) => {
     const user = anonymousUser
-      ? await upgradeAnonymousUser(tx, services.bus, project, anonymousUser, {
+      ? await upgradeAnonymousUser(tx, project, anonymousUser, {
           primaryEmail: input.email,
           passwordHash,
           signUpBotRiskScore: botRiskScore,
@@ -76,6 +76,5 @@ export async function signUpWithPassword(
     }
     return signIn(services, tx, project, user, { ip: input.remoteIp });
   });
-  if (verification) services.emails.kick();
   return result;
 }

@@ -52,13 +52,12 @@ export async function sendToUsers(services: Services, send: BulkSend): Promise<S
     }
   }
   if (outgoing.length > 0) {
-    await services.db.transaction(async (tx) => {
+    await services.events.transaction(services.db, async (tx) => {
       for (const { to, email } of outgoing) {
         await enqueueEmail(tx, send.tenancy.projectId, { to: [to], subject: email.subject, html: email.html, text: email.text });
       }
       await send.afterQueued?.(tx);
     });
-    services.emails.kick();
   }
   return results;
 }

@@ -21,7 +21,6 @@ export default [
       botChallenge: botChallengeInput(body),
       remoteIp: ip,
     });
-    services.emails.kick();
     return { body: { nonce } };
   }),
 ];

@@ -1,6 +1,6 @@
 import { KnownErrors, SUCCESS, authEndpoints } from "@latchkey/shared";
 import { checkPasswordRules, hashPassword, verifyPassword } from "../../../domain/auth/password/passwords.ts";
-import { updateUser } from "../../../domain/users/update.ts";
+import { saveUserPatch } from "../../../domain/users/update.ts";
 import { defineRoute } from "../../../http/route.ts";
 
 export default [
@@ -11,7 +11,7 @@ export default [
     if (!(await verifyPassword(user.passwordHash, body.old_password))) throw new KnownErrors.PasswordConfirmationMismatch();
     checkPasswordRules(body.new_password);
     const passwordHash = await hashPassword(body.new_password);
-    await updateUser(services.db, services.bus, auth.project, auth.branchId, user, { passwordHash });
+    await saveUserPatch(services, auth.project, auth.branchId, user, { passwordHash });
     return { body: SUCCESS };
   }),
 ];

@@ -10,7 +10,7 @@ export default [
     if (params.session_id === auth.sessionId) {
       throw new KnownErrors.CannotDeleteCurrentSession();
     }
-    if (!(await deleteSession(services.db, services.bus, auth.project.id, auth.branchId, userId, params.session_id))) {
+    if (!(await deleteSession(services.db, services.events, auth.project.id, auth.branchId, userId, params.session_id))) {
       throw new StatusError(404, "Session not found.");
     }
     return { body: SUCCESS };

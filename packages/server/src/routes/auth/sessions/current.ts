@@ -11,7 +11,7 @@ export default [
     if (!sessionId && refreshToken) {
       sessionId = (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken))?.id ?? null;
     }
-    if (!sessionId || !(await deleteSession(services.db, services.bus, auth.project.id, auth.branchId, null, sessionId))) {
+    if (!sessionId || !(await deleteSession(services.db, services.events, auth.project.id, auth.branchId, null, sessionId))) {
       throw new KnownErrors.RefreshTokenNotFoundOrExpired();
     }
     return { body: SUCCESS };

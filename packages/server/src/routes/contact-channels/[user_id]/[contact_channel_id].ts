@@ -14,13 +14,13 @@ export default [
   defineRoute(contactChannelsEndpoints.updateContactChannel, async ({ auth, params, body, services }) => {
     const userId = resolveUserId(auth, params.user_id);
     const tenancy = tenancyOf(auth);
-    const row = await updateChannel(services.db, services.bus, tenancy, userId, params.contact_channel_id, toChannelPatch(body));
+    const row = await updateChannel(services.db, services.events, tenancy, userId, params.contact_channel_id, toChannelPatch(body));
     return { body: channelView(row) };
   }),
   defineRoute(contactChannelsEndpoints.deleteContactChannel, async ({ auth, params, services }) => {
     const userId = resolveUserId(auth, params.user_id);
     const tenancy = tenancyOf(auth);
-    await deleteChannel(services.db, services.bus, tenancy, userId, params.contact_channel_id);
+    await deleteChannel(services.db, services.events, tenancy, userId, params.contact_channel_id);
     return { body: SUCCESS };
   }),
 ];

@@ -1,5 +1,4 @@
 import { KnownErrors, StatusError, internalApiKeysEndpoints } from "@latchkey/shared";
-import { projectKeysChanged } from "../../../domain/api-keys/key-check.ts";
 import { describeKeySet, findKeySet, keySetView, revokeKeySet } from "../../../domain/api-keys/project-keys.ts";
 import type { RequestAuth } from "../../../http/auth.ts";
 import { defineRoute } from "../../../http/route.ts";
@@ -24,8 +23,7 @@ export default [
       await describeKeySet(services.db, auth.project.id, row.id, body.description);
     }
     if (body.revoked) {
-      await revokeKeySet(services.db, auth.project.id, row.id);
-      await projectKeysChanged(services, auth.project.id);
+      await revokeKeySet(services.db, services.events, auth.project.id, row.id);
     }
     return { body: keySetView(await requireKeySet(services, auth, row.id)) };
   }),

@@ -10,14 +10,13 @@ export default [
   })),
   defineRoute(internalProjectsEndpoints.updateAdminProject, async ({ auth, body, services }) => {
     const updated = await withProductionModeCheck(() =>
-      updateProject(services.db, services.config.serverSecret, services.projects, auth.project.id, body),
+      updateProject(services.db, services.events, services.config.serverSecret, services.projects, auth.project.id, body),
     );
     return { body: adminProjectView(updated, services.config.serverSecret) };
   }),
   defineRoute(internalProjectsEndpoints.deleteAdminProject, async ({ auth, services }) => {
     if (auth.project.id === INTERNAL_PROJECT_ID) throw new StatusError(400, "The internal project cannot be deleted.");
-    await deleteProject(services.db, auth.project.id);
-    await services.projects.changed(services.db, auth.project.id);
+    await deleteProject(services.db, services.events, auth.project.id);
     return { body: SUCCESS };
   }),
 ];

@@ -15,8 +15,7 @@ export default [
     if (!(await isTeamMember(services.db, auth.project.id, body.new_team_id, owner.id))) {
       throw new KnownErrors.TeamMembershipNotFound(body.new_team_id, owner.id);
     }
-    await setProjectOwner(services.db, project.id, body.new_team_id);
-    await services.projects.changed(services.db, project.id);
+    await setProjectOwner(services.db, services.events, project.id, body.new_team_id);
     return { body: SUCCESS };
   }),
 ];

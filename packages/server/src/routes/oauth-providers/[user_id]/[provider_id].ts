@@ -21,12 +21,12 @@ export default [
   defineRoute(oauthProvidersEndpoints.updateOAuthProvider, async ({ auth, params, body, services }) => {
     const userId = resolveUserId(auth, params.user_id);
     const t = tenancyOf(auth);
-    const row = await updateProviderAccount(services.db, services.bus, auth.project.config, t, userId, params.provider_id, body);
+    const row = await updateProviderAccount(services.db, services.events, auth.project.config, t, userId, params.provider_id, body);
     return { body: viewFor(auth)(row) };
   }),
   defineRoute(oauthProvidersEndpoints.deleteOAuthProvider, async ({ auth, params, services }) => {
     const userId = resolveUserId(auth, params.user_id);
-    await deleteProviderAccount(services.db, services.bus, auth.project.config, tenancyOf(auth), userId, params.provider_id);
+    await deleteProviderAccount(services.db, services.events, auth.project.config, tenancyOf(auth), userId, params.provider_id);
     return { body: SUCCESS };
   }),
 ];

@@ -12,7 +12,7 @@ export default [
   }),
   defineRoute(passkeysEndpoints.deletePasskey, async ({ auth, params, services }) => {
     const userId = resolveUserId(auth, params.user_id);
-    await deletePasskey(services.db, services.bus, tenancyOf(auth), userId, params.passkey_id);
+    await deletePasskey(services.db, services.events, tenancyOf(auth), userId, params.passkey_id);
     return { body: SUCCESS };
   }),
 ];

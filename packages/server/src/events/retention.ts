@@ -1,0 +1,30 @@
+/**
+ * Outbox rows are kept for consumers that read them after the commit (the
+ * webhooks of a later issue read on from the last id they took) and deleted
+ * by housekeeping once older than OUTBOX_EVENTS_KEPT_MILLIS: this process's
+ * own subscribers got them in memory at the commit.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/connect.ts";
+import { queryRows } from "../db/rows.ts";
+import { outboxEvents } from "../db/schema/index.ts";
+
+export const OUTBOX_EVENTS_KEPT_MILLIS = 7 * 86_400_000;
+const BATCH = 5000;
+
+/** Deletes the events older than kept, a batch at a time (short transactions); returns how many. */
+export async function deleteOldOutboxEvents(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - OUTBOX_EVENTS_KEPT_MILLIS);
+  let deleted = 0;
+  for (;;) {
+    const rows = await queryRows(
+      db,
+      sql`
+      delete from ${outboxEvents} where ${outboxEvents.id} in (
+        select ${outboxEvents.id} from ${outboxEvents} where ${outboxEvents.createdAt} < ${cutoff.toISOString()}::timestamptz limit ${BATCH}
+      ) returning 1 as one`,
+    );
+    deleted += rows.length;
+    if (rows.length < BATCH) return deleted;
+  }
+}

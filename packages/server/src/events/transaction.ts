@@ -1,0 +1,84 @@
+/**
+ * Domain code writes in `events.transaction(db, tx => …)` and records what
+ * happened with `record(tx, event)`: the event is written to outbox_events
+ * and announced to other replicas by pg_notify, both in the transaction, so
+ * they exist exactly when the change commits. Only after the commit does this
+ * process hand the events to its subscribers (its caches, the e-mail queue);
+ * a rollback hands nothing. A read on this replica that raced the write may
+ * have cached what it read before the commit; the caches drop it when the
+ * events arrive (cache/caches.ts), so nothing stale outlives the write.
+ */
+import { PgTransaction } from "drizzle-orm/pg-core";
+import type { Logger } from "pino";
+import { notifyReplicas } from "../cache/bus.ts";
+import type { Db, Tx } from "../db/connect.ts";
+import { outboxEvents } from "../db/schema/index.ts";
+import { cacheEventsOf, type DomainEvent } from "./domain-events.ts";
+
+declare const recording: unique symbol;
+/** A transaction opened by Events.transaction: events recorded in it are handed on when it commits. */
+export type EventTx = Tx & { readonly [recording]: true };
+
+export type Subscriber = (events: readonly DomainEvent[]) => void;
+
+/** The events recorded so far in each open EventTx (a savepoint has its own, added to its parent's on release). */
+const recorded = new WeakMap<object, DomainEvent[]>();
+
+export class Events {
+  readonly #subscribers: Subscriber[] = [];
+
+  constructor(private readonly logger: Pick<Logger, "error">) {}
+
+  /** `subscriber` gets each committed transaction's events, in the order recorded. */
+  subscribe(subscriber: Subscriber): void {
+    this.#subscribers.push(subscriber);
+  }
+
+  /**
+   * Runs `fn` in a transaction of `db`; given an EventTx, in a savepoint of
+   * it, whose events count only if it is released and its parent commits.
+   */
+  async transaction<T>(db: Db | EventTx, fn: (tx: EventTx) => Promise<T>): Promise<T> {
+    const parent = recorded.get(db);
+    // A transaction's type passes for a Db; its events would be handed on before it commits.
+    if (!parent && db instanceof PgTransaction) throw new Error("Open the outer transaction with Events.transaction, not db.transaction");
+    const events: DomainEvent[] = [];
+    const result = await (db as Db).transaction((tx) => {
+      recorded.set(tx, events);
+      return fn(tx as EventTx);
+    });
+    if (parent) parent.push(...events);
+    else this.#deliver(events);
+    return result;
+  }
+
+  /** Runs `fn` in `db`'s transaction when it is an EventTx (no savepoint), else in a transaction of its own. */
+  join<T>(db: Db | EventTx, fn: (tx: EventTx) => Promise<T>): Promise<T> {
+    return recorded.has(db) ? fn(db as EventTx) : this.transaction(db, fn);
+  }
+
+  #deliver(events: readonly DomainEvent[]): void {
+    if (events.length === 0) return;
+    for (const subscriber of this.#subscribers) {
+      // The write is committed: a failing subscriber must not turn it into an error for the caller.
+      try {
+        subscriber(events);
+      } catch (error) {
+        this.logger.error({ err: error }, "an event subscriber failed");
+      }
+    }
+  }
+}
+
+/** Records events of the change being made in `tx` (see the top of this file). */
+export async function record(tx: EventTx, ...events: DomainEvent[]): Promise<void> {
+  const pending = recorded.get(tx);
+  if (!pending) throw new Error("record() takes a transaction opened by Events.transaction");
+  if (events.length === 0) return;
+  await tx
+    .insert(outboxEvents)
+    .values(events.map((event) => ({ projectId: event.projectId, branchId: event.branchId, type: event.type, payload: event.data })));
+  const notices = new Set(events.flatMap((event) => cacheEventsOf(event).map((notice) => JSON.stringify(notice))));
+  for (const notice of notices) await notifyReplicas(tx, notice);
+  pending.push(...events);
+}
