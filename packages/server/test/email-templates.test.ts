@@ -604,7 +604,7 @@ describe("code mails use the project's templates", () => {
       to,
       callbackUrl: CALLBACK_URL,
     });
-    await db().transaction((tx) => saveCodeMail(tx, prepared, {}));
+    await db().transaction((tx) => saveCodeMail(tx, prepared, {}, server.clock.date()));
     const { code } = prepared;
     const warning = logs.find((l) => l.level === 40);
     expect(warning, JSON.stringify(logs)).toBeDefined();

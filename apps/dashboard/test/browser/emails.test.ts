@@ -214,7 +214,12 @@ test("a project in production mode without SMTP is warned about, and its outbox 
     config: { allowLocalhost: false, domains: [], emailConfig: { type: "shared" } },
   });
   const services = dashboard.server.instance.services;
-  await enqueueEmail(services.db, made.id, { to: ["prod@example.com"], subject: "Production sign-in", html: "<p>code</p>" });
+  await enqueueEmail(
+    services.db,
+    made.id,
+    { to: ["prod@example.com"], subject: "Production sign-in", html: "<p>code</p>" },
+    services.clock.date(),
+  );
   await services.emails.flush();
   await page.goto(projectUrl("emails"));
   await expectHeading(page, "E-mail settings");

@@ -32,13 +32,15 @@ export async function signIn(
   user: UserRecord,
   options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
 ): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
+  const now = services.clock.date();
   const { session, refreshToken } = await createSession(db, {
     projectId: project.id,
     branchId: user.branchId,
     userId: user.id,
     ...options,
+    now,
   });
-  await markUserActive(db, user.id);
+  await markUserActive(db, user.id, now);
   const accessToken = await services.tokens.issue(tokenSubject(user, project, session.id));
   return { accessToken, refreshToken, sessionId: session.id, userId: user.id };
 }

@@ -8,11 +8,8 @@ import { tenancyOf } from "../../http/auth.ts";
 export default [
   defineRoute(contactChannelsEndpoints.verifyContactChannel, async ({ auth, body, services }) => {
     const tenancy = tenancyOf(auth);
-    await useCode<ChannelVerificationData, void>(
-      services.db,
-      { ...tenancy, purpose: "contact_channel_verification" },
-      body.code,
-      (tx, data) => markChannelVerified(tx, services.bus, tenancy, data),
+    await useCode<ChannelVerificationData, void>(services, { ...tenancy, purpose: "contact_channel_verification" }, body.code, (tx, data) =>
+      markChannelVerified(tx, services.bus, tenancy, data),
     );
     return { body: SUCCESS };
   }),

@@ -206,7 +206,7 @@ async function keepTokens(
     await updateAccount(tx, t, account.id, { email: input.profile.email });
     changed = true;
   }
-  await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens);
+  await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens, services.clock.date());
   if (changed) await services.bus.publish(tx, { t: "user", id: account.userId });
   return (await findUser(tx, project.id, account.branchId, account.userId))!;
 }

@@ -46,13 +46,13 @@ export async function sendResetCode(
   const data: PasswordResetData = { user_id: found.userId, email: found.value };
   // To the address as the user registered it, whatever case was typed here.
   const addressed = { ...prepared, email: { ...prepared.email, to: [found.value] } };
-  await services.db.transaction((tx) => saveCodeMail(tx, addressed, { ...data }));
+  await services.db.transaction((tx) => saveCodeMail(tx, addressed, { ...data }, services.clock.date()));
   services.emails.kick();
 }
 
 /** Whether the code would work now (counts as an attempt, does not spend it). */
 export async function checkResetCode(services: Services, project: ProjectRow, branchId: string, code: string): Promise<void> {
-  await checkCode(services.db, resetScope(project, branchId), code);
+  await checkCode(services, resetScope(project, branchId), code);
 }
 
 /** Spends the code and sets the (already hashed) password, atomically. */
@@ -63,7 +63,7 @@ export async function resetPassword(
   code: string,
   passwordHash: string,
 ): Promise<void> {
-  const userId = await useCode<PasswordResetData, string>(services.db, resetScope(project, branchId), code, async (tx, data) => {
+  const userId = await useCode<PasswordResetData, string>(services, resetScope(project, branchId), code, async (tx, data) => {
     const inScope = (table: typeof users | typeof contactChannels | typeof sessions) =>
       and(eq(table.projectId, project.id), eq(table.branchId, branchId));
     // The code proves access to one inbox; once that address is no longer how the user
@@ -83,7 +83,7 @@ export async function resetPassword(
     // Other reset links of this user stop working too: one reset ends them all.
     await tx
       .update(verificationCodes)
-      .set({ usedAt: new Date() })
+      .set({ usedAt: services.clock.date() })
       .where(
         and(
           eq(verificationCodes.projectId, project.id),

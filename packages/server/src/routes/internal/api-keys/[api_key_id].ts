@@ -24,7 +24,7 @@ export default [
       await describeKeySet(services.db, auth.project.id, row.id, body.description);
     }
     if (body.revoked) {
-      await revokeKeySet(services.db, auth.project.id, row.id);
+      await revokeKeySet(services.db, auth.project.id, row.id, services.clock.date());
       await projectKeysChanged(services, auth.project.id);
     }
     return { body: keySetView(await requireKeySet(services, auth, row.id)) };
