@@ -4,7 +4,7 @@
 // routes never import db/ nor open transactions, and the SDK and the server
 // never import each other. The layer rules use the core no-restricted-imports
 // and no-restricted-syntax, so they need no plugin;
-// packages/server/test/layers.test.ts proves each of them bites.
+// packages/server/test/unit/layers.test.ts proves each of them bites.
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";

@@ -50,11 +50,21 @@ export default defineConfig({
           include: ["apps/dev-oidc-provider/test/**/*.test.ts"],
         },
       },
+      // The server's tests that need no database (test/unit/): once, not once per database.
+      {
+        ...sources,
+        test: {
+          name: "server",
+          include: ["packages/server/test/unit/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
       ...databases.map((db) => ({
         ...sources,
         test: {
           name: `server:${db}`,
           include: ["packages/server/test/**/*.test.ts"],
+          exclude: ["packages/server/test/unit/**"],
           globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: db },
           testTimeout: 30_000,

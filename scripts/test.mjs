@@ -61,10 +61,24 @@ const status = run("npx", [
   ...process.argv.slice(2),
 ]);
 try {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, "utf8"));
+  const { numPassedTests, numFailedTests, numPendingTests, testResults } = JSON.parse(readFileSync(report, "utf8"));
+  printSlowest(testResults);
   console.log(`\n${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
 } catch {
   // No report: vitest failed before running; its own output says why.
 }
 rmSync(dir, { recursive: true, force: true });
 process.exit(status);
+
+/**
+ * The test files that took longest (each run of a file counts apart: one per database), so the suite's time
+ * is watched where it goes; the report has each file's start and end.
+ */
+function printSlowest(results, count = 15) {
+  const files = results
+    .map((r) => ({ name: r.name.replace(`${process.cwd()}/`, ""), seconds: (r.endTime - r.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const total = files.reduce((sum, f) => sum + f.seconds, 0);
+  console.log(`\nSlowest test files (of ${files.length}; ${Math.round(total)} s in all, spread over the workers):`);
+  for (const f of files.slice(0, count)) console.log(`${f.seconds.toFixed(1).padStart(8)} s  ${f.name}`);
+}

@@ -98,10 +98,11 @@ async function writePgliteTemplate(outFile) {
   const { tsImport } = await import("tsx/esm/api");
   const { connectDatabase, openPGlite } = await tsImport(join(src, "db", "connect.ts"), import.meta.url);
   const { migrate } = await tsImport(join(src, "db", "migrate.ts"), import.meta.url);
+  const { dumpTemplate } = await tsImport(join(src, "db", "pglite-template.ts"), import.meta.url);
   const pglite = await openPGlite();
   const database = await connectDatabase({ kind: "pglite", pglite });
   await migrate(database);
-  const tarball = await pglite.dumpDataDir("gzip");
+  const tarball = await dumpTemplate(pglite, "gzip");
   await database.close();
   writeFileSync(outFile, Buffer.from(await tarball.arrayBuffer()));
 }

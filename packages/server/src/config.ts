@@ -1,5 +1,5 @@
 /**
- * The operating contract (DESIGN.md): everything the server reads from the
+ * The operating contract (README.md, docs/production.md): everything the server reads from the
  * environment, read once at start.
  */
 import { resolve } from "node:path";

@@ -12,6 +12,7 @@ import {
   internalApiKeyJson,
   projectPatchBody,
 } from "@latchkey/shared";
+import { renderConfig } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminConfigView, adminProjectView } from "../src/domain/projects/views.ts";
 import { internalProjectConfig } from "../src/domain/projects/config.ts";
@@ -37,6 +38,7 @@ const row: ProjectRow = {
   logoDarkModeUrl: null,
   logoFullDarkModeUrl: null,
   ownerTeamId: null,
+  rendered: renderConfig({}),
   config: internalProjectConfig(),
 };
 

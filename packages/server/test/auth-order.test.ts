@@ -4,12 +4,11 @@
  * that when two problems are present the earlier step is the one reported.
  */
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projects } from "../src/db/schema/index.ts";
 import { createProject, signUpOwner, signUpUser, type EndUser, type Owner, type Project } from "./fixtures.ts";
 import { authHeaders, createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import { writeOverride } from "./config-fixtures.ts";
 
 let server: TestServer;
 /** A second instance (its own keys and secret) whose access tokens live one second. */
@@ -458,12 +457,7 @@ describe("step 7b: project keys", () => {
 
   it("client: no key where the project requires one → PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", async () => {
     const project = await createProject(server, ownerA);
-    const row = (await server.instance.services.db.select().from(projects).where(eq(projects.id, project.id)))[0]!;
-    await server.instance.services.db
-      .update(projects)
-      .set({ config: { ...row.config, require_publishable_client_key: true } })
-      .where(eq(projects.id, project.id));
-    server.instance.services.projects.invalidate(project.id);
+    await writeOverride(server, project.id, "project", { "project.requirePublishableClientKey": true });
     const res = await call("/projects/current", { "x-stack-access-type": "client", "x-stack-project-id": project.id });
     expectError(res, "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", 401, { project_id: project.id });
     const withKey_ = await call("/projects/current", authHeaders(project.client));

@@ -13,6 +13,7 @@ import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { connectDatabase, openPGlite } from "../src/db/connect.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { dumpTemplate } from "../src/db/pglite-template.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (project.config.env.LATCHKEY_TEST_DB === "postgres") return postgresTemplate(project);
@@ -23,7 +24,7 @@ async function pgliteTemplate(project: TestProject): Promise<() => Promise<void>
   const pglite = await openPGlite();
   const database = await connectDatabase({ kind: "pglite", pglite });
   await migrate(database);
-  const dump = await pglite.dumpDataDir("none");
+  const dump = await dumpTemplate(pglite, "none");
   await database.close();
   const dir = mkdtempSync(join(tmpdir(), "latchkey-pglite-"));
   const file = join(dir, "migrated.tar");

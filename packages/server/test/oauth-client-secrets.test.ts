@@ -2,14 +2,17 @@
  * Standard providers' client secrets: sealed in the stored config, masked in
  * the admin view, kept when a PATCH sends the mask back or leaves them out,
  * opened again for the provider connection, and sealed at start-up when an
- * older document holds them in clear.
+ * older version's config document holds them in clear.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projects } from "../src/db/schema/index.ts";
 import { enabledProvider } from "../src/domain/auth/oauth/providers.ts";
 import type { ProjectConfig } from "../src/domain/projects/config.ts";
-import { isSealedClientSecret, sealLegacyOAuthClientSecrets } from "../src/domain/projects/oauth-secrets.ts";
+import { migrateLegacyProjectConfigs } from "../src/domain/config/legacy-migration.ts";
+import { isSealedClientSecret } from "../src/domain/projects/oauth-secrets.ts";
+import { loadProjects } from "../src/domain/projects/projects.ts";
+import { storedOverrides } from "./config-fixtures.ts";
 import { createProject, patchProjectConfig, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
 
@@ -22,8 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+/** The settings as read from the database: client secrets as stored. */
 async function storedConfig(p: Pick<Project, "id">): Promise<ProjectConfig> {
-  const [row] = await server.instance.services.db.select().from(projects).where(eq(projects.id, p.id));
+  const [row] = await loadProjects(server.instance.services.db, server.config.serverSecret, eq(projects.id, p.id));
   return row!.config;
 }
 
@@ -43,8 +47,9 @@ describe("a standard provider's client_secret", () => {
   it("is stored sealed, shown masked to admins, and opened for the provider", async () => {
     const p = await createProject(server, undefined, { oauth_providers: [{ ...GITHUB, client_secret: SECRET }] });
     const config = await storedConfig(p);
-    expect(JSON.stringify(config)).not.toContain(SECRET);
-    expect(JSON.stringify(config)).not.toContain("1234");
+    const raw = JSON.stringify(await storedOverrides(server, p.id));
+    expect(raw).not.toContain(SECRET);
+    expect(raw).not.toContain("1234");
     expect(isSealedClientSecret(config.oauth_providers[0]!.client_secret!)).toBe(true);
     expect(await adminProviders(p)).toEqual([{ ...GITHUB, client_secret: "********1234", provider_config_id: "github" }]);
     expect(openedSecret(config)).toBe(SECRET);
@@ -104,17 +109,25 @@ describe("a standard provider's client_secret", () => {
   it("stored in clear by an older version is sealed at start-up, once", async () => {
     const p = await createProject(server, undefined, { oauth_providers: [{ id: "google", type: "shared" }] });
     const db = server.instance.services.db;
-    const legacy: ProjectConfig = {
-      ...(await storedConfig(p)),
-      oauth_providers: [{ id: "github", type: "standard", client_id: "gh", client_secret: SECRET }],
-    };
-    await db.update(projects).set({ config: legacy }).where(eq(projects.id, p.id));
+    // As an older version stored it: one document in projects.config, no overrides.
+    const [old] = await db
+      .insert(projects)
+      .values({
+        id: crypto.randomUUID(),
+        displayName: "Old",
+        legacyConfig: {
+          ...(await storedConfig(p)),
+          oauth_providers: [{ id: "github", type: "standard", client_id: "gh", client_secret: SECRET }],
+        },
+      })
+      .returning();
 
-    expect(await sealLegacyOAuthClientSecrets(db, server.config.serverSecret)).toBe(1);
-    const sealed = await storedConfig(p);
-    expect(JSON.stringify(sealed)).not.toContain(SECRET);
+    expect(await migrateLegacyProjectConfigs(db, server.config.serverSecret)).toBe(1);
+    expect(JSON.stringify(await storedOverrides(server, old!.id))).not.toContain(SECRET);
+    const sealed = await storedConfig(old!);
+    expect(isSealedClientSecret(sealed.oauth_providers[0]!.client_secret!)).toBe(true);
     expect(openedSecret(sealed)).toBe(SECRET);
-    expect(await sealLegacyOAuthClientSecrets(db, server.config.serverSecret)).toBe(0);
-    expect(await storedConfig(p)).toEqual(sealed);
+    expect(await migrateLegacyProjectConfigs(db, server.config.serverSecret)).toBe(0);
+    expect(await storedConfig(old!)).toEqual(sealed);
   });
 });

@@ -4,9 +4,10 @@
  * LATCHKEY_PGLITE_SHARED_BUFFERS raises it; a value PostgreSQL would not take
  * stops the server at start, naming the variable.
  */
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, inject, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
-import { connectDatabase, PGLITE_SHARED_BUFFERS_DEFAULT } from "../src/db/connect.ts";
+import { connectDatabase, openPGlite, PGLITE_SHARED_BUFFERS_DEFAULT } from "../src/db/connect.ts";
 
 const env = { STACK_SERVER_SECRET: "x".repeat(32) };
 
@@ -28,7 +29,10 @@ describe("LATCHKEY_PGLITE_SHARED_BUFFERS", () => {
       [undefined, PGLITE_SHARED_BUFFERS_DEFAULT],
       ["48MB", "48MB"],
     ] as const) {
-      const database = await connectDatabase({ kind: "pglite", sharedBuffers });
+      // From the run's migrated template when this project has one (an initdb is slow on a busy machine).
+      const template = inject("pgliteTemplate");
+      const pglite = template ? await openPGlite({ sharedBuffers, loadDataDir: new Blob([readFileSync(template)]) }) : undefined;
+      const database = await connectDatabase({ kind: "pglite", sharedBuffers, pglite });
       try {
         const [row] = (await database.rawTransaction((run) => run("SHOW shared_buffers"))) as { shared_buffers: string }[];
         expect(row!.shared_buffers).toBe(shown);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, openPGlite } from "../src/db/connect.ts";
-import { seedFromTemplate } from "../src/db/pglite-template.ts";
+import { dumpTemplate, seedFromTemplate } from "../src/db/pglite-template.ts";
 
 const globals = globalThis as { LATCHKEY_PGLITE_TEMPLATE?: string };
 let dir: string;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   // A template as the build makes one (scripts/lib/server-build.mjs): a database dumped with a table in it.
   const pglite = await openPGlite();
   await pglite.exec("CREATE TABLE kept (id int PRIMARY KEY); INSERT INTO kept VALUES (7);");
-  const tarball = await pglite.dumpDataDir("gzip");
+  const tarball = await dumpTemplate(pglite, "gzip");
   await pglite.close();
   const file = join(dir, "template.tar.gz");
   writeFileSync(file, Buffer.from(await tarball.arrayBuffer()));

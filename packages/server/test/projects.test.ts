@@ -3,9 +3,8 @@
  * api/projects.ts), production mode, the internal project, owner routes and
  * transfer.
  */
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projects, teamMembers, teams } from "../src/db/schema/index.ts";
+import { teamMembers, teams } from "../src/db/schema/index.ts";
 import {
   createProject,
   expectPlainError,
@@ -19,6 +18,7 @@ import {
 } from "./fixtures.ts";
 import { configFromEnv } from "../src/config.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { writeOverride } from "./config-fixtures.ts";
 
 const CLIENT_CONFIG_KEYS = [
   "allow_team_api_keys",
@@ -478,15 +478,10 @@ describe("admin /internal/projects/current", () => {
 
     it("a stored domain that is not a URL", async () => {
       const project = await createProject(server);
-      const { db } = server.instance.services;
-      const [row] = await db.select().from(projects).where(eq(projects.id, project.id));
-      await db
-        .update(projects)
-        .set({
-          config: { ...row!.config, allow_localhost: false, domains: [{ domain: "https://exa mple.com", handler_path: "/handler" }] },
-        })
-        .where(eq(projects.id, project.id));
-      server.instance.services.projects.invalidate(project.id);
+      await writeOverride(server, project.id, "environment", {
+        "domains.allowLocalhost": false,
+        "domains.trustedDomains": { bad: { baseUrl: "https://exa mple.com", handlerPath: "/handler" } },
+      });
       await refused(project, {}, [["Trusted domain is not a valid URL: https://exa mple.com", "trusted-domain-0"]]);
     });
 

@@ -2,13 +2,12 @@
  * Access and refresh tokens: the JWT header and claims, the JWKS
  * that verifies them, refresh-token storage, and the OAuth token endpoint.
  */
-import { eq } from "drizzle-orm";
 import { createHmac, sign } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projects } from "../src/db/schema/index.ts";
 import { createProject, signUpUser, type EndUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import { writeOverride } from "./config-fixtures.ts";
 
 let server: TestServer;
 /** An instance whose access tokens live two minutes. */
@@ -428,13 +427,7 @@ describe("POST /auth/oauth/token", () => {
   it("`__stack_public_client__` when the project requires a publishable key → PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", async () => {
     const strict = await createProject(server, project.owner);
     const strictUser = await signUpUser(server, strict);
-    const { db, projects: store } = server.instance.services;
-    const [row] = await db.select().from(projects).where(eq(projects.id, strict.id));
-    await db
-      .update(projects)
-      .set({ config: { ...row!.config, require_publishable_client_key: true } })
-      .where(eq(projects.id, strict.id));
-    store.invalidate(strict.id);
+    await writeOverride(server, strict.id, "project", { "project.requirePublishableClientKey": true });
     const res = await tokenEndpoint({
       grant_type: "refresh_token",
       refresh_token: strictUser.refreshToken,

@@ -5,3 +5,4 @@ export * from "./case.ts";
 export * from "./setting-anchors.ts";
 export * from "./api/index.ts";
 export * from "./dashboard-routes.ts";
+export * from "./config/index.ts";

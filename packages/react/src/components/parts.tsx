@@ -2,6 +2,7 @@
 import { KnownError, KnownErrors, type CacheEntry } from "@latchkey/js";
 import { useCacheSnapshot } from "../use-cache-entry.ts";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
+import { ProjectBrand } from "./project-brand.tsx";
 
 /** `error`: what is wrong with this field's value, shown under it, announced, and tied to the input. */
 export function Field({ label, error, ...input }: { label: string; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) {
@@ -52,10 +53,14 @@ export function Alert({ children }: { children: ReactNode }) {
  * `header`: shown above the title (the project's name and logo on the sign-in pages).
  * `headingRef`: for a page that moves focus to its heading (which can then take focus, but is not in the tab order).
  */
+/**
+ * A page of its own (sign-in, a reset link, an invitation…): the project's brand above its title, as on every
+ * page the visitor meets (components/project-brand.tsx), unless `header` gives another.
+ */
 export function Card({
   title,
   wide,
-  header,
+  header = <ProjectBrand />,
   headingRef,
   children,
 }: {

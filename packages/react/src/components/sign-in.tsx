@@ -8,7 +8,6 @@ import { useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
 import { OAuthButtonGroup } from "./oauth-button.tsx";
-import { ProjectBrand } from "./project-brand.tsx";
 import { Alert, Card, Field, Separator, submitTo, useAction } from "./parts.tsx";
 import { PasskeyButton } from "./passkey-button.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
@@ -25,7 +24,7 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
   const onlyOAuth = !passwordOffered && !codeOffered && (project?.config.oauthProviders.length ?? 0) > 0;
   const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
   return (
-    <Card title={title} header={<ProjectBrand />}>
+    <Card title={title}>
       {onlyOAuth ? null : shown === "password" ? <PasswordForm /> : <CodeForm turnstileSiteKey={turnstileSiteKey} />}
       {codeOffered && passwordOffered ? (
         <button className="lk-link lk-link-button" type="button" onClick={() => setMethod(shown === "password" ? "code" : "password")}>

@@ -3,7 +3,6 @@ import { useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useNewPassword } from "./new-password.tsx";
 import { OAuthButtonGroup } from "./oauth-button.tsx";
-import { ProjectBrand } from "./project-brand.tsx";
 import { Alert, Card, Field, submitTo, useAction } from "./parts.tsx";
 import { withReturnTo } from "./sign-in.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
@@ -26,7 +25,7 @@ export function SignUp({ title = "Create an account", turnstileSiteKey }: { titl
   });
   const onSubmit = submitTo(submit.run);
   return (
-    <Card title={title} header={<ProjectBrand />}>
+    <Card title={title}>
       <form className="lk-form" onSubmit={onSubmit} noValidate>
         <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         {fields}

@@ -5,8 +5,8 @@
  * story and run in order, sharing the browser's cookies: sign up, verify the
  * e-mail, edit the profile, sign out, sign in again, add an address, reset
  * the password, sign in by magic link and by typed code, change the password.
- * First, what the sign-in pages show of the project: its logo and name, and no
- * dead provider buttons.
+ * First, what the project's pages show of it: its logo and name, and no dead
+ * provider buttons.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -111,7 +111,7 @@ function svgUrl(width: number, height: number, colour: string): string {
 const loadedWidth = (image: Locator) => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
 
 describe("the demo app with @latchkey/react", () => {
-  test("the sign-in and sign-up pages show the project's logo and name, and no button for a provider the server has no keys for", async () => {
+  test("the project's pages show its logo and name, and sign-in no button for a provider the server has no keys for", async () => {
     const mark = svgUrl(32, 32, "#0f766e");
     // GitHub as a shared provider, on a server with no shared GitHub keys: signing in with it could only fail.
     await project.project.update({ logoUrl: mark, config: { oauthProviders: [{ id: "github", type: "shared" }] } });
@@ -135,6 +135,15 @@ describe("the demo app with @latchkey/react", () => {
     await expect.poll(() => loadedWidth(logo)).toBe(160);
     expect(await page.locator(".lk-brand").innerText()).toBe("");
     await page.screenshot({ path: join(artifacts, "sign-up-logo.png"), fullPage: true });
+
+    // The project's other pages show it too: the forgotten-password page, and a reset link that does not work.
+    for (const path of ["/handler/forgot-password", "/handler/password-reset?code=not-a-code"]) {
+      await visit(path);
+      const brandLogo = page.locator(".lk-brand").getByRole("img", { name: "SDK test project" });
+      await brandLogo.waitFor();
+      expect(await brandLogo.getAttribute("src")).toBe(fullLogo);
+      expect(await page.getByRole("heading", { name: "Page not found" }).count()).toBe(0);
+    }
   });
 
   test("signs up on /handler/sign-up (a repeated password that differs is refused first) and lands on the home page, signed in", async () => {

@@ -1,9 +1,11 @@
 /**
  * What every request leaves behind: one access-log line (method, route
- * pattern, status, duration, request id), its count and latency in the
- * metrics, and an `x-request-id` response header that ties the caller's
- * report to the log line. A valid incoming `x-request-id` (set by a proxy in
- * front, say) is kept, so one id follows the request through every hop.
+ * pattern, status, duration, request id), and its count and latency in the
+ * metrics. The log's request id is the response's own `x-stack-request-id`
+ * (the one id of WIRE.md's every response; no other id header is added), so
+ * a caller's report leads to the line. An incoming `x-request-id` (set by a
+ * proxy in front, say) that is safe to log is logged beside it as
+ * `upstreamId`, tying the line to the proxy's.
  *
  * It wraps the app's fetch rather than being Hono middleware: middleware would
  * make every answer a promise and take the Node adapter off its synchronous
@@ -15,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { Metrics } from "../lib/metrics.ts";
 import { isPromise } from "../lib/maybe-async.ts";
-import { nextRequestId } from "./response.ts";
+import { answeringRequest, nextRequestId, REQUEST_ID_HEADER } from "./response.ts";
 
 /**
  * The per-request environment the Node adapter passes to fetch (`incoming`, `outgoing`), plus the
@@ -30,7 +32,7 @@ export interface ObservedEnv {
 /** Answers without a handler of their own: no route matched (the 404 and 405 answers). */
 export const UNMATCHED_ROUTE = "(unmatched)";
 
-/** Ids a proxy or client may hand us: short, and safe to write into a header and a log. */
+/** Ids a proxy may hand us: short, and safe to write into a log. */
 const VALID_REQUEST_ID = /^[\w.:@+/=-]{1,128}$/;
 
 type Fetch = (request: Request, env?: ObservedEnv, ...rest: never[]) => Response | Promise<Response>;
@@ -39,33 +41,34 @@ export function observeRequests<F extends Fetch>(fetch: F, logger: Logger, metri
   const observed = (request: Request, env?: ObservedEnv): Response | Promise<Response> => {
     const start = performance.now();
     const note: ObservedEnv = env ?? {};
-    const incoming = note.incoming;
-    const given = incoming ? incoming.headers["x-request-id"] : request.headers.get("x-request-id");
-    const id = typeof given === "string" && VALID_REQUEST_ID.test(given) ? given : nextRequestId();
-    // Set before the adapter writes the head, which merges it in.
-    note.outgoing?.setHeader("x-request-id", id);
-    const response = fetch(request, note);
+    const id = nextRequestId();
+    const response = answeringRequest(id, () => fetch(request, note));
     if (!isPromise(response)) {
-      record(request.method, note.route, response.status, start, id);
+      record(request, note, response.status, start, id);
       return response;
     }
     return response.then(
       (answer) => {
-        record(request.method, note.route, answer.status, start, id);
+        // Built after the handler waited: it drew its own id (http/response.ts), read only when it is logged.
+        record(request, note, answer.status, start, accessLog ? (answer.headers.get(REQUEST_ID_HEADER) ?? id) : id);
         return answer;
       },
       (error: unknown) => {
-        record(request.method, note.route, 500, start, id);
+        record(request, note, 500, start, id);
         throw error;
       },
     );
   };
 
-  function record(method: string, route: string | undefined, status: number, start: number, id: string): void {
+  function record(request: Request, note: ObservedEnv, status: number, start: number, id: string): void {
     const millis = performance.now() - start;
-    const pattern = route ?? UNMATCHED_ROUTE;
-    metrics.request(method, pattern, status, millis / 1000);
-    if (accessLog) logger.info({ reqId: id, method, route: pattern, status, ms: Math.round(millis * 100) / 100 }, "request");
+    const pattern = note.route ?? UNMATCHED_ROUTE;
+    metrics.request(request.method, pattern, status, millis / 1000);
+    if (!accessLog) return;
+    const given = note.incoming ? note.incoming.headers["x-request-id"] : request.headers.get("x-request-id");
+    const upstream = typeof given === "string" ? given : null;
+    const line = { reqId: id, method: request.method, route: pattern, status, ms: Math.round(millis * 100) / 100 };
+    logger.info(upstream !== null && VALID_REQUEST_ID.test(upstream) ? { ...line, upstreamId: upstream } : line, "request");
   }
 
   return observed as F;

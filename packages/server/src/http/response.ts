@@ -8,6 +8,9 @@ import { randomUUID } from "node:crypto";
 
 const EXPOSED = "x-stack-known-error, x-stack-request-id";
 
+/** The request id every response carries (WIRE.md). */
+export const REQUEST_ID_HEADER = "x-stack-request-id";
+
 // A request id tells requests apart in logs and bug reports; it is no
 // secret. A random prefix per process and a counter keep the UUID's shape
 // and are unique across restarts and replicas, at a tenth of randomUUID's
@@ -16,8 +19,29 @@ const EXPOSED = "x-stack-known-error, x-stack-request-id";
 const REQUEST_ID_PREFIX = randomUUID().slice(0, 24);
 let requestCount = 0;
 
+/** The id of the request whose synchronous part is running (set by answeringRequest), else null. */
+let answering: string | null = null;
+
 export function nextRequestId(): string {
-  return REQUEST_ID_PREFIX + (requestCount++).toString(16).padStart(12, "0");
+  return answering ?? REQUEST_ID_PREFIX + (requestCount++).toString(16).padStart(12, "0");
+}
+
+/**
+ * Runs the synchronous part of answering one request with its id known in
+ * advance: a response built in it (a cached read's, which never waits) takes
+ * `id` as its `x-stack-request-id`, so the access log can name the id without
+ * reading the response's headers (http/access-log.ts). What is built after
+ * the handler first waits draws its own id, as before; JavaScript runs one
+ * request's synchronous part at a time, so no other request's response can
+ * take this id.
+ */
+export function answeringRequest<T>(id: string, answer: () => T): T {
+  answering = id;
+  try {
+    return answer();
+  } finally {
+    answering = null;
+  }
 }
 
 // Plain literals, no spreads: properties after a spread are defined one

@@ -1,6 +1,6 @@
 /**
  * One process per PGlite data directory. Two processes on the same files each
- * see only their own writes and corrupt the indexes (DESIGN.md), and PGlite
+ * see only their own writes and corrupt the indexes, and PGlite
  * takes no lock of its own, so the server takes one before opening the database.
  *
  * The lock is a file `latchkey.lock.<n>` in the data directory naming its

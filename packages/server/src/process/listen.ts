@@ -8,6 +8,7 @@
  */
 import { createAdaptorServer, type ServerType } from "@hono/node-server";
 import { HEALTH_LIVE_PATH, liveResponse } from "../http/health.ts";
+import { jsonResponse } from "../http/response.ts";
 import { StartupError } from "./startup-error.ts";
 
 type Fetch = Parameters<typeof createAdaptorServer>[0]["fetch"];
@@ -23,14 +24,11 @@ export interface EarlyServer {
 const starting: Fetch = (request) =>
   new URL(request.url).pathname === HEALTH_LIVE_PATH
     ? liveResponse()
-    : new Response(JSON.stringify({ error: "Latchkey is starting; try again in a moment." }), {
-        status: 503,
-        headers: { "content-type": "application/json", "retry-after": "1" },
-      });
+    : jsonResponse(503, { error: "Latchkey is starting; try again in a moment." }, { "retry-after": "1" });
 
 export async function listenEarly(port: number, hostname: string): Promise<EarlyServer> {
   let handler = starting;
-  // Whatever the handler returns is passed on as it is: a response ready at once stays synchronous (DESIGN.md).
+  // Whatever the handler returns is passed on as it is: a response ready at once stays synchronous (lib/maybe-async.ts).
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenFailure(error, port, hostname)));

@@ -26,6 +26,7 @@ import { oauthEndpoints } from "./oauth.ts";
 import { oauthProvidersEndpoints } from "./oauth-providers.ts";
 import { connectedAccountsEndpoints } from "./connected-accounts.ts";
 import { internalMetricsEndpoints } from "./metrics.ts";
+import { configEndpoints } from "./config.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -50,6 +51,7 @@ export * from "./oauth.ts";
 export * from "./oauth-providers.ts";
 export * from "./connected-accounts.ts";
 export * from "./metrics.ts";
+export * from "./config.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -74,6 +76,7 @@ export const endpointsByArea = {
   oauthProviders: oauthProvidersEndpoints,
   connectedAccounts: connectedAccountsEndpoints,
   internalMetrics: internalMetricsEndpoints,
+  config: configEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -97,6 +100,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof oauthEndpoints> &
   EndpointMapOf<typeof oauthProvidersEndpoints> &
   EndpointMapOf<typeof connectedAccountsEndpoints> &
-  EndpointMapOf<typeof internalMetricsEndpoints>;
+  EndpointMapOf<typeof internalMetricsEndpoints> &
+  EndpointMapOf<typeof configEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -9,3 +9,4 @@ export * from "./permissions.ts";
 export * from "./passkeys.ts";
 export * from "./cli-auth.ts";
 export * from "./oauth.ts";
+export * from "./config-overrides.ts";

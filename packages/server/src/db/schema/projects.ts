@@ -16,7 +16,12 @@ export const projects = pgTable(
     logoFullUrl: text("logo_full_url"),
     logoDarkModeUrl: text("logo_dark_mode_url"),
     logoFullDarkModeUrl: text("logo_full_dark_mode_url"),
-    config: jsonb("config").$type<ProjectConfig>().notNull(),
+    /**
+     * The whole config as versions before config overrides stored it; moved
+     * into the environment override at start-up (domain/config/legacy-migration.ts)
+     * and then cleared. Config is read from the overrides (config-overrides.ts).
+     */
+    legacyConfig: jsonb("config").$type<ProjectConfig>(),
   },
   (t) => [index("projects_owner_team_idx").on(t.ownerTeamId)],
 );

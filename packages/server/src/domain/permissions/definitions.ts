@@ -20,7 +20,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { InvalidInput } from "../../lib/invalid-input.ts";
 import { permissionDefinitions, projects } from "../../db/schema/index.ts";
 import type { Services } from "../../services.ts";
-import type { ProjectRow } from "../projects/projects.ts";
+import { loadProjects, type ProjectRow } from "../projects/projects.ts";
 import { definitionJson, type PermissionDefinition, type PermissionGraph, type PermissionScope } from "./graph.ts";
 import { permissionGraph, readPermissionGraph, type Scope } from "./load.ts";
 import { rewriteReferences } from "./references.ts";
@@ -137,7 +137,9 @@ function inDefinitionWrite<T>(
   write: (tx: DbOrTx, graph: PermissionGraph, project: ProjectRow) => Promise<T>,
 ): Promise<T> {
   return services.db.transaction(async (tx) => {
-    const [project] = await tx.select().from(projects).where(eq(projects.id, scope.projectId)).for("no key update");
+    const [locked] = await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, scope.projectId)).for("no key update");
+    if (!locked) throw new KnownErrors.CurrentProjectNotFound(scope.projectId);
+    const [project] = await loadProjects(tx, services.config.serverSecret, eq(projects.id, scope.projectId));
     if (!project) throw new KnownErrors.CurrentProjectNotFound(scope.projectId);
     const result = await write(tx, await readPermissionGraph(tx, scope), project);
     await services.bus.publish(tx, { t: "permission-definitions", id: scope.projectId });

@@ -8,7 +8,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { CacheEvent } from "../../cache/bus.ts";
 import type { DbOrTx } from "../../db/connect.ts";
-import { permissionDefinitions, projectPermissionGrants, projects, teamPermissionGrants } from "../../db/schema/index.ts";
+import { applyConfigOverride } from "@latchkey/shared";
+import { permissionDefinitions, projectPermissionGrants, teamPermissionGrants } from "../../db/schema/index.ts";
+import { legacyPatchOverride } from "../config/legacy.ts";
+import { readOverrides, renderOverrides, saveOverride } from "../config/store.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectConfig } from "../projects/config.ts";
 import type { ProjectRow } from "../projects/projects.ts";
@@ -32,10 +35,15 @@ export async function rewriteReferences(
 ): Promise<void> {
   const events = kind === "team" ? await rewriteTeamGrants(tx, scope, from, to) : await rewriteProjectGrants(tx, scope, from, to);
   await rewriteContainedLists(tx, scope, from, to);
-  const config = rewriteDefaultLists(project.config, from, to);
-  if (config) await tx.update(projects).set({ config }).where(eq(projects.id, project.id));
+  const lists = rewriteDefaultLists(project.config, from, to);
+  if (lists) {
+    // The default lists live in the environment override (config/legacy.ts).
+    const stored = await readOverrides(tx, scope, "environment");
+    const environment = applyConfigOverride(stored.environment, legacyPatchOverride(lists));
+    await saveOverride(tx, services.config.serverSecret, scope, "environment", environment, renderOverrides(stored));
+  }
   // A project event also drops every cached grant of the project (cache/caches.ts).
-  if (config || events.length > PRECISE_EVENTS_LIMIT) await services.projects.changed(tx, project.id);
+  if (lists || events.length > PRECISE_EVENTS_LIMIT) await services.projects.changed(tx, project.id);
   else for (const event of events) await services.bus.publish(tx, event);
 }
 
@@ -84,10 +92,14 @@ async function rewriteContainedLists(tx: DbOrTx, scope: Scope, from: string, to:
     );
 }
 
-/** The config with `from` renamed or removed in each default list, or null when no list names it. */
-function rewriteDefaultLists(config: ProjectConfig, from: string, to: string | null): ProjectConfig | null {
+/** The default lists with `from` renamed or removed in each, or null when no list names it. */
+function rewriteDefaultLists(
+  config: ProjectConfig,
+  from: string,
+  to: string | null,
+): Pick<ProjectConfig, (typeof DEFAULT_LISTS)[number]> | null {
   if (!DEFAULT_LISTS.some((name) => config[name].some((entry) => entry.id === from))) return null;
-  const next = { ...config };
+  const next: Pick<ProjectConfig, (typeof DEFAULT_LISTS)[number]> = { ...config };
   for (const name of DEFAULT_LISTS) {
     const ids = config[name].map((entry) => (entry.id === from ? to : entry.id)).filter((id): id is string => id !== null);
     next[name] = [...new Set(ids)].map((id) => ({ id }));

@@ -1,14 +1,16 @@
 /** Creating, updating, transferring and deleting projects. */
-import { INTERNAL_PROJECT_ID, KnownErrors } from "@latchkey/shared";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { INTERNAL_PROJECT_ID, KnownErrors, applyConfigOverride, type ConfigOverride } from "@latchkey/shared";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { projects, teamMembers } from "../../db/schema/index.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
-import { defaultProjectConfig, type ProjectConfig } from "./config.ts";
+import { NEW_PROJECT_ENVIRONMENT, legacyPatchOverride, projectConfigOf } from "../config/legacy.ts";
+import { mainBranch, readOverrides, renderOverrides, saveOverride } from "../config/store.ts";
+import type { ProjectConfig } from "./config.ts";
 import { missingClientSecret, sealProviderSecrets } from "./oauth-secrets.ts";
 import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
-import type { ProjectRow, ProjectStore } from "./projects.ts";
-import { applyConfigPatch, type ConfigPatch } from "./schemas.ts";
+import { loadProjects, type ProjectRow, type ProjectStore } from "./projects.ts";
+import type { ConfigPatch } from "./schemas.ts";
 
 export interface ProjectFields {
   display_name?: string | undefined;
@@ -41,16 +43,29 @@ function columns(fields: ProjectFields) {
   return out;
 }
 
-/** The patched config, with the standard providers' client secrets sealed (see oauth-secrets.ts). */
-function patchedConfig(serverSecret: string, config: ProjectConfig, patch: ConfigPatch | undefined): ProjectConfig {
-  const next = applyConfigPatch(config, patch);
-  if (!patch?.oauth_providers) return next;
+/**
+ * The environment override a config patch writes over `current`: the older
+ * fields' keys (config/legacy.ts), standard providers' client secrets kept
+ * or sealed as oauth-secrets.ts says.
+ */
+function patchedOverride(serverSecret: string, current: ProjectConfig, patch: ConfigPatch | undefined): ConfigOverride {
+  if (!patch) return {};
+  if (!patch.oauth_providers) return legacyPatchOverride(patch);
   const missing = missingClientSecret(
-    patch.oauth_providers.filter((p) => !config.oauth_providers.some((q) => q.id === p.id && q.type === "standard" && q.client_secret)),
+    patch.oauth_providers.filter((p) => !current.oauth_providers.some((q) => q.id === p.id && q.type === "standard" && q.client_secret)),
   );
   if (missing)
     throw new KnownErrors.SchemaError(`body.config.oauth_providers: ${missing.id} needs client_id and client_secret when type is standard`);
-  return { ...next, oauth_providers: sealProviderSecrets(serverSecret, config.oauth_providers, patch.oauth_providers) };
+  return legacyPatchOverride({
+    ...patch,
+    oauth_providers: sealProviderSecrets(serverSecret, current.oauth_providers, patch.oauth_providers),
+  });
+}
+
+function checkProductionMode(projectId: string, productionMode: boolean | undefined, config: ProjectConfig): void {
+  if (!productionMode) return;
+  const errors = productionModeErrors(projectId, config);
+  if (errors.length > 0) throw new ProductionModeRefused(errors);
 }
 
 export async function createProject(
@@ -58,26 +73,31 @@ export async function createProject(
   serverSecret: string,
   input: ProjectFields & { display_name: string; owner_team_id: string },
 ): Promise<ProjectRow> {
-  const config = patchedConfig(serverSecret, defaultProjectConfig(), input.config);
   const id = crypto.randomUUID();
-  if (input.is_production_mode) {
-    const errors = productionModeErrors(id, config);
-    if (errors.length > 0) throw new ProductionModeRefused(errors);
-  }
+  const t = mainBranch(id);
+  const empty = renderOverrides({ project: {}, branch: {}, environment: {} });
+  const environment = applyConfigOverride(
+    NEW_PROJECT_ENVIRONMENT,
+    patchedOverride(serverSecret, projectConfigOf(empty, serverSecret), input.config),
+  );
+  checkProductionMode(
+    id,
+    input.is_production_mode,
+    projectConfigOf(renderOverrides({ project: {}, branch: {}, environment }), serverSecret),
+  );
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(projects)
-      .values({ ...columns(input), id, displayName: input.display_name, ownerTeamId: input.owner_team_id, config })
-      .returning();
+    await tx.insert(projects).values({ ...columns(input), id, displayName: input.display_name, ownerTeamId: input.owner_team_id });
+    await saveOverride(tx, serverSecret, t, "environment", environment, empty);
     await insertDefaultPermissionDefinitions(tx, id);
-    return row!;
+    return (await loadProjects(tx, serverSecret, eq(projects.id, id)))[0]!;
   });
 }
 
 /**
- * Merges the patch into the row as it is in the database, locked, not into a
- * cached copy: two admins changing different settings at once must both win.
- * The caches drop the project when the write commits.
+ * Merges the patch into the project and its environment override as they
+ * are in the database, locked, not into a cached copy: two admins changing
+ * different settings at once must both win. The caches drop the project
+ * when the write commits.
  */
 export function updateProject(
   db: Db,
@@ -87,31 +107,37 @@ export function updateProject(
   fields: ProjectFields,
 ): Promise<ProjectRow> {
   return db.transaction(async (tx) => {
-    const [project] = await tx.select().from(projects).where(eq(projects.id, projectId)).for("update");
+    const [project] = await tx
+      .select({ id: projects.id, isProductionMode: projects.isProductionMode })
+      .from(projects)
+      .where(eq(projects.id, projectId))
+      .for("update");
     if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
-    const config = patchedConfig(serverSecret, project.config, fields.config);
-    const productionMode = fields.is_production_mode ?? project.isProductionMode;
-    if (productionMode) {
-      const errors = productionModeErrors(project.id, config);
-      if (errors.length > 0) throw new ProductionModeRefused(errors);
-    }
-    const [row] = await tx
-      .update(projects)
-      .set({ ...columns(fields), config })
-      .where(eq(projects.id, project.id))
-      .returning();
-    await store.changed(tx, row!.id);
-    return row!;
+    const t = mainBranch(projectId);
+    const stored = await readOverrides(tx, t, "environment");
+    const before = renderOverrides(stored);
+    const environment = applyConfigOverride(
+      stored.environment,
+      patchedOverride(serverSecret, projectConfigOf(before, serverSecret), fields.config),
+    );
+    const after = projectConfigOf(renderOverrides({ ...stored, environment }), serverSecret);
+    checkProductionMode(projectId, fields.is_production_mode ?? project.isProductionMode, after);
+    const set = columns(fields);
+    if (Object.keys(set).length > 0) await tx.update(projects).set(set).where(eq(projects.id, projectId));
+    if (fields.config) await saveOverride(tx, serverSecret, t, "environment", environment, before);
+    await store.changed(tx, projectId);
+    return (await loadProjects(tx, serverSecret, eq(projects.id, projectId)))[0]!;
   });
 }
 
 /** Projects owned by teams the internal-project user belongs to, oldest first. */
-export async function listOwnedProjects(db: DbOrTx, internalUserId: string): Promise<ProjectRow[]> {
+export async function listOwnedProjects(db: DbOrTx, serverSecret: string, internalUserId: string): Promise<ProjectRow[]> {
   const teamIds = db
     .select({ id: teamMembers.teamId })
     .from(teamMembers)
     .where(and(eq(teamMembers.projectId, INTERNAL_PROJECT_ID), eq(teamMembers.userId, internalUserId)));
-  return db.select().from(projects).where(inArray(projects.ownerTeamId, teamIds)).orderBy(asc(projects.createdAt));
+  const rows = await loadProjects(db, serverSecret, inArray(projects.ownerTeamId, teamIds));
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
 export async function setProjectOwner(db: DbOrTx, projectId: string, teamId: string): Promise<void> {

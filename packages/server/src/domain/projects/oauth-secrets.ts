@@ -1,15 +1,13 @@
 /**
- * Standard OAuth providers' client secrets are kept encrypted inside the
- * project's config document. A sealed value carries a prefix, so a document
- * written before encryption (plaintext secrets) is told apart and sealed at
- * start-up, and sealing twice is a no-op.
+ * Standard OAuth providers' client secrets (and the other secrets of a
+ * config, domain/config/secrets.ts) are kept encrypted in the stored config.
+ * A sealed value carries a prefix, so a document written before encryption
+ * (plaintext secrets) is told apart and sealed when it is moved into the
+ * overrides (domain/config/legacy-migration.ts), and sealing twice is a no-op.
  */
 import { OAUTH_CLIENT_SECRET_MASK_PREFIX, maskOAuthClientSecret } from "@latchkey/shared";
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db/connect.ts";
-import { projects } from "../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret } from "../../lib/secrets.ts";
-import type { OAuthProviderConfig, ProjectConfig } from "./config.ts";
+import type { OAuthProviderConfig } from "./config.ts";
 
 const PURPOSE = "oauth-client-secret";
 const SEALED_PREFIX = "sealed:v1:";
@@ -69,32 +67,4 @@ export function maskedProviders(serverSecret: string, providers: readonly OAuthP
   return providers.map((p) =>
     p.client_secret === undefined ? p : { ...p, client_secret: maskOAuthClientSecret(openClientSecret(serverSecret, p.client_secret)) },
   );
-}
-
-/**
- * Projects written before secrets were encrypted hold them in clear: seal
- * each at start-up. Each row is rewritten only if its config is still the one
- * read, so replicas starting together cannot undo each other's or an admin's write.
- */
-export async function sealLegacyOAuthClientSecrets(db: Db, serverSecret: string): Promise<number> {
-  const rows = await db.select({ id: projects.id, config: projects.config }).from(projects);
-  let sealed = 0;
-  for (const row of rows) {
-    const config = row.config as ProjectConfig;
-    const providers = config.oauth_providers ?? [];
-    if (!providers.some((p) => p.client_secret !== undefined && !isSealedClientSecret(p.client_secret))) continue;
-    const next: ProjectConfig = {
-      ...config,
-      oauth_providers: providers.map((p) =>
-        p.client_secret === undefined ? p : { ...p, client_secret: sealedOrSeal(serverSecret, p.client_secret) },
-      ),
-    };
-    await db.transaction(async (tx) => {
-      const [current] = await tx.select({ config: projects.config }).from(projects).where(eq(projects.id, row.id)).for("update");
-      if (!current || JSON.stringify(current.config) !== JSON.stringify(config)) return;
-      await tx.update(projects).set({ config: next }).where(eq(projects.id, row.id));
-      sealed++;
-    });
-  }
-  return sealed;
 }

@@ -1,35 +1,66 @@
 /**
  * Reading projects through the shared cache; writes announce themselves on
- * the cache bus so every replica drops its copy when the write commits.
+ * the cache bus so every replica drops its copy when the write commits. A
+ * project is read with its main branch's config overrides, rendered once
+ * per load (domain/config).
  */
-import { INTERNAL_PROJECT_DISPLAY_NAME, INTERNAL_PROJECT_ID } from "@latchkey/shared";
-import { eq } from "drizzle-orm";
+import { DEFAULT_BRANCH_ID, INTERNAL_PROJECT_DISPLAY_NAME, INTERNAL_PROJECT_ID, type RenderedConfig } from "@latchkey/shared";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { Caches } from "../../cache/caches.ts";
 import type { Db, DbOrTx } from "../../db/connect.ts";
-import { projects } from "../../db/schema/index.ts";
+import { branchConfigOverrides, projectConfigOverrides, projects } from "../../db/schema/index.ts";
 import type { MaybePromise } from "../../lib/maybe-async.ts";
+import { legacyConfigOverrides, projectConfigOf } from "../config/legacy.ts";
+import { renderOverrides } from "../config/store.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
-import { internalProjectConfig } from "./config.ts";
+import { internalProjectConfig, type ProjectConfig } from "./config.ts";
 
-export type ProjectRow = typeof projects.$inferSelect;
+export type ProjectRow = Omit<typeof projects.$inferSelect, "legacyConfig"> & {
+  /** The main branch's rendered config. */
+  rendered: RenderedConfig;
+  /** The same settings in the admin API's older shape (config/legacy.ts). */
+  config: ProjectConfig;
+};
+
+/** Projects matching `where`, each with its rendered config. */
+export async function loadProjects(db: DbOrTx, serverSecret: string, where: SQL | undefined): Promise<ProjectRow[]> {
+  const rows = await db
+    .select({ project: projects, projectOverride: projectConfigOverrides.override, branch: branchConfigOverrides })
+    .from(projects)
+    .leftJoin(projectConfigOverrides, eq(projectConfigOverrides.projectId, projects.id))
+    .leftJoin(
+      branchConfigOverrides,
+      and(eq(branchConfigOverrides.projectId, projects.id), eq(branchConfigOverrides.branchId, DEFAULT_BRANCH_ID)),
+    )
+    .where(where);
+  return rows.map(({ project: { legacyConfig: _, ...project }, projectOverride, branch }) => {
+    const rendered = renderOverrides({
+      project: projectOverride ?? {},
+      branch: branch?.branchOverride ?? {},
+      environment: branch?.environmentOverride ?? {},
+    });
+    return { ...project, rendered, config: projectConfigOf(rendered, serverSecret) };
+  });
+}
 
 export class ProjectStore {
   constructor(
     private readonly db: Db,
     private readonly caches: Caches,
     private readonly bus: CacheBus,
+    private readonly serverSecret: string,
   ) {}
 
   /** At once when cached (see lib/maybe-async.ts); await it anywhere. */
   get(id: string): MaybePromise<ProjectRow | null> {
     return this.caches.load(this.caches.projects, id, async () => {
-      const rows = await this.db.select().from(projects).where(eq(projects.id, id)).limit(1);
+      const rows = await loadProjects(this.db, this.serverSecret, eq(projects.id, id));
       return rows[0] ?? null;
     });
   }
 
-  /** After writing a project (or what hangs off it): drop it everywhere. */
+  /** After writing a project (or what hangs off it, its config included): drop it everywhere. */
   changed(db: DbOrTx, id: string): Promise<void> {
     return this.bus.publish(db, { t: "project", id });
   }
@@ -40,15 +71,24 @@ export class ProjectStore {
   }
 }
 
-export async function ensureInternalProject(db: DbOrTx): Promise<void> {
-  await db
-    .insert(projects)
-    .values({
-      id: INTERNAL_PROJECT_ID,
-      displayName: INTERNAL_PROJECT_DISPLAY_NAME,
-      description: "The project that project owners sign in to.",
-      config: internalProjectConfig(),
-    })
-    .onConflictDoNothing();
-  await insertDefaultPermissionDefinitions(db, INTERNAL_PROJECT_ID);
+export async function ensureInternalProject(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(projects)
+      .values({
+        id: INTERNAL_PROJECT_ID,
+        displayName: INTERNAL_PROJECT_DISPLAY_NAME,
+        description: "The project that project owners sign in to.",
+      })
+      .onConflictDoNothing()
+      .returning({ id: projects.id });
+    if (inserted.length > 0) {
+      const overrides = legacyConfigOverrides(internalProjectConfig());
+      await tx.insert(projectConfigOverrides).values({ projectId: INTERNAL_PROJECT_ID, override: overrides.project });
+      await tx
+        .insert(branchConfigOverrides)
+        .values({ projectId: INTERNAL_PROJECT_ID, branchId: DEFAULT_BRANCH_ID, environmentOverride: overrides.environment });
+    }
+    await insertDefaultPermissionDefinitions(tx, INTERNAL_PROJECT_ID);
+  });
 }

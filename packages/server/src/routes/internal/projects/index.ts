@@ -8,7 +8,7 @@ import { requireInternalOwner, withProductionModeCheck } from "../../../http/int
 export default [
   defineRoute(internalProjectsEndpoints.listOwnedProjects, async ({ auth, services }) => {
     const owner = requireInternalOwner(auth);
-    const rows = await listOwnedProjects(services.db, owner.id);
+    const rows = await listOwnedProjects(services.db, services.config.serverSecret, owner.id);
     return { body: listOf(rows.map((row) => adminProjectView(row, services.config.serverSecret))) };
   }),
   defineRoute(internalProjectsEndpoints.createProject, async ({ auth, body, services }) => {

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { listenEarly, type EarlyServer } from "../src/process/listen.ts";
+import { listenEarly, type EarlyServer } from "../../src/process/listen.ts";
 
 describe("the port taken before the database opens", () => {
   let early: EarlyServer;

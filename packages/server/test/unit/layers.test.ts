@@ -8,7 +8,7 @@ import { ESLint } from "eslint";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 let eslint: ESLint;
 beforeAll(() => {

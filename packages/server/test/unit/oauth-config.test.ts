@@ -1,6 +1,6 @@
 /** The shared OAuth credentials read from the environment (configFromEnv). */
 import { describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config.ts";
+import { configFromEnv } from "../../src/config.ts";
 
 const BASE = { STACK_SERVER_SECRET: "x".repeat(32) };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPromise, mapMaybe, run, settle, type MaybePromise, type Steps } from "../src/lib/maybe-async.ts";
+import { isPromise, mapMaybe, run, settle, type MaybePromise, type Steps } from "../../src/lib/maybe-async.ts";
 
 function* add(a: MaybePromise<number>, b: MaybePromise<number>): Steps<number> {
   const x = yield* settle(a);

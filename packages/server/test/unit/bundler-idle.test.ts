@@ -5,7 +5,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { bundlerIdle, compileModule } from "../src/domain/emails/render/compile.ts";
+import { bundlerIdle, compileModule } from "../../src/domain/emails/render/compile.ts";
 
 const TEMPLATE = "export function EmailTemplate() { return <p>idle</p>; }";
 const before = bundlerIdle.millis;

@@ -16,7 +16,7 @@ import { DockerfileParser, type Instruction } from "dockerfile-ast";
 import { load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
 const dockerfile = DockerfileParser.parse(read("Dockerfile"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StaticMemoRouter } from "../src/http/router.ts";
+import { StaticMemoRouter } from "../../src/http/router.ts";
 
 describe("StaticMemoRouter", () => {
   function router() {

@@ -5,21 +5,21 @@
  */
 import { OAUTH_PROVIDER_IDS, StatusError } from "@latchkey/shared";
 import { describe, expect, it } from "vitest";
-import { ProviderHttpError, tokenAnswerFix, type ProviderApi } from "../src/integrations/oauth/provider.ts";
-import { OAUTH_PROVIDERS } from "../src/integrations/oauth/registry.ts";
-import { appleProfile } from "../src/integrations/oauth/providers/apple.ts";
-import { bitbucketProfile } from "../src/integrations/oauth/providers/bitbucket.ts";
-import { discordProfile } from "../src/integrations/oauth/providers/discord.ts";
-import { facebookProfile } from "../src/integrations/oauth/providers/facebook.ts";
-import { githubProfile } from "../src/integrations/oauth/providers/github.ts";
-import { gitlabProfile } from "../src/integrations/oauth/providers/gitlab.ts";
-import { googleProfile } from "../src/integrations/oauth/providers/google.ts";
-import { linkedinProfile } from "../src/integrations/oauth/providers/linkedin.ts";
-import { microsoftProfile } from "../src/integrations/oauth/providers/microsoft.ts";
-import { mockProfile } from "../src/integrations/oauth/providers/mock.ts";
-import { spotifyProfile } from "../src/integrations/oauth/providers/spotify.ts";
-import { twitchProfile } from "../src/integrations/oauth/providers/twitch.ts";
-import { xProfile } from "../src/integrations/oauth/providers/x.ts";
+import { ProviderHttpError, tokenAnswerFix, type ProviderApi } from "../../src/integrations/oauth/provider.ts";
+import { OAUTH_PROVIDERS } from "../../src/integrations/oauth/registry.ts";
+import { appleProfile } from "../../src/integrations/oauth/providers/apple.ts";
+import { bitbucketProfile } from "../../src/integrations/oauth/providers/bitbucket.ts";
+import { discordProfile } from "../../src/integrations/oauth/providers/discord.ts";
+import { facebookProfile } from "../../src/integrations/oauth/providers/facebook.ts";
+import { githubProfile } from "../../src/integrations/oauth/providers/github.ts";
+import { gitlabProfile } from "../../src/integrations/oauth/providers/gitlab.ts";
+import { googleProfile } from "../../src/integrations/oauth/providers/google.ts";
+import { linkedinProfile } from "../../src/integrations/oauth/providers/linkedin.ts";
+import { microsoftProfile } from "../../src/integrations/oauth/providers/microsoft.ts";
+import { mockProfile } from "../../src/integrations/oauth/providers/mock.ts";
+import { spotifyProfile } from "../../src/integrations/oauth/providers/spotify.ts";
+import { twitchProfile } from "../../src/integrations/oauth/providers/twitch.ts";
+import { xProfile } from "../../src/integrations/oauth/providers/x.ts";
 
 const SETTINGS = { clientId: "app-client-id", clientSecret: "s" };
 

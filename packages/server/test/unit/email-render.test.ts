@@ -5,8 +5,8 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderEmail } from "../src/domain/emails/render/render.ts";
-import type { RenderInput, TemplateProps } from "../src/domain/emails/render/types.ts";
+import { renderEmail } from "../../src/domain/emails/render/render.ts";
+import type { RenderInput, TemplateProps } from "../../src/domain/emails/render/types.ts";
 
 const THEME = `import { Body, Head, Html, Link, Text } from "@react-email/components";
 export function EmailTheme({ children, unsubscribeLink }) {

@@ -1,7 +1,7 @@
 /** Which callback URLs a project trusts (links in mailed codes may only point there). */
 import { KnownErrors } from "@latchkey/shared";
 import { describe, expect, it } from "vitest";
-import { assertTrustedUrl, isTrustedUrl } from "../src/domain/projects/trusted-urls.ts";
+import { assertTrustedUrl, isTrustedUrl } from "../../src/domain/projects/trusted-urls.ts";
 
 const config = (domains: string[], allow_localhost = false) => ({
   allow_localhost,

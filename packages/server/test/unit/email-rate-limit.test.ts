@@ -1,7 +1,7 @@
 /** Limits on sending: per project for test e-mails, and per client address across projects. */
 import { expect, it } from "vitest";
-import { EmailSendRateLimit } from "../src/domain/emails/rate-limit.ts";
-import { TestClock } from "./test-clock.ts";
+import { EmailSendRateLimit } from "../../src/domain/emails/rate-limit.ts";
+import { TestClock } from "../test-clock.ts";
 import { RateLimitedError } from "@latchkey/shared";
 
 it("counts test e-mails per project, and every send per address across projects", () => {

@@ -6,7 +6,7 @@ import {
   isPrivateAddress,
   resolveSmtpHost,
   smtpFailureSummary,
-} from "../src/domain/emails/smtp-guard.ts";
+} from "../../src/domain/emails/smtp-guard.ts";
 
 describe("isPrivateAddress", () => {
   it.each([

@@ -1,6 +1,6 @@
 /** Values sealed with the server secret (AES-256-GCM): only this secret and purpose open them, unaltered. */
 import { describe, expect, it } from "vitest";
-import { decryptWithSecret, encryptWithSecret } from "../src/lib/secrets.ts";
+import { decryptWithSecret, encryptWithSecret } from "../../src/lib/secrets.ts";
 
 const SECRET = "a".repeat(64);
 

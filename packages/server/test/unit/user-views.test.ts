@@ -1,8 +1,8 @@
 /** The serialized user view is kept per user record and project config, never past a change of either. */
 import { describe, expect, it } from "vitest";
-import { defaultProjectConfig } from "../src/domain/projects/config.ts";
-import type { UserRecord } from "../src/domain/users/record.ts";
-import { userViewJson } from "../src/domain/users/views.ts";
+import { defaultProjectConfig } from "../../src/domain/projects/config.ts";
+import type { UserRecord } from "../../src/domain/users/record.ts";
+import { userViewJson } from "../../src/domain/users/views.ts";
 
 const user = {
   id: "5b0a6f0e-8f7a-4a55-9a3f-3f1b6d2a1c01",

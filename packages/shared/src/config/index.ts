@@ -1,0 +1,4 @@
+export * from "./schema.ts";
+export * from "./override.ts";
+export * from "./validate.ts";
+export { isPlainObject } from "./walk.ts";
