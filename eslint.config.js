@@ -46,6 +46,25 @@ const DB_FROM_ROUTES = restriction(
 const TRANSACTION_CALL =
   "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction'], CallExpression[callee.type='MemberExpression'][callee.property.value='transaction']";
 
+/**
+ * Reading the system time: `Date.now` (called or passed along) and `new Date()` without arguments. The server
+ * asks its injected clock instead, so a test that moves the clock moves every expiry with it.
+ */
+const CLOCK_MESSAGE =
+  "Ask the injected clock what time it is (services.clock, or a `now` parameter: packages/server/src/lib/clock.ts), " +
+  "never the system: tests move that clock instead of sleeping. Elapsed time for a budget is performance.now().";
+const SYSTEM_TIME_READS = [
+  { selector: "MemberExpression[object.name='Date'][property.name='now']", message: CLOCK_MESSAGE },
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: CLOCK_MESSAGE },
+];
+
+const CLOCK_IN_SERVER = {
+  files: ["packages/server/src/**"],
+  ignores: ["packages/server/src/lib/clock.ts"],
+  rules: { "no-restricted-syntax": ["error", ...SYSTEM_TIME_READS] },
+};
+
+/** Flat config replaces a rule's options per file, so the routes' entry repeats the clock's selectors. */
 const TRANSACTION_IN_ROUTES = {
   files: ["packages/server/src/routes/**"],
   rules: {
@@ -57,6 +76,7 @@ const TRANSACTION_IN_ROUTES = {
           "Route files never compose database transactions: move the transaction and the work in it into a domain " +
           "function (packages/server/src/domain/) named for what it does, which opens the transaction itself.",
       },
+      ...SYSTEM_TIME_READS,
     ],
   },
 };
@@ -100,6 +120,7 @@ export default tseslint.config(
   restrictImports(["packages/server/**"], SDK_FROM_SERVER),
   restrictImports(["packages/server/src/domain/**"], [...SDK_FROM_SERVER, HTTP_FROM_DOMAIN]),
   restrictImports(["packages/server/src/routes/**"], [...SDK_FROM_SERVER, DB_FROM_ROUTES]),
+  CLOCK_IN_SERVER,
   TRANSACTION_IN_ROUTES,
   // The SDK's shipped code only: its tests start the real server through the server's test harness.
   restrictImports(["packages/js/src/**", "packages/react/src/**"], SERVER_FROM_SDK),

@@ -75,7 +75,7 @@ async function startCommand(): Promise<void> {
     http.serve(instance.app.fetch);
     logProductionStart(log, config, Boolean(dashboard));
   } else {
-    const keys = await devKeys(instance.services.db, config);
+    const keys = await devKeys(instance.services.db, config, instance.services.clock.date());
     dashboard?.setPublishableClientKey(keys.publishable_client_key ?? null);
     http.serve(instance.app.fetch);
     printBanner(config, Boolean(dashboard), keys);

@@ -29,6 +29,7 @@ import { ClientAddresses } from "./http/client-address.ts";
 import { Metrics } from "./lib/metrics.ts";
 import { Readiness } from "./db/readiness.ts";
 import type { Services } from "./services.ts";
+import { systemClock, type Clock } from "./lib/clock.ts";
 
 export interface Instance {
   services: Services;
@@ -38,12 +39,14 @@ export interface Instance {
 
 export async function startInstance(
   config: ServerConfig,
-  options: { database?: Database; target?: DatabaseTarget; logger?: Logger } = {},
+  /** `clock`: what time it is (lib/clock.ts); the system's unless a test brings its own. */
+  options: { database?: Database; target?: DatabaseTarget; logger?: Logger; clock?: Clock } = {},
 ): Promise<Instance> {
   // The route files load while the database starts; a bad one still fails the start where it is awaited.
   const routes = loadRoutes();
   routes.catch(() => {});
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? "info" });
+  const clock = options.clock ?? systemClock;
   // Checked before the database opens: a bad LATCHKEY_TRUSTED_PROXIES stops the start with nothing done.
   const clientAddresses = new ClientAddresses(config.trustedProxies);
   const metrics = new Metrics();
@@ -59,7 +62,7 @@ export async function startInstance(
   if (applied.length > 0) logger.info({ applied }, "applied migrations");
   const { db } = database;
   await ensureInternalProject(db);
-  await seedInternalKeys(db, config);
+  await seedInternalKeys(db, config, clock.date());
   if (config.passkeyTestChallenge) {
     logger.warn(
       "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is on: passkey answers of projects not in production mode can be replayed. Never use it in production.",
@@ -75,32 +78,42 @@ export async function startInstance(
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
   const projects = new ProjectStore(db, caches, bus, config.serverSecret);
-  const emails = new EmailQueue(db, projects, config.email, logger, config.smtpAllowPrivateHosts, config.smtpAllowInsecureAuth, metrics);
+  const emails = new EmailQueue(
+    db,
+    projects,
+    config.email,
+    logger,
+    clock,
+    config.smtpAllowPrivateHosts,
+    config.smtpAllowInsecureAuth,
+    metrics,
+  );
   emails.start();
   const events = new Events(logger);
   events.subscribe((recorded) => bus.applyDomainEvents(recorded));
   events.subscribe((recorded) => {
     if (recorded.some((event) => event.type === "email.queued")) emails.kick();
   });
-  const housekeeping = new Housekeeping(db, logger);
+  const housekeeping = new Housekeeping(db, logger, clock);
   housekeeping.start();
-  const readiness = new Readiness(database);
+  const readiness = new Readiness(database, clock);
   watchOperatingGauges(metrics, database, emails, readiness);
   const services: Services = {
     config,
+    clock,
     database,
     db,
     keys,
-    tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis),
+    tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis, clock),
     projects,
     logger,
-    signInRateLimit: new SignInRateLimit(),
+    signInRateLimit: new SignInRateLimit(clock),
     bus,
     events,
     caches,
     sessionActivity,
     emails,
-    emailRateLimit: new EmailSendRateLimit(),
+    emailRateLimit: new EmailSendRateLimit(clock),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
     dashboard: config.dashboardDir
@@ -137,7 +150,7 @@ function watchOperatingGauges(metrics: Metrics, database: Database, emails: Emai
 }
 
 /** Operators and tests can fix the internal project's keys through the environment. */
-async function seedInternalKeys(db: Database["db"], config: ServerConfig): Promise<void> {
+async function seedInternalKeys(db: Database["db"], config: ServerConfig, now: Date): Promise<void> {
   const wanted: Partial<Record<ProjectKeyKind, string>> = {};
   const seeds = config.seedInternalKeys;
   if (seeds.publishableClientKey) wanted.publishable_client_key = seeds.publishableClientKey;
@@ -145,7 +158,7 @@ async function seedInternalKeys(db: Database["db"], config: ServerConfig): Promi
   if (seeds.superSecretAdminKey) wanted.super_secret_admin_key = seeds.superSecretAdminKey;
   const missing: Partial<Record<ProjectKeyKind, string>> = {};
   for (const [kind, value] of Object.entries(wanted) as [ProjectKeyKind, string][]) {
-    if (!(await isValidProjectKey(db, INTERNAL_PROJECT_ID, kind, value))) missing[kind] = value;
+    if (!(await isValidProjectKey(db, INTERNAL_PROJECT_ID, kind, value, now))) missing[kind] = value;
   }
   if (Object.keys(missing).length === 0) return;
   await createKeySet(db, {

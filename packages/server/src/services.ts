@@ -21,9 +21,12 @@ import type { DashboardSite } from "./http/dashboard.ts";
 import type { ClientAddresses } from "./http/client-address.ts";
 import type { Metrics } from "./lib/metrics.ts";
 import type { Readiness } from "./db/readiness.ts";
+import type { Clock } from "./lib/clock.ts";
 
 export interface Services {
   config: ServerConfig;
+  /** What time it is (lib/clock.ts): the system clock, or a test's clock that the test moves. */
+  clock: Clock;
   database: Database;
   db: Db;
   keys: KeyStore;

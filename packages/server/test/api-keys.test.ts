@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectApiKeys } from "../src/db/schema/index.ts";
-import { createProject, expectPlainError, expectSchemaError, sleep, type Project, UNKNOWN_UUID } from "./fixtures.ts";
+import { createProject, expectPlainError, expectSchemaError, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 let server: TestServer;
@@ -21,7 +21,7 @@ async function createKeys(body: Record<string, unknown> = {}, as: Auth = project
   const res = await server.request("/internal/api-keys", {
     method: "POST",
     as,
-    body: { description: "a key", expires_at_millis: Date.now() + 3_600_000, ...ALL, ...body },
+    body: { description: "a key", expires_at_millis: server.clock.now() + 3_600_000, ...ALL, ...body },
   });
   expect(res.status, res.text).toBe(200);
   return res.body;
@@ -44,7 +44,7 @@ function authsFor(keys: Record<string, string>): { auth: Auth; code: string }[] 
 
 describe("POST /internal/api-keys", () => {
   it("returns the full keys once: pck_/ssk_/sak_ + 45 characters", async () => {
-    const expiresAt = Date.now() + 3_600_000;
+    const expiresAt = server.clock.now() + 3_600_000;
     const before = Date.now();
     const res = await server.request("/internal/api-keys", {
       method: "POST",
@@ -78,7 +78,7 @@ describe("POST /internal/api-keys", () => {
     const res = await server.request("/internal/api-keys", {
       method: "POST",
       as: project.admin,
-      body: { description: "server only", expires_at_millis: Date.now() + 60_000, ...NONE, has_secret_server_key: true },
+      body: { description: "server only", expires_at_millis: server.clock.now() + 60_000, ...NONE, has_secret_server_key: true },
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.secret_server_key).toMatch(/^ssk_[0-9a-z]{45}$/);
@@ -94,7 +94,7 @@ describe("POST /internal/api-keys", () => {
     const res = await server.request("/internal/api-keys", {
       method: "POST",
       as: project.admin,
-      body: { description: "nothing", expires_at_millis: Date.now() + 60_000, ...NONE },
+      body: { description: "nothing", expires_at_millis: server.clock.now() + 60_000, ...NONE },
     });
     expectPlainError(res, 400);
     const after = await server.request("/internal/api-keys", { as: project.admin });
@@ -112,7 +112,7 @@ describe("POST /internal/api-keys", () => {
       await server.request("/internal/api-keys", {
         method: "POST",
         as: project.admin,
-        body: { description: "x", expires_at_millis: Date.now() + 60_000, ...ALL, has_magic_key: true },
+        body: { description: "x", expires_at_millis: server.clock.now() + 60_000, ...ALL, has_magic_key: true },
       }),
       "POST",
       "/internal/api-keys",
@@ -122,7 +122,7 @@ describe("POST /internal/api-keys", () => {
       await server.request("/internal/api-keys", {
         method: "POST",
         as: project.admin,
-        body: { description: "past", expires_at_millis: Date.now() - 1000, ...ALL },
+        body: { description: "past", expires_at_millis: server.clock.now() - 1000, ...ALL },
       }),
       400,
     );
@@ -132,7 +132,7 @@ describe("POST /internal/api-keys", () => {
         await server.request("/internal/api-keys", {
           method: "POST",
           as,
-          body: { description: "x", expires_at_millis: Date.now() + 60_000, ...ALL },
+          body: { description: "x", expires_at_millis: server.clock.now() + 60_000, ...ALL },
         }),
         "INSUFFICIENT_ACCESS_TYPE",
         401,
@@ -207,11 +207,11 @@ describe("PATCH /internal/api-keys/{id}", () => {
     const keys = await createKeys();
     // Used first, so each key is in the server's cache when it is revoked.
     for (const { auth } of authsFor(keys)) expect((await server.request("/projects/current", { as: auth })).status).toBe(200);
-    const before = Date.now();
+    const before = server.clock.now();
     const res = await server.request(`/internal/api-keys/${keys.id}`, { method: "PATCH", as: project.ownerAdmin, body: { revoked: true } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.manually_revoked_at_millis).toBeGreaterThanOrEqual(before - 5000);
-    expect(res.body.manually_revoked_at_millis).toBeLessThanOrEqual(Date.now() + 5000);
+    expect(res.body.manually_revoked_at_millis).toBeLessThanOrEqual(server.clock.now() + 5000);
     for (const { auth, code } of authsFor(keys)) {
       const refused = await server.request("/projects/current", { as: auth });
       expectKnownError(refused, code, 401);
@@ -265,9 +265,11 @@ describe("PATCH /internal/api-keys/{id}", () => {
 
 describe("expiry and storage", () => {
   it("an expired key is refused", async () => {
-    const keys = await createKeys({ expires_at_millis: Date.now() + 1500 });
+    const keys = await createKeys({ expires_at_millis: server.clock.now() + 60_000 });
     for (const { auth } of authsFor(keys)) expect((await server.request("/projects/current", { as: auth })).status).toBe(200);
-    await sleep(Math.max(0, keys.expires_at_millis - Date.now()) + 50);
+    server.clock.advance(59_000);
+    for (const { auth } of authsFor(keys)) expect((await server.request("/projects/current", { as: auth })).status).toBe(200);
+    server.clock.advance(Math.max(0, keys.expires_at_millis - server.clock.now()) + 1);
     for (const { auth, code } of authsFor(keys)) expectKnownError(await server.request("/projects/current", { as: auth }), code, 401);
     // Still listed, with its expiry.
     const one = await server.request(`/internal/api-keys/${keys.id}`, { as: project.admin });

@@ -22,20 +22,20 @@ let userA2: EndUser;
 /** An internal-project user who owns no project of the tests. */
 let stranger: EndUser;
 let anonymous: { accessToken: string; refreshToken: string; userId: string };
-/** Keys of projectA: revoked, and one that expires shortly after setup. */
+/** Keys of projectA: revoked, and one that expires a minute after setup (the tests move the clock past it). */
 let revokedKeys: Record<string, string>;
 let expiringKeys: Record<string, string>;
 let expiringKeysAt: number;
-/** Tokens of shortServer that will have expired when the tests run. */
+/** Tokens of shortServer, which live a minute: the tests move shortServer's clock past their expiry. */
 let shortUser: { accessToken: string; userId: string };
 let shortTokenExpiredAt: number;
 
 const UNKNOWN_PROJECT = "6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 
 beforeAll(async () => {
-  [server, shortServer] = await Promise.all([createTestServer(), createTestServer({ accessTokenExpirationMillis: 1000 })]);
+  [server, shortServer] = await Promise.all([createTestServer(), createTestServer({ accessTokenExpirationMillis: 60_000 })]);
 
-  // shortServer: an internal-project user, whose token expires almost at once.
+  // shortServer: an internal-project user, whose token expires soon.
   const shortSignUp = await shortServer.request("/auth/password/sign-up", {
     method: "POST",
     as: shortServer.internal.client,
@@ -60,7 +60,7 @@ beforeAll(async () => {
   const revoked = await server.request("/internal/api-keys", {
     method: "POST",
     as: projectA.ownerAdmin,
-    body: { description: "to revoke", expires_at_millis: Date.now() + 3600_000, ...allKeys },
+    body: { description: "to revoke", expires_at_millis: server.clock.now() + 3600_000, ...allKeys },
   });
   expect(revoked.status, revoked.text).toBe(200);
   revokedKeys = revoked.body;
@@ -72,7 +72,7 @@ beforeAll(async () => {
   expect(revoke.status, revoke.text).toBe(200);
   expect(revoke.body.manually_revoked_at_millis).toEqual(expect.any(Number));
 
-  expiringKeysAt = Date.now() + 1500;
+  expiringKeysAt = server.clock.now() + 60_000;
   const expiring = await server.request("/internal/api-keys", {
     method: "POST",
     as: projectA.ownerAdmin,
@@ -85,9 +85,9 @@ afterAll(async () => {
   await Promise.all([server?.close(), shortServer?.close()]);
 });
 
-async function sleepUntil(millis: number): Promise<void> {
-  const wait = millis - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+/** Moves `s`'s clock to `millis`, unless it is past it already. */
+function passTime(s: TestServer, millis: number): void {
+  s.clock.advance(Math.max(0, millis - s.clock.now()));
 }
 
 /**
@@ -176,7 +176,7 @@ describe("step 4: no project id", () => {
 
 describe("step 5: the access token", () => {
   it("an expired token → ACCESS_TOKEN_EXPIRED with the session's details", async () => {
-    await sleepUntil(shortTokenExpiredAt + 50);
+    passTime(shortServer, shortTokenExpiredAt + 50);
     const claims = decodeJwt(shortUser.accessToken);
     const res = await shortServer.request("/users/me", {
       as: { ...shortServer.internal.client, accessToken: shortUser.accessToken },
@@ -323,7 +323,7 @@ describe("step 7a: the admin access token", () => {
   });
 
   it("an expired token → ADMIN_ACCESS_TOKEN_EXPIRED {expired_at_millis}", async () => {
-    await sleepUntil(shortTokenExpiredAt + 50);
+    passTime(shortServer, shortTokenExpiredAt + 50);
     const res = await shortServer.request("/projects/current", {
       headers: { "x-stack-access-type": "admin", "x-stack-project-id": "internal", "x-stack-admin-access-token": shortUser.accessToken },
     });
@@ -436,7 +436,7 @@ describe("step 7b: project keys", () => {
   });
 
   it("an expired key → its INVALID_* code", async () => {
-    await sleepUntil(expiringKeysAt + 50);
+    passTime(server, expiringKeysAt + 50);
     for (const type of types) {
       const res = await call("/projects/current", withKey(type, projectA, expiringKeys[KEY[type].field]!));
       expectError(res, KEY[type].code, 401, { project_id: projectA.id });
@@ -538,7 +538,7 @@ describe("the earlier step wins", () => {
   });
 
   it("an expired access token (5) beats an unknown project (6)", async () => {
-    await sleepUntil(shortTokenExpiredAt + 50);
+    passTime(shortServer, shortTokenExpiredAt + 50);
     const res = await shortServer.request("/users/me", {
       headers: {
         "x-stack-access-type": "client",

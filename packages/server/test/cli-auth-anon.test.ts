@@ -67,11 +67,21 @@ describe("starting with an anonymous session", () => {
     const db = server.instance.services.db;
     const anonOfThisProject = await anonymousUser(server, project.client);
     // Only the main branch can be reached over HTTP; sessions of another branch, or pointing at another project's user, are made directly.
-    const otherBranch = await createSession(db, { projectId: project.id, branchId: "dev", userId: anonOfThisProject.user_id });
+    const otherBranch = await createSession(db, {
+      projectId: project.id,
+      branchId: "dev",
+      userId: anonOfThisProject.user_id,
+      now: server.clock.date(),
+    });
     expectRefusal(await post(otherBranch.refreshToken), CLI_AUTH_MESSAGES.anonRefreshTokenOfOtherProject);
     expect(CLI_AUTH_MESSAGES.anonRefreshTokenOfOtherProject).toContain("another project or branch");
     const stranger = await anonymousUser(server, other.client);
-    const userGone = await createSession(db, { projectId: project.id, branchId: "main", userId: stranger.user_id });
+    const userGone = await createSession(db, {
+      projectId: project.id,
+      branchId: "main",
+      userId: stranger.user_id,
+      now: server.clock.date(),
+    });
     expectRefusal(await post(userGone.refreshToken), CLI_AUTH_MESSAGES.anonRefreshTokenUserGone);
     expectRefusal(await post((await signUpUser(server, project)).refreshToken), CLI_AUTH_MESSAGES.anonRefreshTokenNotAnonymous);
     const anon = await anonymousUser(server, project.client);
@@ -81,7 +91,7 @@ describe("starting with an anonymous session", () => {
       body: { user_id: anon.user_id, expires_in_millis: 60_000 },
     });
     expect(short.status, short.text).toBe(200);
-    expectRefusal(await later(120_000, () => post(short.body.refresh_token)), CLI_AUTH_MESSAGES.anonRefreshTokenExpired);
+    expectRefusal(await later(server, 120_000, () => post(short.body.refresh_token)), CLI_AUTH_MESSAGES.anonRefreshTokenExpired);
   });
 });
 

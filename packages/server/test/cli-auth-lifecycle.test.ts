@@ -103,7 +103,7 @@ describe("a sealed token that cannot be opened", () => {
 
 describe("housekeeping: POST /auth/cli deletes requests that expired over a day ago", () => {
   const db = () => server.instance.services.db;
-  const longExpired = () => lt(cliAuthAttempts.expiresAt, new Date(Date.now() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS));
+  const longExpired = () => lt(cliAuthAttempts.expiresAt, new Date(server.clock.now() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS));
   const countLongExpired = async () => (await db().select({ id: cliAuthAttempts.id }).from(cliAuthAttempts).where(longExpired())).length;
 
   /** Stored directly, as if started long ago; its polling code. */
@@ -124,10 +124,10 @@ describe("housekeeping: POST /auth/cli deletes requests that expired over a day 
   }
 
   it(`deletes at most ${CLI_AUTH_SWEEP_ROWS} per request, across projects, and keeps what expired less than a day ago`, async () => {
-    const dayAndMore = new Date(Date.now() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS - 60_000);
+    const dayAndMore = new Date(server.clock.now() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS - 60_000);
     const old = await storedRequest(project.id, dayAndMore);
     const oldOfOther = await storedRequest(other.id, dayAndMore);
-    const recent = await storedRequest(project.id, new Date(Date.now() - 3600_000));
+    const recent = await storedRequest(project.id, new Date(server.clock.now() - 3600_000));
     const pile = Array.from({ length: CLI_AUTH_SWEEP_ROWS + 48 }, () => storedRequest(project.id, dayAndMore));
     await Promise.all(pile);
     const before = await countLongExpired();

@@ -42,7 +42,7 @@ const rowOf = (pollingCode: string) => storedRowOf(server, pollingCode);
 
 describe("POST /auth/cli", () => {
   it("answers two fresh codes and the expiry, 2 hours by default", async () => {
-    const before = Date.now();
+    const before = server.clock.now();
     const started = await startCli(server, project.client);
     expect(Object.keys(started).sort()).toEqual(["expires_at", "login_code", "polling_code"]);
     expect(started.polling_code).toMatch(CODE);
@@ -51,15 +51,15 @@ describe("POST /auth/cli", () => {
     expect(new Date(started.expires_at).toISOString()).toBe(started.expires_at);
     const expiresAt = new Date(started.expires_at).getTime();
     expect(expiresAt).toBeGreaterThanOrEqual(before + CLI_AUTH_DEFAULT_EXPIRATION_MILLIS);
-    expect(expiresAt).toBeLessThanOrEqual(Date.now() + CLI_AUTH_DEFAULT_EXPIRATION_MILLIS);
+    expect(expiresAt).toBeLessThanOrEqual(server.clock.now() + CLI_AUTH_DEFAULT_EXPIRATION_MILLIS);
   });
 
   it("takes a lifetime up to 24 hours", async () => {
-    const before = Date.now();
+    const before = server.clock.now();
     const started = await startCli(server, project.client, { expires_in_millis: CLI_AUTH_MAX_EXPIRATION_MILLIS });
     expect(new Date(started.expires_at).getTime()).toBeGreaterThanOrEqual(before + CLI_AUTH_MAX_EXPIRATION_MILLIS);
     const short = await startCli(server, project.client, { expires_in_millis: 60_000 });
-    expect(new Date(short.expires_at).getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(new Date(short.expires_at).getTime()).toBeLessThanOrEqual(server.clock.now() + 60_000);
   });
 
   it("is open to client, server and admin access", async () => {
@@ -215,7 +215,7 @@ describe("refusals of a completion, which leave the login waiting", () => {
     });
     expect(shortSession.status, shortSession.text).toBe(200);
     const login = await startCli(server, project.client, { expires_in_millis: 3_600_000 });
-    const expired = await later(120_000, () =>
+    const expired = await later(server, 120_000, () =>
       completeCli(server, project.client, { login_code: login.login_code, refresh_token: shortSession.body.refresh_token }),
     );
     expectRefusal(expired, CLI_AUTH_MESSAGES.invalidRefreshToken);
@@ -236,6 +236,7 @@ describe("refusals of a completion, which leave the login waiting", () => {
     const user = await signUpUser(server, project);
     const { refreshToken } = await createSession(server.instance.services.db, {
       projectId: project.id,
+      now: server.clock.date(),
       branchId: "dev",
       userId: user.userId,
     });
@@ -251,6 +252,7 @@ describe("refusals of a completion, which leave the login waiting", () => {
     const stranger = await signUpUser(server, other);
     const { refreshToken } = await createSession(server.instance.services.db, {
       projectId: project.id,
+      now: server.clock.date(),
       branchId: "main",
       userId: stranger.userId,
     });
@@ -289,7 +291,7 @@ describe("an expired CLI login", () => {
   it("polls as expired and refuses completion", async () => {
     const browser = await signUpUser(server, project);
     const started = await startCli(server, project.client, { expires_in_millis: 60_000 });
-    await later(60_001, async () => {
+    await later(server, 60_001, async () => {
       const poll = await pollCli(server, project.client, started.polling_code);
       expect(poll.status, poll.text).toBe(200);
       expect(poll.body).toEqual({ status: "expired" });
@@ -311,7 +313,7 @@ describe("an expired CLI login", () => {
       (await completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken })).status,
     ).toBe(200);
     expect((await rowOf(started.polling_code)).refreshTokenSealed).not.toBeNull();
-    const late = await later(60_001, () => pollCli(server, project.client, started.polling_code));
+    const late = await later(server, 60_001, () => pollCli(server, project.client, started.polling_code));
     expect(late.body).toEqual({ status: "expired" });
     const row = await rowOf(started.polling_code);
     expect(row.usedAt).toBeNull();
@@ -324,7 +326,7 @@ describe("an expired CLI login", () => {
     const anon = await anonymousUser(server, project.client);
     const started = await startCli(server, project.client, { expires_in_millis: 60_000, anon_refresh_token: anon.refresh_token });
     expect((await rowOf(started.polling_code)).anonRefreshTokenSealed).not.toBeNull();
-    const late = await later(60_001, () =>
+    const late = await later(server, 60_001, () =>
       completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken }),
     );
     expectRefusal(late, CLI_AUTH_MESSAGES.invalidLoginCode);
@@ -338,7 +340,7 @@ describe("an expired CLI login", () => {
     const started = await startCli(server, project.client, { expires_in_millis: 60_000 });
     await completeCli(server, project.client, { login_code: started.login_code, refresh_token: browser.refreshToken });
     expect((await pollCli(server, project.client, started.polling_code)).status).toBe(201);
-    expect((await later(60_001, () => pollCli(server, project.client, started.polling_code))).body).toEqual({ status: "expired" });
+    expect((await later(server, 60_001, () => pollCli(server, project.client, started.polling_code))).body).toEqual({ status: "expired" });
   });
 });
 
@@ -361,16 +363,23 @@ describe("concurrency", () => {
     const started = await startCli(server, project.client);
     const { id } = await rowOf(started.polling_code);
     const db = server.instance.services.db;
-    expect(await updateIf(db, id, isOpen(new Date()), { refreshTokenSealed: "first", completedAt: new Date() })).toBe(true);
-    expect(await updateIf(db, id, isOpen(new Date()), { refreshTokenSealed: "second", completedAt: new Date() })).toBe(false);
+    expect(await updateIf(db, id, isOpen(server.clock.date()), { refreshTokenSealed: "first", completedAt: server.clock.date() })).toBe(
+      true,
+    );
+    expect(await updateIf(db, id, isOpen(server.clock.date()), { refreshTokenSealed: "second", completedAt: server.clock.date() })).toBe(
+      false,
+    );
     expect((await rowOf(started.polling_code)).refreshTokenSealed).toBe("first");
   });
 
   it("a request that expired between the read and the update is not confirmed", async () => {
     const started = await startCli(server, project.client, { expires_in_millis: 60_000 });
     const { id } = await rowOf(started.polling_code);
-    const confirmed = await later(60_001, () =>
-      updateIf(server.instance.services.db, id, isOpen(new Date()), { refreshTokenSealed: "late", completedAt: new Date() }),
+    const confirmed = await later(server, 60_001, () =>
+      updateIf(server.instance.services.db, id, isOpen(server.clock.date()), {
+        refreshTokenSealed: "late",
+        completedAt: server.clock.date(),
+      }),
     );
     expect(confirmed).toBe(false);
     expect((await rowOf(started.polling_code)).refreshTokenSealed).toBeNull();

@@ -1,6 +1,6 @@
 /** CLI login in tests: the three calls as a CLI and a browser make them, and looks at the stored request. */
 import { eq } from "drizzle-orm";
-import { expect, vi } from "vitest";
+import { expect } from "vitest";
 import { cliAuthAttempts } from "../src/db/schema/index.ts";
 import { codeDigest } from "../src/domain/auth/cli/attempts.ts";
 import { expectPlainError } from "./fixtures.ts";
@@ -56,15 +56,9 @@ export function expectRefusal(res: TestResponse, message: string): void {
   expect(res.text).toBe(message);
 }
 
-/** Runs `body` with the clock `millis` ahead (only Date is faked). */
-export async function later<T>(millis: number, body: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  try {
-    vi.setSystemTime(Date.now() + millis);
-    return await body();
-  } finally {
-    vi.useRealTimers();
-  }
+/** Runs `body` with `server`'s clock `millis` ahead (test-clock.ts). */
+export function later<T>(server: TestServer, millis: number, body: () => Promise<T>): Promise<T> {
+  return server.clock.ahead(millis, body);
 }
 
 /** The stored request of a polling code. */

@@ -50,12 +50,17 @@ async function outbox(server: TestServer, as: Auth): Promise<OutboxItem[]> {
 }
 
 async function send(server: TestServer, projectId: string, subject: string): Promise<string> {
-  const id = await insertQueuedEmail(server.instance.services.db, projectId, {
-    to: ["ada@example.com"],
-    subject,
-    html: `<p><a href="https://example.com/handler/magic-link-callback?code=${subject}">Sign in</a></p>`,
-    text: `Sign in: ${subject}`,
-  });
+  const id = await insertQueuedEmail(
+    server.instance.services.db,
+    projectId,
+    {
+      to: ["ada@example.com"],
+      subject,
+      html: `<p><a href="https://example.com/handler/magic-link-callback?code=${subject}">Sign in</a></p>`,
+      text: `Sign in: ${subject}`,
+    },
+    server.clock.date(),
+  );
   await server.instance.services.emails.flush();
   return id;
 }

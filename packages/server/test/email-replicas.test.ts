@@ -33,7 +33,9 @@ afterAll(async () => {
 it.runIf(onPostgres)("two replicas draining one queue send each of 40 messages exactly once", async () => {
   const subjects = Array.from({ length: 40 }, (_, i) => `Shared queue ${i}`);
   await Promise.all(
-    subjects.map((subject) => insertQueuedEmail(a.instance.services.db, project.id, { to: ["x@example.com"], subject, html: subject })),
+    subjects.map((subject) =>
+      insertQueuedEmail(a.instance.services.db, project.id, { to: ["x@example.com"], subject, html: subject }, a.clock.date()),
+    ),
   );
   const [byA, byB] = await Promise.all([a.instance.services.emails.flush(), b.instance.services.emails.flush()]);
   for (const subject of subjects) await peer.waitFor((m) => m.subject === subject);

@@ -604,7 +604,7 @@ describe("code mails use the project's templates", () => {
       to,
       callbackUrl: CALLBACK_URL,
     });
-    await server.instance.services.events.transaction(db(), (tx) => saveCodeMail(tx, prepared, {}));
+    await server.instance.services.events.transaction(db(), (tx) => saveCodeMail(tx, prepared, {}, server.clock.date()));
     const { code } = prepared;
     const warning = logs.find((l) => l.level === 40);
     expect(warning, JSON.stringify(logs)).toBeDefined();

@@ -6,7 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sentEmails } from "../src/db/schema/index.ts";
-import { MAX_SEND_ATTEMPTS, insertQueuedEmail } from "../src/domain/emails/queue.ts";
+import { MAX_SEND_ATTEMPTS, insertQueuedEmail, retryDelaySeconds } from "../src/domain/emails/queue.ts";
 import { createProject, expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
@@ -44,7 +44,7 @@ async function listed(s: TestServer, p: Project) {
 
 describe("delivery", () => {
   it("sends through the shared SMTP server, in the project's name", async () => {
-    const id = await insertQueuedEmail(server.instance.services.db, project.id, message("Hello from the queue"));
+    const id = await insertQueuedEmail(server.instance.services.db, project.id, message("Hello from the queue"), server.clock.date());
     await emails(server).flush();
     const mail = await shared.waitFor((m) => m.subject === "Hello from the queue");
     expect(mail.from?.value[0]).toMatchObject({ address: "noreply@example.com" });
@@ -54,7 +54,7 @@ describe("delivery", () => {
     expect(mail.text?.trim()).toBe("Hello from the queue");
     const [row] = (await listed(server, project)).filter((e) => e.id === id);
     expect(row).toMatchObject({ to: ["ada@example.com"], subject: "Hello from the queue", error: null });
-    expect(row!.sent_at_millis).toBeGreaterThan(Date.now() - 60_000);
+    expect(row!.sent_at_millis).toBeGreaterThan(server.clock.now() - 60_000);
   });
 
   it("uses the project's own SMTP server when its email_config is standard", async () => {
@@ -62,7 +62,7 @@ describe("delivery", () => {
     await patchProjectConfig(server, p, {
       email_config: ownSmtpConfig(own.port),
     });
-    await insertQueuedEmail(server.instance.services.db, p.id, message("Through the project's server"));
+    await insertQueuedEmail(server.instance.services.db, p.id, message("Through the project's server"), server.clock.date());
     await emails(server).flush();
     const mail = await own.waitFor((m) => m.subject === "Through the project's server");
     expect(mail.from?.value[0]).toMatchObject({ name: "Shop", address: "shop@example.com" });
@@ -73,21 +73,20 @@ describe("delivery", () => {
     const db = server.instance.services.db;
     shared.refuseWith = 451;
     try {
-      const id = await insertQueuedEmail(db, project.id, message("Refused for now"));
+      const id = await insertQueuedEmail(db, project.id, message("Refused for now"), server.clock.date());
       await emails(server).flush();
       const row = async () => (await db.select().from(sentEmails).where(eq(sentEmails.id, id)))[0]!;
       expect(await row()).toMatchObject({ status: "queued", attempts: 1 });
       expect((await row()).error).toMatch(/451|Try again later/);
-      expect((await row()).nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
-      // Not due yet: a run leaves it alone.
-      await emails(server).flush();
-      expect((await row()).attempts).toBe(1);
+      expect((await row()).nextAttemptAt.getTime()).toBeGreaterThan(server.clock.now() + 20_000);
+      // Each run on a clock moved ahead by the back-offs so far (and back after: the admins' tokens stay fresh).
+      let ahead = 0;
       for (let attempt = 2; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
-        await db
-          .update(sentEmails)
-          .set({ nextAttemptAt: new Date(Date.now() - 1000) })
-          .where(eq(sentEmails.id, id));
-        await emails(server).flush();
+        ahead += retryDelaySeconds(attempt - 1) * 1000;
+        // Not due yet: a run five seconds before the back-off ends leaves it alone.
+        await server.clock.ahead(ahead - 5000, () => emails(server).flush());
+        expect((await row()).attempts).toBe(attempt - 1);
+        await server.clock.ahead(ahead, () => emails(server).flush());
         expect((await row()).attempts).toBe(attempt);
       }
       expect(await row()).toMatchObject({ status: "failed", attempts: MAX_SEND_ATTEMPTS, sentAt: null });
@@ -105,7 +104,7 @@ describe("delivery", () => {
     const db = server.instance.services.db;
     shared.refuseWith = 550;
     try {
-      const id = await insertQueuedEmail(db, project.id, message("Refused for good"));
+      const id = await insertQueuedEmail(db, project.id, message("Refused for good"), server.clock.date());
       await emails(server).flush();
       const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
       expect(row).toMatchObject({ status: "failed", attempts: 1 });
@@ -117,8 +116,8 @@ describe("delivery", () => {
 
   it("leaves alone a message another replica is sending right now", async () => {
     const db = server.instance.services.db;
-    const id = await insertQueuedEmail(db, project.id, message("Being sent elsewhere"));
-    await db.update(sentEmails).set({ status: "sending", claimedAt: new Date() }).where(eq(sentEmails.id, id));
+    const id = await insertQueuedEmail(db, project.id, message("Being sent elsewhere"), server.clock.date());
+    await db.update(sentEmails).set({ status: "sending", claimedAt: server.clock.date() }).where(eq(sentEmails.id, id));
     await emails(server).flush();
     const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "sending", attempts: 0 });
@@ -127,12 +126,12 @@ describe("delivery", () => {
 
   it("takes over a message another replica claimed and never finished", async () => {
     const db = server.instance.services.db;
-    const id = await insertQueuedEmail(db, project.id, message("Claimed then abandoned"));
-    await db
-      .update(sentEmails)
-      .set({ status: "sending", claimedAt: new Date(Date.now() - 10 * 60_000) })
-      .where(eq(sentEmails.id, id));
-    await emails(server).flush();
+    const id = await insertQueuedEmail(db, project.id, message("Claimed then abandoned"), server.clock.date());
+    await db.update(sentEmails).set({ status: "sending", claimedAt: server.clock.date() }).where(eq(sentEmails.id, id));
+    // Five minutes without a word from the replica that claimed it: the claim is stale.
+    await server.clock.ahead(4 * 60_000, () => emails(server).flush());
+    expect(shared.inbox.some((m) => m.subject === "Claimed then abandoned")).toBe(false);
+    await server.clock.ahead(5 * 60_000 + 1000, () => emails(server).flush());
     await shared.waitFor((m) => m.subject === "Claimed then abandoned");
     const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "sent", html: "" });
@@ -140,7 +139,7 @@ describe("delivery", () => {
 
   it("without any SMTP server, keeps the message in the dev outbox and logs it", async () => {
     const p = await createProject(outboxServer);
-    await insertQueuedEmail(outboxServer.instance.services.db, p.id, message("Only in the outbox"));
+    await insertQueuedEmail(outboxServer.instance.services.db, p.id, message("Only in the outbox"), outboxServer.clock.date());
     await emails(outboxServer).flush();
     const [row] = await listed(outboxServer, p);
     expect(row).toMatchObject({ subject: "Only in the outbox", error: null });
@@ -150,7 +149,7 @@ describe("delivery", () => {
 
   it("lists only the project's own e-mails, to its admins only", async () => {
     const other = await createProject(server);
-    await insertQueuedEmail(server.instance.services.db, project.id, message("Not for the other project"));
+    await insertQueuedEmail(server.instance.services.db, project.id, message("Not for the other project"), server.clock.date());
     expect((await listed(server, other)).map((e) => e.subject)).not.toContain("Not for the other project");
     const asClient = await server.request("/internal/emails", { as: project.client });
     expect(asClient.status).toBe(401);
@@ -160,7 +159,7 @@ describe("delivery", () => {
   it("survives a burst: 30 messages queued at once all arrive once", async () => {
     const db = server.instance.services.db;
     const subjects = Array.from({ length: 30 }, (_, i) => `Burst ${i}`);
-    await Promise.all(subjects.map((s) => insertQueuedEmail(db, project.id, message(s))));
+    await Promise.all(subjects.map((s) => insertQueuedEmail(db, project.id, message(s), server.clock.date())));
     await Promise.all([emails(server).flush(), emails(server).flush()]);
     for (const s of subjects) await shared.waitFor((m) => m.subject === s);
     expect(shared.inbox.filter((m) => m.subject?.startsWith("Burst ")).length).toBe(30);
@@ -185,7 +184,7 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
     await patchProjectConfig(strict, p, {
       email_config: ownSmtpConfig(own.port, { name: "Probe", email: "probe@example.com" }),
     });
-    const id = await insertQueuedEmail(strict.instance.services.db, p.id, message("Into the private network"));
+    const id = await insertQueuedEmail(strict.instance.services.db, p.id, message("Into the private network"), strict.clock.date());
     await emails(strict).flush();
     const [row] = await strict.instance.services.db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "failed", attempts: 1 });
@@ -210,7 +209,7 @@ describe("private SMTP hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS unset)", () => {
 
   it("still sends through the operator's shared server on loopback", async () => {
     const p = await createProject(strict);
-    await insertQueuedEmail(strict.instance.services.db, p.id, message("Shared server is trusted"));
+    await insertQueuedEmail(strict.instance.services.db, p.id, message("Shared server is trusted"), strict.clock.date());
     await emails(strict).flush();
     await shared.waitFor((m) => m.subject === "Shared server is trusted");
   });

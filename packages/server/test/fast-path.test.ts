@@ -4,7 +4,7 @@
  * same answers, errors included. Also: the verified-token cache, which finds
  * tokens by the tail of their signature, never accepts a different token.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject, signUpUser, type EndUser, type Project, UNKNOWN_UUID } from "./fixtures.ts";
 import { authHeaders, createTestServer, type TestServer } from "./harness.ts";
 
@@ -139,10 +139,8 @@ describe("verified-token cache", () => {
     const fresh = await signUpUser(server, project);
     const send = () => fetchRaw("/users/me", authHeaders(fresh.as));
     await eventuallySynchronous(send, (answer) => expect(answer.status).toBe(200));
-    // The clock moves past the token's lifetime (only Date is replaced, timers stay real).
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(Date.now() + 24 * 60 * 60 * 1000);
+    // The clock moves past the token's lifetime.
+    await server.clock.ahead(24 * 60 * 60 * 1000, async () => {
       const expired = send();
       // Found in the cache and refused there: no wait.
       expect(expired).not.toBeInstanceOf(Promise);
@@ -150,9 +148,7 @@ describe("verified-token cache", () => {
       expect(answer.status).toBe(401);
       expect(answer.known).toBe("ACCESS_TOKEN_EXPIRED");
       expect((await bodyOf(send())).known).toBe("ACCESS_TOKEN_EXPIRED");
-    } finally {
-      vi.useRealTimers();
-    }
+    });
     // Back in the token's lifetime it is accepted again: only the clock refused it.
     expect((await bodyOf(send())).status).toBe(200);
   });

@@ -183,5 +183,3 @@ export function refreshWith(server: TestServer, project: Pick<Project, "client">
     headers: { "x-stack-refresh-token": refreshToken },
   });
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -15,6 +15,9 @@ import { inject } from "vitest";
 import type { ServerConfig } from "../src/config.ts";
 import { connectDatabase, openPGlite, type Database } from "../src/db/connect.ts";
 import { startInstance, type Instance } from "../src/server.ts";
+import { TestClock } from "./test-clock.ts";
+
+export { TestClock };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -62,6 +65,8 @@ export type Auth = {
 export interface TestServer {
   instance: Instance;
   config: ServerConfig;
+  /** What time it is for this server (shared with its replicas): move it instead of sleeping (test-clock.ts). */
+  clock: TestClock;
   /** Log lines the server wrote (JSON objects). */
   logs: Record<string, unknown>[];
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -109,7 +114,9 @@ export async function createTestServer(
     accessLog: true,
     ...overrides,
   };
-  const instance = await startInstance(config, { database, logger });
+  // Replicas live in the same world as their primary: one clock for both.
+  const clock = options.replicaOf?.clock ?? new TestClock();
+  const instance = await startInstance(config, { database, logger, clock });
   let httpServer: ReturnType<typeof serve> | null = null;
 
   const request = async (path: string, options: RequestOptions = {}): Promise<TestResponse> => {
@@ -135,6 +142,7 @@ export async function createTestServer(
   return {
     instance,
     config,
+    clock,
     logs,
     request,
     async listen(port = 0) {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactChannels, oauthAccounts, sentEmails, userActivityDays, users } from "../src/db/schema/index.ts";
+import { Housekeeping } from "../src/domain/housekeeping/housekeeping.ts";
 import { ACTIVITY_DAYS_KEPT } from "../src/domain/metrics/activity-retention.ts";
 import { markUserActive } from "../src/domain/users/activity.ts";
 import {
@@ -14,7 +15,7 @@ import {
   signUpUser,
   type Project,
 } from "./fixtures.ts";
-import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { expectKnownError, TestClock, type Auth, type TestServer } from "./harness.ts";
 import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
 
 const DAY = 86_400_000;
@@ -257,8 +258,11 @@ describe("days are UTC days", () => {
   it("housekeeping deletes activity days older than those kept, once a day", async () => {
     const project = await createProject(server);
     const userId = await insertUser(project);
-    const today = new Date().toISOString().slice(0, 10);
-    const tomorrow = new Date(Date.now() + DAY);
+    const today = server.clock.date().toISOString().slice(0, 10);
+    // A round run tomorrow, on a clock of its own: the rest of this file's server stays on today.
+    const tomorrow = new TestClock();
+    tomorrow.advance(DAY);
+    const housekeeping = new Housekeeping(db(), server.instance.services.logger, tomorrow);
     const kept = daysBefore(today, ACTIVITY_DAYS_KEPT - 2);
     const tooOld = daysBefore(today, ACTIVITY_DAYS_KEPT);
     await db()
@@ -266,7 +270,7 @@ describe("days are UTC days", () => {
       .values(
         [kept, tooOld].map((day) => ({ projectId: project.id, branchId: "main", userId, day, isAnonymous: false, kind: "new" as const })),
       );
-    const result = await server.instance.services.housekeeping.run(tomorrow);
+    const result = await housekeeping.run();
     expect(result).toMatchObject({ oldActivityDays: expect.any(Number) });
     const left = await db().select({ day: userActivityDays.day }).from(userActivityDays).where(eq(userActivityDays.userId, userId));
     expect(left.map((r) => r.day)).toEqual([kept]);
@@ -274,7 +278,7 @@ describe("days are UTC days", () => {
     await db()
       .insert(userActivityDays)
       .values({ projectId: project.id, branchId: "main", userId, day: tooOld, isAnonymous: false, kind: "new" });
-    expect(await server.instance.services.housekeeping.run(tomorrow)).toMatchObject({ oldActivityDays: 0 });
+    expect(await housekeeping.run()).toMatchObject({ oldActivityDays: 0 });
   });
 });
 

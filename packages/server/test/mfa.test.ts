@@ -5,7 +5,7 @@
  */
 import { MFA_ATTEMPT_EXPIRATION_MILLIS } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../src/db/schema/index.ts";
 import { sealLegacyTotpSecrets } from "../src/domain/auth/mfa/seal-legacy-secrets.ts";
 import {
@@ -120,16 +120,16 @@ describe("a user with two-factor on", () => {
   it("accepts the previous step's code (clock drift) but not older ones", async () => {
     const user = await signUpTotpUser(server, project);
     const [older, previous] = [await attemptCodeFor(user), await attemptCodeFor(user)];
-    vi.useFakeTimers({ toFake: ["Date"] });
+    const clock = server.clock;
     try {
-      // The middle of a step, held still: no step boundary falls between making a code and checking it.
-      vi.setSystemTime(Math.floor(Date.now() / 30_000) * 30_000 + 15_000);
-      const twoStepsBack = await mfaSignIn(server, project, older, totpCode(user.secretBase64, Date.now() - 60_000));
+      // The middle of the next step, held still: no step boundary falls between making a code and checking it.
+      clock.freeze(Math.floor(clock.now() / 30_000) * 30_000 + 45_000);
+      const twoStepsBack = await mfaSignIn(server, project, older, totpCode(user.secretBase64, clock.now() - 60_000));
       expectKnownError(twoStepsBack, "INVALID_TOTP_CODE", 400);
-      const oneStepBack = await mfaSignIn(server, project, previous, totpCode(user.secretBase64, Date.now() - 30_000));
+      const oneStepBack = await mfaSignIn(server, project, previous, totpCode(user.secretBase64, clock.now() - 30_000));
       expect(oneStepBack.status, oneStepBack.text).toBe(200);
     } finally {
-      vi.useRealTimers();
+      clock.resume();
     }
   });
 
@@ -145,14 +145,10 @@ describe("a user with two-factor on", () => {
   it("refuses an attempt code after 5 minutes", async () => {
     const user = await signUpTotpUser(server, project);
     const code = await attemptCodeFor(user);
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(Date.now() + MFA_ATTEMPT_EXPIRATION_MILLIS + 1000);
-      const res = await mfaSignIn(server, project, code, totpCode(user.secretBase64));
-      expectKnownError(res, "VERIFICATION_CODE_EXPIRED", 400);
-    } finally {
-      vi.useRealTimers();
-    }
+    const res = await server.clock.ahead(MFA_ATTEMPT_EXPIRATION_MILLIS + 1000, () =>
+      mfaSignIn(server, project, code, totpCode(user.secretBase64, server.clock.now())),
+    );
+    expectKnownError(res, "VERIFICATION_CODE_EXPIRED", 400);
   });
 
   it("limits wrong TOTP codes per user, across attempt codes", async () => {

@@ -5,7 +5,7 @@
  * again, linking, anonymous upgrade, JSON mode, two-factor, and every way the
  * callback refuses or sends an error back to the app.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthFlows, verificationCodes } from "../src/db/schema/index.ts";
 import { expectPlainError, jwtPayload, patchProjectConfig, signUpUser, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError } from "./harness.ts";
@@ -35,7 +35,6 @@ beforeAll(async () => {
   project = await createOAuthProject(testbed.server, { create_team_on_sign_up: true });
 });
 afterAll(() => testbed?.close());
-afterEach(() => vi.useRealTimers());
 
 async function me(accessToken: string) {
   const res = await testbed.server.request("/users/me", { as: { ...project.client, accessToken } });
@@ -251,9 +250,7 @@ describe("errors sent back to the app", () => {
   it("the flow timed out (more than 10 minutes): OUTER_OAUTH_TIMEOUT", async () => {
     const started = await startSignIn(testbed, project);
     const callback = await providerCallbackUrl(testbed, started, uniqueEmail("slow"));
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.now() + 10 * 60 * 1000 + 1000);
-    const res = await started.browser.go(callback);
+    const res = await testbed.server.clock.ahead(10 * 60 * 1000 + 1000, () => started.browser.go(callback));
     expect(res.status).toBe(307);
     const app = new URL(res.headers.get("location")!);
     expect(app.searchParams.get("errorCode")).toBe("OUTER_OAUTH_TIMEOUT");

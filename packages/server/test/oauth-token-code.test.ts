@@ -3,7 +3,7 @@
  * real sign-in through the development OpenID provider, checked for client,
  * PKCE verifier, redirect_uri, expiry and single use.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectPlainError, type Project } from "./fixtures.ts";
 import { expectKnownError } from "./harness.ts";
 import { createOAuthProject, exchangeCode, newPkce, signInToCode, startOAuthTestbed, type OAuthTestbed } from "./oauth-fixtures.ts";
@@ -17,7 +17,6 @@ beforeAll(async () => {
   project = await createOAuthProject(testbed.server);
 });
 afterAll(() => testbed?.close());
-afterEach(() => vi.useRealTimers());
 
 const codeFor = () => signInToCode(testbed, project, uniqueEmail("code"));
 
@@ -89,9 +88,9 @@ describe("the authorization_code grant", () => {
 
   it("an expired code (after 5 minutes): INVALID_AUTHORIZATION_CODE", async () => {
     const { code, verifier } = await codeFor();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.now() + 5 * 60 * 1000 + 1000);
-    expectKnownError(await exchangeCode(testbed.server, project, { code, verifier }), "INVALID_AUTHORIZATION_CODE", 400);
+    await testbed.server.clock.ahead(5 * 60 * 1000 + 1000, async () =>
+      expectKnownError(await exchangeCode(testbed.server, project, { code, verifier }), "INVALID_AUTHORIZATION_CODE", 400),
+    );
   });
 
   it("an unknown code, or none: INVALID_AUTHORIZATION_CODE", async () => {

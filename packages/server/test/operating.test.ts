@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../src/app.ts";
 import { READINESS_CACHE_MILLIS, Readiness } from "../src/db/readiness.ts";
 import { createProject, PASSWORD, passwordSignIn, signUpUser, type Project } from "./fixtures.ts";
-import { authHeaders, createTestServer, type TestServer } from "./harness.ts";
+import { authHeaders, createTestServer, TestClock, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
@@ -73,15 +73,16 @@ describe("health", () => {
   });
 
   test("a migration missing from the database makes the replica not ready, naming it", async () => {
-    let now = 0;
-    const readiness = new Readiness(server.instance.services.database, () => now);
+    const clock = new TestClock();
+    clock.freeze();
+    const readiness = new Readiness(server.instance.services.database, clock);
     expect(await readiness.check()).toEqual({ ready: true });
     const last = await lastMigration();
     await server.instance.services.db.execute(sql`delete from latchkey_migrations where name = ${last}`);
     try {
       // The answer is kept for a moment: a probe storm is not a query storm.
       expect(await readiness.check()).toEqual({ ready: true });
-      now += READINESS_CACHE_MILLIS;
+      clock.advance(READINESS_CACHE_MILLIS);
       const result = await readiness.check();
       expect(result).toMatchObject({ ready: false, failed: "migrations", pendingMigrations: [last] });
       const services = server.instance.services;
@@ -99,7 +100,7 @@ describe("health", () => {
   });
 
   test("concurrent probes share one check", async () => {
-    const readiness = new Readiness(server.instance.services.database);
+    const readiness = new Readiness(server.instance.services.database, server.clock);
     const checks = Array.from({ length: 50 }, () => readiness.check());
     expect(new Set(checks).size).toBe(1);
     expect(await checks[0]).toEqual({ ready: true });
@@ -108,12 +109,11 @@ describe("health", () => {
   test("/health/ready turns 503 with JSON when the database goes away", async () => {
     const outage = await createTestServer();
     try {
-      let now = 0;
-      outage.instance.services.readiness = new Readiness(outage.instance.services.database, () => now);
+      outage.clock.freeze();
       const url = await outage.listen();
       expect((await fetch(`${url}/health/ready`)).status).toBe(200);
       await outage.instance.services.database.close();
-      now += READINESS_CACHE_MILLIS;
+      outage.clock.advance(READINESS_CACHE_MILLIS);
       const res = await fetch(`${url}/health/ready`);
       expect(res.status).toBe(503);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);

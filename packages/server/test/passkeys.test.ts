@@ -7,7 +7,7 @@
  */
 import { PASSKEY_CHALLENGE_EXPIRATION_MILLIS, PASSKEY_RP_ID_SENTINEL } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passkeys } from "../src/db/schema/index.ts";
 import { createProject, jwtPayload, signUpUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
@@ -250,14 +250,10 @@ describe("sign-in", () => {
     const authenticator = new SoftwareAuthenticator();
     await registerPasskey(server, user, authenticator);
     const { options, code } = await initiateAuthentication(server, project.client);
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(Date.now() + PASSKEY_CHALLENGE_EXPIRATION_MILLIS + 1000);
-      const res = await submitSignIn(server, project.client, authenticator.authenticate(options, LOCAL_ORIGIN), code);
-      expectKnownError(res, "VERIFICATION_CODE_EXPIRED", 400);
-    } finally {
-      vi.useRealTimers();
-    }
+    const res = await server.clock.ahead(PASSKEY_CHALLENGE_EXPIRATION_MILLIS + 1000, () =>
+      submitSignIn(server, project.client, authenticator.authenticate(options, LOCAL_ORIGIN), code),
+    );
+    expectKnownError(res, "VERIFICATION_CODE_EXPIRED", 400);
   });
 
   it("lets one of two concurrent sign-ins with one challenge through", async () => {

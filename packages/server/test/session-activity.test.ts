@@ -23,7 +23,7 @@ it("a failed write rejects that flush only; the batch is retried by the next one
   };
   const activity = new SessionActivity(db as never);
   const id = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
-  activity.touch(id, "127.0.0.1");
+  activity.touch(id, "127.0.0.1", new Date());
   await expect(activity.flush()).rejects.toThrow("connection dropped");
   await activity.flush();
   expect(calls).toBe(2);
@@ -46,7 +46,7 @@ it("a chunk that fails goes back into the queue with the chunks after it, not th
     },
   };
   const activity = new SessionActivity(db as never);
-  for (let i = 0; i < 4500; i++) activity.touch(`s-${i}`, null);
+  for (let i = 0; i < 4500; i++) activity.touch(`s-${i}`, null, new Date());
   await expect(activity.flush()).rejects.toThrow("connection dropped");
   expect(written).toHaveLength(1);
   const first = new Set(written[0]);

@@ -9,7 +9,6 @@ import {
   refreshWith,
   sessionIdOf,
   signUpUser,
-  sleep,
   type EndUser,
   type Project,
   UNKNOWN_UUID,
@@ -261,7 +260,7 @@ describe("POST /auth/sessions (server)", () => {
       body: { user_id: user.userId, expires_in_millis: 1 },
     });
     expect(res.status, res.text).toBe(200);
-    await sleep(20);
+    server.clock.advance(1000);
     expectKnownError(await refreshWith(server, project, res.body.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
     const zero = await server.request("/auth/sessions", {
       method: "POST",
@@ -288,7 +287,7 @@ describe("refresh", () => {
   it("a refresh marks the session used (last_used_at) and keeps its id", async () => {
     const user = await signUpUser(server, project);
     const before = (await listSessions(user.as)).body.items[0];
-    await sleep(25);
+    server.clock.advance(1000);
     const refreshed = await refreshWith(server, project, user.refreshToken);
     expect(refreshed.status, refreshed.text).toBe(200);
     expect(sessionIdOf(refreshed.body.access_token)).toBe(before.id);

@@ -95,7 +95,7 @@ describe("a loopback SMTP server with authentication and no STARTTLS", () => {
     try {
       expect(await server.instance.services.emails.sharedSmtpChecked).toBeNull();
       const project = await createProject(server);
-      await insertQueuedEmail(server.instance.services.db, project.id, message("Through the queue"));
+      await insertQueuedEmail(server.instance.services.db, project.id, message("Through the queue"), server.clock.date());
       await server.instance.services.emails.flush();
       await peer.waitFor((m) => m.subject === "Through the queue");
       expect(server.logs.filter((l) => Number(l.level) >= 40 && /SMTP/.test(String(l.msg)))).toEqual([]);

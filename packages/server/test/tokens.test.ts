@@ -4,7 +4,7 @@
  */
 import { createHmac, sign } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject, signUpUser, type EndUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
 import { writeOverride } from "./config-fixtures.ts";
@@ -329,11 +329,13 @@ describe("issuing within one second", () => {
 
   it("hands out the same token for the same claims, and a new one when the claims or the second change", async () => {
     const tokens = server.instance.services.tokens;
-    vi.useFakeTimers({ toFake: ["Date"] });
+    const clock = server.clock;
+    // A tenth into the next whole second, held still; then moved within that second, and on to the next.
+    const second = Math.ceil(clock.now() / 1000) * 1000 + 1000;
     try {
-      vi.setSystemTime(new Date("2026-11-21T10:00:00.100Z"));
+      clock.freeze(second + 100);
       const first = await tokens.issue(subject);
-      vi.setSystemTime(new Date("2026-11-21T10:00:00.900Z"));
+      clock.advance(800);
       // Same second, same claims: the very same token (ECDSA signatures are randomized, so a re-sign would differ).
       expect(await tokens.issue(subject)).toBe(first);
       const renamed = await tokens.issue({ ...subject, displayName: "Ada" });
@@ -356,12 +358,12 @@ describe("issuing within one second", () => {
       expect(after).not.toBe(before);
       expect(decodeJwt(after).email).toBe("b@example.com");
 
-      vi.setSystemTime(new Date("2026-11-21T10:00:01.000Z"));
+      clock.advance(100);
       const next = await tokens.issue(subject);
       expect(next).not.toBe(first);
       expect(decodeJwt(next).iat).toBe(decodeJwt(first).iat! + 1);
     } finally {
-      vi.useRealTimers();
+      clock.resume();
     }
   });
 });

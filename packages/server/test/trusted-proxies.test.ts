@@ -82,7 +82,7 @@ describe("on a socket", () => {
   /** Trusts `proxies` from now on, with fresh e-mail rate limits. */
   function trust(proxies: TrustedProxies["proxies"]) {
     server.instance.services.clientAddresses = new ClientAddresses(xff(proxies));
-    server.instance.services.emailRateLimit = new EmailSendRateLimit();
+    server.instance.services.emailRateLimit = new EmailSendRateLimit(server.clock);
   }
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, as = project.client) =>

@@ -723,7 +723,7 @@ describe("last_active_at_millis", () => {
       body: { primary_email: email, password: PASSWORD },
     });
     const initial = created.body.last_active_at_millis as number;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    server.clock.advance(1100);
     expect((await passwordSignIn(server, project, email)).status).toBe(200);
     const after = (await server.request(`/users/${created.body.id}`, { as: project.server })).body.last_active_at_millis;
     expect(after).toBeGreaterThan(initial);

@@ -8,7 +8,7 @@
  */
 import type { Page } from "playwright-core";
 import { startDemoApp, type DemoApp } from "../../../../packages/react/test/browser/demo-app.ts";
-import { enqueueEmail } from "../../../../packages/server/src/domain/emails/queue.ts";
+import { insertQueuedEmail } from "../../../../packages/server/src/domain/emails/queue.ts";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { StackClientApp } from "../../../../packages/js/src/index.ts";
 import { startSmtpPeer, type SmtpPeer } from "../../../../packages/server/test/smtp-peer.ts";
@@ -214,7 +214,12 @@ test("a project in production mode without SMTP is warned about, and its outbox 
     config: { allowLocalhost: false, domains: [], emailConfig: { type: "shared" } },
   });
   const services = dashboard.server.instance.services;
-  await enqueueEmail(services.db, made.id, { to: ["prod@example.com"], subject: "Production sign-in", html: "<p>code</p>" });
+  await insertQueuedEmail(
+    services.db,
+    made.id,
+    { to: ["prod@example.com"], subject: "Production sign-in", html: "<p>code</p>" },
+    services.clock.date(),
+  );
   await services.emails.flush();
   await page.goto(projectUrl("emails"));
   await expectHeading(page, "E-mail settings");

@@ -8,6 +8,7 @@
  * time, and its answer is kept for a moment.
  */
 import { sql } from "drizzle-orm";
+import type { Clock } from "../lib/clock.ts";
 import type { Database } from "./connect.ts";
 import { migrationFiles } from "./migrate.ts";
 
@@ -27,16 +28,16 @@ export class Readiness {
 
   constructor(
     private readonly database: Database,
-    /** The clock (tests move it). */
-    private readonly now: () => number = Date.now,
+    /** How long an answer has been kept (lib/clock.ts; tests move it). */
+    private readonly clock: Clock,
   ) {
     this.#expected = migrationFiles().map((file) => file.name);
   }
 
   check(): Promise<ReadinessResult> {
-    if (this.#last && this.now() - this.#last.at < READINESS_CACHE_MILLIS) return Promise.resolve(this.#last.result);
+    if (this.#last && this.clock.now() - this.#last.at < READINESS_CACHE_MILLIS) return Promise.resolve(this.#last.result);
     this.#running ??= this.probe().then((result) => {
-      this.#last = { at: this.now(), result };
+      this.#last = { at: this.clock.now(), result };
       this.#running = null;
       return result;
     });

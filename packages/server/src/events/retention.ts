@@ -13,7 +13,7 @@ export const OUTBOX_EVENTS_KEPT_MILLIS = 7 * 86_400_000;
 const BATCH = 5000;
 
 /** Deletes the events older than kept, a batch at a time (short transactions); returns how many. */
-export async function deleteOldOutboxEvents(db: Db, now = new Date()): Promise<number> {
+export async function deleteOldOutboxEvents(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - OUTBOX_EVENTS_KEPT_MILLIS);
   let deleted = 0;
   for (;;) {

@@ -21,10 +21,12 @@ export function parseCookies(header: string | null): Map<string, string> {
 export interface CookieOptions {
   maxAgeSeconds: number;
   secure: boolean;
+  /** The clock's time (lib/clock.ts), for the Expires date older browsers read. */
+  now: number;
 }
 
 /** An HttpOnly cookie for the whole site; Max-Age 0 deletes it. */
 export function setCookieHeader(name: string, value: string, options: CookieOptions): string {
-  const expires = new Date(Date.now() + options.maxAgeSeconds * 1000).toUTCString();
+  const expires = new Date(options.now + options.maxAgeSeconds * 1000).toUTCString();
   return `${name}=${encodeURIComponent(value)}; Path=/; Expires=${expires}; Max-Age=${options.maxAgeSeconds}${options.secure ? "; Secure" : ""}; HttpOnly`;
 }

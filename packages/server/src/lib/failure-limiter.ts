@@ -4,22 +4,28 @@
  * correctly is never slowed down, while guessing is capped per account and
  * per address. Kept per process: each replica enforces its own share.
  */
+import type { Clock } from "./clock.ts";
+
 export class FailureLimiter {
   private readonly failures = new Map<string, number[]>();
 
   constructor(
+    /** Where the window's time comes from (tests move it to let a window pass). */
+    private readonly clock: Clock,
     readonly maxFailures: number,
     readonly windowMillis: number,
   ) {}
 
   /** Seconds until `key` may try again, or 0 when it may try now. */
-  retryAfterSeconds(key: string, now = Date.now()): number {
+  retryAfterSeconds(key: string): number {
+    const now = this.clock.now();
     const recent = this.recent(key, now);
     if (recent.length < this.maxFailures) return 0;
     return Math.max(1, Math.ceil((recent[0]! + this.windowMillis - now) / 1000));
   }
 
-  recordFailure(key: string, now = Date.now()): void {
+  recordFailure(key: string): void {
+    const now = this.clock.now();
     const recent = this.recent(key, now);
     recent.push(now);
     this.failures.set(key, recent);

@@ -26,6 +26,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync,
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { StartupError } from "./startup-error.ts";
+import { systemClock } from "../lib/clock.ts";
 
 interface Holder {
   pid: number;
@@ -111,7 +112,7 @@ function currentHolder(port: number | null): Holder {
     bootId: bootId(),
     host: hostname(),
     port,
-    startedAt: new Date().toISOString(),
+    startedAt: systemClock.date().toISOString(),
   };
 }
 

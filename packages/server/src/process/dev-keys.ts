@@ -13,7 +13,7 @@ import { DEV_KEYS_FILE, dataDirFile } from "./data-dir.ts";
  * Seeded keys (STACK_SEED_*) when set; otherwise a development key set kept
  * in the data directory's dev-keys.json, so every start prints the same working keys.
  */
-export async function devKeys(db: Db, config: ServerConfig): Promise<Record<string, string>> {
+export async function devKeys(db: Db, config: ServerConfig, now: Date): Promise<Record<string, string>> {
   const seeds = config.seedInternalKeys;
   if (seeds.publishableClientKey || seeds.secretServerKey || seeds.superSecretAdminKey) {
     return Object.fromEntries(
@@ -27,7 +27,7 @@ export async function devKeys(db: Db, config: ServerConfig): Promise<Record<stri
   const file = dataDirFile(config.dataDir, DEV_KEYS_FILE);
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
-    if (await isValidProjectKey(db, INTERNAL_PROJECT_ID, "secret_server_key", saved.secret_server_key ?? "")) return saved;
+    if (await isValidProjectKey(db, INTERNAL_PROJECT_ID, "secret_server_key", saved.secret_server_key ?? "", now)) return saved;
   }
   const values = {
     publishable_client_key: newProjectKey("publishable_client_key"),

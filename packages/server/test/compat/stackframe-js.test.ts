@@ -13,7 +13,7 @@
  */
 import { StackAdminApp, StackClientApp, StackServerApp, type CurrentUser } from "@stackframe/js";
 import { decodeJwt } from "jose";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { uniqueEmail } from "../fixtures.ts";
 import { createTestServer, expectKnownError, SEED_KEYS, type TestServer } from "../harness.ts";
 
@@ -87,8 +87,6 @@ async function recordRequests<T>(fn: () => Promise<T>): Promise<{ result: T; pat
     spy.mockRestore();
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("@stackframe/js against Latchkey", () => {
   // Shared along the flow: each step builds on the one before.
@@ -340,7 +338,10 @@ describe("@stackframe/js against Latchkey", () => {
     const firstExp = decodeJwt(first).exp! * 1000;
     expect(firstExp - Date.now()).toBeGreaterThan(SDK_MIN_TOKEN_LIFE_MILLIS);
 
-    await sleep(firstExp - SDK_MIN_TOKEN_LIFE_MILLIS - Date.now() + 500);
+    // The SDK reads the system's time, and the test server's clock follows it: moving it (timers stay real) moves both.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => void vi.useRealTimers());
+    vi.setSystemTime(firstExp - SDK_MIN_TOKEN_LIFE_MILLIS + 500);
     const { result: second, paths } = await recordRequests(async () => (await user.getAccessToken())!);
     expect(paths).toEqual(["/auth/oauth/token"]);
     expect(second).not.toBe(first);

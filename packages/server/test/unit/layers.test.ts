@@ -106,3 +106,25 @@ describe("the server and the SDK never import each other", () => {
     expect(await restricted("packages/js/src/probe.ts", source)).toEqual([]);
   });
 });
+
+describe("server code asks the injected clock, not the system, what time it is", () => {
+  const restrictedSyntax = (path: string, source: string) => restricted(path, source, "no-restricted-syntax");
+
+  it.each([
+    ["packages/server/src/domain/codes/probe.ts", "export const a = Date.now() + 1000;\n"],
+    ["packages/server/src/domain/sessions/probe.ts", "export const a = () => new Date();\n"],
+    ["packages/server/src/lib/probe.ts", "export const a = (now = Date.now) => now();\n"],
+    // The routes' own no-restricted-syntax entry (transactions) does not replace this one.
+    ["packages/server/src/routes/users/probe.ts", "export const a = new Date().toISOString();\n"],
+  ])("%s: %s", async (path, source) => {
+    expect(await restrictedSyntax(path, source)).toEqual([expect.stringContaining("Ask the injected clock what time it is")]);
+  });
+
+  it("leaves the clock itself, dates from a given time, and tests alone", async () => {
+    const dates = "export const a = (now: number) => [new Date(now), new Date(now + 1000), performance.now()];\n";
+    expect(await restrictedSyntax("packages/server/src/domain/codes/probe.ts", dates)).toEqual([]);
+    const reads = "export const a = () => [Date.now(), new Date()];\n";
+    expect(await restrictedSyntax("packages/server/src/lib/clock.ts", reads)).toEqual([]);
+    expect(await restrictedSyntax("packages/server/test/probe.ts", reads)).toEqual([]);
+  });
+});

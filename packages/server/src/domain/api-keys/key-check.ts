@@ -19,11 +19,11 @@ export function checkProjectKey(services: Services, projectId: string, kind: Pro
     const entry = services.caches.load(services.caches.projectKeys, `${projectId}:${kind}:as-sent:${key}`, () =>
       findLiveKey(services.db, projectId, kind, sha256Hex(key)),
     );
-    return mapMaybe(entry, isUnexpired);
+    return mapMaybe(entry, (found) => isUnexpired(found, services.clock.now()));
   }
   const digest = sha256Hex(key);
   const entry = services.caches.load(services.caches.projectKeys, `${projectId}:${kind}:${digest}`, () =>
     findLiveKey(services.db, projectId, kind, digest),
   );
-  return mapMaybe(entry, isUnexpired);
+  return mapMaybe(entry, (found) => isUnexpired(found, services.clock.now()));
 }

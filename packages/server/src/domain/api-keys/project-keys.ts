@@ -75,13 +75,13 @@ export async function findLiveKey(
   return row ? { projectId, expiresAt: row.expiresAt } : null;
 }
 
-export function isUnexpired(key: { expiresAt: Date | null } | null): boolean {
-  return key !== null && (key.expiresAt === null || key.expiresAt.getTime() > Date.now());
+export function isUnexpired(key: { expiresAt: Date | null } | null, now: number): boolean {
+  return key !== null && (key.expiresAt === null || key.expiresAt.getTime() > now);
 }
 
 /** Whether `key` is a live key of this kind for the project (uncached: start-up and CLI). */
-export async function isValidProjectKey(db: DbOrTx, projectId: string, kind: ProjectKeyKind, key: string): Promise<boolean> {
-  return isUnexpired(await findLiveKey(db, projectId, kind, sha256Hex(key)));
+export async function isValidProjectKey(db: DbOrTx, projectId: string, kind: ProjectKeyKind, key: string, now: Date): Promise<boolean> {
+  return isUnexpired(await findLiveKey(db, projectId, kind, sha256Hex(key)), now.getTime());
 }
 
 export async function listKeySets(db: DbOrTx, projectId: string) {
@@ -109,11 +109,11 @@ export async function describeKeySet(db: DbOrTx, projectId: string, id: string, 
 }
 
 /** Revoked keys are refused by every replica once this commits (the caches drop the project's keys). */
-export async function revokeKeySet(db: Db, events: Events, projectId: string, id: string) {
+export async function revokeKeySet(db: Db, events: Events, projectId: string, id: string, now: Date) {
   await events.transaction(db, async (tx) => {
     await tx
       .update(projectApiKeys)
-      .set({ manuallyRevokedAt: new Date() })
+      .set({ manuallyRevokedAt: now })
       .where(and(eq(projectApiKeys.projectId, projectId), eq(projectApiKeys.id, id), isNull(projectApiKeys.manuallyRevokedAt)));
     await record(tx, { type: "project_keys.updated", projectId, branchId: null, data: { id: projectId } });
   });

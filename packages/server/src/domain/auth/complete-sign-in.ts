@@ -44,7 +44,7 @@ export async function completeSignIn(
   if (hasTotp(user)) {
     const data: MfaAttemptData = { user_id: user.id, is_new_user: options.isNewUser };
     const scope = { projectId: project.id, branchId: user.branchId, purpose: "mfa_attempt" as const };
-    const { code } = await createCode(db, scope, { ...data }, MFA_ATTEMPT_EXPIRATION_MILLIS);
+    const { code } = await createCode(db, scope, { ...data }, new Date(services.clock.now() + MFA_ATTEMPT_EXPIRATION_MILLIS));
     return { mfaAttemptCode: code };
   }
   const session = await signIn(services, db, project, user, { ip: options.ip ?? null });

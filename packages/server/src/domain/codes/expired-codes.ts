@@ -14,7 +14,7 @@ export const EXPIRED_CODE_RETENTION_MILLIS = 7 * 24 * 3600 * 1000;
 const BATCH = 1000;
 
 /** Deletes codes expired for longer than the retention, a batch at a time (short transactions); returns how many. */
-export async function deleteExpiredCodes(db: Db, now = new Date()): Promise<number> {
+export async function deleteExpiredCodes(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EXPIRED_CODE_RETENTION_MILLIS);
   let deleted = 0;
   for (;;) {

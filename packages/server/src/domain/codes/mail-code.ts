@@ -98,9 +98,10 @@ export async function prepareCodeMail(db: DbOrTx, logger: Logger, input: CodeMai
  * Stores the prepared code with `data` (what using it will need) and queues
  * its message, in the caller's transaction. Returns the code's row id.
  */
-export async function saveCodeMail(tx: EventTx, prepared: PreparedCodeMail, data: Record<string, unknown>): Promise<string> {
-  const { id } = await createCode(tx, prepared.scope, data, EMAIL_CODE_EXPIRATION_MILLIS, prepared.code);
-  await enqueueEmail(tx, prepared.scope.projectId, prepared.email);
+export async function saveCodeMail(tx: EventTx, prepared: PreparedCodeMail, data: Record<string, unknown>, now: Date): Promise<string> {
+  const expiresAt = new Date(now.getTime() + EMAIL_CODE_EXPIRATION_MILLIS);
+  const { id } = await createCode(tx, prepared.scope, data, expiresAt, prepared.code);
+  await enqueueEmail(tx, prepared.scope.projectId, prepared.email, now);
   return id;
 }
 

@@ -14,6 +14,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/connect.ts";
 import type { EventTx, Events } from "../../events/transaction.ts";
 import { verificationCodes } from "../../db/schema/index.ts";
+import type { Clock } from "../../lib/clock.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
 /** The flows that use codes; a code only works for the flow that made it. */
@@ -38,14 +39,20 @@ export function newCode(): string {
   return randomCode(VERIFICATION_CODE_LENGTH);
 }
 
+/** Where codes are kept, and the clock that says whether one has expired. */
+export interface CodeStore {
+  db: Db;
+  clock: Clock;
+}
+
+/** `expiresAt`: from the clock's time (lib/clock.ts), e.g. `new Date(services.clock.now() + lifetime)`. */
 export async function createCode(
   db: DbOrTx,
   scope: CodeScope,
   data: Record<string, unknown>,
-  expiresInMillis: number,
+  expiresAt: Date,
   code = newCode(),
 ): Promise<{ id: string; code: string; expiresAt: Date }> {
-  const expiresAt = new Date(Date.now() + expiresInMillis);
   const [row] = await db
     .insert(verificationCodes)
     .values({
@@ -72,14 +79,14 @@ export function splitSignInCode(code: string): { otp: string; nonce: string } {
  * code: exactly one succeeds.
  */
 export function useCode<T = Record<string, unknown>, R = T>(
-  services: { db: Db; events: Events },
+  services: CodeStore & { events: Events },
   scope: CodeScope,
   code: string,
   apply?: (tx: EventTx, data: T) => Promise<R>,
   refuse?: Refusal<T>,
 ): Promise<R> {
   const run = <O>(fn: (tx: EventTx) => Promise<O>) => services.events.transaction(services.db, fn);
-  return submit<T, R, EventTx>(run, scope, code, apply ?? (async (_tx, data) => data as unknown as R), refuse ?? null);
+  return submit<T, R, EventTx>(run, services.clock, scope, code, apply ?? (async (_tx, data) => data as unknown as R), refuse ?? null);
 }
 
 /**
@@ -90,8 +97,8 @@ export function useCode<T = Record<string, unknown>, R = T>(
 export type Refusal<T> = (tx: Tx, data: T) => Promise<Error | null>;
 
 /** The same checks as useCode, without using the code (e.g. "is this reset link still good?"). */
-export function checkCode<T = Record<string, unknown>>(db: Db, scope: CodeScope, code: string): Promise<T> {
-  return submit<T, T>((fn) => db.transaction(fn), scope, code, null, null);
+export function checkCode<T = Record<string, unknown>>(store: CodeStore, scope: CodeScope, code: string): Promise<T> {
+  return submit<T, T>((fn) => store.db.transaction(fn), store.clock, scope, code, null, null);
 }
 
 type Outcome<R> = { data: R } | { error: Error };
@@ -99,6 +106,7 @@ type Outcome<R> = { data: R } | { error: Error };
 /** `transaction`: where the work runs; an EventTx only when there is `apply`, whose events it records. */
 async function submit<T, R, X extends Tx = Tx>(
   transaction: <O>(fn: (tx: X) => Promise<O>) => Promise<O>,
+  clock: Clock,
   scope: CodeScope,
   submitted: string,
   apply: ((tx: X, data: T) => Promise<R>) | null,
@@ -108,6 +116,7 @@ async function submit<T, R, X extends Tx = Tx>(
   // Decided inside the transaction, thrown after it commits, so that the
   // attempt counted by a failed submission is kept.
   const outcome = await transaction(async (tx): Promise<Outcome<R>> => {
+    const now = clock.date();
     if (code.length === VERIFICATION_CODE_LENGTH) {
       await tx
         .update(verificationCodes)
@@ -133,14 +142,14 @@ async function submit<T, R, X extends Tx = Tx>(
       )
       .for("update");
     if (!row) return { error: new KnownErrors.VerificationCodeNotFound() };
-    if (row.expiresAt.getTime() <= Date.now()) return { error: new KnownErrors.VerificationCodeExpired() };
+    if (row.expiresAt.getTime() <= now.getTime()) return { error: new KnownErrors.VerificationCodeExpired() };
     if (row.usedAt !== null) return { error: new KnownErrors.VerificationCodeAlreadyUsed() };
     // The count includes this submission: 20 are looked at, the 21st is refused.
     if (row.attemptCount > VERIFICATION_CODE_MAX_ATTEMPTS) return { error: new KnownErrors.VerificationCodeMaxAttemptsReached() };
     if (!apply) return { data: row.data as R };
     const refused = refuse && (await refuse(tx, row.data as T));
     if (refused) return { error: refused };
-    await tx.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, row.id));
+    await tx.update(verificationCodes).set({ usedAt: now }).where(eq(verificationCodes.id, row.id));
     return { data: await apply(tx, row.data as T) };
   });
   if ("error" in outcome) throw outcome.error;

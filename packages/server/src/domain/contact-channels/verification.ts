@@ -35,13 +35,14 @@ export async function saveChannelVerification(
   tx: EventTx,
   prepared: PreparedCodeMail,
   channel: { id: string; userId: string; value: string },
+  now: Date,
 ): Promise<void> {
   // The mail was rendered for the address as it was read; a change since would verify one address by mailing another.
   if (channel.value.toLowerCase() !== prepared.to.toLowerCase()) {
     throw new StatusError(409, "The contact channel's address changed while the verification e-mail was being prepared. Try again.");
   }
   const data: ChannelVerificationData = { user_id: channel.userId, contact_channel_id: channel.id, email: channel.value };
-  await saveCodeMail(tx, prepared, { ...data });
+  await saveCodeMail(tx, prepared, { ...data }, now);
 }
 
 /**
@@ -59,5 +60,5 @@ export async function sendChannelVerification(
 ): Promise<void> {
   services.emailRateLimit.takeCodeEmail(project.id, channel.value, ip);
   const prepared = await prepareChannelVerification(services.db, services.logger, project, branchId, channel.value, callbackUrl);
-  await services.events.transaction(services.db, (tx) => saveChannelVerification(tx, prepared, channel));
+  await services.events.transaction(services.db, (tx) => saveChannelVerification(tx, prepared, channel, services.clock.date()));
 }

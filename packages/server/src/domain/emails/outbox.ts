@@ -18,7 +18,7 @@ export const OUTBOX_KEPT_MILLIS = 24 * 3600 * 1000;
 export const OUTBOX_KEPT_PER_PROJECT = 100;
 
 /** The project's outbox mail that still has its bodies, newest first. */
-export async function outboxEmails(db: DbOrTx, projectId: string, now = new Date()): Promise<SentEmailRow[]> {
+export async function outboxEmails(db: DbOrTx, projectId: string, now: Date): Promise<SentEmailRow[]> {
   const cutoff = new Date(now.getTime() - OUTBOX_KEPT_MILLIS);
   return db
     .select()
@@ -36,7 +36,7 @@ export async function outboxEmails(db: DbOrTx, projectId: string, now = new Date
 }
 
 /** Empties the bodies of outbox mail past its day or beyond each project's last 100; returns how many. */
-export async function dropOldOutboxBodies(db: Db, now = new Date()): Promise<number> {
+export async function dropOldOutboxBodies(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - OUTBOX_KEPT_MILLIS);
   const rows = await queryRows(
     db,

@@ -14,6 +14,7 @@ import { record, type EventTx } from "../../events/transaction.ts";
 import { sentEmails } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
+import type { Clock } from "../../lib/clock.ts";
 import type { Metrics } from "../../lib/metrics.ts";
 import { sendSmtp, type OutgoingEmail, type SmtpSettings } from "./smtp.ts";
 import { OUTBOX_STATUS } from "./outbox.ts";
@@ -29,18 +30,29 @@ const STALE_CLAIM_SECONDS = 300;
 
 export type SentEmailRow = typeof sentEmails.$inferSelect;
 
-/** Queues a message; it is sent after the surrounding transaction commits (its event kicks the queue: server.ts). */
-export async function enqueueEmail(tx: EventTx, projectId: string, email: OutgoingEmail): Promise<string> {
-  const id = await insertQueuedEmail(tx, projectId, email);
+/**
+ * Queues a message; it is sent after the surrounding transaction commits (its event kicks the queue: server.ts).
+ * `now` is the clock's time (lib/clock.ts): the message is due from then.
+ */
+export async function enqueueEmail(tx: EventTx, projectId: string, email: OutgoingEmail, now: Date): Promise<string> {
+  const id = await insertQueuedEmail(tx, projectId, email, now);
   await record(tx, { type: "email.queued", projectId, branchId: null, data: { id } });
   return id;
 }
 
 /** The queue's row alone: due at the next poll or flush, as no event announces it (for tests of the queue itself). */
-export async function insertQueuedEmail(db: DbOrTx, projectId: string, email: OutgoingEmail): Promise<string> {
+export async function insertQueuedEmail(db: DbOrTx, projectId: string, email: OutgoingEmail, now: Date): Promise<string> {
   const [row] = await db
     .insert(sentEmails)
-    .values({ projectId, to: email.to, subject: email.subject, html: email.html, textBody: email.text ?? null })
+    .values({
+      projectId,
+      to: email.to,
+      subject: email.subject,
+      html: email.html,
+      textBody: email.text ?? null,
+      createdAt: now,
+      nextAttemptAt: now,
+    })
     .returning({ id: sentEmails.id });
   return row!.id;
 }
@@ -76,6 +88,8 @@ export class EmailQueue {
     private readonly projects: ProjectStore,
     private readonly shared: SmtpSettings | null,
     private readonly logger: Logger,
+    /** When a message is due, and when a claim went stale (lib/clock.ts). */
+    private readonly clock: Clock,
     /** Projects' own SMTP hosts may be private (operators' choice); the shared one is always trusted. */
     private readonly allowPrivateHosts = false,
     /** Passwords may go to hosts that are not loopback without TLS (LATCHKEY_SMTP_ALLOW_INSECURE_AUTH). */
@@ -159,6 +173,7 @@ export class EmailQueue {
    * one tried, after the caller was told it failed.
    */
   async sendNow(projectId: string, email: OutgoingEmail, config?: EmailConfig): Promise<Pick<SentEmailRow, "id" | "status" | "error">> {
+    const now = this.clock.date();
     const [row] = await this.db
       .insert(sentEmails)
       .values({
@@ -169,7 +184,9 @@ export class EmailQueue {
         textBody: email.text ?? null,
         status: "sending",
         attempts: 1,
-        claimedAt: sql`now()`,
+        createdAt: now,
+        nextAttemptAt: now,
+        claimedAt: now,
         claimToken: randomUUID(),
       })
       .returning();
@@ -184,12 +201,14 @@ export class EmailQueue {
   /** Claims the next due message (or one whose claim went stale), counting the attempt. */
   private async claim(): Promise<SentEmailRow | null> {
     const token = randomUUID();
+    // The clock's time, not the database's now(): a test that moves its clock makes retries due and claims stale.
+    const now = this.clock.date().toISOString();
     const result = await this.db.execute(sql`
-      update sent_emails set status = 'sending', claimed_at = now(), claim_token = ${token}, attempts = attempts + 1
+      update sent_emails set status = 'sending', claimed_at = ${now}::timestamptz, claim_token = ${token}, attempts = attempts + 1
       where id = (
         select id from sent_emails
-        where (status = 'queued' and next_attempt_at <= now())
-           or (status = 'sending' and claimed_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
+        where (status = 'queued' and next_attempt_at <= ${now}::timestamptz)
+           or (status = 'sending' and claimed_at < ${now}::timestamptz - make_interval(secs => ${STALE_CLAIM_SECONDS}))
         order by next_attempt_at
         limit 1
         for update skip locked
@@ -233,7 +252,7 @@ export class EmailQueue {
           "dev outbox: e-mail not sent (no SMTP server configured)",
         );
       }
-      return this.finish(row, { status: OUTBOX_STATUS, error: null, sentAt: new Date() }, production);
+      return this.finish(row, { status: OUTBOX_STATUS, error: null, sentAt: this.clock.date() }, production);
     }
     try {
       await withDeadline(
@@ -250,7 +269,7 @@ export class EmailQueue {
       return this.retryOrFail(row, error, once);
     }
     // Outside the try: a failure to record a send must not send the message again.
-    await this.finish(row, { status: "sent", error: null, sentAt: new Date() });
+    await this.finish(row, { status: "sent", error: null, sentAt: this.clock.date() });
   }
 
   private async retryOrFail(row: SentEmailRow, error: unknown, once: boolean): Promise<void> {
@@ -268,7 +287,7 @@ export class EmailQueue {
     await this.finish(row, {
       status: "queued",
       error: message,
-      nextAttemptAt: new Date(Date.now() + retryDelaySeconds(row.attempts) * 1000),
+      nextAttemptAt: new Date(this.clock.now() + retryDelaySeconds(row.attempts) * 1000),
     });
   }
 

@@ -5,15 +5,22 @@
  * send. Every send counts (successful or not).
  */
 import { RateLimitedError } from "@latchkey/shared";
+import type { Clock } from "../../lib/clock.ts";
 import { FailureLimiter } from "../../lib/failure-limiter.ts";
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
 export class EmailSendRateLimit {
-  readonly testEmailsPerProject = new FailureLimiter(10, TEN_MINUTES);
+  readonly testEmailsPerProject: FailureLimiter;
   /** `${projectId}:${lower-cased address}`: codes mailed to one inbox. */
-  readonly codesPerRecipient = new FailureLimiter(5, TEN_MINUTES);
-  readonly sendsPerIp = new FailureLimiter(30, TEN_MINUTES);
+  readonly codesPerRecipient: FailureLimiter;
+  readonly sendsPerIp: FailureLimiter;
+
+  constructor(clock: Clock) {
+    this.testEmailsPerProject = new FailureLimiter(clock, 10, TEN_MINUTES);
+    this.codesPerRecipient = new FailureLimiter(clock, 5, TEN_MINUTES);
+    this.sendsPerIp = new FailureLimiter(clock, 30, TEN_MINUTES);
+  }
 
   /** Counts one test e-mail, or throws 429 when the project or address has sent too many. */
   takeTestEmail(projectId: string, ip: string | null): void {

@@ -5,6 +5,7 @@
  */
 import type { Logger } from "pino";
 import type { Db } from "../../db/connect.ts";
+import type { Clock } from "../../lib/clock.ts";
 import { deleteLongExpired as deleteLongExpiredCliLogins } from "../auth/cli/attempts.ts";
 import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
@@ -24,6 +25,7 @@ export class Housekeeping {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {}
 
   start(): void {
@@ -32,9 +34,9 @@ export class Housekeeping {
     this.#timer.unref();
   }
 
-  /** One round of every task; a round still running is not started twice. */
-  run(now = new Date()): Promise<unknown> {
-    this.#running ??= this.round(now).finally(() => (this.#running = null));
+  /** One round of every task, as of the clock's time; a round still running is not started twice. */
+  run(): Promise<unknown> {
+    this.#running ??= this.round(this.clock.date()).finally(() => (this.#running = null));
     return this.#running;
   }
 
@@ -51,7 +53,7 @@ export class Housekeeping {
       const expiredOAuthFlows = await deleteExpiredOAuthFlows(this.db, now);
       // CLI login requests are also swept, 100 at a time, when a CLI login starts; this covers quiet times.
       let expiredCliLogins = 0;
-      for (let batch = await deleteLongExpiredCliLogins(this.db); batch > 0; batch = await deleteLongExpiredCliLogins(this.db)) {
+      for (let batch = await deleteLongExpiredCliLogins(this.db, now); batch > 0; batch = await deleteLongExpiredCliLogins(this.db, now)) {
         expiredCliLogins += batch;
       }
       let oldActivityDays = 0;

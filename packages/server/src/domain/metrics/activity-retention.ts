@@ -22,7 +22,7 @@ export function firstKeptActivityDay(now: Date): string {
  * transactions; the table has no index led by the day, so housekeeping calls
  * this once a day); returns how many rows.
  */
-export async function deleteOldActivityDays(db: Db, now = new Date()): Promise<number> {
+export async function deleteOldActivityDays(db: Db, now: Date): Promise<number> {
   const cutoff = firstKeptActivityDay(now);
   let deleted = 0;
   for (;;) {

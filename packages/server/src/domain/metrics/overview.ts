@@ -19,9 +19,9 @@ export async function projectMetrics(
   db: DbOrTx,
   project: ProjectRow,
   branchId: string,
-  options: { includeAnonymous: boolean; now?: Date },
+  options: { includeAnonymous: boolean; now: Date },
 ): Promise<MetricsJson> {
-  const window = metricsWindow(options.now ?? new Date());
+  const window = metricsWindow(options.now);
   const scope = { projectId: project.id, branchId, includeAnonymous: options.includeAnonymous };
   const [counts, signUps, active, countries, methods, registered, recent, emails] = await Promise.all([
     userCounts(db, scope, window),

@@ -18,7 +18,7 @@ export class SessionActivity {
 
   constructor(private readonly db: Executor) {}
 
-  touch(sessionId: string, ip: string | null, at = new Date()): void {
+  touch(sessionId: string, ip: string | null, at: Date): void {
     this.pending.set(sessionId, { at, ip });
     this.timer ??= setTimeout(() => {
       this.timer = null;

@@ -33,13 +33,14 @@ export async function signIn(
   user: UserRecord,
   options: { expiresInMillis?: number; isImpersonation?: boolean; ip?: string | null } = {},
 ): Promise<{ accessToken: string; refreshToken: string; sessionId: string; userId: string }> {
+  const now = services.clock.date();
   const { session, refreshToken } = await services.events.join(db, async (tx) => {
-    const created = await createSession(tx, { projectId: project.id, branchId: user.branchId, userId: user.id, ...options });
+    const created = await createSession(tx, { projectId: project.id, branchId: user.branchId, userId: user.id, ...options, now });
     const data = { id: created.session.id, user_id: user.id };
     await record(tx, { type: "session.created", projectId: project.id, branchId: user.branchId, data });
     return created;
   });
-  await markUserActive(db, user.id);
+  await markUserActive(db, user.id, now);
   const accessToken = await services.tokens.issue(tokenSubject(user, project, session.id));
   return { accessToken, refreshToken, sessionId: session.id, userId: user.id };
 }

@@ -28,10 +28,10 @@ export function refreshAccessToken(
 /** Steps (lib/maybe-async.ts): with the session and user cached, a refresh waits for nothing. */
 function* refreshSteps(services: Services, project: ProjectRow, branchId: string, refreshToken: string, ip: string | null): Steps<string> {
   if (refreshToken.length === 0 || refreshToken.length > 200) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  const now = new Date();
+  const now = services.clock.date();
   const digest = sha256Hex(refreshToken);
   const session = yield* settle(
-    services.caches.load(services.caches.sessions, digest, () => findSessionByDigest(services.db, project.id, branchId, digest)),
+    services.caches.load(services.caches.sessions, digest, () => findSessionByDigest(services.db, project.id, branchId, digest, now)),
   );
   if (
     !session ||

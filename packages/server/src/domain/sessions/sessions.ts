@@ -23,6 +23,8 @@ export async function createSession(
     isImpersonation?: boolean;
     /** The client's address (http/client-address.ts), recorded as where the session was last used. */
     ip?: string | null;
+    /** The clock's time (lib/clock.ts): the session's start, and where its lifetime counts from. */
+    now: Date;
   },
 ): Promise<{ session: SessionRow; refreshToken: string }> {
   const refreshToken = randomCode(REFRESH_TOKEN_LENGTH);
@@ -33,7 +35,9 @@ export async function createSession(
       branchId: input.branchId,
       userId: input.userId,
       refreshTokenHash: sha256Hex(refreshToken),
-      expiresAt: new Date(Date.now() + (input.expiresInMillis ?? DEFAULT_SESSION_EXPIRATION_MILLIS)),
+      createdAt: input.now,
+      lastUsedAt: input.now,
+      expiresAt: new Date(input.now.getTime() + (input.expiresInMillis ?? DEFAULT_SESSION_EXPIRATION_MILLIS)),
       isImpersonation: input.isImpersonation ?? false,
       lastUsedIp: input.ip ?? null,
     })
@@ -47,9 +51,10 @@ export async function findSessionByRefreshToken(
   projectId: string,
   branchId: string,
   refreshToken: string,
+  now: Date,
 ): Promise<SessionRow | null> {
   if (refreshToken.length > 200) return null;
-  return findSessionByDigest(db, projectId, branchId, sha256Hex(refreshToken));
+  return findSessionByDigest(db, projectId, branchId, sha256Hex(refreshToken), now);
 }
 
 const sessionByDigest = preparedPerDatabase((db) =>
@@ -73,17 +78,18 @@ export async function findSessionByDigest(
   projectId: string,
   branchId: string,
   refreshTokenDigest: string,
+  now: Date,
 ): Promise<SessionRow | null> {
   const rows = await sessionByDigest(db).execute({
     digest: refreshTokenDigest,
     projectId,
     branchId,
-    now: new Date().toISOString(),
+    now: now.toISOString(),
   });
   return rows[0] ?? null;
 }
 
-export async function listSessions(db: DbOrTx, projectId: string, branchId: string, userId: string) {
+export async function listSessions(db: DbOrTx, projectId: string, branchId: string, userId: string, now: Date) {
   return db
     .select()
     .from(sessions)
@@ -92,7 +98,7 @@ export async function listSessions(db: DbOrTx, projectId: string, branchId: stri
         eq(sessions.projectId, projectId),
         eq(sessions.branchId, branchId),
         eq(sessions.userId, userId),
-        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, new Date())),
+        or(isNull(sessions.expiresAt), gt(sessions.expiresAt, now)),
       ),
     )
     .orderBy(desc(sessions.createdAt), desc(sessions.id));

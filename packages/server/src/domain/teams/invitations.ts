@@ -43,8 +43,8 @@ function invitationRows(scope: Scope) {
   );
 }
 
-function pending() {
-  return and(isNull(verificationCodes.usedAt), gt(verificationCodes.expiresAt, new Date()));
+function pending(now: Date) {
+  return and(isNull(verificationCodes.usedAt), gt(verificationCodes.expiresAt, now));
 }
 
 function teamOf(scope: Scope, teamId: string) {
@@ -91,14 +91,14 @@ export async function sendTeamInvitation(
     // Held until the commit: a deletion of the team waits for this invitation, then takes it along.
     const [locked] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, team.id)).for("share");
     if (!locked) throw new KnownErrors.TeamNotFound(team.id);
-    const id = await saveCodeMail(tx, prepared, { ...data });
+    const id = await saveCodeMail(tx, prepared, { ...data }, services.clock.date());
     await record(tx, { type: "team_invitation.created", ...scope, data: { id, team_id: team.id } });
     return id;
   });
 }
 
 /** A team's pending (unused, unexpired) invitations, oldest first; TEAM_NOT_FOUND for a team not in the project. */
-export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: string): Promise<TeamInvitationJson[]> {
+export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: string, now: Date): Promise<TeamInvitationJson[]> {
   // The team left-joined to its invitations: one query tells a team without invitations from no team.
   const rows = await db
     .select({
@@ -109,7 +109,7 @@ export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: stri
       expiresAt: verificationCodes.expiresAt,
     })
     .from(teams)
-    .leftJoin(verificationCodes, and(invitationRows(scope), sql`${verificationCodes.data}->>'team_id' = ${teams.id}::text`, pending()))
+    .leftJoin(verificationCodes, and(invitationRows(scope), sql`${verificationCodes.data}->>'team_id' = ${teams.id}::text`, pending(now)))
     .where(teamOf(scope, teamId))
     .orderBy(asc(verificationCodes.createdAt), asc(verificationCodes.id));
   if (rows.length === 0) throw new KnownErrors.TeamNotFound(teamId);
@@ -123,7 +123,7 @@ export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: stri
  * teams that still exist, oldest first; USER_NOT_FOUND for a user not in the
  * project.
  */
-export async function listUserInvitations(db: DbOrTx, scope: Scope, userId: string): Promise<TeamInvitationJson[]> {
+export async function listUserInvitations(db: DbOrTx, scope: Scope, userId: string, now: Date): Promise<TeamInvitationJson[]> {
   const rows = await db
     .select({
       userId: users.id,
@@ -140,7 +140,7 @@ export async function listUserInvitations(db: DbOrTx, scope: Scope, userId: stri
     )
     .leftJoin(
       verificationCodes,
-      and(invitationRows(scope), sql`lower(${verificationCodes.data}->>'recipient_email') = lower(${contactChannels.value})`, pending()),
+      and(invitationRows(scope), sql`lower(${verificationCodes.data}->>'recipient_email') = lower(${contactChannels.value})`, pending(now)),
     )
     .leftJoin(
       teams,
@@ -195,9 +195,13 @@ export async function revokeTeamInvitation(db: DbOrTx, scope: Scope, teamId: str
  * The team a code invites to, checked like a use of the code (an attempt is
  * counted) without using it. A code whose team is gone is not found.
  */
-export async function checkTeamInvitation(db: Services["db"], scope: Scope, code: string): Promise<TeamInvitationDetailsJson> {
-  const data = await checkCode<TeamInvitationData>(db, invitationScope(scope), code);
-  const team = await findTeam(db, scope, data.team_id);
+export async function checkTeamInvitation(
+  services: Pick<Services, "db" | "clock">,
+  scope: Scope,
+  code: string,
+): Promise<TeamInvitationDetailsJson> {
+  const data = await checkCode<TeamInvitationData>(services, invitationScope(scope), code);
+  const team = await findTeam(services.db, scope, data.team_id);
   if (!team) throw new KnownErrors.VerificationCodeNotFound();
   return { team_id: team.id, team_display_name: team.displayName };
 }

@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { sign, verify } from "node:crypto";
 import type { JWTPayload } from "jose";
 import type { AudienceKind, KeyStore } from "./signing-keys.ts";
+import type { Clock } from "../../lib/clock.ts";
 
 export interface AccessTokenClaims extends JWTPayload {
   sub: string;
@@ -68,13 +69,15 @@ export class AccessTokens {
     private readonly keys: KeyStore,
     private readonly apiUrl: string,
     readonly lifetimeMillis: number,
+    /** Issue and expiry times (lib/clock.ts). */
+    private readonly clock: Clock,
   ) {}
 
   /** Synchronous (node:crypto): a refresh whose session and user are cached never waits. */
   issue(subject: TokenSubject): string {
     const kind = audienceKindOf(subject);
     const { kid, key } = this.keys.signingKey(kind);
-    const nowSeconds = Math.floor(Date.now() / 1000);
+    const nowSeconds = Math.floor(this.clock.now() / 1000);
     if (nowSeconds !== this.recentSecond) {
       this.recent.clear();
       this.recentSecond = nowSeconds;
@@ -150,7 +153,7 @@ export class AccessTokens {
     const tail = token.slice(-LOOKUP_TAIL);
     const known = this.verified.get(tail);
     if (known !== undefined && known.token === token) {
-      if (known.claims.exp * 1000 > Date.now()) return known.claims;
+      if (known.claims.exp * 1000 > this.clock.now()) return known.claims;
       this.verified.delete(tail);
     }
     const claims = this.verifyUncached(token);
@@ -178,7 +181,7 @@ export class AccessTokens {
     }
     const claims = parseJsonObject(encodedPayload) as AccessTokenClaims | null;
     if (!claims || typeof claims.exp !== "number") throw new KnownErrors.UnparsableAccessToken();
-    if (claims.exp * 1000 <= Date.now()) {
+    if (claims.exp * 1000 <= this.clock.now()) {
       throw new KnownErrors.AccessTokenExpired(
         new Date(claims.exp * 1000),
         claims.project_id ?? null,

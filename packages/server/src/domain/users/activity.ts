@@ -21,7 +21,7 @@ export function utcDay(time: Date): string {
 }
 
 /** Nothing to wait for when this process wrote both already (see lib/maybe-async.ts); else the writes. */
-export function markUserActive(db: DbOrTx, userId: string, now = new Date()): MaybePromise<void> {
+export function markUserActive(db: DbOrTx, userId: string, now: Date): MaybePromise<void> {
   const previous = lastWrite.get(userId);
   const lastActive = previous === undefined || now.getTime() - previous >= MIN_INTERVAL_MILLIS;
   const day = utcDay(now);

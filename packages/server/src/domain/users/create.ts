@@ -36,11 +36,13 @@ export interface NewUser {
   countryCode?: string | null;
   /** 0-100 (domain/bot-challenge/risk-score.ts); 0 when no challenge applies. */
   signUpBotRiskScore?: number;
+  /** The clock's time (lib/clock.ts): when the user signed up, and their first activity. */
+  now: Date;
 }
 
 /** A server's create request: the body checked and any password hashed (the slow part), then the user created in a transaction of its own. */
 export async function createUserFromBody(
-  services: Pick<Services, "db" | "events" | "config">,
+  services: Pick<Services, "db" | "events" | "config" | "clock">,
   project: ProjectRow,
   branchId: string,
   body: ServerUserCreate,
@@ -61,6 +63,7 @@ export async function createUserFromBody(
       // A password implies the e-mail signs in, unless said otherwise.
       primaryEmailAuthEnabled: patch.primaryEmailAuthEnabled ?? Boolean(patch.passwordHash),
       passwordHash: patch.passwordHash ?? null,
+      now: services.clock.date(),
     }),
   );
 }
@@ -86,6 +89,8 @@ export async function createUser(tx: EventTx, project: ProjectRow, branchId: str
       restrictedByAdminPrivateDetails: input.restrictedByAdminPrivateDetails ?? null,
       countryCode: input.countryCode ?? null,
       signUpBotRiskScore: input.signUpBotRiskScore ?? 0,
+      signedUpAt: input.now,
+      lastActiveAt: input.now,
     })
     .returning();
   const user = row!;

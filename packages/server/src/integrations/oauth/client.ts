@@ -16,6 +16,7 @@ import {
   type ProviderUserInfo,
 } from "./provider.ts";
 import { OAUTH_PROVIDERS } from "./registry.ts";
+import type { Clock } from "../../lib/clock.ts";
 
 /** The provider's own OAuth app (ours or the project's), or the development provider at `mockUrl`. */
 export type ProviderConnection = { kind: "app"; settings: OAuthAppSettings } | { kind: "mock"; mockUrl: string };
@@ -43,15 +44,17 @@ export class OAuthProviderClient {
     private readonly definition: OAuthProviderDefinition | null,
     private readonly settings: OAuthAppSettings,
     private readonly configuration: oidc.Configuration,
+    /** Dates the tokens' expiry (lib/clock.ts). */
+    private readonly clock: Clock,
   ) {}
 
-  static async connect(id: OAuthProviderId, connection: ProviderConnection): Promise<OAuthProviderClient> {
+  static async connect(id: OAuthProviderId, connection: ProviderConnection, clock: Clock): Promise<OAuthProviderClient> {
     if (connection.kind === "mock") {
       const settings = { clientId: id, clientSecret: MOCK_CLIENT_SECRET };
-      return new OAuthProviderClient(id, null, settings, await discoverMock(connection.mockUrl, id));
+      return new OAuthProviderClient(id, null, settings, await discoverMock(connection.mockUrl, id), clock);
     }
     const definition = OAUTH_PROVIDERS[id];
-    return new OAuthProviderClient(id, definition, connection.settings, staticConfiguration(definition, connection.settings));
+    return new OAuthProviderClient(id, definition, connection.settings, staticConfiguration(definition, connection.settings), clock);
   }
 
   /** What every sign-in asks for; a project's extra scopes come on top. */
@@ -104,7 +107,7 @@ export class OAuthProviderClient {
       tokens: {
         accessToken: tokens.access_token,
         refreshToken: tokens.refresh_token ?? null,
-        expiresAt: new Date(Date.now() + lifetime * 1000),
+        expiresAt: new Date(this.clock.now() + lifetime * 1000),
       },
     };
   }
@@ -120,7 +123,7 @@ export class OAuthProviderClient {
     return {
       accessToken: tokens.access_token,
       refreshToken: tokens.refresh_token ?? null,
-      expiresAt: new Date(Date.now() + lifetime * 1000),
+      expiresAt: new Date(this.clock.now() + lifetime * 1000),
     };
   }
 

@@ -18,7 +18,11 @@ export function signUpAnonymously(
   client: { countryCode: string | null; ip: string | null } = { countryCode: null, ip: null },
 ): Promise<{ accessToken: string; refreshToken: string; userId: string }> {
   return services.events.transaction(services.db, async (tx) => {
-    const user = await createUser(tx, project, branchId, { isAnonymous: true, countryCode: client.countryCode });
+    const user = await createUser(tx, project, branchId, {
+      isAnonymous: true,
+      countryCode: client.countryCode,
+      now: services.clock.date(),
+    });
     return signInAnonymousUser(services, tx, project, user, client.ip);
   });
 }

@@ -24,7 +24,7 @@ export async function checkCliAuth(ctx: CompleteContext, loginCode: string): Pro
   const row = await openAttempt(ctx, loginCode);
   if (row.anonRefreshTokenSealed === null) return "none";
   const token = openToken(ctx.services.config.serverSecret, "cli-anon-refresh-token", row.anonRefreshTokenSealed);
-  const check = await inspectRefreshToken(ctx.services.db, ctx.project.id, ctx.branchId, token);
+  const check = await inspectRefreshToken(ctx.services.db, ctx.project.id, ctx.branchId, token, ctx.services.clock.date());
   return check.kind === "live" && check.user.isAnonymous ? "anonymous" : "none";
 }
 
@@ -47,11 +47,16 @@ export async function takeOverAnonSession(
   const { services, project, branchId } = ctx;
   // Any refusal below throws, which rolls the whole claim back.
   return services.events.transaction(services.db, async (tx) => {
-    const claimed = await updateIf(tx, row.id, and(isOpen(new Date()), sealedIs(cliAuthAttempts.anonRefreshTokenSealed, sealed))!, {
-      anonRefreshTokenSealed: null,
-    });
+    const claimed = await updateIf(
+      tx,
+      row.id,
+      and(isOpen(services.clock.date()), sealedIs(cliAuthAttempts.anonRefreshTokenSealed, sealed))!,
+      {
+        anonRefreshTokenSealed: null,
+      },
+    );
     if (!claimed) throw new StatusError(400, CLI_AUTH_MESSAGES.noAnonSession);
-    const check = await inspectRefreshToken(tx, project.id, branchId, cliToken);
+    const check = await inspectRefreshToken(tx, project.id, branchId, cliToken, services.clock.date());
     if (check.kind !== "live") throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
     // Locked until this commits, so the user cannot sign up (stop being anonymous) between this read and the new session.
     await tx

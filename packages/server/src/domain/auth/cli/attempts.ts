@@ -47,7 +47,7 @@ export async function findByPollingCode(db: DbOrTx, scope: CliScope, pollingCode
   return row ?? null;
 }
 
-export function isExpired(row: CliAuthAttemptRow, now = new Date()): boolean {
+export function isExpired(row: CliAuthAttemptRow, now: Date): boolean {
   return row.expiresAt.getTime() <= now.getTime();
 }
 
@@ -75,14 +75,14 @@ export async function findByLoginCode(db: DbOrTx, scope: CliScope, loginCode: st
 }
 
 /** An expired request can never hand a session over: the sessions sealed on it are dropped now rather than kept until the row goes. */
-export async function dropTokensOfExpired(db: DbOrTx, id: string): Promise<void> {
+export async function dropTokensOfExpired(db: DbOrTx, id: string, now: Date): Promise<void> {
   await db
     .update(cliAuthAttempts)
     .set({ refreshTokenSealed: null, anonRefreshTokenSealed: null })
     .where(
       and(
         eq(cliAuthAttempts.id, id),
-        lte(cliAuthAttempts.expiresAt, new Date()),
+        lte(cliAuthAttempts.expiresAt, now),
         or(isNotNull(cliAuthAttempts.refreshTokenSealed), isNotNull(cliAuthAttempts.anonRefreshTokenSealed)),
       ),
     );
@@ -102,8 +102,8 @@ export const CLI_AUTH_SWEEP_ROWS = 100;
  * Rows another sweep is deleting are skipped, not waited for. Returns how
  * many went.
  */
-export async function deleteLongExpired(db: DbOrTx): Promise<number> {
-  const cutoff = new Date(Date.now() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS);
+export async function deleteLongExpired(db: DbOrTx, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS);
   const batch = db
     .select({ id: cliAuthAttempts.id })
     .from(cliAuthAttempts)

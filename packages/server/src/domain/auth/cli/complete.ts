@@ -24,8 +24,9 @@ export interface CompleteContext {
 /** The open request a login code belongs to; refused otherwise. */
 export async function openAttempt(ctx: CompleteContext, loginCode: string): Promise<CliAuthAttemptRow> {
   const row = await findByLoginCode(ctx.services.db, { projectId: ctx.project.id, branchId: ctx.branchId }, loginCode);
-  if (row && isExpired(row)) await dropTokensOfExpired(ctx.services.db, row.id);
-  if (!row || isExpired(row) || row.usedAt !== null || row.refreshTokenSealed !== null) {
+  const now = ctx.services.clock.date();
+  if (row && isExpired(row, now)) await dropTokensOfExpired(ctx.services.db, row.id, now);
+  if (!row || isExpired(row, now) || row.usedAt !== null || row.refreshTokenSealed !== null) {
     throw new StatusError(400, CLI_AUTH_MESSAGES.invalidLoginCode);
   }
   return row;
@@ -34,7 +35,7 @@ export async function openAttempt(ctx: CompleteContext, loginCode: string): Prom
 export async function completeCliAuth(ctx: CompleteContext, loginCode: string, refreshToken: string | undefined): Promise<void> {
   const row = await openAttempt(ctx, loginCode);
   if (refreshToken === undefined) throw new StatusError(400, CLI_AUTH_MESSAGES.refreshTokenRequired);
-  const check = await inspectRefreshToken(ctx.services.db, ctx.project.id, ctx.branchId, refreshToken);
+  const check = await inspectRefreshToken(ctx.services.db, ctx.project.id, ctx.branchId, refreshToken, ctx.services.clock.date());
   if (check.kind === "other-project") throw new StatusError(400, CLI_AUTH_MESSAGES.refreshTokenOfOtherProject);
   if (check.kind === "no-user") throw new StatusError(400, CLI_AUTH_MESSAGES.refreshTokenUserGone);
   if (check.kind !== "live") throw new StatusError(400, CLI_AUTH_MESSAGES.invalidRefreshToken);
@@ -43,7 +44,7 @@ export async function completeCliAuth(ctx: CompleteContext, loginCode: string, r
   if (restricted) throw new KnownErrors.RestrictedUserNotAllowed(restricted);
   const sealed = sealToken(ctx.services.config.serverSecret, "cli-refresh-token", refreshToken);
   // The clock is read again here: the checks above took time, and a request that expired meanwhile must stay unconfirmed.
-  const now = new Date();
+  const now = ctx.services.clock.date();
   // The CLI's anonymous session is no longer offered once a user confirmed.
   const confirmed = await updateIf(ctx.services.db, row.id, isOpen(now), {
     refreshTokenSealed: sealed,

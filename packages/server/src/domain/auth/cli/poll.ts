@@ -42,12 +42,12 @@ export async function handOver(services: Services, scope: CliScope, row: CliAuth
   // Opened before anything is changed: a token that cannot be opened (a changed server secret) must not spend the login.
   const refreshToken = openToken(services.config.serverSecret, "cli-refresh-token", sealed);
   const stillAsRead = and(isNull(cliAuthAttempts.usedAt), sealedIs(cliAuthAttempts.refreshTokenSealed, sealed))!;
-  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, refreshToken);
+  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, refreshToken, services.clock.date());
   if (check.kind !== "live") {
     await updateIf(services.db, row.id, stillAsRead, { refreshTokenSealed: null, completedAt: null });
     return { status: "waiting" };
   }
-  const now = new Date();
+  const now = services.clock.date();
   const claimed = await updateIf(services.db, row.id, and(stillAsRead, gt(cliAuthAttempts.expiresAt, now))!, {
     usedAt: now,
     refreshTokenSealed: null,
@@ -61,8 +61,9 @@ export async function handOver(services: Services, scope: CliScope, row: CliAuth
 
 /** The answer when there is nothing to hand over (expired, used, waiting); null when there is. */
 async function statusWithoutHandOver(services: Services, row: CliAuthAttemptRow): Promise<CliAuthPollJson | null> {
-  if (isExpired(row)) {
-    await dropTokensOfExpired(services.db, row.id);
+  const now = services.clock.date();
+  if (isExpired(row, now)) {
+    await dropTokensOfExpired(services.db, row.id, now);
     return { status: "expired" };
   }
   if (row.usedAt !== null) return { status: "used" };

@@ -20,6 +20,7 @@ export async function inspectRefreshToken(
   projectId: string,
   branchId: string,
   refreshToken: string,
+  now: Date,
 ): Promise<RefreshTokenCheck> {
   if (refreshToken.length === 0 || refreshToken.length > 200) return { kind: "unknown" };
   const [session] = await db
@@ -29,7 +30,7 @@ export async function inspectRefreshToken(
     .limit(1);
   if (!session) return { kind: "unknown" };
   if (session.projectId !== projectId || session.branchId !== branchId) return { kind: "other-project" };
-  if (session.expiresAt !== null && session.expiresAt.getTime() <= Date.now()) return { kind: "expired" };
+  if (session.expiresAt !== null && session.expiresAt.getTime() <= now.getTime()) return { kind: "expired" };
   const user = await findUser(db, projectId, branchId, session.userId);
   return user ? { kind: "live", session, user } : { kind: "no-user" };
 }

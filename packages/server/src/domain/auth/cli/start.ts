@@ -33,10 +33,10 @@ export async function startCliAuth(
           "cli-anon-refresh-token",
           await checkedAnonRefreshToken(services, scope, options.anonRefreshToken),
         );
-  await deleteLongExpired(services.db);
+  await deleteLongExpired(services.db, services.clock.date());
   const pollingCode = randomCode(VERIFICATION_CODE_LENGTH);
   const loginCode = randomCode(VERIFICATION_CODE_LENGTH);
-  const expiresAt = new Date(Date.now() + (options.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRATION_MILLIS));
+  const expiresAt = new Date(services.clock.now() + (options.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRATION_MILLIS));
   await services.db.insert(cliAuthAttempts).values({
     ...scope,
     pollingCodeHash: codeDigest(pollingCode),
@@ -48,7 +48,7 @@ export async function startCliAuth(
 }
 
 async function checkedAnonRefreshToken(services: Services, scope: CliScope, token: string): Promise<string> {
-  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, token);
+  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, token, services.clock.date());
   switch (check.kind) {
     case "unknown":
       throw new StatusError(400, CLI_AUTH_MESSAGES.invalidAnonRefreshToken);

@@ -48,7 +48,7 @@ export function signInWithTotp(
       if (secret === null) return null;
       const wait = services.signInRateLimit.totpPerUser.retryAfterSeconds(limiterKey(user.id));
       if (wait > 0) return new RateLimitedError(wait, "Too many wrong codes. Wait a few minutes, then try again.");
-      const step = totpStepOf(secret, totp);
+      const step = totpStepOf(secret, totp, services.clock.now());
       if (step === null) {
         services.signInRateLimit.totpPerUser.recordFailure(limiterKey(user.id));
         return new KnownErrors.InvalidTotpCode();

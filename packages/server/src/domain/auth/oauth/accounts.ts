@@ -207,7 +207,7 @@ async function keepTokens(
     await updateAccount(tx, t, account.id, { email: input.profile.email });
     changed = true;
   }
-  await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens);
+  await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens, services.clock.date());
   if (changed) await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: account.userId } });
   return (await findUser(tx, project.id, account.branchId, account.userId))!;
 }

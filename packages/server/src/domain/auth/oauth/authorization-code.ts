@@ -35,8 +35,10 @@ export async function issueAuthorizationCode(
   projectId: string,
   branchId: string,
   data: OAuthAuthorizationCodeData,
+  now: Date,
 ): Promise<string> {
-  const { code } = await createCode(db, scopeOf(projectId, branchId), { ...data }, AUTHORIZATION_CODE_LIFETIME_MILLIS);
+  const expiresAt = new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_MILLIS);
+  const { code } = await createCode(db, scopeOf(projectId, branchId), { ...data }, expiresAt);
   return code;
 }
 

@@ -11,7 +11,7 @@ import type { Services } from "../../../services.ts";
 import { botChallengeInput } from "../../bot-challenge/request-fields.ts";
 import { checkBotChallenge } from "../../bot-challenge/verify.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
-import { saveFlow } from "./flows.ts";
+import { OAUTH_FLOW_LIFETIME_MILLIS, saveFlow } from "./flows.ts";
 import { authenticateOAuthClient } from "./oauth-client.ts";
 import { connectProvider, enabledProvider, providerCallbackUrl, requestedScopes } from "./providers.ts";
 
@@ -59,7 +59,7 @@ export async function authorizeWithProvider(
   // Also checked earlier than the official product, which refuses it at the callback.
   if (query.scope !== LEGACY_SCOPE) throw new KnownErrors.InvalidScope(query.scope);
 
-  const client = await connectProvider(provider);
+  const client = await connectProvider(provider, services.clock);
   const inner = newFlowSecrets();
   const location = await client.authorizationUrl({
     redirectUri: providerCallbackUrl(services.config, provider.id),
@@ -72,6 +72,7 @@ export async function authorizeWithProvider(
     branchId,
     innerState: inner.state,
     innerCodeVerifier: inner.codeVerifier,
+    expiresAt: new Date(services.clock.now() + OAUTH_FLOW_LIFETIME_MILLIS),
     data: {
       provider_id: provider.id,
       publishable_client_key: query.client_secret === PUBLIC_CLIENT_SECRET_SENTINEL ? null : query.client_secret,

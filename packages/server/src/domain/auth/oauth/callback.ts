@@ -65,7 +65,7 @@ async function signInAndIssueCode(
   query: Record<string, string>,
   countryCode: string | null,
 ): Promise<string> {
-  if (flow.expiresAt.getTime() <= Date.now()) throw new KnownErrors.OuterOAuthTimeout();
+  if (flow.expiresAt.getTime() <= services.clock.now()) throw new KnownErrors.OuterOAuthTimeout();
   // The project may have changed since the flow started.
   const provider = enabledProvider(services.config, project.config, flow.data.provider_id);
   await checkClientKey(services, project, flow.data.publishable_client_key, () => new KnownErrors.InvalidPublishableClientKey(project.id));
@@ -82,13 +82,19 @@ async function signInAndIssueCode(
       botChallenge: flow.data.bot_challenge ?? null,
       countryCode,
     });
-    return issueAuthorizationCode(tx, project.id, flow.branchId, {
-      user_id: user.id,
-      is_new_user: isNewUser,
-      redirect_uri: flow.data.redirect_uri,
-      code_challenge: flow.data.code_challenge,
-      after_callback_redirect_url: flow.data.after_callback_redirect_url,
-    });
+    return issueAuthorizationCode(
+      tx,
+      project.id,
+      flow.branchId,
+      {
+        user_id: user.id,
+        is_new_user: isNewUser,
+        redirect_uri: flow.data.redirect_uri,
+        code_challenge: flow.data.code_challenge,
+        after_callback_redirect_url: flow.data.after_callback_redirect_url,
+      },
+      services.clock.date(),
+    );
   });
   const location = new URL(flow.data.redirect_uri);
   location.searchParams.set("code", code);
@@ -104,7 +110,7 @@ async function providerSignIn(
   query: Record<string, string>,
 ): Promise<ProviderSignIn & { scopes: string[] }> {
   try {
-    const client = await connectProvider(provider);
+    const client = await connectProvider(provider, services.clock);
     const callbackUrl = new URL(providerCallbackUrl(services.config, provider.id));
     for (const [key, value] of Object.entries(query)) callbackUrl.searchParams.set(key, value);
     const signIn = await client.signIn(callbackUrl, { state: flow.innerState, codeVerifier: flow.innerCodeVerifier });

@@ -7,10 +7,11 @@
  */
 import { KnownErrors, StatusError } from "@latchkey/shared";
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
-import type { ServerConfig } from "../../../config.ts";
-import type { Db, DbOrTx } from "../../../db/connect.ts";
+import type { DbOrTx } from "../../../db/connect.ts";
 import { oauthAccounts, oauthTokens } from "../../../db/schema/index.ts";
 import { providerFailureKind } from "../../../integrations/oauth/client.ts";
+import type { Clock } from "../../../lib/clock.ts";
+import type { Services } from "../../../services.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
 import { inTenancy, type Tenancy } from "../../contact-channels/channels.ts";
 import { openProviderToken, sealProviderToken } from "./provider-tokens.ts";
@@ -22,14 +23,14 @@ const MIN_REMAINING_LIFETIME_MS = 5 * 60 * 1000;
 type TokenRow = typeof oauthTokens.$inferSelect;
 
 export async function connectedAccountAccessToken(
-  db: Db,
-  config: ServerConfig,
+  services: Pick<Services, "db" | "config" | "clock">,
   projectConfig: Pick<ProjectConfig, "oauth_providers">,
   t: Tenancy,
   userId: string,
   providerId: string,
   scope: string | undefined,
 ): Promise<string> {
+  const { db, config, clock } = services;
   const provider = enabledProvider(config, projectConfig, providerId);
   // The operator's shared keys do not give tokens out, except the development
   // provider (MOCK credentials), which has no real API behind it: tests and the
@@ -39,15 +40,15 @@ export async function connectedAccountAccessToken(
   const accountIds = await connectedAccountIds(db, t, userId, provider.entry.id, false);
   if (accountIds.length === 0) throw new KnownErrors.OAuthConnectionNotConnectedToUser();
 
-  const cached = await cachedAccessToken(db, config.serverSecret, t, accountIds, required);
+  const cached = await cachedAccessToken(db, config.serverSecret, t, accountIds, required, clock.date());
   if (cached !== null) return cached;
 
   const outcome = await db.transaction(async (tx) => {
     // Serializes refreshes of this user's accounts at the provider; whoever waited finds the token the first one stored.
     const locked = await connectedAccountIds(tx, t, userId, provider.entry.id, true);
-    const again = await cachedAccessToken(tx, config.serverSecret, t, locked, required);
+    const again = await cachedAccessToken(tx, config.serverSecret, t, locked, required, clock.date());
     if (again !== null) return { token: again };
-    return refreshAccessToken(tx, config.serverSecret, t, provider, locked, required);
+    return refreshAccessToken(tx, config.serverSecret, t, provider, locked, required, clock);
   });
   if ("token" in outcome) return outcome.token;
   throw outcome.error;
@@ -69,7 +70,8 @@ async function connectedAccountIds(db: DbOrTx, t: Tenancy, userId: string, provi
   return (lock ? await query.for("update") : await query).map((row) => row.id);
 }
 
-function tokensOf(db: DbOrTx, t: Tenancy, accountIds: string[], kind: "access" | "refresh") {
+/** `now` (the clock's time) decides which access tokens still have enough life left. */
+function tokensOf(db: DbOrTx, t: Tenancy, accountIds: string[], kind: "access" | "refresh", now: Date) {
   return db
     .select()
     .from(oauthTokens)
@@ -79,7 +81,7 @@ function tokensOf(db: DbOrTx, t: Tenancy, accountIds: string[], kind: "access" |
         inArray(oauthTokens.oauthAccountId, accountIds),
         eq(oauthTokens.kind, kind),
         eq(oauthTokens.isValid, true),
-        ...(kind === "access" ? [gt(oauthTokens.expiresAt, new Date(Date.now() + MIN_REMAINING_LIFETIME_MS))] : []),
+        ...(kind === "access" ? [gt(oauthTokens.expiresAt, new Date(now.getTime() + MIN_REMAINING_LIFETIME_MS))] : []),
       ),
     )
     .orderBy(desc(oauthTokens.createdAt));
@@ -101,8 +103,8 @@ function spentRefreshTokens(db: DbOrTx, t: Tenancy, accountIds: string[]) {
 
 const covers = (row: TokenRow, required: string[]) => required.every((s) => row.scopes.includes(s));
 
-async function cachedAccessToken(db: DbOrTx, serverSecret: string, t: Tenancy, accountIds: string[], required: string[]) {
-  const found = (await tokensOf(db, t, accountIds, "access")).find((row) => covers(row, required));
+async function cachedAccessToken(db: DbOrTx, serverSecret: string, t: Tenancy, accountIds: string[], required: string[], now: Date) {
+  const found = (await tokensOf(db, t, accountIds, "access", now)).find((row) => covers(row, required));
   return found ? openProviderToken(serverSecret, found.tokenSealed) : null;
 }
 
@@ -116,14 +118,15 @@ async function refreshAccessToken(
   provider: EnabledProvider,
   accountIds: string[],
   required: string[],
+  clock: Clock,
 ): Promise<{ token: string } | { error: Error }> {
-  const candidates = (await tokensOf(tx, t, accountIds, "refresh")).filter((row) => covers(row, required));
+  const candidates = (await tokensOf(tx, t, accountIds, "refresh", clock.date())).filter((row) => covers(row, required));
   if (candidates.length === 0) {
     // The provider already refused the refresh tokens that had the scopes: the user must connect again.
     const refused = (await spentRefreshTokens(tx, t, accountIds)).some((row) => covers(row, required));
     return { error: refused ? new KnownErrors.ProviderRejected() : new KnownErrors.OAuthConnectionDoesNotHaveRequiredScope() };
   }
-  const client = await connectProvider(provider);
+  const client = await connectProvider(provider, clock);
   for (const row of candidates) {
     const refreshToken = openProviderToken(serverSecret, row.tokenSealed);
     let tokens;

@@ -54,7 +54,7 @@ export interface OAuthFlow {
 export async function saveFlow(
   db: DbOrTx,
   serverSecret: string,
-  flow: Omit<OAuthFlow, "data" | "expiresAt"> & { data: Omit<OAuthFlowData, "inner_code_verifier_sealed"> },
+  flow: Omit<OAuthFlow, "data"> & { data: Omit<OAuthFlowData, "inner_code_verifier_sealed"> },
 ): Promise<void> {
   const data: OAuthFlowData = {
     ...flow.data,
@@ -65,7 +65,7 @@ export async function saveFlow(
     branchId: flow.branchId,
     stateHash: sha256Hex(flow.innerState),
     data,
-    expiresAt: new Date(Date.now() + OAUTH_FLOW_LIFETIME_MILLIS),
+    expiresAt: flow.expiresAt,
   });
 }
 
@@ -91,7 +91,7 @@ export async function takeFlow(db: Db, serverSecret: string, innerState: string)
  * Anyone may start a flow (authorize needs no user), so expired ones are
  * swept (housekeeping), a batch at a time; returns how many.
  */
-export async function deleteExpiredFlows(db: Db, now = new Date()): Promise<number> {
+export async function deleteExpiredFlows(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EXPIRED_FLOW_RETENTION_MILLIS);
   let deleted = 0;
   for (;;) {

@@ -59,6 +59,7 @@ export async function createOAuthUser(
     primaryEmailAuthEnabled: emailSignsIn,
     ...(input.signUpBotRiskScore !== undefined ? { signUpBotRiskScore: input.signUpBotRiskScore } : {}),
     countryCode: input.countryCode ?? null,
+    now: services.clock.date(),
   });
 }
 

@@ -35,9 +35,10 @@ export async function storeProviderTokens(
   t: Tenancy,
   oauthAccountId: string,
   tokens: ProviderTokens,
+  now: Date,
 ): Promise<void> {
   const ofAccount = and(inTenancy(oauthTokens, t), eq(oauthTokens.oauthAccountId, oauthAccountId));
-  await db.delete(oauthTokens).where(and(ofAccount, eq(oauthTokens.kind, "access"), lt(oauthTokens.expiresAt, new Date())));
+  await db.delete(oauthTokens).where(and(ofAccount, eq(oauthTokens.kind, "access"), lt(oauthTokens.expiresAt, now)));
   const rows: (typeof oauthTokens.$inferInsert)[] = [
     {
       ...t,

@@ -9,6 +9,7 @@ import type { ServerConfig } from "../../../config.ts";
 import { OAuthProviderClient, type ProviderConnection } from "../../../integrations/oauth/client.ts";
 import { isUsableOAuthProvider, type OAuthProviderConfig, type ProjectConfig } from "../../projects/config.ts";
 import { openClientSecret } from "../../projects/oauth-secrets.ts";
+import type { Clock } from "../../../lib/clock.ts";
 
 export interface EnabledProvider {
   id: OAuthProviderId;
@@ -52,8 +53,8 @@ export function enabledProvider(
   return { id: entry.id, entry, shared: true, connection };
 }
 
-export function connectProvider(provider: EnabledProvider): Promise<OAuthProviderClient> {
-  return OAuthProviderClient.connect(provider.id, provider.connection);
+export function connectProvider(provider: EnabledProvider, clock: Clock): Promise<OAuthProviderClient> {
+  return OAuthProviderClient.connect(provider.id, provider.connection, clock);
 }
 
 /** Our callback, which the provider sends the browser back to (registered with the provider's app). */

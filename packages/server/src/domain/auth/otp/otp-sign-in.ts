@@ -62,7 +62,7 @@ export async function mailSignInCode(
     const data: OtpSignInData = { email: input.email, user_id: channel?.userId ?? null };
     // The address lost its user since it was looked up: no challenge was checked for it, so it counts as unverifiable.
     if (!channel) data.bot_challenge = botChallenge ?? "error";
-    await saveCodeMail(tx, prepared, { ...data });
+    await saveCodeMail(tx, prepared, { ...data }, services.clock.date());
   });
   return prepared.nonce;
 }
@@ -176,5 +176,6 @@ async function signUpByEmail(
     otpAuthEnabled: true,
     signUpBotRiskScore: botRiskScore,
     countryCode,
+    now: services.clock.date(),
   });
 }

@@ -52,7 +52,7 @@ export async function initiatePasskeyAuthentication(
   });
   const data: AuthenticationCodeData = { challenge_sha256: challengeDigest(options.challenge) };
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "passkey_authentication" };
-  const { code } = await createCode(services.db, scope, { ...data }, PASSKEY_CHALLENGE_EXPIRATION_MILLIS);
+  const { code } = await createCode(services.db, scope, { ...data }, new Date(services.clock.now() + PASSKEY_CHALLENGE_EXPIRATION_MILLIS));
   const { hints, rpId, ...rest } = options;
   return { options_json: { ...rest, rpId: rpId ?? PASSKEY_RP_ID_SENTINEL, ...(hints && hints.length > 0 ? { hints } : {}) }, code };
 }
@@ -81,7 +81,10 @@ export async function signInWithPasskey(
     code,
     async (tx, _data) => {
       const { passkey, newCounter, backedUp } = accepted!;
-      await tx.update(passkeys).set({ counter: newCounter, backedUp, lastUsedAt: new Date() }).where(eq(passkeys.id, passkey.id));
+      await tx
+        .update(passkeys)
+        .set({ counter: newCounter, backedUp, lastUsedAt: services.clock.date() })
+        .where(eq(passkeys.id, passkey.id));
       const user = await findUser(tx, project.id, branchId, passkey.userId);
       // The row cascades away with its user, and it is locked: the user is there.
       return completeSignIn(services, tx, project, user!, { isNewUser: false, ip });

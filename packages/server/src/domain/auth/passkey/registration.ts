@@ -70,7 +70,7 @@ export async function initiatePasskeyRegistration(
     user_handle: options.user.id,
   };
   const scope: CodeScope = { ...tenancy, purpose: "passkey_registration" };
-  const { code } = await createCode(services.db, scope, { ...data }, PASSKEY_CHALLENGE_EXPIRATION_MILLIS);
+  const { code } = await createCode(services.db, scope, { ...data }, new Date(services.clock.now() + PASSKEY_CHALLENGE_EXPIRATION_MILLIS));
   const rp = { ...options.rp, id: options.rp.id ?? PASSKEY_RP_ID_SENTINEL };
   return { options_json: { ...optionsJson, rp, user: { ...options.user }, ...(hints && hints.length > 0 ? { hints } : {}) }, code };
 }
@@ -160,7 +160,7 @@ async function storePasskey(
       userHandle: data.user_handle,
       deviceType: info.credentialDeviceType,
       backedUp: info.credentialBackedUp,
-      displayName: defaultPasskeyName(info.credentialDeviceType, new Date()),
+      displayName: defaultPasskeyName(info.credentialDeviceType, services.clock.date()),
     })
     .onConflictDoNothing()
     .returning({ id: passkeys.id });

@@ -47,12 +47,12 @@ export async function sendResetCode(
   const data: PasswordResetData = { user_id: found.userId, email: found.value };
   // To the address as the user registered it, whatever case was typed here.
   const addressed = { ...prepared, email: { ...prepared.email, to: [found.value] } };
-  await services.events.transaction(services.db, (tx) => saveCodeMail(tx, addressed, { ...data }));
+  await services.events.transaction(services.db, (tx) => saveCodeMail(tx, addressed, { ...data }, services.clock.date()));
 }
 
 /** Whether the code would work now (counts as an attempt, does not spend it). */
 export async function checkResetCode(services: Services, project: ProjectRow, branchId: string, code: string): Promise<void> {
-  await checkCode(services.db, resetScope(project, branchId), code);
+  await checkCode(services, resetScope(project, branchId), code);
 }
 
 /** Spends the code and sets the (already hashed) password, atomically. */
@@ -83,7 +83,7 @@ export async function resetPassword(
     // Other reset links of this user stop working too: one reset ends them all.
     await tx
       .update(verificationCodes)
-      .set({ usedAt: new Date() })
+      .set({ usedAt: services.clock.date() })
       .where(
         and(
           eq(verificationCodes.projectId, project.id),

@@ -1,14 +1,21 @@
 /** Limits on guessing passwords (per account and per client address) and second factors (per user). */
 import { RateLimitedError } from "@latchkey/shared";
+import type { Clock } from "../../../lib/clock.ts";
 import { FailureLimiter } from "../../../lib/failure-limiter.ts";
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
 export class SignInRateLimit {
-  readonly perAccount = new FailureLimiter(20, TEN_MINUTES);
-  readonly perIp = new FailureLimiter(200, TEN_MINUTES);
+  readonly perAccount: FailureLimiter;
+  readonly perIp: FailureLimiter;
   /** Wrong TOTP codes per user, whatever attempt code they came with (domain/auth/mfa/mfa-sign-in.ts). */
-  readonly totpPerUser = new FailureLimiter(10, 3 * TEN_MINUTES);
+  readonly totpPerUser: FailureLimiter;
+
+  constructor(clock: Clock) {
+    this.perAccount = new FailureLimiter(clock, 20, TEN_MINUTES);
+    this.perIp = new FailureLimiter(clock, 200, TEN_MINUTES);
+    this.totpPerUser = new FailureLimiter(clock, 10, 3 * TEN_MINUTES);
+  }
 
   /** Throws 429 when this account or address has failed too often. */
   check(accountKey: string, ip: string | null): void {

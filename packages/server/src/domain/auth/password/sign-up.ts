@@ -68,11 +68,12 @@ export async function signUpWithPassword(
           passwordHash,
           signUpBotRiskScore: botRiskScore,
           countryCode: input.countryCode,
+          now: services.clock.date(),
         });
     if (verification) {
       // The user was just given this address as their primary e-mail, so the channel exists.
       const channel = await findPrimaryChannel(tx, { projectId: project.id, branchId }, user.id);
-      await saveChannelVerification(tx, verification, channel!);
+      await saveChannelVerification(tx, verification, channel!, services.clock.date());
     }
     return signIn(services, tx, project, user, { ip: input.remoteIp });
   });

@@ -53,8 +53,9 @@ export async function sendToUsers(services: Services, send: BulkSend): Promise<S
   }
   if (outgoing.length > 0) {
     await services.events.transaction(services.db, async (tx) => {
+      const now = services.clock.date();
       for (const { to, email } of outgoing) {
-        await enqueueEmail(tx, send.tenancy.projectId, { to: [to], subject: email.subject, html: email.html, text: email.text });
+        await enqueueEmail(tx, send.tenancy.projectId, { to: [to], subject: email.subject, html: email.html, text: email.text }, now);
       }
       await send.afterQueued?.(tx);
     });

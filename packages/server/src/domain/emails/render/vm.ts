@@ -156,9 +156,10 @@ export class Sandbox {
 
   #run(jobJson: string): SandboxOutcome {
     const { runtime, context: ctx } = this;
-    const deadline = Date.now() + RENDER_CPU_MILLIS;
+    // Elapsed time on the monotonic clock: a budget, not a time of day (lib/clock.ts is for those).
+    const deadline = performance.now() + RENDER_CPU_MILLIS;
     let interrupted = false;
-    runtime.setInterruptHandler(() => (interrupted ||= Date.now() > deadline));
+    runtime.setInterruptHandler(() => (interrupted ||= performance.now() > deadline));
     const handles: QuickJSHandle[] = [];
     const keep = <T extends QuickJSHandle>(handle: T) => (handles.push(handle), handle);
     // What escapes the sandbox's own catch: the interrupt (uncatchable), or a failure of the catch itself (out of memory, a replaced built-in).

@@ -9,7 +9,8 @@ export default [
     let sessionId = auth.sessionId;
     const refreshToken = stackHeader(headers, "refresh-token");
     if (!sessionId && refreshToken) {
-      sessionId = (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken))?.id ?? null;
+      sessionId =
+        (await findSessionByRefreshToken(services.db, auth.project.id, auth.branchId, refreshToken, services.clock.date()))?.id ?? null;
     }
     if (!sessionId || !(await deleteSession(services.db, services.events, auth.project.id, auth.branchId, null, sessionId))) {
       throw new KnownErrors.RefreshTokenNotFoundOrExpired();

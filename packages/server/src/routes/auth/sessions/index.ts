@@ -9,7 +9,7 @@ export default [
   defineRoute(sessionsEndpoints.listSessions, async ({ auth, query, services }) => {
     const userId = resolveUserId(auth, query.user_id);
     await services.sessionActivity.flush();
-    const rows = await listSessions(services.db, auth.project.id, auth.branchId, userId);
+    const rows = await listSessions(services.db, auth.project.id, auth.branchId, userId, services.clock.date());
     // Impersonation sessions are an administrator's business only.
     const visible = auth.type === "admin" ? rows : rows.filter((s) => !s.isImpersonation);
     return { body: listOf(visible.map((s) => sessionView(s, auth.sessionId))) };

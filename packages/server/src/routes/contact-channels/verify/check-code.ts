@@ -8,7 +8,7 @@ import { tenancyOf } from "../../../http/auth.ts";
 export default [
   defineRoute(contactChannelsEndpoints.checkContactChannelVerificationCode, async ({ auth, body, services }) => {
     const tenancy = tenancyOf(auth);
-    const data = await checkCode<ChannelVerificationData>(services.db, { ...tenancy, purpose: "contact_channel_verification" }, body.code);
+    const data = await checkCode<ChannelVerificationData>(services, { ...tenancy, purpose: "contact_channel_verification" }, body.code);
     // A code verify would refuse is not reported as valid.
     await assertChannelStillHolds(services.db, tenancy, data);
     return { body: { is_code_valid: true as const } };

@@ -23,7 +23,7 @@ export default [
       await describeKeySet(services.db, auth.project.id, row.id, body.description);
     }
     if (body.revoked) {
-      await revokeKeySet(services.db, services.events, auth.project.id, row.id);
+      await revokeKeySet(services.db, services.events, auth.project.id, row.id, services.clock.date());
     }
     return { body: keySetView(await requireKeySet(services, auth, row.id)) };
   }),

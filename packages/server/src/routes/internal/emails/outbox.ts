@@ -5,7 +5,7 @@ import { defineRoute } from "../../../http/route.ts";
 
 export default [
   defineRoute(internalEmailsEndpoints.listOutboxEmails, async ({ auth, services }) => {
-    const rows = await outboxEmails(services.db, auth.project.id);
+    const rows = await outboxEmails(services.db, auth.project.id, services.clock.date());
     return { body: listOf(rows.map(outboxEmailView)) };
   }),
 ];

@@ -5,7 +5,7 @@ import { defineRoute } from "../../../http/route.ts";
 
 export default [
   defineRoute(teamInvitationsEndpoints.checkTeamInvitationCode, async ({ auth, body, services }) => {
-    await checkTeamInvitation(services.db, tenancyOf(auth), body.code);
+    await checkTeamInvitation(services, tenancyOf(auth), body.code);
     return { body: { is_code_valid: true as const } };
   }),
 ];

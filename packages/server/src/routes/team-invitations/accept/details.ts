@@ -6,6 +6,6 @@ import { defineRoute } from "../../../http/route.ts";
 export default [
   defineRoute(teamInvitationsEndpoints.teamInvitationDetails, async ({ auth, body, services }) => {
     assertMayJoinByInvitation(auth.user!, auth.project);
-    return { body: await checkTeamInvitation(services.db, tenancyOf(auth), body.code) };
+    return { body: await checkTeamInvitation(services, tenancyOf(auth), body.code) };
   }),
 ];

@@ -13,6 +13,7 @@ export default [
     const cookie = setCookieHeader(OAUTH_INNER_COOKIE_PREFIX + result.innerState, "true", {
       maxAgeSeconds: OAUTH_FLOW_LIFETIME_MILLIS / 1000,
       secure: services.config.apiUrl.startsWith("https:"),
+      now: services.clock.now(),
     });
     return emptyResponse(307, { location: result.location, "set-cookie": cookie });
   }),

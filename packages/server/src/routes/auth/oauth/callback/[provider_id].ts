@@ -21,6 +21,7 @@ async function callback({ params, query, services, headers, country }: CallbackI
     extra["set-cookie"] = setCookieHeader(result.spentCookie, "", {
       maxAgeSeconds: 0,
       secure: services.config.apiUrl.startsWith("https:"),
+      now: services.clock.now(),
     });
   }
   return emptyResponse(result.status, extra);

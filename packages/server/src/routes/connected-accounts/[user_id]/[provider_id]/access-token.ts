@@ -8,8 +8,7 @@ export default [
   defineRoute(connectedAccountsEndpoints.createConnectedAccountAccessToken, async ({ auth, params, body, services }) => {
     const userId = resolveUserId(auth, params.user_id);
     const accessToken = await connectedAccountAccessToken(
-      services.db,
-      services.config,
+      services,
       auth.project.config,
       tenancyOf(auth),
       userId,
