@@ -44,17 +44,22 @@ export async function enqueueEmail(tx: EventTx, projectId: string, email: Outgoi
 export async function insertQueuedEmail(db: DbOrTx, projectId: string, email: OutgoingEmail, now: Date): Promise<string> {
   const [row] = await db
     .insert(sentEmails)
-    .values({
-      projectId,
-      to: email.to,
-      subject: email.subject,
-      html: email.html,
-      textBody: email.text ?? null,
-      createdAt: now,
-      nextAttemptAt: now,
-    })
+    .values(messageRow(projectId, email, now))
     .returning({ id: sentEmails.id });
   return row!.id;
+}
+
+/** A message's row as written when it is queued or sent at once: due from `now` (the clock's time). */
+function messageRow(projectId: string, email: OutgoingEmail, now: Date) {
+  return {
+    projectId,
+    to: email.to,
+    subject: email.subject,
+    html: email.html,
+    textBody: email.text ?? null,
+    createdAt: now,
+    nextAttemptAt: now,
+  };
 }
 
 /** Seconds before attempt `attempts + 1`: 30 s, 2 min, 8 min, 32 min. */
@@ -177,15 +182,9 @@ export class EmailQueue {
     const [row] = await this.db
       .insert(sentEmails)
       .values({
-        projectId,
-        to: email.to,
-        subject: email.subject,
-        html: email.html,
-        textBody: email.text ?? null,
+        ...messageRow(projectId, email, now),
         status: "sending",
         attempts: 1,
-        createdAt: now,
-        nextAttemptAt: now,
         claimedAt: now,
         claimToken: randomUUID(),
       })
