@@ -16,12 +16,8 @@ import {
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { branchConfigOverrides, projectConfigOverrides } from "../../db/schema/index.ts";
+import type { Tenancy } from "../../db/tenancy.ts";
 import { sealSecrets } from "./secrets.ts";
-
-export interface Tenancy {
-  projectId: string;
-  branchId: string;
-}
 
 export interface StoredOverrides {
   project: ConfigOverride;

@@ -10,20 +10,15 @@
  * an address, and its violation becomes the catalogue's error.
  */
 import { KnownErrors, StatusError, type CamelCaseKeys, type ContactChannelJson, type ServerContactChannelPatch } from "@latchkey/shared";
-import { and, asc, desc, eq, ne, sql, type Column, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 import { record, type Events, type EventTx } from "../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import type { ChannelVerificationData } from "./verification.ts";
 
 export type ContactChannelRow = typeof contactChannels.$inferSelect;
-
-/** Where the user lives: every query is scoped to it. */
-export interface Tenancy {
-  projectId: string;
-  branchId: string;
-}
 
 export function channelView(row: ContactChannelRow): ContactChannelJson {
   return {
@@ -38,10 +33,6 @@ export function channelView(row: ContactChannelRow): ContactChannelJson {
 }
 
 /** The rows of one project's branch, in any table whose rows start with tenancyColumns() (db/schema/projects.ts). */
-export function inTenancy(table: { projectId: Column; branchId: Column }, t: Tenancy): SQL {
-  return and(eq(table.projectId, t.projectId), eq(table.branchId, t.branchId))!;
-}
-
 /** Whether the user is in this project's branch; `lock` takes the per-user write lock (their row, until the transaction ends). */
 export async function userExists(db: DbOrTx, t: Tenancy, userId: string, lock = false): Promise<boolean> {
   const query = db

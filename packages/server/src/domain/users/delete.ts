@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/connect.ts";
 import { teamMembers, users } from "../../db/schema/index.ts";
 import { record, type Events } from "../../events/transaction.ts";
-import type { Tenancy } from "../contact-channels/channels.ts";
+import type { Tenancy } from "../../db/tenancy.ts";
 
 /**
  * Deletes the user of this project and branch; their sessions, contact

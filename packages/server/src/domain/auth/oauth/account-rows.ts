@@ -8,7 +8,8 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { oauthAccounts } from "../../../db/schema/index.ts";
-import { inTenancy, userExists, type Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import { userExists } from "../../contact-channels/channels.ts";
 
 export type OAuthAccountRow = typeof oauthAccounts.$inferSelect;
 

@@ -14,7 +14,7 @@ import type { Tx } from "../../../db/connect.ts";
 import { record, type EventTx } from "../../../events/transaction.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
 import type { Services } from "../../../services.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 import type { ProjectRow } from "../../projects/projects.ts";
 import { findAuthEmailChannel, findUser, type UserRecord } from "../../users/record.ts";
 import {

@@ -13,7 +13,7 @@ import { providerFailureKind } from "../../../integrations/oauth/client.ts";
 import type { Clock } from "../../../lib/clock.ts";
 import type { Services } from "../../../services.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
-import { inTenancy, type Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { openProviderToken, sealProviderToken } from "./provider-tokens.ts";
 import { connectProvider, enabledProvider, type EnabledProvider } from "./providers.ts";
 

@@ -23,7 +23,8 @@ import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { record, type Events } from "../../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../../db/errors.ts";
 import { oauthAccounts } from "../../../db/schema/index.ts";
-import { inTenancy, userExists, type Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import { userExists } from "../../contact-channels/channels.ts";
 import { hasOAuthProvider, type ProjectConfig } from "../../projects/config.ts";
 import {
   findSignInAccount,

@@ -9,7 +9,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { oauthTokens } from "../../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret } from "../../../lib/secrets.ts";
-import { inTenancy, type Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 
 /** What the provider answered, as the callback read it. */
 export interface ProviderTokens {

@@ -27,7 +27,7 @@ import { createCode, useCode, type CodeScope } from "../../codes/verification-co
 import type { ProjectRow } from "../../projects/projects.ts";
 import { findUser } from "../../users/record.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignedIn, type SignInOutcome } from "../complete-sign-in.ts";
-import { inTenancy } from "../../contact-channels/channels.ts";
+import { inTenancy } from "../../../db/tenancy.ts";
 import type { PasskeyRow } from "./passkeys.ts";
 import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
 import { webauthn, webauthnHelpers } from "./webauthn.ts";

@@ -9,7 +9,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { passkeys, users } from "../../../db/schema/index.ts";
 import { record, type Events, type EventTx } from "../../../events/transaction.ts";
-import { inTenancy, requireUser, type Tenancy } from "../../contact-channels/channels.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import { requireUser } from "../../contact-channels/channels.ts";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 

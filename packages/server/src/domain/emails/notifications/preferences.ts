@@ -8,7 +8,8 @@ import { NOTIFICATION_CATEGORIES, StatusError, type NotificationCategoryName, ty
 import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { notificationPreferences } from "../../../db/schema/index.ts";
-import { requireUser, type Tenancy } from "../../contact-channels/channels.ts";
+import { type Tenancy } from "../../../db/tenancy.ts";
+import { requireUser } from "../../contact-channels/channels.ts";
 
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 

@@ -6,7 +6,7 @@ import { KnownErrors } from "@latchkey/shared";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { contactChannels, notificationPreferences, users } from "../../../db/schema/index.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 import type { NotificationCategory } from "./preferences.ts";
 
 export interface Recipient {

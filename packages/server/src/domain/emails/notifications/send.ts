@@ -8,7 +8,7 @@
 import type { SendEmailResultJson } from "@latchkey/shared";
 import type { DbOrTx } from "../../../db/connect.ts";
 import type { Services } from "../../../services.ts";
-import type { Tenancy } from "../../contact-channels/channels.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 import { enqueueEmail } from "../queue.ts";
 import type { NotificationCategory } from "./preferences.ts";
 import { loadRecipients, type Audience, type Recipient } from "./recipients.ts";
