@@ -25,6 +25,21 @@ describe.runIf(onPostgres)("replicas sharing one database", () => {
     await a?.close();
   });
 
+  it("a replica has applied another's committed cache events once it has caught up", async () => {
+    const user = await signUpUser(a, project);
+    const heard: string[] = [];
+    const stop = b.instance.services.bus.onEvent((event) => {
+      if (event.t === "user") heard.push(event.id);
+    });
+    try {
+      await a.request("/users/me", { method: "PATCH", as: user.as, body: { display_name: "Heard" } });
+      await b.cachesCaughtUp();
+      expect(heard).toContain(user.userId);
+    } finally {
+      stop();
+    }
+  });
+
   it("a session revoked on one replica stops refreshing on the other", async () => {
     const user = await signUpUser(a, project);
     const refresh = (server: TestServer) =>
