@@ -91,7 +91,7 @@ export async function startInstance(
   );
   emails.start();
   const events = new Events(logger);
-  events.subscribe((recorded) => bus.applyDomainEvents(recorded));
+  bus.subscribeTo(events);
   events.subscribe((recorded) => {
     if (recorded.some((event) => event.type === "email.queued")) emails.kick();
   });
