@@ -58,7 +58,7 @@ function JsonBlock({ name, value }: { name: string; value: unknown }) {
         <span className="mono small">{name}</span>
         <CopyButton text={text} ariaLabel={`Copy the ${name}`} small />
       </figcaption>
-      <pre tabIndex={0} aria-label={`The ${name} as JSON`}>
+      <pre tabIndex={0} role="region" aria-label={`The ${name} as JSON`}>
         <code>{text}</code>
       </pre>
     </figure>
