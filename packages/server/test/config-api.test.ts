@@ -5,7 +5,7 @@
  * reading back each other's writes; concurrent writers keeping both keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, expectPlainError, expectSchemaError, patchProjectConfig, type Project } from "./fixtures.ts";
+import { createProject, expectPlainError, expectSchemaError, patchProjectConfig, turnOnProductionMode, type Project } from "./fixtures.ts";
 import { storedOverrides } from "./config-fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
@@ -345,11 +345,36 @@ describe("the project PATCH and the override API", () => {
     expect(view.email_config).toMatchObject({ type: "standard", host: "smtp.example.com", port: 587, sender_email: "s@example.com" });
   });
 
+  it("agree on an own e-mail server written key by key: in use once it has a host and a sender", async () => {
+    const p = await createProject(server);
+    await patched("environment", { "emails.server.isShared": false, "emails.server.host": "smtp.example.com" }, p);
+    expect((await adminConfig(p)).email_config).toEqual({ type: "shared" });
+    await patched("environment", { "emails.server.senderName": "Shop", "emails.server.senderEmail": "mail@example.com" }, p);
+    expect((await adminConfig(p)).email_config).toMatchObject({
+      type: "standard",
+      host: "smtp.example.com",
+      sender_email: "mail@example.com",
+    });
+  });
+
+  it("agree on production mode: the override API refuses what the project PATCH refuses, and changes nothing", async () => {
+    const p = await createProject(server);
+    await turnOnProductionMode(server, p);
+    const before = await override("environment", p);
+    expectPlainError(await patch("environment", { "domains.allowLocalhost": true }, p), 400, /Localhost is not allowed in production mode/);
+    const http = { "domains.trustedDomains.a": { baseUrl: "http://app.example.com" } };
+    expectPlainError(await patch("environment", http, p), 400, /Trusted domains should be HTTPS: http:\/\/app\.example\.com/);
+    expect(await override("environment", p)).toEqual(before);
+    await patched("environment", { "domains.trustedDomains.a": { baseUrl: "https://app.example.com" } }, p);
+    expect((await adminConfig(p)).domains).toEqual([{ domain: "https://app.example.com", handler_path: "/handler" }]);
+  });
+
   it("keep secrets sealed at rest and masked in answers; the mask sent back keeps the secret", async () => {
     const p = await createProject(server);
+    const sender = { senderName: "Shop", senderEmail: "mail@example.com" };
     await patched(
       "environment",
-      { "emails.server": { isShared: false, host: "smtp.example.com", port: 587, password: "smtp-password-9876" } },
+      { "emails.server": { ...sender, isShared: false, host: "smtp.example.com", port: 587, password: "smtp-password-9876" } },
       p,
     );
     expect(JSON.stringify(await storedOverrides(server, p.id))).not.toContain("smtp-password");
@@ -360,7 +385,7 @@ describe("the project PATCH and the override API", () => {
 
     await patched(
       "environment",
-      { "emails.server": { isShared: false, host: "smtp2.example.com", port: 587, password: "********9876" } },
+      { "emails.server": { ...sender, isShared: false, host: "smtp2.example.com", port: 587, password: "********9876" } },
       p,
     );
     expect((await server.instance.services.projects.get(p.id))!.config.email_config).toMatchObject({

@@ -13,17 +13,20 @@ type Provider = RenderedConfig["auth"]["oauth"]["providers"][string];
 /** The view. Client secrets stay sealed (opened where used); the SMTP password is opened for sending. */
 export function projectConfigOf(rendered: RenderedConfig, serverSecret: string): ProjectConfig {
   const server = rendered.emails.server;
-  const email: EmailConfig = server.isShared
-    ? { type: "shared" }
-    : {
-        type: "standard",
-        host: server.host ?? "",
-        port: server.port ?? 0,
-        username: server.username ?? "",
-        password: server.password === undefined ? "" : openClientSecret(serverSecret, server.password),
-        sender_name: server.senderName ?? "",
-        sender_email: server.senderEmail ?? "",
-      };
+  // The own server is in use once it can send: a host and a sender. Until then (keys written one at a time)
+  // mail keeps going through the shared server, as before it was chosen.
+  const email: EmailConfig =
+    server.isShared || !server.host || !server.senderEmail || !server.senderName
+      ? { type: "shared" }
+      : {
+          type: "standard",
+          host: server.host ?? "",
+          port: server.port ?? 0,
+          username: server.username ?? "",
+          password: server.password === undefined ? "" : openClientSecret(serverSecret, server.password),
+          sender_name: server.senderName ?? "",
+          sender_email: server.senderEmail ?? "",
+        };
   const providers: OAuthProviderConfig[] = [];
   for (const p of Object.values(rendered.auth.oauth.providers) as Provider[]) {
     if (!p.allowSignIn || providers.some((q) => q.id === p.type)) continue;

@@ -6,13 +6,18 @@ import {
   type ConfigLevel,
   type ConfigOverride,
   type ConfigSourceJson,
+  StatusError,
 } from "@latchkey/shared";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/connect.ts";
+import { projects } from "../../db/schema/index.ts";
 import type { Events } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
+import { checkProductionMode, ProductionModeRefused } from "../projects/manage.ts";
 import type { ProjectStore } from "../projects/projects.ts";
+import { projectConfigOf } from "./legacy.ts";
 import { type Tenancy } from "../../db/tenancy.ts";
-import { readOverrides, renderOverrides, saveOverride, setConfigSource } from "./store.ts";
+import { readOverrides, renderOverrides, saveOverride, setConfigSource, type StoredOverrides } from "./store.ts";
 
 export interface ConfigWriter {
   db: Db;
@@ -30,10 +35,28 @@ export function writeConfigOverride(
   source?: ConfigSourceJson,
 ): Promise<void> {
   return w.events.transaction(w.db, async (tx) => {
+    // The project row first, as the project PATCH locks it: turning production mode on waits for this write.
+    const [project] = await tx
+      .select({ isProductionMode: projects.isProductionMode })
+      .from(projects)
+      .where(eq(projects.id, t.projectId))
+      .for("update");
     const stored = await readOverrides(tx, t, level);
-    await saveOverride(tx, w.serverSecret, t, level, next(stored[level]), renderOverrides(stored), source);
+    const override = next(stored[level]);
+    const sealed = await saveOverride(tx, w.serverSecret, t, level, override, renderOverrides(stored), source);
+    refuseWhatProductionForbids(w.serverSecret, t.projectId, project?.isProductionMode ?? false, { ...stored, [level]: sealed });
     await w.projects.changed(tx, t.projectId);
   });
+}
+
+/** The same production rules the project PATCH holds to, so both ways of configuring agree; answered as 400 text. */
+function refuseWhatProductionForbids(serverSecret: string, projectId: string, production: boolean, stored: StoredOverrides): void {
+  try {
+    checkProductionMode(projectId, production, projectConfigOf(renderOverrides(stored), serverSecret));
+  } catch (error) {
+    if (error instanceof ProductionModeRefused) throw new StatusError(400, error.message);
+    throw error;
+  }
 }
 
 export function writeConfigSource(w: ConfigWriter, t: Tenancy, source: ConfigSourceJson): Promise<void> {

@@ -63,7 +63,8 @@ function patchedOverride(serverSecret: string, current: ProjectConfig, patch: Co
   });
 }
 
-function checkProductionMode(projectId: string, productionMode: boolean | undefined, config: ProjectConfig): void {
+/** Throws ProductionModeRefused when a production project's config would break a production rule. */
+export function checkProductionMode(projectId: string, productionMode: boolean | undefined, config: ProjectConfig): void {
   if (!productionMode) return;
   const errors = productionModeErrors(projectId, config);
   if (errors.length > 0) throw new ProductionModeRefused(errors);
