@@ -54,7 +54,7 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
 
   // CORS: every response carries allow-origin and expose-headers (see
   // http/response.ts); preflights are answered here, before routing.
-  app.options("*", (c) => {
+  app.options("*", () => {
     nameRoute(PREFLIGHT_ROUTE);
     return emptyResponse(204, {
       "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
