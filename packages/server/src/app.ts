@@ -18,7 +18,7 @@ import type { RouteDefinition } from "./http/route.ts";
 import { openApiRoutes } from "./http/openapi-route.ts";
 import { SdkPackages } from "./http/sdk-packages.ts";
 import { compareRoutes } from "./route-table.ts";
-import { observeRequests, type ObservedEnv } from "./http/access-log.ts";
+import { nameRoute, observeRequests } from "./http/access-log.ts";
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH, liveResponse, readyResponse } from "./http/health.ts";
 import { METRICS_PATH, metricsResponse } from "./http/metrics.ts";
 import type { Services } from "./services.ts";
@@ -54,8 +54,8 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
 
   // CORS: every response carries allow-origin and expose-headers (see
   // http/response.ts); preflights are answered here, before routing.
-  app.options("*", (c) => {
-    (c.env as ObservedEnv).route = PREFLIGHT_ROUTE;
+  app.options("*", () => {
+    nameRoute(PREFLIGHT_ROUTE);
     return emptyResponse(204, {
       "access-control-allow-methods": "GET, POST, PATCH, PUT, DELETE, OPTIONS",
       "access-control-allow-headers": CORS_ALLOWED_HEADERS,
@@ -85,7 +85,7 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
     // Outside the API, paths are the dashboard's pages and files.
     const path = c.req.path;
     const page = isDashboardPath(path) ? services.dashboard?.respond(path, c.req.method, c.req.header("accept")) : null;
-    if (page) (c.env as ObservedEnv).route = DASHBOARD_ROUTE;
+    if (page) nameRoute(DASHBOARD_ROUTE);
     return page ?? textResponse(404, "Not found. See /api/v1/openapi.json for the list of endpoints.");
   });
 
@@ -101,7 +101,7 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   ];
   for (const [path, answer] of operating) {
     app.get(path, (c) => {
-      (c.env as ObservedEnv).route = path;
+      nameRoute(path);
       return answer(c);
     });
     knownPaths.add("ALL", path, true);

@@ -7,6 +7,8 @@ import { sql } from "drizzle-orm";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createApp } from "../src/app.ts";
 import { READINESS_CACHE_MILLIS, Readiness } from "../src/db/readiness.ts";
@@ -229,6 +231,52 @@ describe("access log", () => {
       const text = JSON.stringify(lines[0]);
       for (const secret of [user.accessToken, project.client.publishableClientKey!, user.userId]) expect(text).not.toContain(secret);
     }
+  });
+
+  test("requests under way at once are each logged under their own route, answered at once or after a wait", async () => {
+    const user = await signUpUser(server, project);
+    const preflight = { origin: "https://app.example", "access-control-request-method": "GET" };
+    // The sign-in waits (its hash) while the others are answered; each line names its own route.
+    const [signIn, ...others] = await Promise.all([
+      passwordSignIn(server, project, user.email),
+      fetch(`${base}/api/v1/no/such/thing`),
+      fetch(`${base}/health/live`),
+      fetch(`${base}/api/v1/users/me`, { headers: authHeaders(user.as) }),
+      fetch(`${base}/api/v1/users/me`, { method: "OPTIONS", headers: preflight }),
+    ]);
+    const logged = (res: { headers: Headers }) =>
+      server.logs.filter((l) => l.msg === "request" && l.reqId === res.headers.get("x-stack-request-id")).map((l) => [l.route, l.status]);
+    expect(logged(signIn)).toEqual([["/api/v1/auth/password/sign-in", 200]]);
+    expect(others.map(logged)).toEqual([
+      [["(unmatched)", 404]],
+      [["/health/live", 200]],
+      [["/api/v1/users/me", 200]],
+      [["(preflight)", 204]],
+    ]);
+  });
+
+  test("with the logger's level above info no line is written, the request still counted; lowered, lines come back", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = pino({ level: "warn" }, sink);
+    const app = createApp({ ...server.instance.services, logger }, []);
+    const live = { method: "GET", route: "/health/live", status: "200" };
+    const before = valueOf(await scrape(), "latchkey_http_requests_total", live);
+    expect((await app.request("http://localhost/health/live", { headers: { "x-request-id": "lb-1" } })).status).toBe(200);
+    expect(lines).toEqual([]);
+    // The scrape itself is counted under /metrics, not /health/live.
+    expect(valueOf(await scrape(), "latchkey_http_requests_total", live) - before).toBe(1);
+
+    logger.level = "info";
+    const res = await app.request("http://localhost/health/live", { headers: { "x-request-id": "lb-2" } });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ msg: "request", reqId: res.headers.get("x-stack-request-id"), route: "/health/live", upstreamId: "lb-2" }),
+    ]);
   });
 
   test("an incoming request id that is not safe to log is left out", async () => {

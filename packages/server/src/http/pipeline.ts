@@ -22,7 +22,7 @@ import { jsonResponse, jsonTextResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
 import { requireTeamPermission } from "./team-permission.ts";
 import type { HandlerInput, RouteDefinition } from "./route.ts";
-import type { ObservedEnv } from "./access-log.ts";
+import { nameRoute } from "./access-log.ts";
 
 const NO_KEYS = z.object({}).strict();
 const NO_BODY = NO_KEYS.optional();
@@ -32,7 +32,7 @@ export function routeHandler(route: RouteDefinition, services: Services, pattern
   // Decided once per route: with the check off, answers are not looked at.
   const check = services.config.checkResponses;
   return (c: Context): MaybePromise<Response> => {
-    (c.env as ObservedEnv).route = pattern;
+    nameRoute(pattern);
     try {
       const response = run(handle(route, services, c, check));
       return isPromise(response) ? response.catch(rethrowAsError) : response;

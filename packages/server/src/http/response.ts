@@ -19,7 +19,7 @@ export const REQUEST_ID_HEADER = "x-stack-request-id";
 const REQUEST_ID_PREFIX = randomUUID().slice(0, 24);
 let requestCount = 0;
 
-/** The id of the request whose synchronous part is running (set by answeringRequest), else null. */
+/** The id of the request whose synchronous part is running (set by answerWithId), else null. */
 let answering: string | null = null;
 
 export function nextRequestId(): string {
@@ -27,20 +27,22 @@ export function nextRequestId(): string {
 }
 
 /**
- * Runs the synchronous part of answering one request with its id known in
- * advance: a response built in it (a cached read's, which never waits) takes
- * `id` as its `x-stack-request-id`, so the access log can name the id without
- * reading the response's headers (http/access-log.ts). What is built after
- * the handler first waits draws its own id, as before; JavaScript runs one
- * request's synchronous part at a time, so no other request's response can
- * take this id.
+ * Calls `fetch(request, env)` with the request's id known in advance: a
+ * response built in its synchronous part (a cached read's, which never waits)
+ * takes `id` as its `x-stack-request-id`, so the access log can name the id
+ * without reading the response's headers (http/access-log.ts). What is built
+ * after the handler first waits draws its own id, as before; JavaScript runs
+ * one request's synchronous part at a time, so no other request's response
+ * can take this id. The call and its arguments are passed rather than a
+ * closure: this runs on every request.
  */
-export function answeringRequest<T>(id: string, answer: () => T): T {
+export function answerWithId<A, E, R>(id: string, fetch: (request: A, env: E) => R, request: A, env: E): R {
+  const outer = answering;
   answering = id;
   try {
-    return answer();
+    return fetch(request, env);
   } finally {
-    answering = null;
+    answering = outer;
   }
 }
 

@@ -1,5 +1,6 @@
 /** Project key checks on the request path, served from the cache when possible. */
-import { mapMaybe, type MaybePromise } from "../../lib/maybe-async.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { isPromise, type MaybePromise } from "../../lib/maybe-async.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Services } from "../../services.ts";
 import { findLiveKey, isUnexpired, type ProjectKeyKind } from "./project-keys.ts";
@@ -19,11 +20,26 @@ export function checkProjectKey(services: Services, projectId: string, kind: Pro
     const entry = services.caches.load(services.caches.projectKeys, `${projectId}:${kind}:as-sent:${key}`, () =>
       findLiveKey(services.db, projectId, kind, sha256Hex(key)),
     );
-    return mapMaybe(entry, (found) => isUnexpired(found, services.clock.now()));
+    return liveNow(entry, services.clock);
   }
   const digest = sha256Hex(key);
   const entry = services.caches.load(services.caches.projectKeys, `${projectId}:${kind}:${digest}`, () =>
     findLiveKey(services.db, projectId, kind, digest),
   );
-  return mapMaybe(entry, (found) => isUnexpired(found, services.clock.now()));
+  return liveNow(entry, services.clock);
+}
+
+type CachedKey = { expiresAt: Date | null } | null;
+
+/**
+ * Whether the cached or loaded key is live at the clock's time; a cached key answers without a
+ * closure made for it (this runs on every request with a key), and the clock is read only for a key that expires.
+ */
+function liveNow(entry: MaybePromise<CachedKey>, clock: Clock): MaybePromise<boolean> {
+  if (isPromise(entry)) return entry.then((found) => isLive(found, clock));
+  return isLive(entry, clock);
+}
+
+function isLive(key: CachedKey, clock: Clock): boolean {
+  return key !== null && (key.expiresAt === null || isUnexpired(key, clock.now()));
 }
