@@ -11,3 +11,4 @@ export * from "./cli-auth.ts";
 export * from "./oauth.ts";
 export * from "./config-overrides.ts";
 export * from "./events.ts";
+export * from "./jobs.ts";

@@ -12,6 +12,7 @@ import { deleteExpiredCodes } from "../codes/expired-codes.ts";
 import { dropOldOutboxBodies } from "../emails/outbox.ts";
 import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
 import { deleteOldOutboxEvents } from "../../events/retention.ts";
+import { deleteFinishedJobs } from "../../jobs/store.ts";
 import { utcDay } from "../users/activity.ts";
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
@@ -47,6 +48,7 @@ export class Housekeeping {
     oldActivityDays: number;
     oldOutboxBodies: number;
     oldEvents: number;
+    finishedJobs: number;
   }> {
     try {
       const expiredCodes = await deleteExpiredCodes(this.db, now);
@@ -63,15 +65,24 @@ export class Housekeeping {
       }
       const oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
       const oldEvents = await deleteOldOutboxEvents(this.db, now);
-      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays + oldOutboxBodies + oldEvents > 0)
+      const finishedJobs = await deleteFinishedJobs(this.db, now);
+      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays + oldOutboxBodies + oldEvents + finishedJobs > 0)
         this.logger.info(
-          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents },
-          "deleted long-expired codes, CLI logins, OAuth flows, old activity days, old dev-outbox bodies and old events",
+          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents, finishedJobs },
+          "deleted long-expired codes, CLI logins, OAuth flows, old activity days, old dev-outbox bodies, old events and finished jobs",
         );
-      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents };
+      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents, finishedJobs };
     } catch (error) {
       this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
-      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0, oldOutboxBodies: 0, oldEvents: 0 };
+      return {
+        expiredCodes: 0,
+        expiredCliLogins: 0,
+        expiredOAuthFlows: 0,
+        oldActivityDays: 0,
+        oldOutboxBodies: 0,
+        oldEvents: 0,
+        finishedJobs: 0,
+      };
     }
   }
 
