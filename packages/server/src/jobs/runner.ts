@@ -44,7 +44,7 @@ export class JobRunner {
     this.#concurrency = options.concurrency ?? 4;
   }
 
-  /** Adds a kind this process runs; before start. */
+  /** Adds a kind this process runs (claimed from the next wake on). */
   register<K extends JobKind>(definition: JobKindDefinition<K>): void {
     if (this.#kinds.has(definition.kind)) throw new Error(`Job kind ${definition.kind} is registered twice`);
     if (definition.retry.maxAttempts < 1) throw new Error(`Job kind ${definition.kind} needs at least one attempt`);
