@@ -3,7 +3,7 @@
  * happened with `record(tx, event)`: the event is written to outbox_events
  * and announced to other replicas by pg_notify, both in the transaction, so
  * they exist exactly when the change commits. Only after the commit does this
- * process hand the events to its subscribers (its caches, the e-mail queue);
+ * process hand the events to its subscribers (its caches, the job runner);
  * a rollback hands nothing. A read on this replica that raced the write may
  * have cached what it read before the commit; the caches drop it when the
  * events arrive (cache/caches.ts), so nothing stale outlives the write.

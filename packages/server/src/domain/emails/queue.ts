@@ -198,7 +198,11 @@ export class EmailQueue {
     let production: boolean;
     try {
       const project = await this.projects.get(row.projectId);
-      if (!project) return await this.finish(row, { status: "failed", error: "The project no longer exists." });
+      if (!project) {
+        await this.finish(row, { status: "failed", error: "The project no longer exists." });
+        if (job) throw new FinalJobError("The project no longer exists.");
+        return;
+      }
       production = project.isProductionMode;
       const emailConfig = config ?? project.config.email_config;
       smtp = smtpFor(emailConfig, this.shared);
