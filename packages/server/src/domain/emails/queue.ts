@@ -211,6 +211,8 @@ export class EmailQueue {
       fromName = own ? (smtp?.senderName ?? null) : project.displayName;
       if (own && smtp) connectTo = await resolveSmtpHost(smtp.host, this.allowPrivateHosts);
     } catch (error) {
+      // The project's absence, recorded above, is final already.
+      if (error instanceof FinalJobError) throw error;
       return this.retryOrFail(row, error, job);
     }
     if (!smtp) {
