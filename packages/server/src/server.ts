@@ -21,6 +21,7 @@ import { CacheBus } from "./cache/bus.ts";
 import { Caches } from "./cache/caches.ts";
 import { Events } from "./events/transaction.ts";
 import { EmailQueue } from "./domain/emails/queue.ts";
+import { JobRunner } from "./jobs/runner.ts";
 import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
@@ -79,8 +80,11 @@ export async function startInstance(
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
   const projects = new ProjectStore(db, caches, bus, config.serverSecret);
+  // Every kind registers with the runner before it starts (e-mail: EmailQueue's constructor).
+  const jobs = new JobRunner(db, clock, logger);
   const emails = new EmailQueue(
     db,
+    jobs,
     projects,
     config.email,
     logger,
@@ -90,10 +94,12 @@ export async function startInstance(
     metrics,
   );
   emails.start();
+  await jobs.start(database);
   const events = new Events(logger);
   bus.subscribeTo(events);
+  // Jobs enqueued by a commit wake the runners by notification (jobs/store.ts); mail is not kept waiting for it.
   events.subscribe((recorded) => {
-    if (recorded.some((event) => event.type === "email.queued")) emails.kick();
+    if (recorded.some((event) => event.type === "email.queued")) jobs.kick();
   });
   const housekeeping = new Housekeeping(db, logger, clock, capabilityHousekeeping());
   housekeeping.start();
@@ -114,6 +120,7 @@ export async function startInstance(
     caches,
     sessionActivity,
     emails,
+    jobs,
     emailRateLimit: new EmailSendRateLimit(clock),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
@@ -134,7 +141,8 @@ export async function startInstance(
     services,
     app: createApp(services, await routes),
     close: async () => {
-      await emails.close();
+      // Graceful: no new claims, and the handlers running now end before the database closes.
+      await jobs.close();
       await housekeeping.close();
       await sessionActivity.close();
       await database.close();

@@ -7,6 +7,7 @@ import type { CacheBus } from "./cache/bus.ts";
 import type { Caches } from "./cache/caches.ts";
 import type { Events } from "./events/transaction.ts";
 import type { EmailQueue } from "./domain/emails/queue.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 import type { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import type { SessionActivity } from "./domain/sessions/activity.ts";
 import type { ServerConfig } from "./config.ts";
@@ -40,6 +41,8 @@ export interface Services {
   caches: Caches;
   sessionActivity: SessionActivity;
   emails: EmailQueue;
+  /** Runs every kind of job, e-mail included, from the table all replicas share (jobs/runner.ts). */
+  jobs: JobRunner;
   emailRateLimit: EmailSendRateLimit;
   housekeeping: Housekeeping;
   /** null: bot challenges are off (see ServerConfig.botChallenge). */

@@ -5,7 +5,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sentEmails } from "../src/db/schema/index.ts";
+import { jobs, sentEmails } from "../src/db/schema/index.ts";
 import { MAX_SEND_ATTEMPTS, insertQueuedEmail, retryDelaySeconds } from "../src/domain/emails/queue.ts";
 import { createProject, expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
@@ -34,6 +34,16 @@ afterAll(async () => {
 });
 
 const emails = (s: TestServer) => s.instance.services.emails;
+
+/** What a replica does when it takes a message's job: claims it for five minutes (its lease) and marks it being sent. */
+async function claimElsewhere(s: TestServer, id: string) {
+  const db = s.instance.services.db;
+  await db
+    .update(jobs)
+    .set({ status: "running", claimedBy: "another-replica", claimedUntil: new Date(s.clock.now() + 5 * 60_000), attempts: 1 })
+    .where(sql`${jobs.payload}->>'email_id' = ${id}`);
+  await db.update(sentEmails).set({ status: "sending", claimedAt: s.clock.date() }).where(eq(sentEmails.id, id));
+}
 const message = (subject: string) => ({ to: ["ada@example.com"], subject, html: `<p>${subject}</p>`, text: subject });
 
 async function listed(s: TestServer, p: Project) {
@@ -117,7 +127,7 @@ describe("delivery", () => {
   it("leaves alone a message another replica is sending right now", async () => {
     const db = server.instance.services.db;
     const id = await insertQueuedEmail(db, project.id, message("Being sent elsewhere"), server.clock.date());
-    await db.update(sentEmails).set({ status: "sending", claimedAt: server.clock.date() }).where(eq(sentEmails.id, id));
+    await claimElsewhere(server, id);
     await emails(server).flush();
     const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "sending", attempts: 0 });
@@ -127,7 +137,7 @@ describe("delivery", () => {
   it("takes over a message another replica claimed and never finished", async () => {
     const db = server.instance.services.db;
     const id = await insertQueuedEmail(db, project.id, message("Claimed then abandoned"), server.clock.date());
-    await db.update(sentEmails).set({ status: "sending", claimedAt: server.clock.date() }).where(eq(sentEmails.id, id));
+    await claimElsewhere(server, id);
     // Five minutes without a word from the replica that claimed it: the claim is stale.
     await server.clock.ahead(4 * 60_000, () => emails(server).flush());
     expect(shared.inbox.some((m) => m.subject === "Claimed then abandoned")).toBe(false);

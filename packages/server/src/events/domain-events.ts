@@ -5,7 +5,7 @@
  * carry the id only, as the server user or team is rendered when delivered.
  * The other events (e-mail queued, a contact channel or an OAuth account
  * changed, permission definitions rewritten, project settings) are for this
- * server's own consumers: the caches and the e-mail queue, which subscribe
+ * server's own consumers: the caches and the job runner, which subscribe
  * to them (Events.subscribe).
  */
 interface EventData {

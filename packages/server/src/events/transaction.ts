@@ -2,7 +2,7 @@
  * Domain code writes in `events.transaction(db, tx => …)` and records what
  * happened with `record(tx, event)`: the event is written to outbox_events in
  * the transaction, so it exists exactly when the change commits. Consumers
- * subscribe to the events (Events.subscribe): each may act in the
+ * (the caches, the job runner) subscribe to the events (Events.subscribe): each may act in the
  * transaction as events are recorded (the caches announce them to other
  * replicas by pg_notify, which PostgreSQL delivers only on commit), and is
  * handed each committed transaction's events after the commit; a rollback

@@ -12,3 +12,4 @@ export * from "../../capabilities/cli-login/schema.ts";
 export * from "./oauth.ts";
 export * from "./config-overrides.ts";
 export * from "./events.ts";
+export * from "./jobs.ts";

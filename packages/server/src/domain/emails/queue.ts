@@ -1,10 +1,9 @@
 /**
- * The e-mail queue, kept in PostgreSQL so nothing is lost on a restart and
- * any replica may send. A worker claims one due message at a time in a short
- * statement (no transaction is held open across the network), sends it through the
- * project's SMTP server or the shared one, and records the outcome: sent,
- * retried later with back-off, or failed with the error. With no SMTP server
- * at all (development), messages go to the dev outbox: logged and listed.
+ * E-mail sending, one kind of job (jobs/runner.ts): sent_emails keeps the record of each message (what the
+ * admins list, with its status and error), and an `email.send` job names the message to send. Any replica may
+ * send it; an attempt sends it through the project's SMTP server or the shared one and records the outcome:
+ * sent, retried later with back-off (the job's retry), or failed with the error. With no SMTP server at all
+ * (development), messages go to the dev outbox: logged and listed.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
@@ -12,6 +11,9 @@ import type { Logger } from "pino";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
 import { sentEmails } from "../../db/schema/index.ts";
+import { FinalJobError, type JobContext, type RetryPolicy } from "../../jobs/kinds.ts";
+import type { JobRunner } from "../../jobs/runner.ts";
+import { enqueueJob, insertJob } from "../../jobs/store.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -22,26 +24,32 @@ import { warnIfSharedSmtpBroken } from "./smtp-check.ts";
 import { PrivateSmtpHostError, SmtpDeadlineError, resolveSmtpHost, smtpFailureSummary } from "./smtp-guard.ts";
 
 export const MAX_SEND_ATTEMPTS = 5;
-const POLL_MILLIS = 2000;
-/** One send may take this long in all; well under the stale-claim age, so no replica takes over a live send. */
+/** One send may take this long in all; well under the lease, so no replica takes over a live send. */
 const SEND_DEADLINE_MILLIS = 60_000;
-/** A claim older than this belongs to a replica that stopped mid-send: the message is due again. */
-const STALE_CLAIM_SECONDS = 300;
+/** A claim held longer than this belongs to a replica that stopped mid-send: the message is due again. */
+const SEND_LEASE_MILLIS = 300_000;
 
 export type SentEmailRow = typeof sentEmails.$inferSelect;
 
 /**
- * Queues a message; it is sent after the surrounding transaction commits (its event kicks the queue: server.ts).
+ * Queues a message; it is sent after the surrounding transaction commits (its job wakes the runners).
  * `now` is the clock's time (lib/clock.ts): the message is due from then.
  */
 export async function enqueueEmail(tx: EventTx, projectId: string, email: OutgoingEmail, now: Date): Promise<string> {
-  const id = await insertQueuedEmail(tx, projectId, email, now);
+  const id = await insertEmailRow(tx, projectId, email, now);
+  await enqueueJob(tx, { kind: "email.send", payload: { email_id: id }, tenancy: { projectId, branchId: null } }, now);
   await record(tx, { type: "email.queued", projectId, branchId: null, data: { id } });
   return id;
 }
 
-/** The queue's row alone: due at the next poll or flush, as no event announces it (for tests of the queue itself). */
+/** The message and its job alone: due at the next timer or flush, as nothing announces them (for tests of the queue itself). */
 export async function insertQueuedEmail(db: DbOrTx, projectId: string, email: OutgoingEmail, now: Date): Promise<string> {
+  const id = await insertEmailRow(db, projectId, email, now);
+  await insertJob(db, { kind: "email.send", payload: { email_id: id }, tenancy: { projectId, branchId: null } }, now);
+  return id;
+}
+
+async function insertEmailRow(db: DbOrTx, projectId: string, email: OutgoingEmail, now: Date): Promise<string> {
   const [row] = await db
     .insert(sentEmails)
     .values(messageRow(projectId, email, now))
@@ -67,6 +75,12 @@ export function retryDelaySeconds(attempts: number): number {
   return 30 * 4 ** (attempts - 1);
 }
 
+/** The `email.send` job's retries: MAX_SEND_ATTEMPTS in all, spaced by retryDelaySeconds. */
+export const EMAIL_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: MAX_SEND_ATTEMPTS,
+  backoffMillis: Array.from({ length: MAX_SEND_ATTEMPTS - 1 }, (_, i) => retryDelaySeconds(i + 1) * 1000),
+};
+
 /** The SMTP server a project's mail goes through, or null for the dev outbox. */
 export function smtpFor(config: EmailConfig, shared: SmtpSettings | null): SmtpSettings | null {
   if (config.type === "standard") {
@@ -83,13 +97,10 @@ export function smtpFor(config: EmailConfig, shared: SmtpSettings | null): SmtpS
 }
 
 export class EmailQueue {
-  #timer: NodeJS.Timeout | null = null;
-  #running: Promise<number> | null = null;
-  #again = false;
-  #closed = false;
-
   constructor(
     private readonly db: Db,
+    /** Runs the `email.send` jobs; this queue registers their handler with it. */
+    private readonly jobs: JobRunner,
     private readonly projects: ProjectStore,
     private readonly shared: SmtpSettings | null,
     private readonly logger: Logger,
@@ -101,7 +112,9 @@ export class EmailQueue {
     private readonly allowInsecureAuth = false,
     /** Failed attempts are counted here (GET /metrics). */
     private readonly metrics: Metrics | null = null,
-  ) {}
+  ) {
+    jobs.register({ kind: "email.send", retry: EMAIL_RETRY_POLICY, leaseMillis: SEND_LEASE_MILLIS, handler: (job) => this.send(job) });
+  }
 
   /** Messages waiting to be sent or being sent now, on every replica: read when metrics are scraped. */
   async depth(): Promise<number> {
@@ -115,7 +128,7 @@ export class EmailQueue {
   /** The start-up check of the shared SMTP server: the warning it logged, or null. */
   sharedSmtpChecked: Promise<string | null> = Promise.resolve(null);
 
-  /** Polls for due messages until closed (other replicas' messages and retries included). */
+  /** Checks the shared SMTP server; the job runner sends (server.ts starts it). */
   start(): void {
     if (!this.shared) {
       this.logger.warn(
@@ -125,54 +138,34 @@ export class EmailQueue {
       // In the background: a slow or silent SMTP server must not hold up the start.
       this.sharedSmtpChecked = warnIfSharedSmtpBroken(this.shared, this.allowInsecureAuth, this.logger);
     }
-    this.#timer = setInterval(() => this.kick(), POLL_MILLIS).unref();
   }
 
   /** Sends what is due now, in the background (e.g. right after queueing). */
   kick(): void {
-    if (this.#closed) return;
-    void this.flush().catch((error: unknown) => this.logger.error({ err: error }, "e-mail queue run failed"));
+    this.jobs.kick();
   }
 
-  /** Sends everything due now; resolves with how many messages this run handled. */
-  async flush(): Promise<number> {
-    if (this.#running) {
-      // One run at a time per process: ask the current one to go round again.
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = this.drain();
-    try {
-      return await this.#running;
-    } finally {
-      this.#running = null;
-    }
+  /** Runs every job due now (e-mail and any other kind); resolves with how many attempts the run made. */
+  flush(): Promise<number> {
+    return this.jobs.flush();
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer) clearInterval(this.#timer);
-    await this.#running?.catch(() => 0);
-  }
-
-  private async drain(): Promise<number> {
-    let handled = 0;
-    do {
-      this.#again = false;
-      // One message per claim: a claim never waits behind other sends, so it
-      // is finished long before another replica may take it over.
-      for (let row = await this.claim(); row && !this.#closed; row = await this.claim()) {
-        await this.deliver(row);
-        handled += 1;
-      }
-    } while (this.#again && !this.#closed);
-    return handled;
+  /** One attempt of an `email.send` job: the message is marked being sent under the job's claim, then sent. */
+  private async send(job: JobContext<"email.send">): Promise<void> {
+    const [row] = await this.db
+      .update(sentEmails)
+      .set({ status: "sending", attempts: job.attempt, claimedAt: this.clock.date(), claimToken: job.claim })
+      .where(and(eq(sentEmails.id, job.payload.email_id), sql`${sentEmails.status} in ('queued', 'sending')`))
+      .returning();
+    // Gone with its project, or already ended (a replica that sent it lost its claim before recording the job's end).
+    if (!row) return;
+    await this.deliver(row, { job });
   }
 
   /**
    * Sends one message at once, as the queue sends any, and answers how that
-   * ended: a test send waits for its answer. The message is claimed from its
-   * first moment, so no poll on any replica sends it too. `config` stands in
+   * ended: a test send waits for its answer. The message has no job, so no
+   * replica sends it again. `config` stands in
    * for the project's saved choice (a test may try one not saved yet), and a
    * failure is final: a later retry would go through the saved choice, not the
    * one tried, after the caller was told it failed.
@@ -189,7 +182,7 @@ export class EmailQueue {
         claimToken: randomUUID(),
       })
       .returning();
-    await this.deliver(row!, { config, once: true });
+    await this.deliver(row!, { config });
     const [after] = await this.db
       .select({ id: sentEmails.id, status: sentEmails.status, error: sentEmails.error })
       .from(sentEmails)
@@ -197,37 +190,19 @@ export class EmailQueue {
     return after!;
   }
 
-  /** Claims the next due message (or one whose claim went stale), counting the attempt. */
-  private async claim(): Promise<SentEmailRow | null> {
-    const token = randomUUID();
-    // The clock's time, not the database's now(): a test that moves its clock makes retries due and claims stale.
-    const now = this.clock.date().toISOString();
-    const result = await this.db.execute(sql`
-      update sent_emails set status = 'sending', claimed_at = ${now}::timestamptz, claim_token = ${token}, attempts = attempts + 1
-      where id = (
-        select id from sent_emails
-        where (status = 'queued' and next_attempt_at <= ${now}::timestamptz)
-           or (status = 'sending' and claimed_at < ${now}::timestamptz - make_interval(secs => ${STALE_CLAIM_SECONDS}))
-        order by next_attempt_at
-        limit 1
-        for update skip locked
-      )
-      returning id`);
-    // postgres.js answers with the rows; PGlite with { rows }.
-    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: { id: string }[] }).rows) as { id: string }[];
-    if (rows.length === 0) return null;
-    const [row] = await this.db.select().from(sentEmails).where(eq(sentEmails.id, rows[0]!.id));
-    return row ?? null;
-  }
-
-  private async deliver(row: SentEmailRow, { config, once = false }: { config?: EmailConfig; once?: boolean } = {}): Promise<void> {
+  /** `job`: the attempt this is, which throws to be retried; none for a message sent once (sendNow). */
+  private async deliver(row: SentEmailRow, { config, job }: { config?: EmailConfig; job?: JobContext<"email.send"> }): Promise<void> {
     let smtp: SmtpSettings | null;
     let fromName: string | null;
     let connectTo: string | undefined;
     let production: boolean;
     try {
       const project = await this.projects.get(row.projectId);
-      if (!project) return await this.finish(row, { status: "failed", error: "The project no longer exists." });
+      if (!project) {
+        await this.finish(row, { status: "failed", error: "The project no longer exists." });
+        if (job) throw new FinalJobError("The project no longer exists.");
+        return;
+      }
       production = project.isProductionMode;
       const emailConfig = config ?? project.config.email_config;
       smtp = smtpFor(emailConfig, this.shared);
@@ -236,7 +211,9 @@ export class EmailQueue {
       fromName = own ? (smtp?.senderName ?? null) : project.displayName;
       if (own && smtp) connectTo = await resolveSmtpHost(smtp.host, this.allowPrivateHosts);
     } catch (error) {
-      return this.retryOrFail(row, error, once);
+      // The project's absence, recorded above, is final already.
+      if (error instanceof FinalJobError) throw error;
+      return this.retryOrFail(row, error, job);
     }
     if (!smtp) {
       if (production) {
@@ -265,13 +242,14 @@ export class EmailQueue {
         SEND_DEADLINE_MILLIS,
       );
     } catch (error) {
-      return this.retryOrFail(row, error, once);
+      return this.retryOrFail(row, error, job);
     }
     // Outside the try: a failure to record a send must not send the message again.
     await this.finish(row, { status: "sent", error: null, sentAt: this.clock.date() });
   }
 
-  private async retryOrFail(row: SentEmailRow, error: unknown, once: boolean): Promise<void> {
+  /** Records the failure; throws for the job runner to retry (or end) the job. */
+  private async retryOrFail(row: SentEmailRow, error: unknown, job: JobContext<"email.send"> | undefined): Promise<void> {
     // The admins see what went wrong in their list; the log keeps the server's own words.
     const message = smtpFailureSummary(error);
     const raw = error instanceof Error ? error.message : String(error);
@@ -280,14 +258,15 @@ export class EmailQueue {
       error instanceof PrivateSmtpHostError ||
       (typeof (error as { responseCode?: unknown }).responseCode === "number" && (error as { responseCode: number }).responseCode >= 500);
     this.logger.warn({ emailId: row.id, attempts: row.attempts, error: raw }, "e-mail delivery failed");
-    const final = once || permanent || row.attempts >= MAX_SEND_ATTEMPTS;
-    this.metrics?.emailDeliveryFailures.inc({ final: String(final) });
-    if (final) return this.finish(row, { status: "failed", error: message });
-    await this.finish(row, {
-      status: "queued",
-      error: message,
-      nextAttemptAt: new Date(this.clock.now() + retryDelaySeconds(row.attempts) * 1000),
-    });
+    const retryAt = job && !permanent ? job.retryAt : null;
+    this.metrics?.emailDeliveryFailures.inc({ final: String(retryAt === null) });
+    if (retryAt === null) {
+      await this.finish(row, { status: "failed", error: message });
+      if (job) throw new FinalJobError(message, { cause: error });
+      return;
+    }
+    await this.finish(row, { status: "queued", error: message, nextAttemptAt: retryAt });
+    throw new Error(message, { cause: error });
   }
 
   /**

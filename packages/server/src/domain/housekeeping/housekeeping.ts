@@ -13,6 +13,7 @@ import { deleteExpiredCodes } from "../codes/expired-codes.ts";
 import { dropOldOutboxBodies } from "../emails/outbox.ts";
 import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
 import { deleteOldOutboxEvents } from "../../events/retention.ts";
+import { deleteFinishedJobs } from "../../jobs/store.ts";
 import { utcDay } from "../users/activity.ts";
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
@@ -61,6 +62,7 @@ export class Housekeeping {
       }
       counts.oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
       counts.oldEvents = await deleteOldOutboxEvents(this.db, now);
+      counts.finishedJobs = await deleteFinishedJobs(this.db, now);
       if (Object.values(counts).some((count) => count > 0)) this.logger.info(counts, "housekeeping deleted expired and old rows");
       return counts;
     } catch (error) {
@@ -72,6 +74,7 @@ export class Housekeeping {
         "oldActivityDays",
         "oldOutboxBodies",
         "oldEvents",
+        "finishedJobs",
       ];
       return Object.fromEntries(none.map((name) => [name, 0]));
     }

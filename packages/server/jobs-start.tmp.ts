@@ -1,0 +1,15 @@
+import { connectDatabase } from "./src/db/connect.ts";
+import { migrate } from "./src/db/migrate.ts";
+import { JobRunner } from "./src/jobs/runner.ts";
+import { insertJob } from "./src/jobs/store.ts";
+import { pino } from "pino";
+import { systemClock } from "./src/lib/clock.ts";
+const database = await connectDatabase({ kind: "pglite" });
+await migrate(database);
+const r = new JobRunner(database.db, systemClock, pino());
+r.register({ kind: "email.send", retry: { maxAttempts: 2, backoffMillis: [10] }, leaseMillis: 1000, handler: async (j) => console.log("ran", j) });
+await r.start(database);
+await insertJob(database.db, { kind: "email.send", payload: { email_id: "x" } }, systemClock.date());
+console.log(await r.flush());
+await r.close();
+await database.close();

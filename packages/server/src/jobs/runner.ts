@@ -1,0 +1,167 @@
+/**
+ * One runner per process runs every kind of job (jobs/kinds.ts) from the jobs table that all replicas share.
+ * It wakes when a commit enqueued a job (JOBS_CHANNEL, heard by every replica, or a local kick), and on a timer
+ * for the next job due later or claim due to expire; each wake claims and runs due jobs, a few at a time, until
+ * none is due. A job is claimed for its kind's lease: a replica that dies mid-run leaves a claim that expires,
+ * and the job is claimed again; its outcome is recorded only while the claim is held (store.ts), so each job
+ * ends once. A handler's side effects may repeat only when a lease expired under it (a handler outliving its
+ * lease, a replica lost mid-run).
+ */
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { Database, Db } from "../db/connect.ts";
+import type { Clock } from "../lib/clock.ts";
+import { FinalJobError, retryDelayMillis, type JobContext, type JobKind, type JobKindDefinition } from "./kinds.ts";
+import { JOBS_CHANNEL, claimNextJob, finishJob, nextJobWakeUp, type JobRow } from "./store.ts";
+
+/** The longest the runner sleeps without looking: a notification lost while the listener reconnected is found. */
+const MAX_SLEEP_MILLIS = 5000;
+/** The shortest: a job due now that another replica is claiming is not asked for in a tight loop. */
+const MIN_SLEEP_MILLIS = 50;
+
+export interface JobRunnerOptions {
+  /** Jobs run at once by this process. */
+  concurrency?: number;
+}
+
+export class JobRunner {
+  readonly #kinds = new Map<string, JobKindDefinition>();
+  readonly #concurrency: number;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<number> | null = null;
+  /** The look for the next wake-up, awaited by close (the database closes next). */
+  #looking: Promise<void> = Promise.resolve();
+  #again = false;
+  #started = false;
+  #closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    options: JobRunnerOptions = {},
+  ) {
+    this.#concurrency = options.concurrency ?? 4;
+  }
+
+  /** Adds a kind this process runs (claimed from the next wake on). */
+  register<K extends JobKind>(definition: JobKindDefinition<K>): void {
+    if (this.#kinds.has(definition.kind)) throw new Error(`Job kind ${definition.kind} is registered twice`);
+    if (definition.retry.maxAttempts < 1) throw new Error(`Job kind ${definition.kind} needs at least one attempt`);
+    this.#kinds.set(definition.kind, definition as unknown as JobKindDefinition);
+  }
+
+  /** Listens for enqueued jobs and runs what is due, until closed. */
+  async start(database: Database): Promise<void> {
+    this.#started = true;
+    // A (re)connected listener may have missed notifications: look at the table.
+    await database.listen(
+      JOBS_CHANNEL,
+      () => this.kick(),
+      () => this.kick(),
+    );
+    this.kick();
+  }
+
+  /** Runs what is due now, in the background (e.g. right after a commit that enqueued a job). */
+  kick(): void {
+    if (this.#closed) return;
+    void this.flush().catch((error: unknown) => this.logger.error({ err: error }, "job run failed"));
+  }
+
+  /** Runs every job due now; resolves with how many attempts this run made. */
+  async flush(): Promise<number> {
+    if (this.#closed) return 0;
+    if (this.#running) {
+      // One run at a time per process: ask the current one to go round again.
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = this.drain();
+    try {
+      return await this.#running;
+    } finally {
+      this.#running = null;
+      this.#schedule();
+    }
+  }
+
+  /** Stops claiming and waits for the handlers running now to end (the database closes next). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => 0);
+    await this.#looking;
+  }
+
+  private async drain(): Promise<number> {
+    let handled = 0;
+    const leases = new Map([...this.#kinds.values()].map((kind) => [kind.kind, kind.leaseMillis]));
+    const worker = async () => {
+      // One job per claim: a claim never waits behind other jobs, so its lease covers only its own run.
+      while (!this.#closed) {
+        const job = await claimNextJob(this.db, leases, randomUUID(), this.clock.date());
+        if (!job) return;
+        handled += 1;
+        await this.run(job);
+      }
+    };
+    do {
+      this.#again = false;
+      await Promise.all(Array.from({ length: this.#concurrency }, worker));
+    } while (this.#again && !this.#closed);
+    return handled;
+  }
+
+  private async run(job: JobRow): Promise<void> {
+    const definition = this.#kinds.get(job.kind)!;
+    const delay = retryDelayMillis(definition.retry, job.attempts);
+    const context: JobContext = {
+      id: job.id,
+      kind: job.kind as JobKind,
+      payload: job.payload as JobContext["payload"],
+      tenancy: job.projectId ? { projectId: job.projectId, branchId: job.branchId } : null,
+      attempt: job.attempts,
+      claim: job.claimedBy!,
+      retryAt: delay === null ? null : new Date(this.clock.now() + delay),
+    };
+    let outcome: Parameters<typeof finishJob>[2];
+    try {
+      await definition.handler(context);
+      outcome = { status: "done" };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const final = error instanceof FinalJobError || context.retryAt === null;
+      this.logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, final, err: error }, "job attempt failed");
+      outcome = final ? { status: "failed", error: message } : { status: "queued", error: message, runAt: context.retryAt! };
+    }
+    try {
+      const held = await finishJob(this.db, job, outcome, this.clock.date());
+      if (!held) this.logger.warn({ jobId: job.id, kind: job.kind }, "job's claim expired before it ended; another replica took it over");
+    } catch (error) {
+      // The claim expires and the job runs again: a lost outcome is retried, never dropped.
+      this.logger.error({ err: error, jobId: job.id, kind: job.kind }, "recording a job's outcome failed");
+    }
+  }
+
+  /** Sleeps until the next job is due or claim expires (or MAX_SLEEP_MILLIS), by the injected clock's time. */
+  #schedule(): void {
+    if (!this.#started || this.#closed) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#looking = nextJobWakeUp(this.db, [...this.#kinds.keys()])
+      .then((due) => {
+        if (this.#closed || this.#running) return;
+        const wait =
+          due === null ? MAX_SLEEP_MILLIS : Math.min(MAX_SLEEP_MILLIS, Math.max(MIN_SLEEP_MILLIS, due.getTime() - this.clock.now()));
+        if (this.#timer) clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => this.kick(), wait).unref();
+      })
+      .catch((error: unknown) => {
+        if (this.#closed) return;
+        this.logger.error({ err: error }, "finding the next job failed");
+        this.#timer = setTimeout(() => this.kick(), MAX_SLEEP_MILLIS).unref();
+      });
+  }
+}
