@@ -12,20 +12,7 @@
 import { sql } from "drizzle-orm";
 import type { Database, DbOrTx } from "../db/connect.ts";
 import { cacheEventsOf, type DomainEvent } from "../events/domain-events.ts";
-
-export type CacheEvent =
-  | { t: "project"; id: string }
-  | { t: "project-keys"; id: string }
-  | { t: "user"; id: string }
-  | { t: "team"; id: string }
-  /** A member's membership or team permission grants changed. */
-  | { t: "team-member"; team: string; user: string }
-  /** A user's project permission grants changed. */
-  | { t: "project-grants"; user: string }
-  /** A project's permission definitions changed. */
-  | { t: "permission-definitions"; id: string }
-  | { t: "session"; id: string }
-  | { t: "all" };
+import type { CacheEvent } from "./cache-event.ts";
 
 export const CACHE_CHANNEL = "latchkey_cache";
 

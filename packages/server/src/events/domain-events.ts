@@ -7,7 +7,7 @@
  * changed, permission definitions rewritten, project settings) are for this
  * server's own consumers: the caches and the e-mail queue.
  */
-import type { CacheEvent } from "../cache/bus.ts";
+import type { CacheEvent } from "../cache/cache-event.ts";
 
 interface EventData {
   "user.created": { id: string };

@@ -11,7 +11,7 @@ import type { Db } from "../../db/connect.ts";
 import type { Events } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectStore } from "../projects/projects.ts";
-import { type Tenancy } from "../../db/tenancy.ts";
+import type { Tenancy } from "../../db/tenancy.ts";
 import { readOverrides, renderOverrides, saveOverride, setConfigSource } from "./store.ts";
 
 export interface ConfigWriter {

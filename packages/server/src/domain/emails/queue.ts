@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
-import { sentEmails } from "../../db/schema/index.ts";
+import { sentEmails, type SentEmailRow } from "../../db/schema/index.ts";
 import type { EmailConfig } from "../projects/config.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import type { Clock } from "../../lib/clock.ts";
@@ -27,8 +27,6 @@ const POLL_MILLIS = 2000;
 const SEND_DEADLINE_MILLIS = 60_000;
 /** A claim older than this belongs to a replica that stopped mid-send: the message is due again. */
 const STALE_CLAIM_SECONDS = 300;
-
-export type SentEmailRow = typeof sentEmails.$inferSelect;
 
 /**
  * Queues a message; it is sent after the surrounding transaction commits (its event kicks the queue: server.ts).
