@@ -1,7 +1,8 @@
 // Lint: typescript-eslint's recommended rules (not the type-checked set: lint
 // stays fast on small machines), and the rules that hold the layers
 // described in DESIGN's "Layout": domain never imports http/ or routes/,
-// routes never import db/ nor open transactions, and the SDK and the server
+// routes never import db/ nor open transactions (a capability's domain/ and
+// routes/ folders, packages/server/src/capabilities/, under the same rules), and the SDK and the server
 // never import each other. The layer rules use the core no-restricted-imports
 // and no-restricted-syntax, so they need no plugin;
 // packages/server/test/unit/layers.test.ts proves each of them bites.
@@ -42,6 +43,17 @@ const DB_FROM_ROUTES = restriction(
     "that does the query, named for what it does.",
 );
 
+/** A capability's route importing its tables (capabilities/<name>/schema.ts). */
+const SCHEMA_FROM_ROUTES = restriction(
+  "^(\\.\\./)+schema(\\.ts)?$",
+  "Route files never touch the database: do not import the capability's schema.ts. Call a function of its domain/ " +
+    "that does the query, named for what it does.",
+);
+
+/** Domain code and route files, in src/ and in every capability (packages/server/src/capabilities/<name>/). */
+const DOMAIN_FILES = ["packages/server/src/domain/**", "packages/server/src/capabilities/*/domain/**"];
+const ROUTE_FILES = ["packages/server/src/routes/**", "packages/server/src/capabilities/*/routes/**"];
+
 /** Any `….transaction(…)` call, dotted or bracketed (`db.transaction`, `db?.transaction`, `db["transaction"]`). */
 const TRANSACTION_CALL =
   "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction'], CallExpression[callee.type='MemberExpression'][callee.property.value='transaction']";
@@ -66,7 +78,7 @@ const CLOCK_IN_SERVER = {
 
 /** Flat config replaces a rule's options per file, so the routes' entry repeats the clock's selectors. */
 const TRANSACTION_IN_ROUTES = {
-  files: ["packages/server/src/routes/**"],
+  files: ROUTE_FILES,
   rules: {
     "no-restricted-syntax": [
       "error",
@@ -118,8 +130,8 @@ export default tseslint.config(
   },
 
   restrictImports(["packages/server/**"], SDK_FROM_SERVER),
-  restrictImports(["packages/server/src/domain/**"], [...SDK_FROM_SERVER, HTTP_FROM_DOMAIN]),
-  restrictImports(["packages/server/src/routes/**"], [...SDK_FROM_SERVER, DB_FROM_ROUTES]),
+  restrictImports(DOMAIN_FILES, [...SDK_FROM_SERVER, HTTP_FROM_DOMAIN]),
+  restrictImports(ROUTE_FILES, [...SDK_FROM_SERVER, DB_FROM_ROUTES, SCHEMA_FROM_ROUTES]),
   CLOCK_IN_SERVER,
   TRANSACTION_IN_ROUTES,
   // The SDK's shipped code only: its tests start the real server through the server's test harness.

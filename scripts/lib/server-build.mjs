@@ -5,7 +5,7 @@
 // What goes where in the output directory:
 // - main.js            the server (`node main.js start|migrate`): our code and
 //                      @latchkey/shared (TypeScript source only) bundled in, with
-//                      a route manifest instead of reading routes/ at run time;
+//                      a route manifest instead of reading the route folders at run time;
 // - worker.mjs         the e-mail sandbox's worker thread (render/client.ts
 //                      starts ./worker.mjs next to itself, as in the sources);
 // - sandbox-runtime.js the sandbox's program, prebuilt, so the worker never
@@ -73,19 +73,20 @@ export function serverBuildIsCurrent(outDir = serverDist) {
 }
 
 /**
- * The module the bundle evaluates before main.ts: every route file, imported
- * statically, handed to route-table.ts. The list is route-table.ts's own
- * routeFiles() (loaded through tsx, at build time only), so a file is routed
- * by the same rule built or not, and checkRouteFile judges it at start.
+ * The module the bundle evaluates before main.ts: every route file (routes/
+ * and each registered capability's routes/), imported statically, handed to
+ * route-table.ts. The list is route-table.ts's own allRouteFiles() (loaded
+ * through tsx, at build time only), so a file is routed by the same rule
+ * built or not, and checkRouteTable judges it at start.
  */
 async function routeManifestModule() {
   const { tsImport } = await import("tsx/esm/api");
-  const { routeFiles, ROUTES_DIR } = await tsImport(join(src, "route-table.ts"), import.meta.url);
-  const files = routeFiles(ROUTES_DIR);
+  const { allRouteFiles } = await tsImport(join(src, "route-table.ts"), import.meta.url);
+  const files = allRouteFiles();
   return [
     'import { useRouteManifest } from "./route-table.ts";',
-    ...files.map((file, i) => `import route${i} from ${JSON.stringify(`./routes/${file}`)};`),
-    `useRouteManifest([${files.map((file, i) => `[${JSON.stringify(file)}, route${i}]`).join(", ")}]);`,
+    ...files.map(({ dir, file }, i) => `import route${i} from ${JSON.stringify(`./${dir}/${file}`)};`),
+    `useRouteManifest([${files.map(({ dir, file }, i) => `[${JSON.stringify(dir)}, ${JSON.stringify(file)}, route${i}]`).join(", ")}]);`,
   ].join("\n");
 }
 

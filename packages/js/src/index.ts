@@ -36,6 +36,14 @@ export { CurrentServerUser } from "./models/current-server-user.ts";
 export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/user-fields.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";
 export { AdminProject, type AdminProjectConfig, type AdminProjectUpdateOptions, type ProductionModeError } from "./models/admin-project.ts";
+export type {
+  CompleteConfig,
+  ConfigLevel,
+  ConfigOverride,
+  PushConfigOptions,
+  PushedConfigSource,
+  ResettableConfigLevel,
+} from "./models/project-config.ts";
 export type { Project } from "./models/project.ts";
 export {
   Team,

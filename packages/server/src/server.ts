@@ -9,6 +9,7 @@ import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
 import { createApp } from "./app.ts";
 import { loadRoutes } from "./route-table.ts";
+import { capabilityHousekeeping, capabilitySubscriptions } from "./capabilities/index.ts";
 import type { ServerConfig } from "./config.ts";
 import { connectDatabase, type Database, type DatabaseTarget } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
@@ -90,11 +91,11 @@ export async function startInstance(
   );
   emails.start();
   const events = new Events(logger);
-  events.subscribe((recorded) => bus.applyDomainEvents(recorded));
+  bus.subscribeTo(events);
   events.subscribe((recorded) => {
     if (recorded.some((event) => event.type === "email.queued")) emails.kick();
   });
-  const housekeeping = new Housekeeping(db, logger, clock);
+  const housekeeping = new Housekeeping(db, logger, clock, capabilityHousekeeping());
   housekeeping.start();
   const readiness = new Readiness(database, clock);
   watchOperatingGauges(metrics, database, emails, readiness);
@@ -123,6 +124,12 @@ export async function startInstance(
     metrics,
     readiness,
   };
+  for (const subscription of capabilitySubscriptions()) {
+    events.subscribe((recorded) => {
+      const wanted = recorded.filter((event) => subscription.types.includes(event.type));
+      if (wanted.length > 0) subscription.handle(services, wanted);
+    });
+  }
   return {
     services,
     app: createApp(services, await routes),

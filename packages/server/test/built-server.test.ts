@@ -141,6 +141,20 @@ describe("the built server", () => {
     expect(served.sort()).toEqual(declared.sort());
   });
 
+  it("serves a capability's routes (CLI login) from the build", async () => {
+    const client = {
+      "x-stack-access-type": "client",
+      "x-stack-project-id": "internal",
+      "x-stack-publishable-client-key": SEED_KEYS.publishableClientKey,
+      "content-type": "application/json",
+    };
+    const started = await fetch(`${base}/api/v1/auth/cli`, { method: "POST", headers: client, body: "{}" });
+    expect(started.status).toBe(200);
+    const { polling_code } = (await started.json()) as { polling_code: string };
+    const poll = await fetch(`${base}/api/v1/auth/cli/poll`, { method: "POST", headers: client, body: JSON.stringify({ polling_code }) });
+    expect(await poll.json()).toEqual({ status: "waiting" });
+  });
+
   it("runs no other process while idle: no TypeScript loader, no bundler", () => {
     expect(descendants(server!.pid!)).toEqual([]);
   });

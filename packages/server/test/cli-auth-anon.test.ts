@@ -8,8 +8,8 @@
  * other and a completion.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeOverAnonSession } from "../src/domain/auth/cli/anon-session.ts";
-import { CLI_AUTH_MESSAGES } from "../src/domain/auth/cli/messages.ts";
+import { takeOverAnonSession } from "../src/capabilities/cli-login/domain/anon-session.ts";
+import { CLI_AUTH_MESSAGES } from "../src/capabilities/cli-login/domain/messages.ts";
 import { createSession } from "../src/domain/sessions/sessions.ts";
 import {
   anonymousUser,

@@ -8,7 +8,7 @@
 import { eq, lt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliAuthAttempts } from "../src/db/schema/index.ts";
-import { CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS, CLI_AUTH_SWEEP_ROWS, codeDigest } from "../src/domain/auth/cli/attempts.ts";
+import { CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS, CLI_AUTH_SWEEP_ROWS, codeDigest } from "../src/capabilities/cli-login/domain/attempts.ts";
 import { randomCode } from "../src/lib/secrets.ts";
 import { completeCli, pollCli, rowOf as storedRowOf, signOut, startCli, userIdOfRefreshToken } from "./cli-fixtures.ts";
 import { createProject, signUpUser, type Project } from "./fixtures.ts";

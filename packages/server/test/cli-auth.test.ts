@@ -7,9 +7,9 @@
  */
 import { CLI_AUTH_DEFAULT_EXPIRATION_MILLIS, CLI_AUTH_MAX_EXPIRATION_MILLIS } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findByPollingCode, isOpen, updateIf } from "../src/domain/auth/cli/attempts.ts";
-import { CLI_AUTH_MESSAGES } from "../src/domain/auth/cli/messages.ts";
-import { handOver } from "../src/domain/auth/cli/poll.ts";
+import { findByPollingCode, isOpen, updateIf } from "../src/capabilities/cli-login/domain/attempts.ts";
+import { CLI_AUTH_MESSAGES } from "../src/capabilities/cli-login/domain/messages.ts";
+import { handOver } from "../src/capabilities/cli-login/domain/poll.ts";
 import { createSession } from "../src/domain/sessions/sessions.ts";
 import { sha256Hex } from "../src/lib/secrets.ts";
 import {

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { cliAuthAttempts } from "../src/db/schema/index.ts";
-import { codeDigest } from "../src/domain/auth/cli/attempts.ts";
+import { codeDigest } from "../src/capabilities/cli-login/domain/attempts.ts";
 import { expectPlainError } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 

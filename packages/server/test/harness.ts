@@ -5,13 +5,14 @@
  * or, with listen(), on a real loopback port.
  */
 import { serve } from "@hono/node-server";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 import postgres from "postgres";
 import { inject } from "vitest";
+import { notifyReplicas, type CacheEvent } from "../src/cache/bus.ts";
 import type { ServerConfig } from "../src/config.ts";
 import { connectDatabase, openPGlite, type Database } from "../src/db/connect.ts";
 import { startInstance, type Instance } from "../src/server.ts";
@@ -69,6 +70,12 @@ export interface TestServer {
   clock: TestClock;
   /** Log lines the server wrote (JSON objects). */
   logs: Record<string, unknown>[];
+  /**
+   * Resolves once this server's caches have applied every cache event committed before the call, its own
+   * writes' and its replicas': it sends a marker by NOTIFY and waits to hear it, which PostgreSQL delivers
+   * after every notification of an earlier commit (this process hears its own writes that way too).
+   */
+  cachesCaughtUp(): Promise<void>;
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Binds a loopback port (any free one, or `port`); returns the base URL (without /api/v1). */
   listen(port?: number): Promise<string>;
@@ -145,6 +152,7 @@ export async function createTestServer(
     clock,
     logs,
     request,
+    cachesCaughtUp: () => cachesCaughtUp(instance),
     async listen(port = 0) {
       httpServer = serve({ fetch: instance.app.fetch, port, hostname: "127.0.0.1" });
       await new Promise<void>((resolve) => httpServer!.once("listening", () => resolve()));
@@ -162,6 +170,23 @@ export async function createTestServer(
       admin: { type: "admin", projectId: "internal", superSecretAdminKey: SEED_KEYS.superSecretAdminKey },
     },
   };
+}
+
+async function cachesCaughtUp(instance: Instance): Promise<void> {
+  const { bus, db } = instance.services;
+  const id = randomUUID();
+  let stop = () => {};
+  const heard = new Promise<void>((resolve) => {
+    stop = bus.onEvent((event) => {
+      if (event.t === "marker" && event.id === id) resolve();
+    });
+  });
+  try {
+    await notifyReplicas(db, JSON.stringify({ t: "marker", id } satisfies CacheEvent));
+    await heard;
+  } finally {
+    stop();
+  }
 }
 
 /** A pino logger whose lines are kept, parsed, in `logs`. */

@@ -262,7 +262,7 @@ describe("days are UTC days", () => {
     // A round run tomorrow, on a clock of its own: the rest of this file's server stays on today.
     const tomorrow = new TestClock();
     tomorrow.advance(DAY);
-    const housekeeping = new Housekeeping(db(), server.instance.services.logger, tomorrow);
+    const housekeeping = new Housekeeping(db(), server.instance.services.logger, tomorrow, []);
     const kept = daysBefore(today, ACTIVITY_DAYS_KEPT - 2);
     const tooOld = daysBefore(today, ACTIVITY_DAYS_KEPT);
     await db()

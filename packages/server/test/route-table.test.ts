@@ -1,14 +1,15 @@
 /**
- * The route table is derived from the files under routes/ (route-table.ts):
- * every file is served, at the URL its path spells, in an order where static
- * segments win over parameters; a file that declares another URL stops the
- * server at start.
+ * The route table is derived from the files under routes/ and under each
+ * capability's routes/ (route-table.ts): every file is served, at the URL its
+ * path spells, in an order where static segments win over parameters; a file
+ * that declares another URL, or a second file serving a method and URL,
+ * stops the server at start.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkRouteFile, compareRoutes, loadRoutes, loadRoutesFrom, routeFiles, urlOfRouteFile } from "../src/route-table.ts";
+import { allRouteFiles, checkRouteFile, compareRoutes, loadRoutes, loadRoutesFrom, urlOfRouteFile } from "../src/route-table.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 
 const NOT_ROUTED = /^Not found\. See \/api\/v1\/openapi\.json/;
@@ -84,6 +85,15 @@ describe("loading a routes folder", () => {
     ]);
   });
 
+  it("fails, naming both files, when two files serve one method and URL", async () => {
+    write("things/index.ts", 'export default [{ method: "GET", path: "/things" }];\n');
+    write("things.ts", 'export default [{ method: "GET", path: "/things" }];\n');
+    await expect(loadRoutesFrom(dir)).rejects.toThrow(
+      /GET \/things is served by two files, packages\/server\/src\/routes\/things\.ts and packages\/server\/src\/routes\/things\/index\.ts/,
+    );
+    rmSync(join(dir, "things.ts"));
+  });
+
   it("fails, naming the file, when one file declares another URL", async () => {
     write("things/wrong.ts", 'export default [{ method: "GET", path: "/things/right" }];\n');
     await expect(loadRoutesFrom(dir)).rejects.toThrow(
@@ -122,10 +132,11 @@ describe("the server's routes", () => {
   });
   afterAll(() => server.close());
 
-  it("has a route for every file under routes/, and nothing else", async () => {
-    const files = routeFiles();
-    expect(files).toContain("users/me.ts");
-    const fromFiles = new Set(files.map(urlOfRouteFile));
+  it("has a route for every file under routes/ and the capabilities' routes/, and nothing else", async () => {
+    const files = allRouteFiles();
+    expect(files).toContainEqual({ dir: "routes", file: "users/me.ts" });
+    expect(files).toContainEqual({ dir: "capabilities/cli-login/routes", file: "auth/cli/poll.ts" });
+    const fromFiles = new Set(files.map(({ file }) => urlOfRouteFile(file)));
     const table = await loadRoutes();
     expect(new Set(table.map((r) => r.path))).toEqual(fromFiles);
   });

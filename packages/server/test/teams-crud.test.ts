@@ -208,26 +208,26 @@ describe("GET /teams?user_id=me from the caches", () => {
     return server.instance.app.fetch(new Request("http://localhost/api/v1/teams?user_id=me", { headers: authHeaders(member.as) }));
   }
 
-  /** Sends until an answer comes synchronously, checking each against `expected`. */
-  async function untilSynchronous(expected: string) {
-    for (let i = 0; i < 50; i++) {
-      const res = fetchRaw();
-      expect(await (await res).text()).toBe(expected);
-      // On PostgreSQL this process also hears its own writes' NOTIFY a moment later, which drops entries once more.
-      if (!(res instanceof Promise)) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error("never answered synchronously");
+  /**
+   * Sends twice once the caches have applied every write so far (on PostgreSQL this process also hears its own
+   * writes' NOTIFY a moment later, which drops entries once more): the second answer must come at once.
+   */
+  async function synchronousOnceCached(expected: string) {
+    await server.cachesCaughtUp();
+    expect(await (await fetchRaw()).text()).toBe(expected);
+    const res = fetchRaw();
+    expect(res, "answered synchronously once cached").not.toBeInstanceOf(Promise);
+    expect(await (await res).text()).toBe(expected);
   }
 
   it("is answered synchronously once cached, with the same answer", async () => {
     const loaded = await (await fetchRaw()).text();
     expect(JSON.parse(loaded).items).toHaveLength(TEAMS + 1);
-    await untilSynchronous(loaded);
+    await synchronousOnceCached(loaded);
   });
 
   it("loads the missing team rows in one query, not one per team", async () => {
-    await untilSynchronous(await (await fetchRaw()).text());
+    await synchronousOnceCached(await (await fetchRaw()).text());
     server.instance.services.caches.teams.clear();
     const select = vi.spyOn(server.instance.services.db, "select");
     try {

@@ -7,29 +7,16 @@
 import type { AdminProjectUpdateOptions } from "@latchkey/js";
 import { useCallback } from "react";
 import { useCurrentProject, useOwnedProjects } from "./owned-projects.tsx";
-import { useAction, type Action } from "./use-action.ts";
 
-/** The save itself, throwing what the server said: for callers with their own action (e.g. a confirm dialog). */
+/** The save itself, throwing what the server said. Settings that are config keys go through save-config.ts instead. */
 export function useUpdateProject(): (update: AdminProjectUpdateOptions) => Promise<void> {
   const project = useCurrentProject();
   const { refresh } = useOwnedProjects();
   return useCallback(
     async (update: AdminProjectUpdateOptions) => {
       await project.update(update);
-      await refresh();
+      await Promise.all([refresh(), project.getConfig()]);
     },
     [project, refresh],
   );
-}
-
-export function useSaveProject(): Action<[update: AdminProjectUpdateOptions, done?: string]> {
-  const update = useUpdateProject();
-  const save = useCallback(
-    async (changes: AdminProjectUpdateOptions, done?: string) => {
-      await update(changes);
-      return done;
-    },
-    [update],
-  );
-  return useAction(save);
 }

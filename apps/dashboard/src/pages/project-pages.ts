@@ -35,6 +35,11 @@ export const projectPages: ProjectPage[] = [
     load: () => import("./oauth-providers/oauth-providers-page.tsx"),
   },
   { path: "domains", nav: { group: "Settings", label: "Domains" }, load: () => import("./domains/domains-page.tsx") },
+  {
+    path: "configuration",
+    nav: { group: "Settings", label: "Configuration" },
+    load: () => import("./configuration/configuration-page.tsx"),
+  },
   { path: "emails", nav: { group: "Emails", label: "Settings" }, load: () => import("./emails/email-settings-page.tsx") },
   { path: "email-templates", nav: { group: "Emails", label: "Templates" }, load: () => import("./emails/email-templates-page.tsx") },
   { path: "email-drafts", nav: { group: "Emails", label: "Drafts" }, load: () => import("./emails/email-drafts-page.tsx") },

@@ -1,18 +1,40 @@
 /**
  * The project's authentication settings as an owner changes them in the
- * dashboard: sign-in methods, an OAuth provider with the project's own keys
- * and the merge strategy, trusted domains and production mode. Every change
- * is read back through the SDK, so what the page shows is what the server holds.
+ * dashboard: sign-in methods, e-mail verification, an OAuth provider with the
+ * project's own keys and the merge strategy, trusted domains and production
+ * mode. Every change is read back through the SDK, so what the page shows is
+ * what the server holds: as the config key the page wrote to the
+ * environment's override (through the config API, not the project's PATCH),
+ * and in the project's older view, which reads the same keys.
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, type Dashboard } from "./dashboard.ts";
+import {
+  expectHeading,
+  ownerWithProject,
+  recordAdminWrites,
+  screenshot,
+  signInOwner,
+  startDashboard,
+  type Dashboard,
+} from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let page: Page;
 let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+let writes: ReturnType<typeof recordAdminWrites>;
 
 const settings = () => owner.project.app.getProject();
+/** The environment's override as stored: where the dashboard writes the settings. */
+const environment = () => owner.project.getConfigOverride("environment");
+const THROUGH_CONFIG = "PATCH /internal/config/override/environment";
+
+/** Every settings write since the last check went through the config API. */
+function expectWritesThroughConfig(): void {
+  const taken = writes.take();
+  expect(taken.length).toBeGreaterThan(0);
+  expect(new Set(taken)).toEqual(new Set([THROUGH_CONFIG]));
+}
 const projectUrl = (path: string) => `${dashboard.url}/projects/${owner.id}/${path}`;
 const setting = (name: string | RegExp) => page.getByRole("switch", { name });
 
@@ -20,7 +42,9 @@ beforeAll(async () => {
   dashboard = await startDashboard();
   owner = await ownerWithProject(dashboard.url);
   page = await dashboard.openPage();
+  writes = recordAdminWrites(page);
   await signInOwner(page, dashboard.url, owner.email);
+  writes.take();
 });
 
 afterAll(async () => {
@@ -41,7 +65,23 @@ describe("auth methods", () => {
     const saved = await settings();
     expect(saved.config.passkeyEnabled).toBe(true);
     expect(saved.config.signUpEnabled).toBe(false);
+    expect(await environment()).toMatchObject({ "auth.passkey.allowSignIn": true, "auth.allowSignUp": false });
+    expectWritesThroughConfig();
     await screenshot(page, "auth-methods");
+  });
+
+  test("e-mail verification shows what the config holds, and writes its key", async () => {
+    await owner.project.updateConfig({ "onboarding.requireEmailVerification": true });
+    await page.goto(projectUrl("auth-methods"));
+    await expectHeading(page, "Auth methods");
+    const verification = setting(/^Require e-mail verification/);
+    await expect.poll(() => verification.isChecked()).toBe(true);
+    writes.take();
+    await verification.click();
+    await expect.poll(() => verification.isChecked()).toBe(false);
+    expect((await environment())["onboarding.requireEmailVerification"]).toBe(false);
+    expect((await owner.project.getConfig()).onboarding.requireEmailVerification).toBe(false);
+    expectWritesThroughConfig();
   });
 });
 
@@ -64,6 +104,14 @@ describe("OAuth providers", () => {
     expect(new URL(page.url()).searchParams.get("provider")).toBeNull();
     const saved = (await settings()).config.oauthProviders.find((p) => p.id === "github");
     expect(saved).toMatchObject({ type: "standard", clientId: "gh-client-id", clientSecret: "********1234" });
+    expect((await environment())["auth.oauth.providers.github"]).toEqual({
+      type: "github",
+      isShared: false,
+      clientId: "gh-client-id",
+      clientSecret: "********1234",
+      allowSignIn: true,
+      allowConnectedAccounts: true,
+    });
     // The stored secret stays when the owner edits the provider without typing it again.
     await github.getByRole("button", { name: /Edit/ }).click();
     await expect.poll(() => dialog.getByText("A secret is saved (********1234)").count()).toBe(1);
@@ -71,6 +119,20 @@ describe("OAuth providers", () => {
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect.poll(async () => (await settings()).config.oauthProviders.find((p) => p.id === "github")?.clientId).toBe("gh-client-id-2");
     expect((await settings()).config.oauthProviders.find((p) => p.id === "github")?.clientSecret).toBe("********1234");
+    expect((await owner.project.getConfig()).auth.oauth.providers.github).toMatchObject({
+      clientId: "gh-client-id-2",
+      clientSecret: "********1234",
+    });
+    expectWritesThroughConfig();
+
+    // Turned off, the provider's entry is removed, keys and all.
+    await github.getByRole("button", { name: /Edit/ }).click();
+    await dialog.getByRole("switch", { name: /Offer sign-in with GitHub/ }).uncheck();
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => github.getByText("Off").count()).toBe(1);
+    expect((await environment())["auth.oauth.providers.github"]).toBeNull();
+    expect((await owner.project.getConfig()).auth.oauth.providers).toEqual({});
+    expectWritesThroughConfig();
   });
 
   test("the merge strategy", async () => {
@@ -80,6 +142,8 @@ describe("OAuth providers", () => {
     await refuse.click();
     await expect.poll(async () => (await settings()).config.oauthAccountMergeStrategy).toBe("raise_error");
     await expect.poll(() => refuse.isChecked()).toBe(true);
+    expect((await environment())["auth.oauth.accountMergeStrategy"]).toBe("raise_error");
+    expectWritesThroughConfig();
     await screenshot(page, "oauth-providers");
     await page.getByLabel("Theme").selectOption("dark");
     await screenshot(page, "oauth-providers-dark");
@@ -108,6 +172,13 @@ describe("domains and production mode", () => {
     await expect.poll(() => adding.getByRole("alert").textContent()).toContain("is not a valid trusted domain");
     await adding.getByRole("button", { name: "Cancel" }).click();
     expect((await settings()).config.domains).toHaveLength(2);
+    // Each domain is an entry of its own under domains.trustedDomains.
+    const entries = Object.entries(await environment()).filter(([key]) => key.startsWith("domains.trustedDomains."));
+    expect(entries.map(([, value]) => value)).toEqual([
+      { baseUrl: "https://app.example.com", handlerPath: "/handler" },
+      { baseUrl: "http://localhost:3000", handlerPath: "/handler" },
+    ]);
+    expectWritesThroughConfig();
 
     const checklist = page.getByRole("list", { name: "Production mode checklist" });
     const localhostMessage = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
@@ -141,6 +212,8 @@ describe("domains and production mode", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Allow localhost");
     await setting(/^Allow localhost/).click();
     await expect.poll(() => page.getByText("Every check passes.").count()).toBe(1);
+    expect((await environment())["domains.allowLocalhost"]).toBe(false);
+    expectWritesThroughConfig();
 
     await expect.poll(() => setting(/^Production mode/).isDisabled()).toBe(false);
     await setting(/^Production mode/).click();
@@ -150,10 +223,13 @@ describe("domains and production mode", () => {
     expect(saved.config.allowLocalhost).toBe(false);
     expect(saved.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
 
-    // In production mode the server refuses what the checks forbid, and the page says why.
+    // In production mode the server refuses what the checks forbid, and the page says why. Only the project's
+    // PATCH checks that, so in production mode these settings go through it.
+    writes.take();
     await setting(/^Allow localhost/).click();
     await expect.poll(() => page.getByRole("alert").filter({ hasText: localhostMessage }).count()).toBe(1);
     expect(await setting(/^Allow localhost/).isChecked()).toBe(false);
     expect((await settings()).config.allowLocalhost).toBe(false);
+    expect(writes.take()).toEqual(["PATCH /internal/projects/current"]);
   });
 });

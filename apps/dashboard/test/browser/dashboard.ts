@@ -115,3 +115,23 @@ export async function signInOwner(page: Page, url: string, email: string): Promi
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL((u) => !u.pathname.startsWith("/handler/"));
 }
+
+/**
+ * The settings writes a page sends to the admin API (`PATCH /internal/config/override/environment`,
+ * `PATCH /internal/projects/current`, …), as they happen: `take()` hands over those since the last call.
+ */
+export function recordAdminWrites(page: Page): { take(): string[] } {
+  let writes: string[] = [];
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() !== "GET" && path.startsWith("/api/v1/internal/"))
+      writes.push(`${request.method()} ${path.slice("/api/v1".length)}`);
+  });
+  return {
+    take() {
+      const taken = writes;
+      writes = [];
+      return taken;
+    },
+  };
+}

@@ -84,6 +84,14 @@ test("the saved SMTP password is never in the page; a test send or a save with t
     senderName: "Shop renamed",
     password: saved,
   });
+  // Written as the config's e-mail server key (the config API shows its password only masked).
+  expect((await made.project.getConfigOverride("environment"))["emails.server"]).toEqual({
+    isShared: false,
+    provider: "smtp",
+    ...smtp,
+    senderName: "Shop renamed",
+    password: "********word",
+  });
   expect(await password.inputValue()).toBe("");
   expect(await page.content()).not.toContain(saved);
 

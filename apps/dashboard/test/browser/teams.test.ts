@@ -173,6 +173,12 @@ describe("team settings", () => {
     expect((await made.project.app.getProject()).config.clientTeamCreationEnabled).toBe(true);
     await expect.poll(() => creator.getByRole("button", { name: "Save creator permissions" }).isDisabled(), WAIT).toBe(true);
     expect(await creator.getByRole("switch", { name: /^reports:read/ }).isChecked()).toBe(true);
+    // Each setting is the config key the page wrote to the environment's override.
+    expect(await made.project.getConfigOverride("environment")).toMatchObject({
+      "teams.allowClientTeamCreation": true,
+      "teams.createPersonalTeamOnSignUp": true,
+      "rbac.defaultPermissions.teamCreator": { team_admin: true, "reports:read": true },
+    });
     await screenshot(page, "team-settings");
   });
 });

@@ -6,8 +6,9 @@
 import type { AccessType } from "../interface/api-client.ts";
 import { AdminProject, type AdminProjectContext } from "../models/admin-project.ts";
 import { firstViewFromJson, internalApiKeyFromJson, type InternalApiKey, type InternalApiKeyFirstView } from "../models/api-key.ts";
-import type { CacheEntry } from "../cache/index.ts";
+import { CachedQuery, type CacheEntry } from "../cache/index.ts";
 import { booleanText } from "../interface/query-values.ts";
+import { ProjectConfigCalls, type CompleteConfig } from "../models/project-config.ts";
 import { metricsFromJson, type ProjectMetrics } from "../models/metrics.ts";
 import type {
   AdminPermissionDefinition,
@@ -49,6 +50,8 @@ export class StackAdminApp extends StackServerApp {
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
   readonly #definitions: PermissionDefinitions;
+  /** The rendered config, read by `project.getConfig()` and the `useConfig` hook, read again after every write of the project. */
+  readonly #config = new CachedQuery(this.cache, "config", () => ProjectConfigCalls.fetch(this.api, this.#ownerSession));
 
   constructor(options: StackAdminAppOptions) {
     if (!options.superSecretAdminKey && !options.projectOwnerSession) {
@@ -77,7 +80,23 @@ export class StackAdminApp extends StackServerApp {
 
   /** How this app's project objects reach the API. */
   adminProjectContext(): AdminProjectContext {
-    return { api: this.api, adminSession: this.#ownerSession, changed: () => this.projectChanged() };
+    return {
+      api: this.api,
+      adminSession: this.#ownerSession,
+      configEntry: () => this.#config.entry(),
+      changed: () => this.projectChanged(),
+    };
+  }
+
+  /** A settings change shows in the project's views and in its rendered config alike. */
+  protected override projectChanged(): void {
+    super.projectChanged();
+    this.#config.invalidate();
+  }
+
+  /** The cache entry of the rendered config (`project.getConfig()`), for hooks (`useConfig`). */
+  _configEntry(): CacheEntry<CompleteConfig> {
+    return this.#config.entry();
   }
 
   /** Who this app's admin requests go as: the admin key, or the owner's session. */

@@ -1,10 +1,21 @@
 /** A project as its owners and admin keys see it: every setting, editable. */
 import type { AdminProjectConfigJson, ProjectPatchBody } from "@latchkey/shared/api/index";
+import type { CacheEntry } from "../cache/index.ts";
 import type { ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import { camelKeys, snakeKeys, type DeepCamelCaseKeys } from "./case.ts";
 import type { AdminProjectJson } from "./json.ts";
 import type { Project } from "./project.ts";
+import {
+  ProjectConfigCalls,
+  type CompleteConfig,
+  type ConfigLevel,
+  type ConfigOverride,
+  type ProjectConfigContext,
+  type PushConfigOptions,
+  type PushedConfigSource,
+  type ResettableConfigLevel,
+} from "./project-config.ts";
 
 /** Every setting of the project, as the admin view gives them (the wire's config, camelCase). */
 export type AdminProjectConfig = Readonly<DeepCamelCaseKeys<AdminProjectConfigJson>>;
@@ -19,12 +30,12 @@ export interface ProductionModeError {
   relativeFixUrl: string;
 }
 
-export interface AdminProjectContext {
+export interface AdminProjectContext extends ProjectConfigContext {
   /** An API client for this project. */
   api: ApiClient;
   /** A project owner's session (admin access token), or null when the client holds the admin key. */
   adminSession: Session | null;
-  /** Called after the project changed, so the app's cached reads of it are read again. */
+  /** Called after the project changed, so the app's cached reads of it (and of its config) are read again. */
   changed?(): void;
 }
 
@@ -40,6 +51,7 @@ export class AdminProject implements Project {
   readonly logoDarkModeUrl: string | null;
   readonly logoFullDarkModeUrl: string | null;
   readonly config: AdminProjectConfig;
+  readonly #config: ProjectConfigCalls;
 
   constructor(
     json: AdminProjectJson,
@@ -56,6 +68,7 @@ export class AdminProject implements Project {
     this.logoDarkModeUrl = json.logo_dark_mode_url;
     this.logoFullDarkModeUrl = json.logo_full_dark_mode_url;
     this.config = camelKeys<AdminProjectConfig>(json.config);
+    this.#config = new ProjectConfigCalls(context);
   }
 
   /** Writes the changes and returns the project as it is now. */
@@ -84,5 +97,61 @@ export class AdminProject implements Project {
 
   async delete(): Promise<void> {
     await this.context.api.call("DELETE /internal/projects/current", { accessType: "admin", adminSession: this.context.adminSession });
+  }
+
+  // -------------------------------------------------------------------------
+  // The config (project-config.ts): the rendered document and each level's override
+
+  /** The rendered config: the overrides of every level merged over the defaults; secrets masked. */
+  getConfig(): Promise<CompleteConfig> {
+    return this.#config.getConfig();
+  }
+
+  /** The cache entry behind `getConfig`, for hooks (`useConfig` of @latchkey/react). */
+  _configEntry(): CacheEntry<CompleteConfig> {
+    return this.context.configEntry();
+  }
+
+  /**
+   * Writes keys over the environment's override (dotted keys allowed:
+   * `{ "auth.allowSignUp": false }`). They win over the pushed (branch)
+   * config, even one pushed later: for settings of this deployment, and secrets.
+   */
+  updateConfig(config: ConfigOverride): Promise<void> {
+    return this.#config.updateConfigOverride("environment", config);
+  }
+
+  /** Replaces the pushed (branch) config and its source; what `updateConfig` wrote still wins over it. */
+  pushConfig(config: ConfigOverride, options: PushConfigOptions): Promise<void> {
+    return this.#config.replaceConfigOverride("branch", config, options.source);
+  }
+
+  /** Writes keys over the pushed (branch) config, until the next `pushConfig` replaces it. */
+  updatePushedConfig(config: ConfigOverride): Promise<void> {
+    return this.#config.updateConfigOverride("branch", config);
+  }
+
+  getPushedConfigSource(): Promise<PushedConfigSource> {
+    return this.#config.getPushedConfigSource();
+  }
+
+  /** Sets the source to `unlinked`; the pushed values stay. */
+  unlinkPushedConfigSource(): Promise<void> {
+    return this.#config.unlinkPushedConfigSource();
+  }
+
+  /** Removes keys from a level's override: each key, what is under it, and its part of a stored object. */
+  resetConfigOverrideKeys(level: ResettableConfigLevel, keys: string[]): Promise<void> {
+    return this.#config.resetConfigOverrideKeys(level, keys);
+  }
+
+  /** A level's override as stored (before merging and defaults; secrets masked), `{}` when none. */
+  getConfigOverride(level: ConfigLevel): Promise<ConfigOverride> {
+    return this.#config.getConfigOverride(level);
+  }
+
+  /** Replaces a level's whole override; the branch level keeps its source. */
+  replaceConfigOverride(level: ConfigLevel, config: ConfigOverride): Promise<void> {
+    return this.#config.replaceConfigOverride(level, config);
   }
 }

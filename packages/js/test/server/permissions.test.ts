@@ -4,10 +4,10 @@
  * user's checks — answered from the SDK's cache, and read again after the
  * writes that change them.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { KnownErrors, StackAdminApp, StackServerApp } from "../../src/index.ts";
 import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
-import { countingFetch, nextSnapshot, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { countingFetch, nextSnapshot, PASSWORD, skipAhead, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
@@ -25,6 +25,7 @@ beforeAll(async () => {
   await admin.createProjectPermissionDefinition({ id: "billing", containedPermissionIds: [] });
 });
 afterAll(() => server?.close());
+afterEach(() => vi.restoreAllMocks());
 
 /** A signed-up user whose requests are counted, and a team of the project they belong to (server-made: team_member defaults). */
 async function memberOfATeam() {
@@ -109,7 +110,7 @@ describe("the signed-in user's permissions", () => {
     const { user, team, serverUser } = await memberOfATeam();
     expect(await user.hasPermission(team, "$update_team")).toBe(false);
     await serverUser.grantPermission(team, "chief_editor");
-    await new Promise((resolve) => setTimeout(resolve, 350)); // past the cache's throttle: get() reads again
+    skipAhead(350); // past the client cache's throttle: get() reads again
     expect(await user.hasPermission(team, "$update_team")).toBe(true);
     expect(idsOf(await user.listPermissions(team))).toEqual(
       expect.arrayContaining(["chief_editor", "editor", "$update_team", "$read_members"]),

@@ -2,6 +2,7 @@
  * A real Latchkey server for SDK tests (the server package's own test
  * harness, on a loopback port), and a fetch that counts what the SDK sends.
  */
+import { vi } from "vitest";
 import type { CacheEntry, CacheSnapshot } from "../../src/index.ts";
 import { createTestServer, SEED_KEYS, type TestServer } from "../../../server/test/harness.ts";
 
@@ -12,6 +13,16 @@ export async function startServer(
 ): Promise<{ server: TestServer; baseUrl: string }> {
   const server = await createTestServer(overrides);
   return { server, baseUrl: await server.listen() };
+}
+
+/**
+ * Moves the SDK's time (it reads Date.now()) `millis` ahead, e.g. past its cache's throttle, instead of
+ * sleeping through them; time then runs on from there. vi.restoreAllMocks() puts the real clock back.
+ */
+export function skipAhead(millis: number): void {
+  const from = Date.now() + millis; // from the time already moved, if it was
+  const start = performance.now();
+  vi.spyOn(Date, "now").mockImplementation(() => from + (performance.now() - start));
 }
 
 let counter = 0;

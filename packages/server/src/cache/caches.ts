@@ -4,7 +4,6 @@
  * (a miss always asks the database), entries are bounded in number, and a
  * TTL bounds staleness should an invalidation ever be missed.
  */
-import { LRUCache } from "lru-cache";
 import type { PermissionGraph } from "../domain/permissions/graph.ts";
 import type { UserRecord } from "../domain/users/record.ts";
 import type { MaybePromise } from "../lib/maybe-async.ts";
@@ -12,7 +11,8 @@ import type { CacheBus } from "./bus.ts";
 import type { Tenancy } from "../db/tenancy.ts";
 import type { TeamRow } from "../db/schema/index.ts";
 import type { ProjectRow } from "../domain/projects/project-row.ts";
-import type { CacheEvent } from "./cache-event.ts";
+import type { CacheEvent } from "./cache-events.ts";
+import { IndexedLru, type OwnersOf } from "./indexed-lru.ts";
 
 const TTL_MILLIS = 60_000;
 
@@ -43,34 +43,54 @@ export interface CachedKey {
   expiresAt: Date | null;
 }
 
-/**
- * At most `max` entries. Bounded by size (one per entry) rather than lru-cache's `max`, which allocates and
- * zero-fills its arrays for every entry up front: with TTLs, ten caches of up to 100,000 entries cost ~25 MB
- * of heap and most of a second of CPU at every start, for caches that fill slowly or never.
- */
-function lru<V extends object>(max: number) {
-  return new LRUCache<string, V>({ maxSize: max, sizeCalculation: () => 1, ttl: TTL_MILLIS, updateAgeOnGet: false });
+/** What loading needs of a cache. */
+type Entries<V> = Pick<IndexedLru<V & object, never>, "get" | "set">;
+
+/** The owners most caches are dropped by: the project of the value. */
+const byProject = { project: (value: { projectId: string }) => value.projectId };
+
+function lru<V extends object, I extends string = never>(max: number, indexes: { readonly [name in I]: OwnersOf<V> }) {
+  return new IndexedLru<V, I>({ max, ttlMillis: TTL_MILLIS, indexes });
+}
+
+/** The ids a key of `${first}:${rest}` begins with, before each colon: what dropping by prefix `${id}:` matched. */
+function prefixesOf(key: string): string[] {
+  const prefixes: string[] = [];
+  for (let colon = key.indexOf(":"); colon !== -1; colon = key.indexOf(":", colon + 1)) prefixes.push(key.slice(0, colon));
+  return prefixes;
+}
+
+/** The user of a `${teamId}:${userId}` key. */
+function memberOf(value: { teamId: string }, key: string): string {
+  return key.slice(value.teamId.length + 1);
 }
 
 export class Caches {
-  readonly projects = lru<ProjectRow>(10_000);
+  readonly projects = lru<ProjectRow>(10_000, {});
   /** `${projectId}:${kind}:${sha256}` (publishable keys: `…:as-sent:${key}`) → the key's expiry. */
-  readonly projectKeys = lru<CachedKey>(20_000);
-  readonly users = lru<UserRecord>(100_000);
+  readonly projectKeys = lru<CachedKey, "project">(20_000, byProject);
+  readonly users = lru<UserRecord, "project" | "selectedTeam">(100_000, {
+    ...byProject,
+    selectedTeam: (user) => user.selectedTeamId,
+  });
   /** `${teamId}:${userId}` → member. */
-  readonly memberships = lru<{ teamId: string }>(20_000);
+  readonly memberships = lru<{ teamId: string }, "team" | "user">(20_000, { team: (m) => m.teamId, user: memberOf });
   /** refresh-token digest → session. */
-  readonly sessions = lru<CachedSession>(100_000);
+  readonly sessions = lru<CachedSession, "project" | "user" | "session">(100_000, {
+    ...byProject,
+    user: (session) => session.userId,
+    session: (session) => session.id,
+  });
   /** `${projectId}:${branchId}` → the project's permission definitions. */
-  readonly permissionGraphs = lru<PermissionGraph>(10_000);
+  readonly permissionGraphs = lru<PermissionGraph, "project">(10_000, { project: (_, key) => prefixesOf(key) });
   /** `${teamId}:${userId}` → the permissions granted directly to that member (members only). */
-  readonly teamGrants = lru<CachedGrants>(100_000);
+  readonly teamGrants = lru<CachedGrants, "project" | "team">(100_000, { ...byProject, team: (grants) => grants.teamId });
   /** user id → the project permissions granted directly to that user. */
-  readonly projectGrants = lru<CachedProjectGrants>(100_000);
+  readonly projectGrants = lru<CachedProjectGrants, "project">(100_000, byProject);
   /** user id → the ids of the teams the user belongs to, oldest membership first. */
-  readonly userTeams = lru<CachedTeamIds>(100_000);
+  readonly userTeams = lru<CachedTeamIds, "project" | "team">(100_000, { ...byProject, team: (teams) => teams.teamIds });
   /** team id → the team's row. */
-  readonly teams = lru<TeamRow>(100_000);
+  readonly teams = lru<TeamRow, "project">(100_000, byProject);
 
   constructor(private readonly bus: CacheBus) {
     bus.onEvent((event) => this.invalidate(event));
@@ -81,7 +101,7 @@ export class Caches {
    * lib/maybe-async.ts), or loads it; the result is cached only when no
    * invalidation happened while loading (else it may predate a write).
    */
-  load<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
+  load<V extends object>(cache: Entries<V>, key: string, loader: () => Promise<V | null>): MaybePromise<V | null> {
     const hit = cache.get(key);
     return hit !== undefined ? hit : this.loadMissing(cache, key, loader);
   }
@@ -91,7 +111,7 @@ export class Caches {
    * call of `loader` (which answers each missing key, null for none).
    */
   loadMany<V extends object>(
-    cache: LRUCache<string, V>,
+    cache: Entries<V>,
     keys: readonly string[],
     loader: (missing: string[]) => Promise<Map<string, V | null>>,
   ): MaybePromise<Map<string, V | null>> {
@@ -106,7 +126,7 @@ export class Caches {
   }
 
   private async loadManyMissing<V extends object>(
-    cache: LRUCache<string, V>,
+    cache: Entries<V>,
     found: Map<string, V | null>,
     missing: string[],
     loader: (missing: string[]) => Promise<Map<string, V | null>>,
@@ -122,7 +142,7 @@ export class Caches {
     return found;
   }
 
-  private async loadMissing<V extends object>(cache: LRUCache<string, V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
+  private async loadMissing<V extends object>(cache: Entries<V>, key: string, loader: () => Promise<V | null>): Promise<V | null> {
     const generation = this.bus.generation;
     const value = await loader();
     if (value !== null && this.bus.generation === generation) cache.set(key, value);
@@ -133,18 +153,18 @@ export class Caches {
     switch (event.t) {
       case "project":
         this.projects.delete(event.id);
-        dropWhere(this.projectKeys, (v) => v.projectId === event.id);
-        dropWhere(this.users, (v) => v.projectId === event.id);
-        dropWhere(this.sessions, (v) => v.projectId === event.id);
-        dropByPrefix(this.permissionGraphs, `${event.id}:`);
-        dropWhere(this.projectGrants, (v) => v.projectId === event.id);
+        this.projectKeys.deleteOwnedBy("project", event.id);
+        this.users.deleteOwnedBy("project", event.id);
+        this.sessions.deleteOwnedBy("project", event.id);
+        this.permissionGraphs.deleteOwnedBy("project", event.id);
+        this.projectGrants.deleteOwnedBy("project", event.id);
         // Rewriting many grants at once (a permission renamed or deleted) announces the project.
-        dropWhere(this.teamGrants, (v) => v.projectId === event.id);
-        dropWhere(this.userTeams, (v) => v.projectId === event.id);
-        dropWhere(this.teams, (v) => v.projectId === event.id);
+        this.teamGrants.deleteOwnedBy("project", event.id);
+        this.userTeams.deleteOwnedBy("project", event.id);
+        this.teams.deleteOwnedBy("project", event.id);
         break;
       case "permission-definitions":
-        dropByPrefix(this.permissionGraphs, `${event.id}:`);
+        this.permissionGraphs.deleteOwnedBy("project", event.id);
         break;
       case "team-member":
         this.memberships.delete(`${event.team}:${event.user}`);
@@ -155,12 +175,12 @@ export class Caches {
         this.projectGrants.delete(event.user);
         break;
       case "project-keys":
-        dropWhere(this.projectKeys, (v) => v.projectId === event.id);
+        this.projectKeys.deleteOwnedBy("project", event.id);
         break;
       case "user":
         this.users.delete(event.id);
-        dropWhere(this.sessions, (v) => v.userId === event.id);
-        dropWhere(this.memberships, (_, key) => key.endsWith(`:${event.id}`));
+        this.sessions.deleteOwnedBy("user", event.id);
+        this.memberships.deleteOwnedBy("user", event.id);
         // A deleted user's grants and teams go with their memberships (team-member events);
         // their other entries can no longer be reached: the user is not found first.
         this.projectGrants.delete(event.id);
@@ -168,13 +188,13 @@ export class Caches {
         break;
       case "team":
         this.teams.delete(event.id);
-        dropWhere(this.users, (v) => v.selectedTeamId === event.id);
-        dropWhere(this.memberships, (v) => v.teamId === event.id);
-        dropWhere(this.teamGrants, (v) => v.teamId === event.id);
-        dropWhere(this.userTeams, (v) => v.teamIds.includes(event.id));
+        this.users.deleteOwnedBy("selectedTeam", event.id);
+        this.memberships.deleteOwnedBy("team", event.id);
+        this.teamGrants.deleteOwnedBy("team", event.id);
+        this.userTeams.deleteOwnedBy("team", event.id);
         break;
       case "session":
-        dropWhere(this.sessions, (v) => v.id === event.id);
+        this.sessions.deleteOwnedBy("session", event.id);
         break;
       case "all":
         this.projects.clear();
@@ -190,12 +210,4 @@ export class Caches {
         break;
     }
   }
-}
-
-function dropByPrefix<V extends object>(cache: LRUCache<string, V>, prefix: string): void {
-  for (const key of cache.keys()) if (key.startsWith(prefix)) cache.delete(key);
-}
-
-function dropWhere<V extends object>(cache: LRUCache<string, V>, predicate: (value: V, key: string) => boolean): void {
-  for (const [key, value] of cache.entries()) if (predicate(value, key)) cache.delete(key);
 }

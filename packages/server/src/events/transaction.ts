@@ -1,37 +1,52 @@
 /**
  * Domain code writes in `events.transaction(db, tx => …)` and records what
- * happened with `record(tx, event)`: the event is written to outbox_events
- * and announced to other replicas by pg_notify, both in the transaction, so
- * they exist exactly when the change commits. Only after the commit does this
- * process hand the events to its subscribers (its caches, the e-mail queue);
- * a rollback hands nothing. A read on this replica that raced the write may
- * have cached what it read before the commit; the caches drop it when the
- * events arrive (cache/caches.ts), so nothing stale outlives the write.
+ * happened with `record(tx, event)`: the event is written to outbox_events in
+ * the transaction, so it exists exactly when the change commits. Consumers
+ * subscribe to the events (Events.subscribe): each may act in the
+ * transaction as events are recorded (the caches announce them to other
+ * replicas by pg_notify, which PostgreSQL delivers only on commit), and is
+ * handed each committed transaction's events after the commit; a rollback
+ * hands nothing. A read on this replica that raced the write may have cached
+ * what it read before the commit; the caches drop it when the events arrive
+ * (cache/caches.ts), so nothing stale outlives the write.
  */
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Logger } from "pino";
-import { notifyReplicas } from "../cache/bus.ts";
 import type { Db, Tx } from "../db/connect.ts";
 import { outboxEvents } from "../db/schema/index.ts";
-import { cacheEventsOf, type DomainEvent } from "./domain-events.ts";
+import type { DomainEvent } from "./domain-events.ts";
 
 declare const recording: unique symbol;
 /** A transaction opened by Events.transaction: events recorded in it are handed on when it commits. */
 export type EventTx = Tx & { readonly [recording]: true };
 
-export type Subscriber = (events: readonly DomainEvent[]) => void;
+export interface Subscriber {
+  /**
+   * In the transaction, as `record` writes events (each call's, in order): for what must happen exactly when
+   * the change commits. Failing fails the write.
+   */
+  recorded?(tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
+  /** After the commit: the transaction's events, in the order recorded. */
+  committed?(events: readonly DomainEvent[]): void;
+}
 
-/** The events recorded so far in each open EventTx (a savepoint has its own, added to its parent's on release). */
-const recorded = new WeakMap<object, DomainEvent[]>();
+interface Recording {
+  /** The events recorded so far (a savepoint has its own, added to its parent's on release). */
+  events: DomainEvent[];
+  subscribers: readonly Subscriber[];
+}
+
+/** What each open EventTx recorded, and for whom. */
+const recorded = new WeakMap<object, Recording>();
 
 export class Events {
   readonly #subscribers: Subscriber[] = [];
 
   constructor(private readonly logger: Pick<Logger, "error">) {}
 
-  /** `subscriber` gets each committed transaction's events, in the order recorded. */
-  subscribe(subscriber: Subscriber): void {
-    this.#subscribers.push(subscriber);
+  /** A function is handed each committed transaction's events, in the order recorded (Subscriber.committed). */
+  subscribe(subscriber: Subscriber | NonNullable<Subscriber["committed"]>): void {
+    this.#subscribers.push(typeof subscriber === "function" ? { committed: subscriber } : subscriber);
   }
 
   /**
@@ -44,10 +59,10 @@ export class Events {
     if (!parent && db instanceof PgTransaction) throw new Error("Open the outer transaction with Events.transaction, not db.transaction");
     const events: DomainEvent[] = [];
     const result = await (db as Db).transaction((tx) => {
-      recorded.set(tx, events);
+      recorded.set(tx, { events, subscribers: this.#subscribers });
       return fn(tx as EventTx);
     });
-    if (parent) parent.push(...events);
+    if (parent) parent.events.push(...events);
     else this.#deliver(events);
     return result;
   }
@@ -62,7 +77,7 @@ export class Events {
     for (const subscriber of this.#subscribers) {
       // The write is committed: a failing subscriber must not turn it into an error for the caller.
       try {
-        subscriber(events);
+        subscriber.committed?.(events);
       } catch (error) {
         this.logger.error({ err: error }, "an event subscriber failed");
       }
@@ -72,13 +87,12 @@ export class Events {
 
 /** Records events of the change being made in `tx` (see the top of this file). */
 export async function record(tx: EventTx, ...events: DomainEvent[]): Promise<void> {
-  const pending = recorded.get(tx);
-  if (!pending) throw new Error("record() takes a transaction opened by Events.transaction");
+  const open = recorded.get(tx);
+  if (!open) throw new Error("record() takes a transaction opened by Events.transaction");
   if (events.length === 0) return;
   await tx
     .insert(outboxEvents)
     .values(events.map((event) => ({ projectId: event.projectId, branchId: event.branchId, type: event.type, payload: event.data })));
-  const notices = new Set(events.flatMap((event) => cacheEventsOf(event).map((notice) => JSON.stringify(notice))));
-  for (const notice of notices) await notifyReplicas(tx, notice);
-  pending.push(...events);
+  for (const subscriber of open.subscribers) await subscriber.recorded?.(tx, events);
+  open.events.push(...events);
 }

@@ -27,6 +27,12 @@ describe("domain never imports http/ or routes/", () => {
     ["packages/server/src/domain/users/probe.ts", 'import type { RequestAuth } from "../../http/auth.ts";\nexport type A = RequestAuth;\n'],
     ["packages/server/src/domain/users/probe.ts", 'import me from "../../routes/users/me.ts";\nexport const a = me;\n'],
     ["packages/server/src/domain/auth/password/probe.ts", 'export { knownErrorResponse } from "../../../http/errors.ts";\n'],
+    // A capability's domain/ is domain code too.
+    ["packages/server/src/capabilities/cli-login/domain/probe.ts", 'export { knownErrorResponse } from "../../../http/errors.ts";\n'],
+    [
+      "packages/server/src/capabilities/cli-login/domain/probe.ts",
+      'import poll from "../routes/auth/cli/poll.ts";\nexport const a = poll;\n',
+    ],
   ])("%s: %s", async (path, source) => {
     expect(await restricted(path, source)).toEqual([expect.stringContaining("Domain code knows nothing of HTTP")]);
   });
@@ -45,6 +51,16 @@ describe("routes never import db/", () => {
       "packages/server/src/routes/auth/password/probe.ts",
       'import type { DbOrTx } from "../../../db/connect.ts";\nexport type A = DbOrTx;\n',
     ],
+    // A capability's routes/, its own tables included.
+    [
+      "packages/server/src/capabilities/cli-login/routes/auth/probe.ts",
+      'import { users } from "../../../../db/schema/index.ts";\nexport const a = users;\n',
+    ],
+    [
+      "packages/server/src/capabilities/cli-login/routes/auth/probe.ts",
+      'import { cliAuthAttempts } from "../../schema.ts";\nexport const a = cliAuthAttempts;\n',
+    ],
+    ["packages/server/src/capabilities/cli-login/routes/probe.ts", 'import * as tables from "../schema";\nexport const a = tables;\n'],
   ])("%s: %s", async (path, source) => {
     expect(await restricted(path, source)).toEqual([expect.stringContaining("Route files never touch the database")]);
   });
@@ -53,6 +69,9 @@ describe("routes never import db/", () => {
     const source =
       'import { deleteUser } from "../../domain/users/delete.ts";\nimport { defineRoute } from "../../http/route.ts";\nexport const a = [deleteUser, defineRoute];\n';
     expect(await restricted("packages/server/src/routes/users/probe.ts", source)).toEqual([]);
+    const capability =
+      'import { pollCliAuth } from "../../domain/poll.ts";\nimport { defineRoute } from "../../../../http/route.ts";\nexport const a = [pollCliAuth, defineRoute];\n';
+    expect(await restricted("packages/server/src/capabilities/cli-login/routes/auth/probe.ts", capability)).toEqual([]);
   });
 });
 
@@ -66,6 +85,7 @@ describe("routes never open database transactions", () => {
     ],
     ["packages/server/src/routes/auth/password/probe.ts", "export const a = (db: any) => db?.transaction((tx: any) => tx);\n"],
     ["packages/server/src/routes/internal/projects/probe.ts", 'export const a = (db: any) => db["transaction"]((tx: any) => tx);\n'],
+    ["packages/server/src/capabilities/cli-login/routes/auth/probe.ts", "export const a = (db: any) => db.transaction((tx: any) => tx);\n"],
   ])("%s: %s", async (path, source) => {
     expect(await restrictedSyntax(path, source)).toEqual([expect.stringContaining("Route files never compose database transactions")]);
   });

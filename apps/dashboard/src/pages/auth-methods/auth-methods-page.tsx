@@ -24,19 +24,19 @@ export default function AuthMethodsPage() {
             label="Password"
             hint="People sign up and sign in with their e-mail address and a password."
             checked={c.credentialEnabled}
-            update={(on) => ({ config: { credentialEnabled: on } })}
+            configKey="auth.password.allowSignIn"
           />
           <SettingToggle
             label="Magic link and one-time code"
             hint="People get an e-mail with a link and a code that signs them in, with no password."
             checked={c.magicLinkEnabled}
-            update={(on) => ({ config: { magicLinkEnabled: on } })}
+            configKey="auth.otp.allowSignIn"
           />
           <SettingToggle
             label="Passkeys"
             hint="People sign in with a passkey saved on their device or password manager, after adding one to their account."
             checked={c.passkeyEnabled}
-            update={(on) => ({ config: { passkeyEnabled: on } })}
+            configKey="auth.passkey.allowSignIn"
           />
         </div>
         <p className="field-hint auth-methods-more">
@@ -50,7 +50,7 @@ export default function AuthMethodsPage() {
             label="Allow sign-up"
             hint="When off, only people who already have an account (or that you create) can sign in."
             checked={c.signUpEnabled}
-            update={(on) => ({ config: { signUpEnabled: on } })}
+            configKey="auth.allowSignUp"
           />
           <div className="setting-static">
             <strong>Anonymous sign-in</strong>
@@ -67,7 +67,7 @@ export default function AuthMethodsPage() {
             label="Let users delete their own account"
             hint="Your apps can offer a “Delete account” button. When off, only your servers can delete users."
             checked={c.clientUserDeletionEnabled}
-            update={(on) => ({ config: { clientUserDeletionEnabled: on } })}
+            configKey="users.allowClientUserDeletion"
           />
           <EmailVerificationSetting />
         </div>

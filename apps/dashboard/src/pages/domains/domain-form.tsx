@@ -1,27 +1,30 @@
-/** Adds a trusted domain or changes one; the server checks the address and answers with what is wrong. */
+/** Adds a trusted domain or changes one; the address is checked first, and what is wrong is said. */
 import { useState } from "react";
-import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useSaveProject } from "../../lib/save-project.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { Field } from "../../ui/field.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
+import type { DomainChange, TrustedDomain } from "./trusted-domains.ts";
 
-/** `index`: the domain being changed; none to add one. */
-export function DomainForm({ index, onDone }: { index?: number; onDone: () => void }) {
-  const domains = useCurrentProject().config.domains;
-  const editing = index === undefined ? undefined : domains[index];
+/** `editing`: the domain being changed; none to add one. */
+export function DomainForm({
+  editing,
+  save,
+  onDone,
+}: {
+  editing?: TrustedDomain;
+  save: (change: DomainChange) => Promise<void>;
+  onDone: () => void;
+}) {
   const [domain, setDomain] = useState(editing?.domain ?? "");
   const [handlerPath, setHandlerPath] = useState(editing?.handlerPath ?? "/handler");
-  const save = useSaveProject();
+  const action = useAction(save);
   return (
     <form
       className="form"
       onSubmit={(e) => {
         e.preventDefault();
         const entry = { domain: domain.trim(), handlerPath: handlerPath.trim() };
-        const next = domains.map((d) => ({ domain: d.domain, handlerPath: d.handlerPath }));
-        if (index === undefined) next.push(entry);
-        else next[index] = entry;
-        void save.run({ config: { domains: next } }).then((ok) => ok && onDone());
+        void action.run({ ...(editing ? { key: editing.key } : {}), entry }).then((ok) => ok && onDone());
       }}
     >
       <Field
@@ -45,13 +48,13 @@ export function DomainForm({ index, onDone }: { index?: number; onDone: () => vo
           <input {...props} className="input mono" required value={handlerPath} onChange={(e) => setHandlerPath(e.target.value)} />
         )}
       </Field>
-      <ActionStatus error={save.error} />
+      <ActionStatus error={action.error} />
       <div className="dialog-actions">
         <button type="button" className="button button-secondary" onClick={onDone}>
           Cancel
         </button>
-        <button type="submit" className="button" disabled={save.pending}>
-          {save.pending ? "Saving…" : index === undefined ? "Add domain" : "Save"}
+        <button type="submit" className="button" disabled={action.pending}>
+          {action.pending ? "Saving…" : editing ? "Save" : "Add domain"}
         </button>
       </div>
     </form>

@@ -1,17 +1,18 @@
 /** Where the project's apps may run (trusted domains, localhost), and the switch to production mode with its checklist. */
+import { useConfig } from "@latchkey/react";
 import { useEffect, useState } from "react";
 import { ALLOW_LOCALHOST_ANCHOR, trustedDomainAnchor } from "@latchkey/shared/setting-anchors";
 import { useLocation } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useUpdateProject } from "../../lib/save-project.ts";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
-import { SettingToggle } from "../../ui/setting-toggle.tsx";
+import { SavingToggle } from "../../ui/setting-toggle.tsx";
 import { Empty } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import { DomainForm } from "./domain-form.tsx";
 import { ProductionModeCard } from "./production-mode.tsx";
+import { trustedDomainsOf, useSaveDomains, type TrustedDomain } from "./trusted-domains.ts";
 import "./domains.css";
 
 /** A link to #anchor (from the checklist, or from outside) brings that setting into view and puts focus on it. */
@@ -28,6 +29,9 @@ function useFocusHash() {
 
 export default function DomainsPage() {
   const project = useCurrentProject();
+  const config = useConfig(project);
+  const domains = trustedDomainsOf(config);
+  const save = useSaveDomains(domains);
   const [editing, setEditing] = useState<number | "new" | null>(null);
   useFocusHash();
   return (
@@ -36,7 +40,13 @@ export default function DomainsPage() {
       description="Latchkey only sends people back to addresses listed here, so links in e-mails and sign-in redirects cannot lead elsewhere."
     >
       <Dialog open={editing !== null} title={editing === "new" ? "Add a domain" : "Change a domain"} onClose={() => setEditing(null)}>
-        {editing !== null ? <DomainForm index={editing === "new" ? undefined : editing} onDone={() => setEditing(null)} /> : null}
+        {editing !== null ? (
+          <DomainForm
+            {...(editing === "new" || !domains[editing] ? {} : { editing: domains[editing] })}
+            save={save.change}
+            onDone={() => setEditing(null)}
+          />
+        ) : null}
       </Dialog>
       <Card
         title="Trusted domains"
@@ -46,25 +56,31 @@ export default function DomainsPage() {
           </button>
         }
       >
-        {project.config.domains.length === 0 ? (
+        {domains.length === 0 ? (
           <Empty>
             <p>No trusted domains yet. Add the address of each app that signs people in with this project.</p>
           </Empty>
         ) : (
           <Table columns={["Domain", "Handler path"]} actions>
-            {project.config.domains.map((d, index) => (
-              <DomainRow key={`${index}:${d.domain}`} index={index} onEdit={() => setEditing(index)} />
+            {domains.map((d, index) => (
+              <DomainRow
+                key={d.key}
+                index={index}
+                domain={d}
+                remove={() => save.change({ key: d.key, entry: null })}
+                onEdit={() => setEditing(index)}
+              />
             ))}
           </Table>
         )}
       </Card>
       <Card title="Development">
-        <SettingToggle
+        <SavingToggle
           id={ALLOW_LOCALHOST_ANCHOR}
           label="Allow localhost"
           hint="Apps running on your own computer (localhost, 127.0.0.1) may sign people in, whatever their port. Turn it off for production."
-          checked={project.config.allowLocalhost}
-          update={(on) => ({ config: { allowLocalhost: on } })}
+          checked={config.domains.allowLocalhost}
+          write={save.allowLocalhost}
         />
       </Card>
       <ProductionModeCard />
@@ -72,14 +88,17 @@ export default function DomainsPage() {
   );
 }
 
-function DomainRow({ index, onEdit }: { index: number; onEdit: () => void }) {
-  const domains = useCurrentProject().config.domains;
-  const domain = domains[index]!;
-  const update = useUpdateProject();
-  const remove = () =>
-    update({
-      config: { domains: domains.filter((_, i) => i !== index).map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })) },
-    });
+function DomainRow({
+  index,
+  domain,
+  remove,
+  onEdit,
+}: {
+  index: number;
+  domain: TrustedDomain;
+  remove: () => Promise<void>;
+  onEdit: () => void;
+}) {
   return (
     <tr id={trustedDomainAnchor(index)} tabIndex={-1} className="domain-row">
       <td className="mono">{domain.domain}</td>

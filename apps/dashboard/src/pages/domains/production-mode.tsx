@@ -8,7 +8,7 @@ import { Link } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { Card } from "../../ui/page.tsx";
-import { SettingToggle } from "../../ui/setting-toggle.tsx";
+import { ProjectFieldToggle } from "../../ui/setting-toggle.tsx";
 import { ErrorNotice, Loading } from "../../ui/states.tsx";
 
 export function ProductionModeCard() {
@@ -22,7 +22,7 @@ export function ProductionModeCard() {
       title="Production mode"
       description="Turn it on before real people use your apps: Latchkey then refuses settings that are only safe while developing."
     >
-      <SettingToggle
+      <ProjectFieldToggle
         id="production-mode"
         label="Production mode"
         hint={

@@ -1,12 +1,14 @@
 /**
- * Where the project's mail goes out: the server's shared SMTP server or the
- * project's own; and a test send through either. The saved SMTP password is
- * never put into the page: its field starts empty, and empty keeps it (for
- * the saved host, port and username only).
+ * Where the project's mail goes out (the config's `emails.server`): the
+ * server's shared SMTP server or the project's own; and a test send through
+ * either. The saved SMTP password is never put into the page's fields: its
+ * field starts empty, and empty keeps it (for the saved host, port and
+ * username only) by writing back the mask the config shows for it.
  */
+import { useConfig } from "@latchkey/react";
 import { useState } from "react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useUpdateProject } from "../../lib/save-project.ts";
+import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Field } from "../../ui/field.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -27,7 +29,8 @@ interface SmtpForm {
 
 export default function EmailSettingsPage() {
   const project = useCurrentProject();
-  const updateProject = useUpdateProject();
+  const updateConfig = useUpdateConfig();
+  const maskedPassword = useConfig(project).emails.server.password;
   const current = project.config.emailConfig;
   const saved = current.type === "standard" ? current : null;
   const [type, setType] = useState<"shared" | "standard">(current.type);
@@ -49,7 +52,14 @@ export default function EmailSettingsPage() {
   const savedPassword = sameAccount && saved.password ? saved.password : "";
   const settings = { ...smtp, port: Number(smtp.port), password: smtp.password || savedPassword };
   const save = useAction(async () => {
-    await updateProject({ config: { emailConfig: type === "shared" ? { type } : { type, ...settings } } });
+    const { host, port, username, senderName, senderEmail } = settings;
+    const password = smtp.password || (savedPassword ? maskedPassword : undefined);
+    await updateConfig({
+      "emails.server":
+        type === "shared"
+          ? { isShared: true }
+          : { isShared: false, provider: "smtp", host, port, username, senderName, senderEmail, ...(password ? { password } : {}) },
+    });
     setSmtp((s) => ({ ...s, password: "" }));
     return "E-mail settings saved.";
   });

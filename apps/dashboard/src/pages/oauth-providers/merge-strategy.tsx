@@ -1,7 +1,7 @@
 /** What happens when someone signs in with a provider using an e-mail address that already has an account. */
 import type { AdminProjectConfig } from "@latchkey/js";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useSaveProject } from "../../lib/save-project.ts";
+import { useSaveConfig } from "../../lib/save-config.ts";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 
@@ -28,7 +28,7 @@ const STRATEGIES: { id: Strategy; label: string; explanation: string }[] = [
 
 export function MergeStrategyCard() {
   const current = useCurrentProject().config.oauthAccountMergeStrategy;
-  const save = useSaveProject();
+  const save = useSaveConfig();
   return (
     <Card
       title="Accounts with the same e-mail address"
@@ -43,7 +43,7 @@ export function MergeStrategyCard() {
               name="merge-strategy"
               value={s.id}
               checked={current === s.id}
-              onChange={() => void save.run({ config: { oauthAccountMergeStrategy: s.id } })}
+              onChange={() => void save.run({ "auth.oauth.accountMergeStrategy": s.id })}
             />
             <span>
               <span className="merge-strategy-label">{s.label}</span>

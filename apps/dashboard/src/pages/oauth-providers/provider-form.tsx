@@ -1,16 +1,17 @@
 /** One OAuth provider's settings: on or off, shared or own keys, the fields the provider needs, and the callback URL. */
 import type { OAuthProviderId } from "@latchkey/js";
-import { oauthProviderName } from "@latchkey/react";
+import { oauthProviderName, useConfig } from "@latchkey/react";
 import { useState } from "react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useSaveProject } from "../../lib/save-project.ts";
+import { useSaveConfig } from "../../lib/save-config.ts";
 import { CopyField } from "../../ui/copy-field.tsx";
 import { Field, Toggle } from "../../ui/field.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
-import { callbackUrl, withProvider, type ProviderEntry } from "./provider-entries.ts";
+import { callbackUrl, providerOverride, type ProviderEntry } from "./provider-entries.ts";
 
 export function ProviderForm({ id, onDone }: { id: OAuthProviderId; onDone: () => void }) {
   const project = useCurrentProject();
+  const config = useConfig(project);
   const saved = project.config.oauthProviders.find((p) => p.id === id);
   const name = oauthProviderName(id);
   const [enabled, setEnabled] = useState(saved !== undefined);
@@ -20,21 +21,21 @@ export function ProviderForm({ id, onDone }: { id: OAuthProviderId; onDone: () =
   const [facebookConfigId, setFacebookConfigId] = useState(saved?.facebookConfigId ?? "");
   const [microsoftTenantId, setMicrosoftTenantId] = useState(saved?.microsoftTenantId ?? "");
   const [appleBundleIds, setAppleBundleIds] = useState((saved?.appleBundleIds ?? []).join("\n"));
-  const save = useSaveProject();
-  // The server keeps a standard provider's stored secret when none is sent; it never shows it back.
+  const save = useSaveConfig();
+  // The server shows a stored secret only masked, and keeps it when that mask is written back.
   const hasSecret = saved?.type === "standard" && Boolean(saved.clientSecret);
 
   const entry = (): ProviderEntry => {
-    if (type === "shared") return { id, type };
+    if (type === "shared") return { type };
     const bundleIds = appleBundleIds
       .split(/[\s,]+/)
       .map((s) => s.trim())
       .filter(Boolean);
+    const keptSecret = hasSecret ? saved.clientSecret : undefined;
     return {
-      id,
       type,
       clientId: clientId.trim(),
-      ...(clientSecret ? { clientSecret } : {}),
+      ...(clientSecret || keptSecret ? { clientSecret: clientSecret || keptSecret } : {}),
       ...(id === "facebook" && facebookConfigId.trim() ? { facebookConfigId: facebookConfigId.trim() } : {}),
       ...(id === "microsoft" && microsoftTenantId.trim() ? { microsoftTenantId: microsoftTenantId.trim() } : {}),
       ...(id === "apple" && bundleIds.length > 0 ? { appleBundleIds: bundleIds } : {}),
@@ -46,9 +47,7 @@ export function ProviderForm({ id, onDone }: { id: OAuthProviderId; onDone: () =
       className="form provider-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void save
-          .run({ config: { oauthProviders: withProvider(project.config.oauthProviders, id, enabled ? entry() : null) } })
-          .then((ok) => ok && onDone());
+        void save.run(providerOverride(config, id, enabled ? entry() : null)).then((ok) => ok && onDone());
       }}
     >
       <Toggle

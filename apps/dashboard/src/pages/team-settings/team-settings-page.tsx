@@ -2,7 +2,7 @@
 import type { AdminPermissionDefinition } from "@latchkey/js";
 import { useState } from "react";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useSaveProject } from "../../lib/save-project.ts";
+import { useSaveConfig } from "../../lib/save-config.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Toggle } from "../../ui/field.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -23,13 +23,13 @@ export default function TeamSettingsPage() {
             label="Users may create teams"
             hint="Signed-in users create teams from your app; otherwise only your servers do."
             checked={config.clientTeamCreationEnabled}
-            update={(on) => ({ config: { clientTeamCreationEnabled: on } })}
+            configKey="teams.allowClientTeamCreation"
           />
           <SettingToggle
             label="A personal team for each new user"
             hint="Every user who signs up gets a team of their own, with the team-creator permissions."
             checked={config.createTeamOnSignUp}
-            update={(on) => ({ config: { createTeamOnSignUp: on } })}
+            configKey="teams.createPersonalTeamOnSignUp"
           />
         </div>
       </Card>
@@ -55,6 +55,12 @@ export default function TeamSettingsPage() {
   );
 }
 
+/** Where each list is kept in the config: a set of permission ids. */
+const CONFIG_KEYS = {
+  teamCreatorDefaultPermissions: "rbac.defaultPermissions.teamCreator",
+  teamMemberDefaultPermissions: "rbac.defaultPermissions.teamMember",
+} as const;
+
 function DefaultPermissions({
   title,
   description,
@@ -74,7 +80,7 @@ function DefaultPermissions({
     setShownFor(current.join(","));
     setChosen(current);
   }
-  const save = useSaveProject();
+  const save = useSaveConfig();
   const changed = chosen.length !== current.length || chosen.some((id) => !current.includes(id));
   return (
     <Card title={title} description={description}>
@@ -95,7 +101,7 @@ function DefaultPermissions({
           type="button"
           className="button"
           disabled={!changed || save.pending}
-          onClick={() => void save.run({ config: { [setting]: chosen.map((id) => ({ id })) } }, "Saved.")}
+          onClick={() => void save.run({ [CONFIG_KEYS[setting]]: Object.fromEntries(chosen.map((id) => [id, true])) }, "Saved.")}
         >
           Save {title.toLowerCase()}
         </button>

@@ -7,7 +7,8 @@ export * from "./verification-codes.ts";
 export * from "./emails.ts";
 export * from "./permissions.ts";
 export * from "./passkeys.ts";
-export * from "./cli-auth.ts";
+// A capability's tables live in its folder (capabilities/<name>/schema.ts).
+export * from "../../capabilities/cli-login/schema.ts";
 export * from "./oauth.ts";
 export * from "./config-overrides.ts";
 export * from "./events.ts";

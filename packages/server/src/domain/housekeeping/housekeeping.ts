@@ -1,18 +1,29 @@
 /**
  * Clean-up that no request waits for, run every few minutes by each server
- * process. Every task is idempotent and works in small batches, so replicas
- * running it at once only share the work.
+ * process: the tasks below, then each capability's (capabilities/define.ts
+ * `housekeeping`). Every task is idempotent and works in small batches, so
+ * replicas running it at once only share the work.
  */
 import type { Logger } from "pino";
 import type { Db } from "../../db/connect.ts";
 import type { Clock } from "../../lib/clock.ts";
-import { deleteLongExpired as deleteLongExpiredCliLogins } from "../auth/cli/attempts.ts";
 import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
 import { dropOldOutboxBodies } from "../emails/outbox.ts";
 import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
 import { deleteOldOutboxEvents } from "../../events/retention.ts";
 import { utcDay } from "../users/activity.ts";
+
+/** Clean-up no request waits for, run by each process's housekeeping (below); a capability names its own (capabilities/define.ts). */
+export interface HousekeepingTask {
+  /** The count's name in the round's result and log line, e.g. "expiredCliLogins". */
+  name: string;
+  /**
+   * Deletes one small batch, across all projects, as of `now`; how many rows went.
+   * Housekeeping repeats it until it returns 0, so it must skip rows another replica is working on.
+   */
+  sweep(db: Db, now: Date): Promise<number>;
+}
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
 
@@ -26,6 +37,8 @@ export class Housekeeping {
     private readonly db: Db,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** The capabilities' tasks (capabilities/index.ts `capabilityHousekeeping()`). */
+    private readonly tasks: readonly HousekeepingTask[],
   ) {}
 
   start(): void {
@@ -40,38 +53,37 @@ export class Housekeeping {
     return this.#running;
   }
 
-  private async round(now: Date): Promise<{
-    expiredCodes: number;
-    expiredCliLogins: number;
-    expiredOAuthFlows: number;
-    oldActivityDays: number;
-    oldOutboxBodies: number;
-    oldEvents: number;
-  }> {
+  private async round(now: Date): Promise<Record<string, number>> {
     try {
-      const expiredCodes = await deleteExpiredCodes(this.db, now);
-      const expiredOAuthFlows = await deleteExpiredOAuthFlows(this.db, now);
-      // CLI login requests are also swept, 100 at a time, when a CLI login starts; this covers quiet times.
-      let expiredCliLogins = 0;
-      for (let batch = await deleteLongExpiredCliLogins(this.db, now); batch > 0; batch = await deleteLongExpiredCliLogins(this.db, now)) {
-        expiredCliLogins += batch;
+      const counts: Record<string, number> = {
+        expiredCodes: await deleteExpiredCodes(this.db, now),
+        expiredOAuthFlows: await deleteExpiredOAuthFlows(this.db, now),
+      };
+      for (const task of this.tasks) {
+        let swept = 0;
+        for (let batch = await task.sweep(this.db, now); batch > 0; batch = await task.sweep(this.db, now)) swept += batch;
+        counts[task.name] = swept;
       }
-      let oldActivityDays = 0;
+      counts.oldActivityDays = 0;
       if (this.#activityDaysSweptOn !== utcDay(now)) {
-        oldActivityDays = await deleteOldActivityDays(this.db, now);
+        counts.oldActivityDays = await deleteOldActivityDays(this.db, now);
         this.#activityDaysSweptOn = utcDay(now);
       }
-      const oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
-      const oldEvents = await deleteOldOutboxEvents(this.db, now);
-      if (expiredCodes + expiredCliLogins + expiredOAuthFlows + oldActivityDays + oldOutboxBodies + oldEvents > 0)
-        this.logger.info(
-          { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents },
-          "deleted long-expired codes, CLI logins, OAuth flows, old activity days, old dev-outbox bodies and old events",
-        );
-      return { expiredCodes, expiredCliLogins, expiredOAuthFlows, oldActivityDays, oldOutboxBodies, oldEvents };
+      counts.oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
+      counts.oldEvents = await deleteOldOutboxEvents(this.db, now);
+      if (Object.values(counts).some((count) => count > 0)) this.logger.info(counts, "housekeeping deleted expired and old rows");
+      return counts;
     } catch (error) {
       this.logger.error({ err: error }, "housekeeping failed; it runs again in a few minutes");
-      return { expiredCodes: 0, expiredCliLogins: 0, expiredOAuthFlows: 0, oldActivityDays: 0, oldOutboxBodies: 0, oldEvents: 0 };
+      const none = [
+        "expiredCodes",
+        "expiredOAuthFlows",
+        ...this.tasks.map((task) => task.name),
+        "oldActivityDays",
+        "oldOutboxBodies",
+        "oldEvents",
+      ];
+      return Object.fromEntries(none.map((name) => [name, 0]));
     }
   }
 

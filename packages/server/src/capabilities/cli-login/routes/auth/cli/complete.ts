@@ -1,7 +1,7 @@
 import { cliAuthEndpoints, SUCCESS } from "@latchkey/shared";
-import { checkCliAuth, claimCliAnonSession } from "../../../domain/auth/cli/anon-session.ts";
-import { completeCliAuth } from "../../../domain/auth/cli/complete.ts";
-import { defineRoute } from "../../../http/route.ts";
+import { checkCliAuth, claimCliAnonSession } from "../../../domain/anon-session.ts";
+import { completeCliAuth } from "../../../domain/complete.ts";
+import { defineRoute } from "../../../../../http/route.ts";
 
 export default [
   defineRoute(cliAuthEndpoints.completeCliAuth, async ({ auth, body, services }) => {

@@ -8,9 +8,10 @@
  * (but for the sealed sessions of an expired request, which are dropped).
  */
 import { KnownErrors, StatusError } from "@latchkey/shared";
+import type { Tenancy } from "../../../db/tenancy.ts";
 import type { Services } from "../../../services.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
-import { restrictedReason } from "../../users/record.ts";
+import type { ProjectRow } from "../../../domain/projects/projects.ts";
+import { restrictedReason } from "../../../domain/users/record.ts";
 import { dropTokensOfExpired, findByLoginCode, isExpired, isOpen, sealToken, updateIf, type CliAuthAttemptRow } from "./attempts.ts";
 import { CLI_AUTH_MESSAGES } from "./messages.ts";
 import { inspectRefreshToken } from "./refresh-tokens.ts";
@@ -21,9 +22,14 @@ export interface CompleteContext {
   branchId: string;
 }
 
+/** The project and branch the browser's request is for. */
+export function tenancyOfContext(ctx: CompleteContext): Tenancy {
+  return { projectId: ctx.project.id, branchId: ctx.branchId };
+}
+
 /** The open request a login code belongs to; refused otherwise. */
 export async function openAttempt(ctx: CompleteContext, loginCode: string): Promise<CliAuthAttemptRow> {
-  const row = await findByLoginCode(ctx.services.db, { projectId: ctx.project.id, branchId: ctx.branchId }, loginCode);
+  const row = await findByLoginCode(ctx.services.db, tenancyOfContext(ctx), loginCode);
   const now = ctx.services.clock.date();
   if (row && isExpired(row, now)) await dropTokensOfExpired(ctx.services.db, row.id, now);
   if (!row || isExpired(row, now) || row.usedAt !== null || row.refreshTokenSealed !== null) {
@@ -35,7 +41,7 @@ export async function openAttempt(ctx: CompleteContext, loginCode: string): Prom
 export async function completeCliAuth(ctx: CompleteContext, loginCode: string, refreshToken: string | undefined): Promise<void> {
   const row = await openAttempt(ctx, loginCode);
   if (refreshToken === undefined) throw new StatusError(400, CLI_AUTH_MESSAGES.refreshTokenRequired);
-  const check = await inspectRefreshToken(ctx.services.db, ctx.project.id, ctx.branchId, refreshToken, ctx.services.clock.date());
+  const check = await inspectRefreshToken(ctx.services.db, tenancyOfContext(ctx), refreshToken, ctx.services.clock.date());
   if (check.kind === "other-project") throw new StatusError(400, CLI_AUTH_MESSAGES.refreshTokenOfOtherProject);
   if (check.kind === "no-user") throw new StatusError(400, CLI_AUTH_MESSAGES.refreshTokenUserGone);
   if (check.kind !== "live") throw new StatusError(400, CLI_AUTH_MESSAGES.invalidRefreshToken);

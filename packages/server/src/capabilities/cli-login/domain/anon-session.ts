@@ -11,20 +11,22 @@
  */
 import { StatusError } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import { cliAuthAttempts, users } from "../../../db/schema/index.ts";
-import { deleteSession } from "../../sessions/sessions.ts";
-import { findUser } from "../../users/record.ts";
-import { signInAnonymousUser } from "../anonymous/anonymous-sign-up.ts";
+import { users } from "../../../db/schema/index.ts";
+import { inTenancy } from "../../../db/tenancy.ts";
+import { deleteSession } from "../../../domain/sessions/sessions.ts";
+import { findUser } from "../../../domain/users/record.ts";
+import { signInAnonymousUser } from "../../../domain/auth/anonymous/anonymous-sign-up.ts";
 import { isOpen, openToken, sealedIs, updateIf, type CliAuthAttemptRow } from "./attempts.ts";
-import { openAttempt, type CompleteContext } from "./complete.ts";
+import { openAttempt, tenancyOfContext, type CompleteContext } from "./complete.ts";
 import { CLI_AUTH_MESSAGES } from "./messages.ts";
 import { inspectRefreshToken } from "./refresh-tokens.ts";
+import { cliAuthAttempts } from "../schema.ts";
 
 export async function checkCliAuth(ctx: CompleteContext, loginCode: string): Promise<"anonymous" | "none"> {
   const row = await openAttempt(ctx, loginCode);
   if (row.anonRefreshTokenSealed === null) return "none";
   const token = openToken(ctx.services.config.serverSecret, "cli-anon-refresh-token", row.anonRefreshTokenSealed);
-  const check = await inspectRefreshToken(ctx.services.db, ctx.project.id, ctx.branchId, token, ctx.services.clock.date());
+  const check = await inspectRefreshToken(ctx.services.db, tenancyOfContext(ctx), token, ctx.services.clock.date());
   return check.kind === "live" && check.user.isAnonymous ? "anonymous" : "none";
 }
 
@@ -45,6 +47,7 @@ export async function takeOverAnonSession(
   if (sealed === null) throw new StatusError(400, CLI_AUTH_MESSAGES.noAnonSession);
   const cliToken = openToken(ctx.services.config.serverSecret, "cli-anon-refresh-token", sealed);
   const { services, project, branchId } = ctx;
+  const tenancy = tenancyOfContext(ctx);
   // Any refusal below throws, which rolls the whole claim back.
   return services.events.transaction(services.db, async (tx) => {
     const claimed = await updateIf(
@@ -56,13 +59,13 @@ export async function takeOverAnonSession(
       },
     );
     if (!claimed) throw new StatusError(400, CLI_AUTH_MESSAGES.noAnonSession);
-    const check = await inspectRefreshToken(tx, project.id, branchId, cliToken, services.clock.date());
+    const check = await inspectRefreshToken(tx, tenancy, cliToken, services.clock.date());
     if (check.kind !== "live") throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
     // Locked until this commits, so the user cannot sign up (stop being anonymous) between this read and the new session.
     await tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.projectId, project.id), eq(users.branchId, branchId), eq(users.id, check.user.id)))
+      .where(and(inTenancy(users, tenancy), eq(users.id, check.user.id)))
       .for("update");
     const user = await findUser(tx, project.id, branchId, check.user.id);
     if (!user?.isAnonymous) throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);

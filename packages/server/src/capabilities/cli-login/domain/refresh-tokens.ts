@@ -7,21 +7,16 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { sessions } from "../../../db/schema/index.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
-import type { SessionRow } from "../../sessions/sessions.ts";
-import { findUser, type UserRecord } from "../../users/record.ts";
+import type { SessionRow } from "../../../domain/sessions/sessions.ts";
+import { findUser, type UserRecord } from "../../../domain/users/record.ts";
 
 /** `other-project`: a session of another project, or of this project's other branch. */
 export type RefreshTokenCheck =
   { kind: "live"; session: SessionRow; user: UserRecord } | { kind: "unknown" | "other-project" | "expired" | "no-user" };
 
-export async function inspectRefreshToken(
-  db: DbOrTx,
-  projectId: string,
-  branchId: string,
-  refreshToken: string,
-  now: Date,
-): Promise<RefreshTokenCheck> {
+export async function inspectRefreshToken(db: DbOrTx, tenancy: Tenancy, refreshToken: string, now: Date): Promise<RefreshTokenCheck> {
   if (refreshToken.length === 0 || refreshToken.length > 200) return { kind: "unknown" };
   const [session] = await db
     .select()
@@ -29,8 +24,8 @@ export async function inspectRefreshToken(
     .where(eq(sessions.refreshTokenHash, sha256Hex(refreshToken)))
     .limit(1);
   if (!session) return { kind: "unknown" };
-  if (session.projectId !== projectId || session.branchId !== branchId) return { kind: "other-project" };
+  if (session.projectId !== tenancy.projectId || session.branchId !== tenancy.branchId) return { kind: "other-project" };
   if (session.expiresAt !== null && session.expiresAt.getTime() <= now.getTime()) return { kind: "expired" };
-  const user = await findUser(db, projectId, branchId, session.userId);
+  const user = await findUser(db, tenancy.projectId, tenancy.branchId, session.userId);
   return user ? { kind: "live", session, user } : { kind: "no-user" };
 }

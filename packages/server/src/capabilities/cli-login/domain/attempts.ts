@@ -9,15 +9,11 @@
  */
 import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { cliAuthAttempts } from "../../../db/schema/index.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import { cliAuthAttempts } from "../schema.ts";
 import { decryptWithSecret, encryptWithSecret, sha256Hex } from "../../../lib/secrets.ts";
 
 export type CliAuthAttemptRow = typeof cliAuthAttempts.$inferSelect;
-
-export interface CliScope {
-  projectId: string;
-  branchId: string;
-}
 
 type SealPurpose = "cli-refresh-token" | "cli-anon-refresh-token";
 
@@ -34,15 +30,11 @@ export function codeDigest(code: string): string {
   return sha256Hex(code.toLowerCase());
 }
 
-function inScope(scope: CliScope): SQL {
-  return and(eq(cliAuthAttempts.projectId, scope.projectId), eq(cliAuthAttempts.branchId, scope.branchId))!;
-}
-
-export async function findByPollingCode(db: DbOrTx, scope: CliScope, pollingCode: string): Promise<CliAuthAttemptRow | null> {
+export async function findByPollingCode(db: DbOrTx, tenancy: Tenancy, pollingCode: string): Promise<CliAuthAttemptRow | null> {
   const [row] = await db
     .select()
     .from(cliAuthAttempts)
-    .where(and(inScope(scope), eq(cliAuthAttempts.pollingCodeHash, codeDigest(pollingCode))))
+    .where(and(inTenancy(cliAuthAttempts, tenancy), eq(cliAuthAttempts.pollingCodeHash, codeDigest(pollingCode))))
     .limit(1);
   return row ?? null;
 }
@@ -56,20 +48,20 @@ export function isOpen(now: Date): SQL {
   return and(isNull(cliAuthAttempts.refreshTokenSealed), isNull(cliAuthAttempts.usedAt), gt(cliAuthAttempts.expiresAt, now))!;
 }
 
-export async function findById(db: DbOrTx, scope: CliScope, id: string): Promise<CliAuthAttemptRow | null> {
+export async function findById(db: DbOrTx, tenancy: Tenancy, id: string): Promise<CliAuthAttemptRow | null> {
   const [row] = await db
     .select()
     .from(cliAuthAttempts)
-    .where(and(inScope(scope), eq(cliAuthAttempts.id, id)))
+    .where(and(inTenancy(cliAuthAttempts, tenancy), eq(cliAuthAttempts.id, id)))
     .limit(1);
   return row ?? null;
 }
 
-export async function findByLoginCode(db: DbOrTx, scope: CliScope, loginCode: string): Promise<CliAuthAttemptRow | null> {
+export async function findByLoginCode(db: DbOrTx, tenancy: Tenancy, loginCode: string): Promise<CliAuthAttemptRow | null> {
   const [row] = await db
     .select()
     .from(cliAuthAttempts)
-    .where(and(inScope(scope), eq(cliAuthAttempts.loginCodeHash, codeDigest(loginCode))))
+    .where(and(inTenancy(cliAuthAttempts, tenancy), eq(cliAuthAttempts.loginCodeHash, codeDigest(loginCode))))
     .limit(1);
   return row ?? null;
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { tenancyColumns } from "./projects.ts";
+import { tenancyColumns } from "../../db/schema/projects.ts";
 
 /**
  * A CLI's request to be signed in. The CLI holds the polling code, the
@@ -13,9 +13,9 @@ import { tenancyColumns } from "./projects.ts";
  * Whichever is still there when a poll or a completion finds the request
  * expired is cleared then. The row itself (with any token still on it, when
  * nobody came back after it expired) is deleted once it expired over a day
- * ago, by the housekeeping each new request (POST /auth/cli) does, up to 100
- * rows at a time (domain/auth/cli/attempts.ts `deleteLongExpired`): as long
- * as no new CLI login starts, nothing is deleted.
+ * ago, up to 100 rows at a time (domain/attempts.ts `deleteLongExpired`), by
+ * each new request (POST /auth/cli) and by the server's periodic
+ * housekeeping (capability.ts).
  */
 export const cliAuthAttempts = pgTable(
   "cli_auth_attempts",

@@ -7,10 +7,11 @@
  * rows it adds are what must not pile up.
  */
 import { CLI_AUTH_DEFAULT_EXPIRATION_MILLIS, StatusError, VERIFICATION_CODE_LENGTH } from "@latchkey/shared";
-import { cliAuthAttempts } from "../../../db/schema/index.ts";
+import { tenancyOf, type Tenancy } from "../../../db/tenancy.ts";
 import { randomCode } from "../../../lib/secrets.ts";
 import type { Services } from "../../../services.ts";
-import { codeDigest, deleteLongExpired, sealToken, type CliScope } from "./attempts.ts";
+import { cliAuthAttempts } from "../schema.ts";
+import { codeDigest, deleteLongExpired, sealToken } from "./attempts.ts";
 import { CLI_AUTH_MESSAGES } from "./messages.ts";
 import { inspectRefreshToken } from "./refresh-tokens.ts";
 
@@ -22,7 +23,7 @@ export interface StartedCliAuth {
 
 export async function startCliAuth(
   services: Services,
-  scope: CliScope,
+  tenancy: Tenancy,
   options: { expiresInMillis?: number | undefined; anonRefreshToken?: string | undefined },
 ): Promise<StartedCliAuth> {
   const anonRefreshTokenSealed =
@@ -31,14 +32,14 @@ export async function startCliAuth(
       : sealToken(
           services.config.serverSecret,
           "cli-anon-refresh-token",
-          await checkedAnonRefreshToken(services, scope, options.anonRefreshToken),
+          await checkedAnonRefreshToken(services, tenancy, options.anonRefreshToken),
         );
   await deleteLongExpired(services.db, services.clock.date());
   const pollingCode = randomCode(VERIFICATION_CODE_LENGTH);
   const loginCode = randomCode(VERIFICATION_CODE_LENGTH);
   const expiresAt = new Date(services.clock.now() + (options.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRATION_MILLIS));
   await services.db.insert(cliAuthAttempts).values({
-    ...scope,
+    ...tenancyOf(tenancy),
     pollingCodeHash: codeDigest(pollingCode),
     loginCodeHash: codeDigest(loginCode),
     anonRefreshTokenSealed,
@@ -47,8 +48,8 @@ export async function startCliAuth(
   return { pollingCode, loginCode, expiresAt };
 }
 
-async function checkedAnonRefreshToken(services: Services, scope: CliScope, token: string): Promise<string> {
-  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, token, services.clock.date());
+async function checkedAnonRefreshToken(services: Services, tenancy: Tenancy, token: string): Promise<string> {
+  const check = await inspectRefreshToken(services.db, tenancy, token, services.clock.date());
   switch (check.kind) {
     case "unknown":
       throw new StatusError(400, CLI_AUTH_MESSAGES.invalidAnonRefreshToken);

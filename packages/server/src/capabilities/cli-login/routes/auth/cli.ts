@@ -1,6 +1,6 @@
 import { cliAuthEndpoints } from "@latchkey/shared";
-import { startCliAuth } from "../../domain/auth/cli/start.ts";
-import { defineRoute } from "../../http/route.ts";
+import { startCliAuth } from "../../domain/start.ts";
+import { defineRoute } from "../../../../http/route.ts";
 
 export default [
   defineRoute(cliAuthEndpoints.createCliAuth, async ({ auth, body, services }) => {

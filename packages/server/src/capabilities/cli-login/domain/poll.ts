@@ -9,7 +9,7 @@
  */
 import { KnownErrors, type CliAuthPollJson } from "@latchkey/shared";
 import { and, gt, isNull } from "drizzle-orm";
-import { cliAuthAttempts } from "../../../db/schema/index.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 import type { Services } from "../../../services.ts";
 import {
   dropTokensOfExpired,
@@ -20,14 +20,14 @@ import {
   sealedIs,
   updateIf,
   type CliAuthAttemptRow,
-  type CliScope,
 } from "./attempts.ts";
+import { cliAuthAttempts } from "../schema.ts";
 import { inspectRefreshToken } from "./refresh-tokens.ts";
 
-export async function pollCliAuth(services: Services, scope: CliScope, pollingCode: string): Promise<CliAuthPollJson> {
-  const row = await findByPollingCode(services.db, scope, pollingCode);
+export async function pollCliAuth(services: Services, tenancy: Tenancy, pollingCode: string): Promise<CliAuthPollJson> {
+  const row = await findByPollingCode(services.db, tenancy, pollingCode);
   if (!row) throw new KnownErrors.InvalidPollingCode();
-  return handOver(services, scope, row);
+  return handOver(services, tenancy, row);
 }
 
 /**
@@ -35,14 +35,14 @@ export async function pollCliAuth(services: Services, scope: CliScope, pollingCo
  * conditioned on the row still being as read, so a stale `row` (another poll
  * or completion got there first) changes nothing and hands nothing over.
  */
-export async function handOver(services: Services, scope: CliScope, row: CliAuthAttemptRow): Promise<CliAuthPollJson> {
+export async function handOver(services: Services, tenancy: Tenancy, row: CliAuthAttemptRow): Promise<CliAuthPollJson> {
   const settled = await statusWithoutHandOver(services, row);
   if (settled) return settled;
   const sealed = row.refreshTokenSealed!;
   // Opened before anything is changed: a token that cannot be opened (a changed server secret) must not spend the login.
   const refreshToken = openToken(services.config.serverSecret, "cli-refresh-token", sealed);
   const stillAsRead = and(isNull(cliAuthAttempts.usedAt), sealedIs(cliAuthAttempts.refreshTokenSealed, sealed))!;
-  const check = await inspectRefreshToken(services.db, scope.projectId, scope.branchId, refreshToken, services.clock.date());
+  const check = await inspectRefreshToken(services.db, tenancy, refreshToken, services.clock.date());
   if (check.kind !== "live") {
     await updateIf(services.db, row.id, stillAsRead, { refreshTokenSealed: null, completedAt: null });
     return { status: "waiting" };
@@ -54,7 +54,7 @@ export async function handOver(services: Services, scope: CliScope, row: CliAuth
   });
   if (claimed) return { status: "success", refresh_token: refreshToken };
   // Changed since it was read: answer for what it is now (a session confirmed again meanwhile goes to the next poll).
-  const current = await findById(services.db, scope, row.id);
+  const current = await findById(services.db, tenancy, row.id);
   if (!current) return { status: "expired" };
   return (await statusWithoutHandOver(services, current)) ?? { status: "waiting" };
 }

@@ -1,6 +1,6 @@
 import { cliAuthEndpoints } from "@latchkey/shared";
-import { pollCliAuth } from "../../../domain/auth/cli/poll.ts";
-import { defineRoute } from "../../../http/route.ts";
+import { pollCliAuth } from "../../../domain/poll.ts";
+import { defineRoute } from "../../../../../http/route.ts";
 
 export default [
   defineRoute(cliAuthEndpoints.pollCliAuth, async ({ auth, body, services }) => {

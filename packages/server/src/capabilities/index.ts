@@ -1,0 +1,24 @@
+/**
+ * Every capability of the server (define.ts says what one is), registered
+ * here once. The route table serves each one's routes/ folder beside
+ * src/routes/ (route-table.ts), the server wires their event subscriptions
+ * and housekeeping (server.ts), and db/schema/index.ts re-exports their
+ * tables.
+ */
+import cliLogin from "./cli-login/capability.ts";
+import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
+
+export const capabilities: readonly Capability[] = [cliLogin];
+
+/** The folder (under src/) of a capability's route files. */
+export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {
+  return `capabilities/${capability.name}/routes`;
+}
+
+export function capabilityHousekeeping(): HousekeepingTask[] {
+  return capabilities.flatMap((capability) => capability.housekeeping);
+}
+
+export function capabilitySubscriptions(): EventSubscription[] {
+  return capabilities.flatMap((capability) => capability.events.subscribes);
+}
