@@ -16,7 +16,7 @@ import { renderConfig } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminConfigView, adminProjectView } from "../src/domain/projects/views.ts";
 import { internalProjectConfig } from "../src/domain/projects/config.ts";
-import type { ProjectRow } from "../src/domain/projects/projects.ts";
+import type { ProjectRow } from "../src/domain/projects/project-row.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 
 let server: TestServer;

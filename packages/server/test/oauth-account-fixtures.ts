@@ -6,12 +6,8 @@
 import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { oauthAccounts, oauthTokens } from "../src/db/schema/index.ts";
-import {
-  signInOrLinkWithProvider,
-  type OAuthSignInInput,
-  type ProviderProfile,
-  type ProviderTokens,
-} from "../src/domain/auth/oauth/accounts.ts";
+import { signInOrLinkWithProvider, type OAuthSignInInput, type ProviderTokens } from "../src/domain/auth/oauth/accounts.ts";
+import type { ProviderProfile } from "../src/domain/auth/oauth/new-user.ts";
 import type { Project } from "./fixtures.ts";
 import type { TestServer } from "./harness.ts";
 

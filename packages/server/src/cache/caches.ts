@@ -5,20 +5,20 @@
  * TTL bounds staleness should an invalidation ever be missed.
  */
 import type { PermissionGraph } from "../domain/permissions/graph.ts";
-import type { ProjectRow } from "../domain/projects/projects.ts";
-import type { TeamRow, UserRecord } from "../domain/users/record.ts";
+import type { UserRecord } from "../domain/users/record.ts";
 import type { MaybePromise } from "../lib/maybe-async.ts";
 import type { CacheBus } from "./bus.ts";
+import type { Tenancy } from "../db/tenancy.ts";
+import type { TeamRow } from "../db/schema/index.ts";
+import type { ProjectRow } from "../domain/projects/project-row.ts";
 import type { CacheEvent } from "./cache-events.ts";
 import { IndexedLru, type OwnersOf } from "./indexed-lru.ts";
 
 const TTL_MILLIS = 60_000;
 
-export interface CachedSession {
+export interface CachedSession extends Tenancy {
   id: string;
   userId: string;
-  projectId: string;
-  branchId: string;
   expiresAt: Date | null;
 }
 

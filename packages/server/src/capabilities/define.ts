@@ -12,20 +12,11 @@
  */
 import type { EndpointDefinition } from "@latchkey/shared";
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { Db } from "../db/connect.ts";
 import type { DomainEvent, DomainEventType } from "../events/domain-events.ts";
+import type { HousekeepingTask } from "../domain/housekeeping/housekeeping.ts";
 import type { Services } from "../services.ts";
 
-/** Clean-up no request waits for, run by each process's housekeeping (domain/housekeeping/housekeeping.ts). */
-export interface HousekeepingTask {
-  /** The count's name in the round's result and log line, e.g. "expiredCliLogins". */
-  name: string;
-  /**
-   * Deletes one small batch, across all projects, as of `now`; how many rows went.
-   * Housekeeping repeats it until it returns 0, so it must skip rows another replica is working on.
-   */
-  sweep(db: Db, now: Date): Promise<number>;
-}
+export type { HousekeepingTask };
 
 /** What a capability does after a write of some events' types was committed (events/transaction.ts). */
 export interface EventSubscription {

@@ -17,6 +17,7 @@ export async function deleteOldOutboxEvents(db: Db, now: Date): Promise<number> 
   const cutoff = new Date(now.getTime() - OUTBOX_EVENTS_KEPT_MILLIS);
   let deleted = 0;
   for (;;) {
+    // tenancy: housekeeping deletes the old events of every project
     const rows = await queryRows(
       db,
       sql`

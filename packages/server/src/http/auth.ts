@@ -5,7 +5,6 @@
  */
 import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
 import { checkProjectKey } from "../domain/api-keys/key-check.ts";
-import type { ProjectRow } from "../domain/projects/projects.ts";
 import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
 import { findUserCached } from "../domain/users/cached.ts";
@@ -13,6 +12,8 @@ import { restrictedReason, type UserRecord } from "../domain/users/record.ts";
 import { settle, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { stackHeader, type HeaderReader } from "./headers.ts";
+import type { Tenancy } from "../db/tenancy.ts";
+import type { ProjectRow } from "../domain/projects/project-row.ts";
 
 export interface RequestAuth {
   type: AccessType;
@@ -124,7 +125,9 @@ function* checkAdminToken(services: Services, token: string, project: ProjectRow
   const userId = claims.sub;
   const member = yield* settle(
     services.caches.load(services.caches.memberships, `${teamId}:${userId}`, async () =>
-      (await isTeamMember(services.db, INTERNAL_PROJECT_ID, teamId, userId)) ? { teamId } : null,
+      (await isTeamMember(services.db, { projectId: INTERNAL_PROJECT_ID, branchId: DEFAULT_BRANCH_ID }, teamId, userId))
+        ? { teamId }
+        : null,
     ),
   );
   if (!member) throw new KnownErrors.AdminAccessTokenIsNotAdmin();
@@ -138,6 +141,6 @@ function* checkAdminToken(services: Services, token: string, project: ProjectRow
 }
 
 /** The project and branch every query of the request is scoped to. */
-export function tenancyOf(auth: RequestAuth): { projectId: string; branchId: string } {
+export function tenancyOf(auth: RequestAuth): Tenancy {
   return { projectId: auth.project.id, branchId: auth.branchId };
 }

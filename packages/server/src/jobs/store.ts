@@ -73,6 +73,7 @@ export async function claimNextJob(db: Db, leases: ReadonlyMap<string, number>, 
   );
   const rows = await queryRows<{ id: string }>(
     db,
+    // tenancy: one queue serves every project; a job carries its tenancy for its handler
     sql`
     update ${jobs} set status = 'running', claimed_by = ${claim}, attempts = attempts + 1,
       claimed_until = ${at}::timestamptz + make_interval(secs => (case kind ${lease} end) / 1000.0)
@@ -87,6 +88,7 @@ export async function claimNextJob(db: Db, leases: ReadonlyMap<string, number>, 
     returning id`,
   );
   if (rows.length === 0) return null;
+  // tenancy: one queue serves every project; a job carries its tenancy for its handler
   const [row] = await db.select().from(jobs).where(eq(jobs.id, rows[0]!.id));
   return row ?? null;
 }
@@ -98,6 +100,7 @@ export async function finishJob(
   outcome: { status: "done" } | { status: "failed"; error: string } | { status: "queued"; error: string; runAt: Date },
   now: Date,
 ): Promise<boolean> {
+  // tenancy: one queue serves every project; a job carries its tenancy for its handler
   const rows = await db
     .update(jobs)
     .set({
@@ -115,6 +118,7 @@ export async function finishJob(
 /** When this process should look again: the earliest due time or claim expiry of the kinds, or null when none waits. */
 export async function nextJobWakeUp(db: Db, kinds: readonly string[]): Promise<Date | null> {
   if (kinds.length === 0) return null;
+  // tenancy: one queue serves every project; a job carries its tenancy for its handler
   const [row] = await db
     .select({
       due: sql<string | null>`min(case when ${jobs.status} = 'queued' then ${jobs.runAt} else ${jobs.claimedUntil} end)`,
@@ -131,6 +135,7 @@ export async function deleteFinishedJobs(db: Db, now: Date): Promise<number> {
   for (;;) {
     const rows = await queryRows(
       db,
+      // tenancy: one queue serves every project; a job carries its tenancy for its handler
       sql`
       delete from ${jobs} where id in (
         select id from ${jobs} where status in ('done', 'failed') and finished_at < ${cutoff.toISOString()}::timestamptz limit ${DELETE_BATCH}
@@ -143,6 +148,7 @@ export async function deleteFinishedJobs(db: Db, now: Date): Promise<number> {
 
 /** Jobs of a kind not finished, on every replica (for metrics). */
 export async function pendingJobs(db: Db, kind: JobKind): Promise<number> {
+  // tenancy: one queue serves every project; a job carries its tenancy for its handler
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(jobs)

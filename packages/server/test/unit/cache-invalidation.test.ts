@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { CacheBus } from "../../src/cache/bus.ts";
 import { Caches } from "../../src/cache/caches.ts";
 import type { PermissionGraph } from "../../src/domain/permissions/graph.ts";
-import type { ProjectRow } from "../../src/domain/projects/projects.ts";
-import type { TeamRow, UserRecord } from "../../src/domain/users/record.ts";
+import type { TeamRow } from "../../src/db/schema/index.ts";
+import type { ProjectRow } from "../../src/domain/projects/project-row.ts";
+import type { UserRecord } from "../../src/domain/users/record.ts";
 
 /** Two projects, each with a team and a member of it who selected it; one session each. */
 function filled() {

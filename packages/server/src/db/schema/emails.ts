@@ -107,3 +107,11 @@ export const notificationPreferences = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.categoryId] }), index("notification_preferences_project_idx").on(t.projectId, t.categoryId)],
 );
+
+export type SentEmailRow = typeof sentEmails.$inferSelect;
+
+export type ThemeRow = typeof emailThemes.$inferSelect;
+
+export type TemplateRow = typeof emailTemplates.$inferSelect;
+
+export type DraftRow = typeof emailDrafts.$inferSelect;

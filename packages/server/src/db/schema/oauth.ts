@@ -87,3 +87,7 @@ export const oauthFlows = pgTable(
   },
   (t) => [uniqueIndex("oauth_flows_state_unique").on(t.stateHash), index("oauth_flows_expiry_idx").on(t.expiresAt)],
 );
+
+export type OAuthAccountRow = typeof oauthAccounts.$inferSelect;
+
+export type OAuthTokenRow = typeof oauthTokens.$inferSelect;

@@ -37,3 +37,5 @@ export const passkeys = pgTable(
     index("passkeys_user_idx").on(t.userId, t.createdAt),
   ],
 );
+
+export type PasskeyRow = typeof passkeys.$inferSelect;

@@ -71,3 +71,5 @@ export function tenancyColumns() {
     branchId: text("branch_id").notNull().default("main"),
   };
 }
+
+export type ProjectKeyRow = typeof projectApiKeys.$inferSelect;

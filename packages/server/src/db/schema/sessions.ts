@@ -23,3 +23,5 @@ export const sessions = pgTable(
   },
   (t) => [uniqueIndex("sessions_refresh_token_hash_unique").on(t.refreshTokenHash), index("sessions_user_idx").on(t.userId, t.createdAt)],
 );
+
+export type SessionRow = typeof sessions.$inferSelect;

@@ -42,3 +42,7 @@ export const teamMembers = pgTable(
     index("team_members_project_idx").on(t.projectId, t.branchId, t.createdAt),
   ],
 );
+
+export type TeamRow = typeof teams.$inferSelect;
+
+export type TeamMemberRow = typeof teamMembers.$inferSelect;

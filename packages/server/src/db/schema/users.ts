@@ -119,3 +119,7 @@ export const userActivityDays = pgTable(
 );
 
 export type ActivityKind = "new" | "retained" | "reactivated";
+
+export type UserRow = typeof users.$inferSelect;
+
+export type ContactChannelRow = typeof contactChannels.$inferSelect;

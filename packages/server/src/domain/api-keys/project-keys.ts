@@ -7,11 +7,10 @@ import type { InternalApiKeyJson } from "@latchkey/shared";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type Events } from "../../events/transaction.ts";
-import { projectApiKeys } from "../../db/schema/index.ts";
+import { projectApiKeys, type ProjectKeyRow } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
 
 export type ProjectKeyKind = "publishable_client_key" | "secret_server_key" | "super_secret_admin_key";
-export type ProjectKeyRow = typeof projectApiKeys.$inferSelect;
 
 const PREFIX: Record<ProjectKeyKind, string> = {
   publishable_client_key: "pck_",

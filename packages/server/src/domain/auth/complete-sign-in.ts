@@ -10,10 +10,10 @@ import type { Db } from "../../db/connect.ts";
 import type { EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { createCode } from "../codes/verification-codes.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { signIn } from "../sessions/issue.ts";
 import type { UserRecord } from "../users/record.ts";
 import { hasTotp } from "./mfa/totp.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 export interface SignedIn {
   accessToken: string;

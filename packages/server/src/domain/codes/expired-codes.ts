@@ -18,11 +18,13 @@ export async function deleteExpiredCodes(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EXPIRED_CODE_RETENTION_MILLIS);
   let deleted = 0;
   for (;;) {
+    // tenancy: housekeeping deletes expired codes of every project
     const batch = db
       .select({ id: verificationCodes.id })
       .from(verificationCodes)
       .where(lt(verificationCodes.expiresAt, cutoff))
       .limit(BATCH);
+    // tenancy: the rows of the batch above, by id
     const rows = await db.delete(verificationCodes).where(inArray(verificationCodes.id, batch)).returning({ id: verificationCodes.id });
     deleted += rows.length;
     if (rows.length < BATCH) return deleted;

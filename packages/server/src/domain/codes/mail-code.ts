@@ -22,9 +22,9 @@ import { enqueueEmail } from "../emails/queue.ts";
 import type { OutgoingEmail } from "../emails/smtp.ts";
 import { renderEmail } from "../emails/render/render.ts";
 import { codeMailRenderInput, type CodeMailKind } from "../emails/templates/code-mail.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { createCode, newCode, splitSignInCode, type CodePurpose, type CodeScope } from "./verification-codes.ts";
 import { escapeRegExp } from "../../lib/regex.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 const EMAIL_KINDS = {
   contact_channel_verification: "email_verification",

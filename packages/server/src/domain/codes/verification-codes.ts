@@ -16,6 +16,7 @@ import type { EventTx, Events } from "../../events/transaction.ts";
 import { verificationCodes } from "../../db/schema/index.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
 /** The flows that use codes; a code only works for the flow that made it. */
 export type CodePurpose =
@@ -28,11 +29,8 @@ export type CodePurpose =
   | "passkey_authentication"
   | "oauth_authorization_code";
 
-export interface CodeScope {
-  projectId: string;
-  branchId: string;
-  purpose: CodePurpose;
-}
+/** The codes of one flow in one tenancy. */
+export type CodeScope = Tenancy & { purpose: CodePurpose };
 
 /** A fresh code, for callers that need it before storing it (e.g. to render the mail that carries it). */
 export function newCode(): string {
@@ -121,13 +119,7 @@ async function submit<T, R, X extends Tx = Tx>(
       await tx
         .update(verificationCodes)
         .set({ attemptCount: sql`${verificationCodes.attemptCount} + 1` })
-        .where(
-          and(
-            eq(verificationCodes.projectId, scope.projectId),
-            eq(verificationCodes.branchId, scope.branchId),
-            eq(verificationCodes.nonceHash, sha256Hex(nonceOf(code))),
-          ),
-        );
+        .where(and(inTenancy(verificationCodes, scope), eq(verificationCodes.nonceHash, sha256Hex(nonceOf(code)))));
     }
     const [row] = await tx
       .select()
@@ -135,8 +127,7 @@ async function submit<T, R, X extends Tx = Tx>(
       .where(
         and(
           eq(verificationCodes.codeHash, sha256Hex(code)),
-          eq(verificationCodes.projectId, scope.projectId),
-          eq(verificationCodes.branchId, scope.branchId),
+          inTenancy(verificationCodes, scope),
           eq(verificationCodes.purpose, scope.purpose),
         ),
       )
@@ -149,7 +140,10 @@ async function submit<T, R, X extends Tx = Tx>(
     if (!apply) return { data: row.data as R };
     const refused = refuse && (await refuse(tx, row.data as T));
     if (refused) return { error: refused };
-    await tx.update(verificationCodes).set({ usedAt: now }).where(eq(verificationCodes.id, row.id));
+    await tx
+      .update(verificationCodes)
+      .set({ usedAt: now })
+      .where(and(inTenancy(verificationCodes, scope), eq(verificationCodes.id, row.id)));
     return { data: await apply(tx, row.data as T) };
   });
   if ("error" in outcome) throw outcome.error;

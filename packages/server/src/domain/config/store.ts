@@ -13,10 +13,10 @@ import {
   type ConfigSourceJson,
   type RenderedConfig,
 } from "@latchkey/shared";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { branchConfigOverrides, projectConfigOverrides } from "../../db/schema/index.ts";
-import type { Tenancy } from "../../db/tenancy.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 import { sealSecrets } from "./secrets.ts";
 
 export interface StoredOverrides {
@@ -40,10 +40,7 @@ export async function readOverrides(db: DbOrTx, t: Tenancy, lock?: ConfigLevel):
     await db.insert(branchConfigOverrides).values({ projectId: t.projectId, branchId: t.branchId }).onConflictDoNothing();
   }
   const projectQuery = db.select().from(projectConfigOverrides).where(eq(projectConfigOverrides.projectId, t.projectId));
-  const branchQuery = db
-    .select()
-    .from(branchConfigOverrides)
-    .where(and(eq(branchConfigOverrides.projectId, t.projectId), eq(branchConfigOverrides.branchId, t.branchId)));
+  const branchQuery = db.select().from(branchConfigOverrides).where(inTenancy(branchConfigOverrides, t));
   const [project] = lock === "project" ? await projectQuery.for("update") : await projectQuery;
   const [branch] = lock && lock !== "project" ? await branchQuery.for("update") : await branchQuery;
   return {

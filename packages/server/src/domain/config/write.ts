@@ -16,7 +16,7 @@ import type { Services } from "../../services.ts";
 import { checkProductionMode, ProductionModeRefused } from "../projects/manage.ts";
 import type { ProjectStore } from "../projects/projects.ts";
 import { projectConfigOf } from "./legacy.ts";
-import { type Tenancy } from "../../db/tenancy.ts";
+import type { Tenancy } from "../../db/tenancy.ts";
 import { readOverrides, renderOverrides, saveOverride, setConfigSource, type StoredOverrides } from "./store.ts";
 
 export interface ConfigWriter {

@@ -15,10 +15,8 @@ import type { Db, DbOrTx } from "../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 import { record, type Events, type EventTx } from "../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../db/errors.ts";
-import { contactChannels, users } from "../../db/schema/index.ts";
+import { contactChannels, users, type ContactChannelRow } from "../../db/schema/index.ts";
 import type { ChannelVerificationData } from "./verification.ts";
-
-export type ContactChannelRow = typeof contactChannels.$inferSelect;
 
 export function channelView(row: ContactChannelRow): ContactChannelJson {
   return {

@@ -9,8 +9,8 @@ import type { Logger } from "pino";
 import type { DbOrTx } from "../../db/connect.ts";
 import type { EventTx } from "../../events/transaction.ts";
 import { prepareCodeMail, saveCodeMail, type PreparedCodeMail } from "../codes/mail-code.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import type { Services } from "../../services.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 export interface ChannelVerificationData {
   user_id: string;

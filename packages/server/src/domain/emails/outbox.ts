@@ -10,8 +10,7 @@
 import { and, desc, eq, gte, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { queryRows } from "../../db/rows.ts";
-import { sentEmails } from "../../db/schema/index.ts";
-import type { SentEmailRow } from "./queue.ts";
+import { sentEmails, type SentEmailRow } from "../../db/schema/index.ts";
 
 export const OUTBOX_STATUS = "outbox";
 export const OUTBOX_KEPT_MILLIS = 24 * 3600 * 1000;

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
-import { sentEmails } from "../../db/schema/index.ts";
+import { sentEmails, type SentEmailRow } from "../../db/schema/index.ts";
 import { FinalJobError, type JobContext, type RetryPolicy } from "../../jobs/kinds.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import { enqueueJob, insertJob } from "../../jobs/store.ts";
@@ -28,8 +28,6 @@ export const MAX_SEND_ATTEMPTS = 5;
 const SEND_DEADLINE_MILLIS = 60_000;
 /** A claim held longer than this belongs to a replica that stopped mid-send: the message is due again. */
 const SEND_LEASE_MILLIS = 300_000;
-
-export type SentEmailRow = typeof sentEmails.$inferSelect;
 
 /**
  * Queues a message; it is sent after the surrounding transaction commits (its job wakes the runners).

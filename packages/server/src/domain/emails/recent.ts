@@ -1,7 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
-import { sentEmails } from "../../db/schema/index.ts";
-import type { SentEmailRow } from "./queue.ts";
+import { sentEmails, type SentEmailRow } from "../../db/schema/index.ts";
 
 /** The last 500 are enough for the dashboard's list. */
 const RECENT_LIMIT = 500;

@@ -1,5 +1,5 @@
 import type { OutboxEmailJson, SentEmailJson } from "@latchkey/shared";
-import type { SentEmailRow } from "./queue.ts";
+import type { SentEmailRow } from "../../db/schema/index.ts";
 
 export function sentEmailView(row: SentEmailRow): SentEmailJson {
   return {

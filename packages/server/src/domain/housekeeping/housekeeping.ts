@@ -6,7 +6,6 @@
  */
 import type { Logger } from "pino";
 import type { Db } from "../../db/connect.ts";
-import type { HousekeepingTask } from "../../capabilities/define.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
@@ -15,6 +14,17 @@ import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
 import { deleteOldOutboxEvents } from "../../events/retention.ts";
 import { deleteFinishedJobs } from "../../jobs/store.ts";
 import { utcDay } from "../users/activity.ts";
+
+/** Clean-up no request waits for, run by each process's housekeeping (below); a capability names its own (capabilities/define.ts). */
+export interface HousekeepingTask {
+  /** The count's name in the round's result and log line, e.g. "expiredCliLogins". */
+  name: string;
+  /**
+   * Deletes one small batch, across all projects, as of `now`; how many rows went.
+   * Housekeeping repeats it until it returns 0, so it must skip rows another replica is working on.
+   */
+  sweep(db: Db, now: Date): Promise<number>;
+}
 
 const INTERVAL_MILLIS = 10 * 60 * 1000;
 

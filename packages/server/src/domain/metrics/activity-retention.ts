@@ -26,6 +26,7 @@ export async function deleteOldActivityDays(db: Db, now: Date): Promise<number> 
   const cutoff = firstKeptActivityDay(now);
   let deleted = 0;
   for (;;) {
+    // tenancy: housekeeping deletes the old days of every project
     const rows = await queryRows(
       db,
       sql`

@@ -5,13 +5,13 @@
  */
 import type { MetricsJson } from "@latchkey/shared";
 import type { DbOrTx } from "../../db/connect.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { hasOAuthProvider } from "../projects/config.ts";
 import { serverUserView } from "../users/views.ts";
 import { emailOverview } from "./email-metrics.ts";
 import { recentlyActive, recentlyRegistered } from "./recent-users.ts";
 import { dailyActiveUsers, dailySignUps, signInMethods, userCounts, usersByCountry, type DataPoint } from "./user-metrics.ts";
 import { metricsWindow, type MetricsWindow } from "./window.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 const BUILT_IN_METHODS = new Set(["password", "otp", "passkey"]);
 

@@ -5,25 +5,23 @@ import type { DbOrTx } from "../../db/connect.ts";
 import { users } from "../../db/schema/index.ts";
 import { toUserRecord, userRecordQuery, type UserRecord } from "../users/record.ts";
 import type { MetricsScope } from "./user-metrics.ts";
+import { inTenancy } from "../../db/tenancy.ts";
 
-function inScope(scope: MetricsScope): SQL | undefined {
-  return and(
-    eq(users.projectId, scope.projectId),
-    eq(users.branchId, scope.branchId),
-    scope.includeAnonymous ? undefined : eq(users.isAnonymous, false),
-  );
+/** The users the overview counts: the tenancy's, anonymous ones only when asked for. */
+function counted(scope: MetricsScope): SQL | undefined {
+  return and(inTenancy(users, scope), scope.includeAnonymous ? undefined : eq(users.isAnonymous, false));
 }
 
 /** Newest first. */
 export async function recentlyRegistered(db: DbOrTx, scope: MetricsScope): Promise<UserRecord[]> {
-  const rows = await userRecordQuery(db).where(inScope(scope)).orderBy(desc(users.signedUpAt), desc(users.id)).limit(METRICS_RECENT_USERS);
+  const rows = await userRecordQuery(db).where(counted(scope)).orderBy(desc(users.signedUpAt), desc(users.id)).limit(METRICS_RECENT_USERS);
   return rows.map(toUserRecord);
 }
 
 /** Most recently active first (by last_active_at, moved on sign-in and refresh: domain/users/activity.ts). */
 export async function recentlyActive(db: DbOrTx, scope: MetricsScope): Promise<UserRecord[]> {
   const rows = await userRecordQuery(db)
-    .where(inScope(scope))
+    .where(counted(scope))
     .orderBy(desc(users.lastActiveAt), desc(users.id))
     .limit(METRICS_RECENT_USERS);
   return rows.map(toUserRecord);

@@ -6,11 +6,11 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { queryRows } from "../../db/rows.ts";
+import { sqlInTenancy, type Tenancy } from "../../db/tenancy.ts";
 import type { MetricsWindow } from "./window.ts";
 
-export interface MetricsScope {
-  projectId: string;
-  branchId: string;
+/** The tenancy counted, and whether anonymous users count. */
+export interface MetricsScope extends Tenancy {
   includeAnonymous: boolean;
 }
 
@@ -19,16 +19,9 @@ export interface DataPoint {
   activity: number;
 }
 
-/** A condition on the users aliased `alias`: in the scope's tenancy, anonymous users only when asked for. */
-function scoped(scope: MetricsScope, alias: string): SQL {
-  const u = sql.raw(alias);
-  const anonymous = scope.includeAnonymous ? sql`` : sql` and not ${u}.is_anonymous`;
-  return sql`${u}.project_id = ${scope.projectId} and ${u}.branch_id = ${scope.branchId}${anonymous}`;
-}
-
-/** A condition on activity days aliased `a`: the tenancy, and anonymous activity only when asked for. */
-function activityScoped(scope: MetricsScope): SQL {
-  return sql`a.project_id = ${scope.projectId} and a.branch_id = ${scope.branchId}${scope.includeAnonymous ? sql`` : sql` and not a.is_anonymous`}`;
+/** A condition on the rows aliased `alias` (users or activity days): anonymous ones only when asked for. */
+function anonymousFilter(scope: MetricsScope, alias: string): SQL {
+  return scope.includeAnonymous ? sql`` : sql` and not ${sql.identifier(alias)}.is_anonymous`;
 }
 
 /** The window's days as a relation `d(day)`, to left-join counts onto so that empty days count 0. */
@@ -56,14 +49,14 @@ export async function userCounts(db: DbOrTx, scope: MetricsScope, window: Metric
       (count(*) filter (where not u.is_anonymous and c.is_verified))::int as "verified",
       (count(*) filter (where not u.is_anonymous and c.is_verified is not true))::int as "unverified",
       (count(*) filter (where u.is_anonymous))::int as "anonymous",
-      (select count(*) from teams t where t.project_id = ${scope.projectId} and t.branch_id = ${scope.branchId})::int as "teams",
+      (select count(*) from teams t where ${sqlInTenancy("t", scope)})::int as "teams",
       (select count(*) from (
         select distinct a.user_id from user_activity_days a
-        where ${activityScoped(scope)} and a.day between ${window.monthFirst}::date and ${window.today}::date
+        where ${sqlInTenancy("a", scope)}${anonymousFilter(scope, "a")} and a.day between ${window.monthFirst}::date and ${window.today}::date
       ) as active)::int as "monthlyActive"
     from users u
     left join contact_channels c on c.user_id = u.id and c.is_primary and c.type = 'email'
-    where u.project_id = ${scope.projectId} and u.branch_id = ${scope.branchId}`,
+    where ${sqlInTenancy("u", scope)}`,
   );
   return row!;
 }
@@ -78,7 +71,7 @@ export async function dailySignUps(db: DbOrTx, scope: MetricsScope, window: Metr
     left join (
       select (u.signed_up_at at time zone 'UTC')::date as day, count(*) as n
       from users u
-      where ${scoped(scope, "u")} and u.signed_up_at >= (${window.first}::date)::timestamp at time zone 'UTC'
+      where ${sqlInTenancy("u", scope)}${anonymousFilter(scope, "u")} and u.signed_up_at >= (${window.first}::date)::timestamp at time zone 'UTC'
       group by 1
     ) s on s.day = d.day
     order by d.day`,
@@ -116,7 +109,7 @@ export async function dailyActiveUsers(db: DbOrTx, scope: MetricsScope, window: 
         count(*) filter (where a.kind = 'retained') as retained,
         count(*) filter (where a.kind = 'reactivated') as reactivated
       from user_activity_days a
-      where ${activityScoped(scope)} and a.day between ${window.first}::date and ${window.today}::date
+      where ${sqlInTenancy("a", scope)}${anonymousFilter(scope, "a")} and a.day between ${window.first}::date and ${window.today}::date
       group by a.day
     ) a on a.day = d.day
     order by d.day`,
@@ -132,7 +125,7 @@ export async function usersByCountry(db: DbOrTx, scope: MetricsScope): Promise<R
     sql`
     select u.country_code as "country", count(*)::int as "n"
     from users u
-    where ${scoped(scope, "u")} and u.country_code is not null
+    where ${sqlInTenancy("u", scope)}${anonymousFilter(scope, "u")} and u.country_code is not null
     group by u.country_code
     order by 2 desc, 1`,
   );
@@ -149,14 +142,14 @@ export async function signInMethods(db: DbOrTx, scope: MetricsScope): Promise<{ 
     db,
     sql`
     with u as (
-      select u.id, u.password_hash, u.otp_auth_enabled, u.passkey_auth_enabled from users u where ${scoped(scope, "u")}
+      select u.id, u.password_hash, u.otp_auth_enabled, u.passkey_auth_enabled from users u where ${sqlInTenancy("u", scope)}${anonymousFilter(scope, "u")}
     ), methods as (
       select 'password' as method, count(*) as n from u where u.password_hash is not null
       union all select 'otp', count(*) from u where u.otp_auth_enabled
       union all select 'passkey', count(*) from u where u.passkey_auth_enabled
       union all
       select o.provider_config_id, count(*) from oauth_accounts o join u on u.id = o.user_id
-      where o.project_id = ${scope.projectId} and o.branch_id = ${scope.branchId} and o.allow_sign_in
+      where ${sqlInTenancy("o", scope)} and o.allow_sign_in
       group by o.provider_config_id
     )
     select method as "method", n::int as "count" from methods where n > 0 order by n desc, method`,

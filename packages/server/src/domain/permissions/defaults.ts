@@ -9,13 +9,13 @@ import { DEFAULT_TEAM_PERMISSION_DEFINITIONS, isSystemPermissionId } from "@latc
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { permissionDefinitions, projectPermissionGrants, teamPermissionGrants } from "../../db/schema/index.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import type { PermissionScope } from "./graph.ts";
-import type { Scope } from "./load.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 export type TeamRole = "creator" | "member";
 
-async function definedIds(tx: DbOrTx, scope: Scope, ids: readonly { id: string }[], kind: PermissionScope): Promise<string[]> {
+async function definedIds(tx: DbOrTx, scope: Tenancy, ids: readonly { id: string }[], kind: PermissionScope): Promise<string[]> {
   if (ids.length === 0) return [];
   const wanted = [...new Set(ids.map((entry) => entry.id))];
   const systemIds = kind === "team" ? wanted.filter(isSystemPermissionId) : [];
@@ -26,14 +26,7 @@ async function definedIds(tx: DbOrTx, scope: Scope, ids: readonly { id: string }
   const rows = await tx
     .select({ id: permissionDefinitions.id })
     .from(permissionDefinitions)
-    .where(
-      and(
-        eq(permissionDefinitions.projectId, scope.projectId),
-        eq(permissionDefinitions.branchId, scope.branchId),
-        eq(permissionDefinitions.scope, kind),
-        inArray(permissionDefinitions.id, custom),
-      ),
-    )
+    .where(and(inTenancy(permissionDefinitions, scope), eq(permissionDefinitions.scope, kind), inArray(permissionDefinitions.id, custom)))
     .for("share");
   return [...systemIds, ...rows.map((row) => row.id)];
 }

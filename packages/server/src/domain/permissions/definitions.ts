@@ -20,19 +20,21 @@ import { InvalidInput } from "../../lib/invalid-input.ts";
 import { permissionDefinitions, projects } from "../../db/schema/index.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
-import { loadProjects, type ProjectRow } from "../projects/projects.ts";
+import { loadProjects } from "../projects/projects.ts";
 import { definitionJson, type PermissionDefinition, type PermissionGraph, type PermissionScope } from "./graph.ts";
-import { permissionGraph, readPermissionGraph, type Scope } from "./load.ts";
+import { permissionGraph, readPermissionGraph } from "./load.ts";
 import { rewriteReferences } from "./references.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
-export async function listDefinitions(services: Services, scope: Scope, kind: PermissionScope): Promise<PermissionDefinitionJson[]> {
+export async function listDefinitions(services: Services, scope: Tenancy, kind: PermissionScope): Promise<PermissionDefinitionJson[]> {
   // System ones first is also by id: "$" sorts before every character a custom id may hold.
   return (await permissionGraph(services, scope)).list(kind).map(definitionJson);
 }
 
 export async function getDefinition(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   kind: PermissionScope,
   id: string,
 ): Promise<PermissionDefinitionJson> {
@@ -60,7 +62,7 @@ export interface DefinitionInput {
 
 export function createDefinition(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   kind: PermissionScope,
   input: DefinitionInput,
 ): Promise<PermissionDefinitionJson> {
@@ -92,7 +94,7 @@ export function createDefinition(
 /** What is omitted is kept; a new id is carried to grants, containing definitions and the default lists. */
 export function updateDefinition(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   kind: PermissionScope,
   id: string,
   patch: Partial<DefinitionInput>,
@@ -119,7 +121,7 @@ export function updateDefinition(
 }
 
 /** Removes the definition, its grants, and its id from other definitions and from the default lists. */
-export function deleteDefinition(services: Services, scope: Scope, kind: PermissionScope, id: string): Promise<void> {
+export function deleteDefinition(services: Services, scope: Tenancy, kind: PermissionScope, id: string): Promise<void> {
   return inDefinitionWrite(services, scope, async (tx, graph, project) => {
     requireDefinition(graph, kind, id, { systemIsFound: false });
     await tx.delete(permissionDefinitions).where(definitionKey(scope, id));
@@ -133,7 +135,7 @@ export function deleteDefinition(services: Services, scope: Scope, kind: Permiss
  */
 function inDefinitionWrite<T>(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   write: (tx: EventTx, graph: PermissionGraph, project: ProjectRow) => Promise<T>,
 ): Promise<T> {
   return services.events.transaction(services.db, async (tx) => {
@@ -174,10 +176,6 @@ function sortedUnique(ids: readonly string[]): string[] {
   return [...new Set(ids)].sort();
 }
 
-function definitionKey(scope: Scope, id: string) {
-  return and(
-    eq(permissionDefinitions.projectId, scope.projectId),
-    eq(permissionDefinitions.branchId, scope.branchId),
-    eq(permissionDefinitions.id, id),
-  );
+function definitionKey(scope: Tenancy, id: string) {
+  return and(inTenancy(permissionDefinitions, scope), eq(permissionDefinitions.id, id));
 }

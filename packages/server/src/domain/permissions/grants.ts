@@ -12,16 +12,16 @@ import { permissionDefinitions, projectPermissionGrants, teamMembers, teamPermis
 import { record } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import type { PermissionScope } from "./graph.ts";
-import type { Scope } from "./load.ts";
 import { lockJoiningUser } from "../teams/memberships.ts";
 import { membershipOf } from "../teams/teams.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
-async function lockUser(tx: DbOrTx, scope: Scope, userId: string): Promise<void> {
+async function lockUser(tx: DbOrTx, scope: Tenancy, userId: string): Promise<void> {
   if (!(await lockJoiningUser(tx, scope, userId))) throw new KnownErrors.UserNotFound();
 }
 
 /** An unknown team, or another project's, is a membership not found too. */
-async function lockMembership(tx: DbOrTx, scope: Scope, teamId: string, userId: string): Promise<void> {
+async function lockMembership(tx: DbOrTx, scope: Tenancy, teamId: string, userId: string): Promise<void> {
   const rows = await tx
     .select({ userId: teamMembers.userId })
     .from(teamMembers)
@@ -31,7 +31,7 @@ async function lockMembership(tx: DbOrTx, scope: Scope, teamId: string, userId: 
 }
 
 /** The six system permissions are team permissions every project has; in project scope they are unknown. */
-async function lockDefinition(tx: DbOrTx, scope: Scope, permissionId: string, expected: PermissionScope): Promise<void> {
+async function lockDefinition(tx: DbOrTx, scope: Tenancy, permissionId: string, expected: PermissionScope): Promise<void> {
   if (isSystemPermissionId(permissionId)) {
     if (expected === "team") return;
     throw new KnownErrors.PermissionNotFound(permissionId);
@@ -39,20 +39,20 @@ async function lockDefinition(tx: DbOrTx, scope: Scope, permissionId: string, ex
   const [row] = await tx
     .select({ scope: permissionDefinitions.scope })
     .from(permissionDefinitions)
-    .where(
-      and(
-        eq(permissionDefinitions.projectId, scope.projectId),
-        eq(permissionDefinitions.branchId, scope.branchId),
-        eq(permissionDefinitions.id, permissionId),
-      ),
-    )
+    .where(and(inTenancy(permissionDefinitions, scope), eq(permissionDefinitions.id, permissionId)))
     .for("share");
   if (!row) throw new KnownErrors.PermissionNotFound(permissionId);
   if (row.scope !== expected) throw new KnownErrors.WrongPermissionScope(permissionId, expected, row.scope);
 }
 
 /** Granting what is already granted changes nothing and succeeds. */
-export function grantTeamPermission(services: Services, scope: Scope, teamId: string, userId: string, permissionId: string): Promise<void> {
+export function grantTeamPermission(
+  services: Services,
+  scope: Tenancy,
+  teamId: string,
+  userId: string,
+  permissionId: string,
+): Promise<void> {
   return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     await lockMembership(tx, scope, teamId, userId);
@@ -68,7 +68,7 @@ export function grantTeamPermission(services: Services, scope: Scope, teamId: st
 /** Only a direct grant can be revoked: one held through a containing permission goes with that one. */
 export function revokeTeamPermission(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   teamId: string,
   userId: string,
   permissionId: string,
@@ -80,8 +80,7 @@ export function revokeTeamPermission(
       .delete(teamPermissionGrants)
       .where(
         and(
-          eq(teamPermissionGrants.projectId, scope.projectId),
-          eq(teamPermissionGrants.branchId, scope.branchId),
+          inTenancy(teamPermissionGrants, scope),
           eq(teamPermissionGrants.teamId, teamId),
           eq(teamPermissionGrants.userId, userId),
           eq(teamPermissionGrants.permissionId, permissionId),
@@ -93,7 +92,7 @@ export function revokeTeamPermission(
   });
 }
 
-export function grantProjectPermission(services: Services, scope: Scope, userId: string, permissionId: string): Promise<void> {
+export function grantProjectPermission(services: Services, scope: Tenancy, userId: string, permissionId: string): Promise<void> {
   return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     await lockDefinition(tx, scope, permissionId, "project");
@@ -105,15 +104,14 @@ export function grantProjectPermission(services: Services, scope: Scope, userId:
   });
 }
 
-export function revokeProjectPermission(services: Services, scope: Scope, userId: string, permissionId: string): Promise<void> {
+export function revokeProjectPermission(services: Services, scope: Tenancy, userId: string, permissionId: string): Promise<void> {
   return services.events.transaction(services.db, async (tx) => {
     await lockUser(tx, scope, userId);
     const deleted = await tx
       .delete(projectPermissionGrants)
       .where(
         and(
-          eq(projectPermissionGrants.projectId, scope.projectId),
-          eq(projectPermissionGrants.branchId, scope.branchId),
+          inTenancy(projectPermissionGrants, scope),
           eq(projectPermissionGrants.userId, userId),
           eq(projectPermissionGrants.permissionId, permissionId),
         ),

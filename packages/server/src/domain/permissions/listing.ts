@@ -14,7 +14,8 @@ import { projectPermissionGrants, teamPermissionGrants } from "../../db/schema/i
 import { settle, type Steps } from "../../lib/maybe-async.ts";
 import type { Services } from "../../services.ts";
 import type { PermissionGraph, PermissionScope } from "./graph.ts";
-import { memberGrantsInTeams, permissionGraph, userProjectGrants, userTeamIds, type Scope } from "./load.ts";
+import { memberGrantsInTeams, permissionGraph, userProjectGrants, userTeamIds } from "./load.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
 export interface PermissionFilter {
   permissionId: string | undefined;
@@ -34,7 +35,7 @@ function compare(a: string, b: string): number {
 /** Team permissions of one user, in one team or all of theirs. Steps: no wait when cached. */
 export function* userTeamPermissions(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   userId: string,
   teamId: string | undefined,
   filter: PermissionFilter,
@@ -54,20 +55,14 @@ export function* userTeamPermissions(
 /** Team permissions of every member of the project (or of one team): one query. */
 export async function allTeamPermissions(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   teamId: string | undefined,
   filter: PermissionFilter,
 ): Promise<TeamPermissionJson[]> {
   const rows = await services.db
     .select({ teamId: teamPermissionGrants.teamId, userId: teamPermissionGrants.userId, permissionId: teamPermissionGrants.permissionId })
     .from(teamPermissionGrants)
-    .where(
-      and(
-        eq(teamPermissionGrants.projectId, scope.projectId),
-        eq(teamPermissionGrants.branchId, scope.branchId),
-        teamId === undefined ? undefined : eq(teamPermissionGrants.teamId, teamId),
-      ),
-    );
+    .where(and(inTenancy(teamPermissionGrants, scope), teamId === undefined ? undefined : eq(teamPermissionGrants.teamId, teamId)));
   const graph = await permissionGraph(services, scope);
   const byMember = new Map<string, { teamId: string; userId: string; granted: string[] }>();
   for (const row of rows) {
@@ -85,7 +80,7 @@ export async function allTeamPermissions(
 /** Project permissions of one user. Steps: no wait when cached. */
 export function* userProjectPermissions(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   userId: string,
   filter: PermissionFilter,
 ): Steps<ProjectPermissionJson[]> {
@@ -95,7 +90,11 @@ export function* userProjectPermissions(
 }
 
 /** Project permissions of every user of the project: one query. */
-export async function allProjectPermissions(services: Services, scope: Scope, filter: PermissionFilter): Promise<ProjectPermissionJson[]> {
+export async function allProjectPermissions(
+  services: Services,
+  scope: Tenancy,
+  filter: PermissionFilter,
+): Promise<ProjectPermissionJson[]> {
   const rows = await projectGrantRows(services.db, scope);
   const graph = await permissionGraph(services, scope);
   const byUser = new Map<string, string[]>();
@@ -109,9 +108,9 @@ export async function allProjectPermissions(services: Services, scope: Scope, fi
     .flatMap((userId) => heldIds(graph, "project", byUser.get(userId)!, filter).map((id) => ({ id, user_id: userId })));
 }
 
-function projectGrantRows(db: DbOrTx, scope: Scope) {
+function projectGrantRows(db: DbOrTx, scope: Tenancy) {
   return db
     .select({ userId: projectPermissionGrants.userId, permissionId: projectPermissionGrants.permissionId })
     .from(projectPermissionGrants)
-    .where(and(eq(projectPermissionGrants.projectId, scope.projectId), eq(projectPermissionGrants.branchId, scope.branchId)));
+    .where(inTenancy(projectPermissionGrants, scope));
 }

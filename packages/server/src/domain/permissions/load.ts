@@ -12,17 +12,10 @@ import { mapMaybe, type MaybePromise } from "../../lib/maybe-async.ts";
 import type { Services } from "../../services.ts";
 import { membershipOf } from "../teams/teams.ts";
 import { PermissionGraph, type PermissionScope } from "./graph.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
-export interface Scope {
-  projectId: string;
-  branchId: string;
-}
-
-export async function readPermissionGraph(db: DbOrTx, scope: Scope): Promise<PermissionGraph> {
-  const rows = await db
-    .select()
-    .from(permissionDefinitions)
-    .where(and(eq(permissionDefinitions.projectId, scope.projectId), eq(permissionDefinitions.branchId, scope.branchId)));
+export async function readPermissionGraph(db: DbOrTx, scope: Tenancy): Promise<PermissionGraph> {
+  const rows = await db.select().from(permissionDefinitions).where(inTenancy(permissionDefinitions, scope));
   return new PermissionGraph(
     rows.map((row) => ({
       id: row.id,
@@ -33,7 +26,7 @@ export async function readPermissionGraph(db: DbOrTx, scope: Scope): Promise<Per
   );
 }
 
-export function permissionGraph(services: Services, scope: Scope): MaybePromise<PermissionGraph> {
+export function permissionGraph(services: Services, scope: Tenancy): MaybePromise<PermissionGraph> {
   return mapMaybe(
     services.caches.load(services.caches.permissionGraphs, `${scope.projectId}:${scope.branchId}`, () =>
       readPermissionGraph(services.db, scope),
@@ -43,7 +36,7 @@ export function permissionGraph(services: Services, scope: Scope): MaybePromise<
 }
 
 /** The permissions granted directly to a member of a team; null when the user is not a member. */
-export function memberGrants(services: Services, scope: Scope, teamId: string, userId: string): MaybePromise<readonly string[] | null> {
+export function memberGrants(services: Services, scope: Tenancy, teamId: string, userId: string): MaybePromise<readonly string[] | null> {
   return mapMaybe(
     services.caches.load(services.caches.teamGrants, `${teamId}:${userId}`, async () => {
       const ids = await readMemberGrants(services.db, scope, teamId, userId);
@@ -60,7 +53,7 @@ export function memberGrants(services: Services, scope: Scope, teamId: string, u
  */
 export function memberGrantsInTeams(
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   userId: string,
   teamIds: readonly string[],
 ): MaybePromise<Map<string, readonly string[] | null>> {
@@ -86,7 +79,7 @@ export function memberGrantsInTeams(
   );
 }
 
-async function readMemberGrantsInTeams(db: DbOrTx, scope: Scope, userId: string, teamIds: string[]): Promise<Map<string, string[]>> {
+async function readMemberGrantsInTeams(db: DbOrTx, scope: Tenancy, userId: string, teamIds: string[]): Promise<Map<string, string[]>> {
   const rows = await db
     .select({ teamId: teamMembers.teamId, permissionId: teamPermissionGrants.permissionId })
     .from(teamMembers)
@@ -94,14 +87,7 @@ async function readMemberGrantsInTeams(db: DbOrTx, scope: Scope, userId: string,
       teamPermissionGrants,
       and(eq(teamPermissionGrants.teamId, teamMembers.teamId), eq(teamPermissionGrants.userId, teamMembers.userId)),
     )
-    .where(
-      and(
-        eq(teamMembers.projectId, scope.projectId),
-        eq(teamMembers.branchId, scope.branchId),
-        eq(teamMembers.userId, userId),
-        inArray(teamMembers.teamId, teamIds),
-      ),
-    );
+    .where(and(inTenancy(teamMembers, scope), eq(teamMembers.userId, userId), inArray(teamMembers.teamId, teamIds)));
   const byTeam = new Map<string, string[]>();
   for (const row of rows) {
     const ids = byTeam.get(row.teamId) ?? [];
@@ -112,7 +98,7 @@ async function readMemberGrantsInTeams(db: DbOrTx, scope: Scope, userId: string,
   return byTeam;
 }
 
-async function readMemberGrants(db: DbOrTx, scope: Scope, teamId: string, userId: string): Promise<string[] | null> {
+async function readMemberGrants(db: DbOrTx, scope: Tenancy, teamId: string, userId: string): Promise<string[] | null> {
   // One query: the membership row, left-joined to its grants.
   const rows = await db
     .select({ permissionId: teamPermissionGrants.permissionId })
@@ -127,19 +113,13 @@ async function readMemberGrants(db: DbOrTx, scope: Scope, teamId: string, userId
 }
 
 /** The project permissions granted directly to a user. */
-export function userProjectGrants(services: Services, scope: Scope, userId: string): MaybePromise<readonly string[]> {
+export function userProjectGrants(services: Services, scope: Tenancy, userId: string): MaybePromise<readonly string[]> {
   return mapMaybe(
     services.caches.load(services.caches.projectGrants, userId, async () => {
       const rows = await services.db
         .select({ permissionId: projectPermissionGrants.permissionId })
         .from(projectPermissionGrants)
-        .where(
-          and(
-            eq(projectPermissionGrants.projectId, scope.projectId),
-            eq(projectPermissionGrants.branchId, scope.branchId),
-            eq(projectPermissionGrants.userId, userId),
-          ),
-        );
+        .where(and(inTenancy(projectPermissionGrants, scope), eq(projectPermissionGrants.userId, userId)));
       return { projectId: scope.projectId, permissionIds: rows.map((row) => row.permissionId).sort() };
     }),
     (entry) => (entry && entry.projectId === scope.projectId ? entry.permissionIds : []),
@@ -147,13 +127,13 @@ export function userProjectGrants(services: Services, scope: Scope, userId: stri
 }
 
 /** The ids of the teams a user belongs to, oldest membership first. */
-export function userTeamIds(services: Services, scope: Scope, userId: string): MaybePromise<readonly string[]> {
+export function userTeamIds(services: Services, scope: Tenancy, userId: string): MaybePromise<readonly string[]> {
   return mapMaybe(
     services.caches.load(services.caches.userTeams, userId, async () => {
       const rows = await services.db
         .select({ teamId: teamMembers.teamId })
         .from(teamMembers)
-        .where(and(eq(teamMembers.projectId, scope.projectId), eq(teamMembers.branchId, scope.branchId), eq(teamMembers.userId, userId)))
+        .where(and(inTenancy(teamMembers, scope), eq(teamMembers.userId, userId)))
         .orderBy(asc(teamMembers.createdAt), asc(teamMembers.teamId));
       return { projectId: scope.projectId, teamIds: rows.map((row) => row.teamId) };
     }),

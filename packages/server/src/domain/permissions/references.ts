@@ -14,9 +14,9 @@ import { legacyPatchOverride } from "../config/legacy.ts";
 import { readOverrides, renderOverrides, saveOverride } from "../config/store.ts";
 import type { Services } from "../../services.ts";
 import type { ProjectConfig } from "../projects/config.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import type { PermissionScope } from "./graph.ts";
-import type { Scope } from "./load.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 /** Beyond this many members or users touched, one project event (which drops all its grants) beats one event each. */
 const PRECISE_EVENTS_LIMIT = 100;
@@ -27,7 +27,7 @@ const DEFAULT_LISTS = ["team_creator_default_permissions", "team_member_default_
 export async function rewriteReferences(
   tx: EventTx,
   services: Services,
-  scope: Scope,
+  scope: Tenancy,
   project: ProjectRow,
   kind: PermissionScope,
   from: string,
@@ -53,15 +53,11 @@ export async function rewriteReferences(
 
 async function rewriteTeamGrants(
   tx: DbOrTx,
-  scope: Scope,
+  scope: Tenancy,
   from: string,
   to: string | null,
 ): Promise<{ team_id: string; user_id: string }[]> {
-  const where = and(
-    eq(teamPermissionGrants.projectId, scope.projectId),
-    eq(teamPermissionGrants.branchId, scope.branchId),
-    eq(teamPermissionGrants.permissionId, from),
-  );
+  const where = and(inTenancy(teamPermissionGrants, scope), eq(teamPermissionGrants.permissionId, from));
   const member = { teamId: teamPermissionGrants.teamId, userId: teamPermissionGrants.userId };
   const rows =
     to === null
@@ -70,12 +66,8 @@ async function rewriteTeamGrants(
   return rows.map((row) => ({ team_id: row.teamId, user_id: row.userId }));
 }
 
-async function rewriteProjectGrants(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<string[]> {
-  const where = and(
-    eq(projectPermissionGrants.projectId, scope.projectId),
-    eq(projectPermissionGrants.branchId, scope.branchId),
-    eq(projectPermissionGrants.permissionId, from),
-  );
+async function rewriteProjectGrants(tx: DbOrTx, scope: Tenancy, from: string, to: string | null): Promise<string[]> {
+  const where = and(inTenancy(projectPermissionGrants, scope), eq(projectPermissionGrants.permissionId, from));
   const user = { userId: projectPermissionGrants.userId };
   const rows =
     to === null
@@ -84,7 +76,7 @@ async function rewriteProjectGrants(tx: DbOrTx, scope: Scope, from: string, to: 
   return rows.map((row) => row.userId);
 }
 
-async function rewriteContainedLists(tx: DbOrTx, scope: Scope, from: string, to: string | null): Promise<void> {
+async function rewriteContainedLists(tx: DbOrTx, scope: Tenancy, from: string, to: string | null): Promise<void> {
   const column = permissionDefinitions.containedPermissionIds;
   await tx
     .update(permissionDefinitions)
@@ -92,13 +84,7 @@ async function rewriteContainedLists(tx: DbOrTx, scope: Scope, from: string, to:
       containedPermissionIds:
         to === null ? sql`array_remove(${column}, ${from}::text)` : sql`array_replace(${column}, ${from}::text, ${to}::text)`,
     })
-    .where(
-      and(
-        eq(permissionDefinitions.projectId, scope.projectId),
-        eq(permissionDefinitions.branchId, scope.branchId),
-        sql`${from}::text = any(${column})`,
-      ),
-    );
+    .where(and(inTenancy(permissionDefinitions, scope), sql`${from}::text = any(${column})`));
 }
 
 /** The default lists with `from` renamed or removed in each, or null when no list names it. */

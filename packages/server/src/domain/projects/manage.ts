@@ -1,5 +1,5 @@
 /** Creating, updating, transferring and deleting projects. */
-import { INTERNAL_PROJECT_ID, KnownErrors, applyConfigOverride, type ConfigOverride } from "@latchkey/shared";
+import { DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, applyConfigOverride, type ConfigOverride } from "@latchkey/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type Events } from "../../events/transaction.ts";
@@ -10,8 +10,10 @@ import { mainBranch, readOverrides, renderOverrides, saveOverride } from "../con
 import type { ProjectConfig } from "./config.ts";
 import { missingClientSecret, sealProviderSecrets } from "./oauth-secrets.ts";
 import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
-import { loadProjects, type ProjectRow, type ProjectStore } from "./projects.ts";
+import { loadProjects, type ProjectStore } from "./projects.ts";
+import { inTenancy } from "../../db/tenancy.ts";
 import type { ConfigPatch } from "./schemas.ts";
+import type { ProjectRow } from "./project-row.ts";
 
 export interface ProjectFields {
   display_name?: string | undefined;
@@ -138,7 +140,9 @@ export async function listOwnedProjects(db: DbOrTx, serverSecret: string, intern
   const teamIds = db
     .select({ id: teamMembers.teamId })
     .from(teamMembers)
-    .where(and(eq(teamMembers.projectId, INTERNAL_PROJECT_ID), eq(teamMembers.userId, internalUserId)));
+    .where(
+      and(inTenancy(teamMembers, { projectId: INTERNAL_PROJECT_ID, branchId: DEFAULT_BRANCH_ID }), eq(teamMembers.userId, internalUserId)),
+    );
   const rows = await loadProjects(db, serverSecret, inArray(projects.ownerTeamId, teamIds));
   return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }

@@ -4,7 +4,7 @@
  * project is read with its main branch's config overrides, rendered once
  * per load (domain/config).
  */
-import { DEFAULT_BRANCH_ID, INTERNAL_PROJECT_DISPLAY_NAME, INTERNAL_PROJECT_ID, type RenderedConfig } from "@latchkey/shared";
+import { DEFAULT_BRANCH_ID, INTERNAL_PROJECT_DISPLAY_NAME, INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { CacheBus } from "../../cache/bus.ts";
 import type { Caches } from "../../cache/caches.ts";
@@ -15,14 +15,10 @@ import type { MaybePromise } from "../../lib/maybe-async.ts";
 import { legacyConfigOverrides, projectConfigOf } from "../config/legacy.ts";
 import { renderOverrides } from "../config/store.ts";
 import { insertDefaultPermissionDefinitions } from "../permissions/defaults.ts";
-import { internalProjectConfig, type ProjectConfig } from "./config.ts";
+import { internalProjectConfig } from "./config.ts";
+import type { ProjectRow } from "./project-row.ts";
 
-export type ProjectRow = Omit<typeof projects.$inferSelect, "legacyConfig"> & {
-  /** The main branch's rendered config. */
-  rendered: RenderedConfig;
-  /** The same settings in the admin API's older shape (config/legacy.ts). */
-  config: ProjectConfig;
-};
+export type { ProjectRow } from "./project-row.ts";
 
 /** Projects matching `where`, each with its rendered config. */
 export async function loadProjects(db: DbOrTx, serverSecret: string, where: SQL | undefined): Promise<ProjectRow[]> {
@@ -31,6 +27,7 @@ export async function loadProjects(db: DbOrTx, serverSecret: string, where: SQL 
     .from(projects)
     .leftJoin(projectConfigOverrides, eq(projectConfigOverrides.projectId, projects.id))
     .leftJoin(
+      // tenancy: each project's main branch, joined to the project's row
       branchConfigOverrides,
       and(eq(branchConfigOverrides.projectId, projects.id), eq(branchConfigOverrides.branchId, DEFAULT_BRANCH_ID)),
     )

@@ -2,7 +2,7 @@
 import type { AdminProjectConfigJson, AdminProjectJson, ClientProjectJson, OAuthProviderId } from "@latchkey/shared";
 import { isUsableOAuthProvider, type OAuthProviderConfig, type ProjectConfig } from "./config.ts";
 import { maskedProviders } from "./oauth-secrets.ts";
-import type { ProjectRow } from "./projects.ts";
+import type { ProjectRow } from "./project-row.ts";
 
 function enabledOAuthProviders(entries: readonly OAuthProviderConfig[]) {
   return entries.map((p) => ({ id: p.id })).sort((a, b) => a.id.localeCompare(b.id));

@@ -62,6 +62,7 @@ export class SessionActivity {
     const rows = chunk.map(([id, { at, ip }]) => ({ id, at: at.toISOString(), ip }));
     // A session deleted meanwhile simply matches no row; an older use (a
     // retried batch, another replica) never overwrites a newer one's address.
+    // tenancy: the batch holds sessions of every project, each named by its id (unique across tenancies)
     await this.db.execute(sql`
       update sessions set
         last_used_at = greatest(sessions.last_used_at, v.at),

@@ -3,11 +3,11 @@ import { hasTotp } from "../auth/mfa/totp.ts";
 import type { Db } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import type { TokenSubject } from "../tokens/access-token.ts";
 import { markUserActive } from "../users/activity.ts";
 import { restrictedReason, type UserRecord } from "../users/record.ts";
 import { createSession } from "./sessions.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 export function tokenSubject(user: UserRecord, project: ProjectRow, sessionId: string): TokenSubject {
   return {

@@ -9,11 +9,11 @@ import { KnownErrors } from "@latchkey/shared";
 import { run, settle, type MaybePromise, type Steps } from "../../lib/maybe-async.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
 import type { Services } from "../../services.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { markUserActive } from "../users/activity.ts";
 import { findUserCached } from "../users/cached.ts";
 import { tokenSubject } from "./issue.ts";
 import { findSessionByDigest } from "./sessions.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 export function refreshAccessToken(
   services: Services,

@@ -8,16 +8,13 @@ import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type Events, type EventTx } from "../../events/transaction.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
-import { sessions } from "../../db/schema/index.ts";
+import { sessions, type SessionRow } from "../../db/schema/index.ts";
 import { randomCode, sha256Hex } from "../../lib/secrets.ts";
-
-export type SessionRow = typeof sessions.$inferSelect;
+import { inTenancy, preparedInTenancy, type Tenancy } from "../../db/tenancy.ts";
 
 export async function createSession(
   db: DbOrTx,
-  input: {
-    projectId: string;
-    branchId: string;
+  input: Tenancy & {
     userId: string;
     expiresInMillis?: number;
     isImpersonation?: boolean;
@@ -64,8 +61,7 @@ const sessionByDigest = preparedPerDatabase((db) =>
     .where(
       and(
         eq(sessions.refreshTokenHash, sql.placeholder("digest")),
-        eq(sessions.projectId, sql.placeholder("projectId")),
-        eq(sessions.branchId, sql.placeholder("branchId")),
+        preparedInTenancy(sessions),
         or(isNull(sessions.expiresAt), gt(sessions.expiresAt, sql.placeholder("now"))),
       ),
     )
@@ -95,8 +91,7 @@ export async function listSessions(db: DbOrTx, projectId: string, branchId: stri
     .from(sessions)
     .where(
       and(
-        eq(sessions.projectId, projectId),
-        eq(sessions.branchId, branchId),
+        inTenancy(sessions, { projectId, branchId }),
         eq(sessions.userId, userId),
         or(isNull(sessions.expiresAt), gt(sessions.expiresAt, now)),
       ),
@@ -117,12 +112,7 @@ export async function deleteSession(
     const rows = await tx
       .delete(sessions)
       .where(
-        and(
-          eq(sessions.projectId, projectId),
-          eq(sessions.branchId, branchId),
-          eq(sessions.id, sessionId),
-          userId ? eq(sessions.userId, userId) : undefined,
-        ),
+        and(inTenancy(sessions, { projectId, branchId }), eq(sessions.id, sessionId), userId ? eq(sessions.userId, userId) : undefined),
       )
       .returning({ id: sessions.id, userId: sessions.userId });
     if (rows.length > 0)
@@ -142,3 +132,5 @@ export function sessionView(session: SessionRow, currentSessionId: string | null
     ...(session.lastUsedIp ? { last_used_at_end_user_ip_info: { ip: session.lastUsedIp } } : {}),
   };
 }
+
+export type { SessionRow } from "../../db/schema/index.ts";

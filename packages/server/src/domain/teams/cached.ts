@@ -6,30 +6,26 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
-import { teams } from "../../db/schema/index.ts";
+import { teams, type TeamRow } from "../../db/schema/index.ts";
 import { isPromise, mapMaybe, type MaybePromise } from "../../lib/maybe-async.ts";
 import type { Services } from "../../services.ts";
-import { userTeamIds, type Scope } from "../permissions/load.ts";
-import type { TeamRow } from "../users/record.ts";
+import { userTeamIds } from "../permissions/load.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
-function inScope(scope: Scope) {
-  return and(eq(teams.projectId, scope.projectId), eq(teams.branchId, scope.branchId));
-}
-
-export async function findTeam(db: DbOrTx, scope: Scope, teamId: string): Promise<TeamRow | null> {
+export async function findTeam(db: DbOrTx, scope: Tenancy, teamId: string): Promise<TeamRow | null> {
   const [row] = await db
     .select()
     .from(teams)
-    .where(and(inScope(scope), eq(teams.id, teamId)));
+    .where(and(inTenancy(teams, scope), eq(teams.id, teamId)));
   return row ?? null;
 }
 
 /** The cache is keyed by id alone: a row of another project or branch is not found. */
-function belongs(scope: Scope, team: TeamRow | null | undefined): team is TeamRow {
+function belongs(scope: Tenancy, team: TeamRow | null | undefined): team is TeamRow {
   return !!team && team.projectId === scope.projectId && team.branchId === scope.branchId;
 }
 
-export function findTeamCached(services: Services, scope: Scope, teamId: string): MaybePromise<TeamRow | null> {
+export function findTeamCached(services: Services, scope: Tenancy, teamId: string): MaybePromise<TeamRow | null> {
   return mapMaybe(
     services.caches.load(services.caches.teams, teamId, () => findTeam(services.db, scope, teamId)),
     (team) => (belongs(scope, team) ? team : null),
@@ -41,12 +37,12 @@ export function byCreation(a: TeamRow, b: TeamRow): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-function teamsByIds(services: Services, scope: Scope, ids: readonly string[]): MaybePromise<TeamRow[]> {
+function teamsByIds(services: Services, scope: Tenancy, ids: readonly string[]): MaybePromise<TeamRow[]> {
   const loaded = services.caches.loadMany(services.caches.teams, ids, async (missing) => {
     const rows = await services.db
       .select()
       .from(teams)
-      .where(and(inScope(scope), inArray(teams.id, missing)));
+      .where(and(inTenancy(teams, scope), inArray(teams.id, missing)));
     return new Map(rows.map((row) => [row.id, row]));
   });
   return mapMaybe(loaded, (found) =>
@@ -58,7 +54,7 @@ function teamsByIds(services: Services, scope: Scope, ids: readonly string[]): M
 }
 
 /** The teams a user belongs to, oldest first: without a wait when all of it is cached. */
-export function userTeamsCached(services: Services, scope: Scope, userId: string): MaybePromise<TeamRow[]> {
+export function userTeamsCached(services: Services, scope: Tenancy, userId: string): MaybePromise<TeamRow[]> {
   const ids = userTeamIds(services, scope, userId);
   return isPromise(ids) ? ids.then((loaded) => teamsByIds(services, scope, loaded)) : teamsByIds(services, scope, ids);
 }

@@ -14,9 +14,10 @@ import { record } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { restrictedReason, type UserRecord } from "../users/record.ts";
 import { addTeamMember, isTeamMember, joinedEvents, type JoiningUser } from "./teams.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 /** What an invitation code carries. */
 export interface TeamInvitationData {
@@ -25,33 +26,24 @@ export interface TeamInvitationData {
   recipient_email: string;
 }
 
-interface Scope {
-  projectId: string;
-  branchId: string;
-}
-
-function invitationScope(scope: Scope): CodeScope {
+function invitationScope(scope: Tenancy): CodeScope {
   return { ...scope, purpose: "team_invitation" };
 }
 
 /** The code rows of this project's invitations (matches the partial index of migration 0006). */
-function invitationRows(scope: Scope) {
-  return and(
-    eq(verificationCodes.projectId, scope.projectId),
-    eq(verificationCodes.branchId, scope.branchId),
-    eq(verificationCodes.purpose, "team_invitation"),
-  );
+function invitationRows(scope: Tenancy) {
+  return and(inTenancy(verificationCodes, scope), eq(verificationCodes.purpose, "team_invitation"));
 }
 
 function pending(now: Date) {
   return and(isNull(verificationCodes.usedAt), gt(verificationCodes.expiresAt, now));
 }
 
-function teamOf(scope: Scope, teamId: string) {
-  return and(eq(teams.projectId, scope.projectId), eq(teams.branchId, scope.branchId), eq(teams.id, teamId));
+function teamOf(scope: Tenancy, teamId: string) {
+  return and(inTenancy(teams, scope), eq(teams.id, teamId));
 }
 
-async function findTeam(db: DbOrTx, scope: Scope, teamId: string): Promise<{ id: string; displayName: string } | null> {
+async function findTeam(db: DbOrTx, scope: Tenancy, teamId: string): Promise<{ id: string; displayName: string } | null> {
   const [team] = await db.select({ id: teams.id, displayName: teams.displayName }).from(teams).where(teamOf(scope, teamId));
   return team ?? null;
 }
@@ -98,7 +90,7 @@ export async function sendTeamInvitation(
 }
 
 /** A team's pending (unused, unexpired) invitations, oldest first; TEAM_NOT_FOUND for a team not in the project. */
-export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: string, now: Date): Promise<TeamInvitationJson[]> {
+export async function listTeamInvitations(db: DbOrTx, scope: Tenancy, teamId: string, now: Date): Promise<TeamInvitationJson[]> {
   // The team left-joined to its invitations: one query tells a team without invitations from no team.
   const rows = await db
     .select({
@@ -123,7 +115,7 @@ export async function listTeamInvitations(db: DbOrTx, scope: Scope, teamId: stri
  * teams that still exist, oldest first; USER_NOT_FOUND for a user not in the
  * project.
  */
-export async function listUserInvitations(db: DbOrTx, scope: Scope, userId: string, now: Date): Promise<TeamInvitationJson[]> {
+export async function listUserInvitations(db: DbOrTx, scope: Tenancy, userId: string, now: Date): Promise<TeamInvitationJson[]> {
   const rows = await db
     .select({
       userId: users.id,
@@ -142,15 +134,8 @@ export async function listUserInvitations(db: DbOrTx, scope: Scope, userId: stri
       verificationCodes,
       and(invitationRows(scope), sql`lower(${verificationCodes.data}->>'recipient_email') = lower(${contactChannels.value})`, pending(now)),
     )
-    .leftJoin(
-      teams,
-      and(
-        eq(teams.projectId, scope.projectId),
-        eq(teams.branchId, scope.branchId),
-        sql`${teams.id}::text = ${verificationCodes.data}->>'team_id'`,
-      ),
-    )
-    .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.id, userId)))
+    .leftJoin(teams, and(inTenancy(teams, scope), sql`${teams.id}::text = ${verificationCodes.data}->>'team_id'`))
+    .where(and(inTenancy(users, scope), eq(users.id, userId)))
     .orderBy(asc(verificationCodes.createdAt), asc(verificationCodes.id));
   if (rows.length === 0) throw new KnownErrors.UserNotFound();
   return rows.flatMap((row) =>
@@ -174,7 +159,7 @@ function invitationJson(id: string, data: unknown, expiresAt: Date, teamId: stri
  * Revokes a pending invitation of `teamId`. One of another team (or an
  * invitation already accepted) is not found; an unknown team is TEAM_NOT_FOUND.
  */
-export async function revokeTeamInvitation(db: DbOrTx, scope: Scope, teamId: string, invitationId: string): Promise<void> {
+export async function revokeTeamInvitation(db: DbOrTx, scope: Tenancy, teamId: string, invitationId: string): Promise<void> {
   const deleted = await db
     .delete(verificationCodes)
     .where(
@@ -197,7 +182,7 @@ export async function revokeTeamInvitation(db: DbOrTx, scope: Scope, teamId: str
  */
 export async function checkTeamInvitation(
   services: Pick<Services, "db" | "clock">,
-  scope: Scope,
+  scope: Tenancy,
   code: string,
 ): Promise<TeamInvitationDetailsJson> {
   const data = await checkCode<TeamInvitationData>(services, invitationScope(scope), code);
@@ -234,7 +219,7 @@ export async function acceptTeamInvitation(
 
 /** Adds the member unless they already are one (null); returns the permissions granted. */
 async function joinOnce(tx: Tx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser): Promise<string[] | null> {
-  if (await isTeamMember(tx, project.id, teamId, user.id)) return null;
+  if (await isTeamMember(tx, { projectId: project.id, branchId }, teamId, user.id)) return null;
   try {
     // A savepoint: another invitation to the same team, accepted by the same user at the same
     // moment, makes this insert fail without failing the transaction that spends this code.

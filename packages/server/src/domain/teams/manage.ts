@@ -6,13 +6,12 @@ import { INTERNAL_PROJECT_ID, KnownErrors, StatusError, type ServerTeamPatch } f
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type Events } from "../../events/transaction.ts";
-import { projects, teams, users, verificationCodes } from "../../db/schema/index.ts";
-import type { Scope } from "../permissions/load.ts";
-import type { ProjectRow } from "../projects/projects.ts";
-import type { TeamRow } from "../users/record.ts";
+import { projects, teams, users, verificationCodes, type TeamRow } from "../../db/schema/index.ts";
 import { findTeam } from "./cached.ts";
 import { lockJoiningUser } from "./memberships.ts";
 import { addTeamMember } from "./teams.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 type TeamColumns = Partial<typeof teams.$inferInsert>;
 
@@ -24,10 +23,6 @@ function teamColumns(fields: ServerTeamPatch): TeamColumns {
   if (fields.client_read_only_metadata !== undefined) columns.clientReadOnlyMetadata = fields.client_read_only_metadata;
   if (fields.server_metadata !== undefined) columns.serverMetadata = fields.server_metadata;
   return columns;
-}
-
-function inScope(scope: Scope) {
-  return and(eq(teams.projectId, scope.projectId), eq(teams.branchId, scope.branchId));
 }
 
 /**
@@ -62,11 +57,11 @@ export async function createTeam(
 }
 
 /** All of a project's teams, oldest first. */
-export async function listProjectTeams(db: DbOrTx, scope: Scope): Promise<TeamRow[]> {
-  return db.select().from(teams).where(inScope(scope)).orderBy(asc(teams.createdAt), asc(teams.id));
+export async function listProjectTeams(db: DbOrTx, scope: Tenancy): Promise<TeamRow[]> {
+  return db.select().from(teams).where(inTenancy(teams, scope)).orderBy(asc(teams.createdAt), asc(teams.id));
 }
 
-export async function updateTeam(db: Db, events: Events, scope: Scope, teamId: string, fields: ServerTeamPatch): Promise<TeamRow> {
+export async function updateTeam(db: Db, events: Events, scope: Tenancy, teamId: string, fields: ServerTeamPatch): Promise<TeamRow> {
   const columns = teamColumns(fields);
   if (Object.keys(columns).length === 0) {
     const team = await findTeam(db, scope, teamId);
@@ -77,7 +72,7 @@ export async function updateTeam(db: Db, events: Events, scope: Scope, teamId: s
     const [team] = await tx
       .update(teams)
       .set(columns)
-      .where(and(inScope(scope), eq(teams.id, teamId)))
+      .where(and(inTenancy(teams, scope), eq(teams.id, teamId)))
       .returning();
     if (!team) throw new KnownErrors.TeamNotFound(teamId);
     // Also drops the cached users whose selected team this is (they carry its row).
@@ -92,7 +87,7 @@ export async function updateTeam(db: Db, events: Events, scope: Scope, teamId: s
  * cascades from teams to team_members to team_permission_grants), its
  * pending invitations, and its place as anyone's selected team.
  */
-export async function deleteTeam(db: Db, events: Events, scope: Scope, teamId: string): Promise<void> {
+export async function deleteTeam(db: Db, events: Events, scope: Tenancy, teamId: string): Promise<void> {
   await events.transaction(db, async (tx) => {
     // A team of the internal project may own projects: they would be left with no owners.
     if (scope.projectId === INTERNAL_PROJECT_ID) {
@@ -103,14 +98,14 @@ export async function deleteTeam(db: Db, events: Events, scope: Scope, teamId: s
     }
     const deleted = await tx
       .delete(teams)
-      .where(and(inScope(scope), eq(teams.id, teamId)))
+      .where(and(inTenancy(teams, scope), eq(teams.id, teamId)))
       .returning({ id: teams.id });
     if (deleted.length === 0) throw new KnownErrors.TeamNotFound(teamId);
     await tx
       .delete(verificationCodes)
       .where(
         and(
-          eq(verificationCodes.projectId, scope.projectId),
+          inTenancy(verificationCodes, scope),
           eq(verificationCodes.purpose, "team_invitation"),
           sql`${verificationCodes.data}->>'team_id' = ${teamId}`,
         ),
@@ -118,7 +113,7 @@ export async function deleteTeam(db: Db, events: Events, scope: Scope, teamId: s
     await tx
       .update(users)
       .set({ selectedTeamId: null })
-      .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.selectedTeamId, teamId)));
+      .where(and(inTenancy(users, scope), eq(users.selectedTeamId, teamId)));
     // One event covers it all on every replica: the team's row, its members'
     // grants and team lists, and the users whose selected team it was.
     await record(tx, { type: "team.deleted", ...scope, data: { id: teamId } });

@@ -9,25 +9,25 @@ import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type Events } from "../../events/transaction.ts";
 import { teamMembers, teams, users } from "../../db/schema/index.ts";
-import type { Scope } from "../permissions/load.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { addTeamMember, joinedEvents, membershipOf, type JoiningUser } from "./teams.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 /** The user about to join a team (null when the project has no such user), locked against deletion until the transaction ends. */
-export async function lockJoiningUser(tx: DbOrTx, scope: Scope, userId: string): Promise<JoiningUser | null> {
+export async function lockJoiningUser(tx: DbOrTx, scope: Tenancy, userId: string): Promise<JoiningUser | null> {
   const [user] = await tx
     .select({ id: users.id, displayName: users.displayName, profileImageUrl: users.profileImageUrl })
     .from(users)
-    .where(and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), eq(users.id, userId)))
+    .where(and(inTenancy(users, scope), eq(users.id, userId)))
     .for("key share");
   return user ?? null;
 }
 
-async function lockTeam(tx: DbOrTx, scope: Scope, teamId: string): Promise<boolean> {
+async function lockTeam(tx: DbOrTx, scope: Tenancy, teamId: string): Promise<boolean> {
   const rows = await tx
     .select({ id: teams.id })
     .from(teams)
-    .where(and(eq(teams.projectId, scope.projectId), eq(teams.branchId, scope.branchId), eq(teams.id, teamId)))
+    .where(and(inTenancy(teams, scope), eq(teams.id, teamId)))
     .for("key share");
   return rows.length > 0;
 }
@@ -49,7 +49,7 @@ export async function addMember(db: Db, events: Events, project: ProjectRow, bra
  * the team as their selected team. Checks USER_NOT_FOUND, then (with
  * `checkTeam`) TEAM_NOT_FOUND, then TEAM_MEMBERSHIP_NOT_FOUND.
  */
-export async function removeMember(db: Db, events: Events, scope: Scope, teamId: string, userId: string, checkTeam: boolean) {
+export async function removeMember(db: Db, events: Events, scope: Tenancy, teamId: string, userId: string, checkTeam: boolean) {
   await events.transaction(db, async (tx) => {
     if (!(await lockJoiningUser(tx, scope, userId))) throw new KnownErrors.UserNotFound();
     if (checkTeam && !(await lockTeam(tx, scope, teamId))) throw new KnownErrors.TeamNotFound(teamId);
@@ -61,7 +61,7 @@ export async function removeMember(db: Db, events: Events, scope: Scope, teamId:
     const unselected = await tx
       .update(users)
       .set({ selectedTeamId: null })
-      .where(and(eq(users.projectId, scope.projectId), eq(users.id, userId), eq(users.selectedTeamId, teamId)))
+      .where(and(inTenancy(users, scope), eq(users.id, userId), eq(users.selectedTeamId, teamId)))
       .returning({ id: users.id });
     const data = { team_id: teamId, user_id: userId, ...(unselected.length > 0 ? { selected_team_cleared: true } : {}) };
     await record(tx, { type: "team_membership.deleted", ...scope, data });

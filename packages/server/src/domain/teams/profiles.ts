@@ -6,16 +6,14 @@
 import { KnownErrors, type ClientTeamMemberProfileJson, type ServerTeamMemberProfileJson } from "@latchkey/shared";
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
-import { teamMembers, users } from "../../db/schema/index.ts";
-import type { Scope } from "../permissions/load.ts";
+import { teamMembers, users, type TeamMemberRow } from "../../db/schema/index.ts";
 import type { ProjectConfig } from "../projects/config.ts";
 import { findUser, toUserRecord, userRecordQuery, type UserRecord } from "../users/record.ts";
 import { serverUserView } from "../users/views.ts";
 import { findTeam } from "./cached.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
-export type MemberRow = typeof teamMembers.$inferSelect;
-
-export function clientMemberProfileView(member: MemberRow): ClientTeamMemberProfileJson {
+export function clientMemberProfileView(member: TeamMemberRow): ClientTeamMemberProfileJson {
   return {
     display_name: member.displayName,
     profile_image_url: member.profileImageUrl,
@@ -24,28 +22,26 @@ export function clientMemberProfileView(member: MemberRow): ClientTeamMemberProf
   };
 }
 
-export function serverMemberProfileView(member: MemberRow, user: UserRecord, config: ProjectConfig): ServerTeamMemberProfileJson {
+export function serverMemberProfileView(member: TeamMemberRow, user: UserRecord, config: ProjectConfig): ServerTeamMemberProfileJson {
   return { ...clientMemberProfileView(member), user: serverUserView(user, config) };
 }
 
-function memberWhere(scope: Scope, teamId: string, userId: string): SQL {
-  return and(
-    eq(teamMembers.projectId, scope.projectId),
-    eq(teamMembers.branchId, scope.branchId),
-    eq(teamMembers.teamId, teamId),
-    eq(teamMembers.userId, userId),
-  )!;
+function memberWhere(scope: Tenancy, teamId: string, userId: string): SQL {
+  return and(inTenancy(teamMembers, scope), eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId))!;
 }
 
 /** Members' profiles, by join time: a team's, a user's, or (neither given) the project's. */
-export async function listMemberProfiles(db: DbOrTx, scope: Scope, filter: { teamId?: string; userId?: string }): Promise<MemberRow[]> {
+export async function listMemberProfiles(
+  db: DbOrTx,
+  scope: Tenancy,
+  filter: { teamId?: string; userId?: string },
+): Promise<TeamMemberRow[]> {
   return db
     .select()
     .from(teamMembers)
     .where(
       and(
-        eq(teamMembers.projectId, scope.projectId),
-        eq(teamMembers.branchId, scope.branchId),
+        inTenancy(teamMembers, scope),
         filter.teamId === undefined ? undefined : eq(teamMembers.teamId, filter.teamId),
         filter.userId === undefined ? undefined : eq(teamMembers.userId, filter.userId),
       ),
@@ -54,12 +50,10 @@ export async function listMemberProfiles(db: DbOrTx, scope: Scope, filter: { tea
 }
 
 /** The users of these ids, in one query. */
-export async function usersByIds(db: DbOrTx, scope: Scope, ids: readonly string[]): Promise<Map<string, UserRecord>> {
+export async function usersByIds(db: DbOrTx, scope: Tenancy, ids: readonly string[]): Promise<Map<string, UserRecord>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await userRecordQuery(db).where(
-    and(eq(users.projectId, scope.projectId), eq(users.branchId, scope.branchId), inArray(users.id, unique)),
-  );
+  const rows = await userRecordQuery(db).where(and(inTenancy(users, scope), inArray(users.id, unique)));
   return new Map(rows.map((row) => [row.user.id, toUserRecord(row)]));
 }
 
@@ -69,11 +63,11 @@ export async function usersByIds(db: DbOrTx, scope: Scope, ids: readonly string[
  */
 export async function findNamedMember(
   db: DbOrTx,
-  scope: Scope,
+  scope: Tenancy,
   teamId: string,
   userId: string,
   checkTeam: boolean,
-): Promise<{ user: UserRecord; member: MemberRow }> {
+): Promise<{ user: UserRecord; member: TeamMemberRow }> {
   const user = await findUser(db, scope.projectId, scope.branchId, userId);
   if (!user) throw new KnownErrors.UserNotFound();
   if (checkTeam && !(await findTeam(db, scope, teamId))) throw new KnownErrors.TeamNotFound(teamId);
@@ -88,11 +82,11 @@ export async function findNamedMember(
 /** Updates a member's profile; null when they are not a member. */
 export async function updateMemberProfile(
   db: DbOrTx,
-  scope: Scope,
+  scope: Tenancy,
   teamId: string,
   userId: string,
   patch: { display_name?: string | null; profile_image_url?: string | null },
-): Promise<MemberRow | null> {
+): Promise<TeamMemberRow | null> {
   const columns: Partial<typeof teamMembers.$inferInsert> = {};
   if (patch.display_name !== undefined) columns.displayName = patch.display_name;
   if (patch.profile_image_url !== undefined) columns.profileImageUrl = patch.profile_image_url;

@@ -5,7 +5,11 @@ import type { DomainEvent } from "../../events/domain-events.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { teamMembers, teams } from "../../db/schema/index.ts";
 import { grantTeamDefaults, type TeamRole } from "../permissions/defaults.ts";
-import type { ProjectRow } from "../projects/projects.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
+
+/** For route files, which never import db/. */
+export type { TeamRow } from "../../db/schema/index.ts";
 
 export interface JoiningUser {
   id: string;
@@ -37,12 +41,7 @@ export async function addTeamMember(tx: DbOrTx, project: ProjectRow, branchId: s
 }
 
 /** A member joined: the membership, then each default permission granted (WIRE-next §4). */
-export function joinedEvents(
-  scope: { projectId: string; branchId: string },
-  teamId: string,
-  userId: string,
-  granted: string[],
-): DomainEvent[] {
+export function joinedEvents(scope: Tenancy, teamId: string, userId: string, granted: string[]): DomainEvent[] {
   const { projectId, branchId } = scope;
   return [
     { type: "team_membership.created", projectId, branchId, data: { team_id: teamId, user_id: userId } },
@@ -68,20 +67,15 @@ export async function createTeamWithCreator(
 }
 
 /** The membership row of `userId` in `teamId`, within the project and branch. */
-export function membershipOf(scope: { projectId: string; branchId: string }, teamId: string, userId: string) {
-  return and(
-    eq(teamMembers.projectId, scope.projectId),
-    eq(teamMembers.branchId, scope.branchId),
-    eq(teamMembers.teamId, teamId),
-    eq(teamMembers.userId, userId),
-  );
+export function membershipOf(scope: Tenancy, teamId: string, userId: string) {
+  return and(inTenancy(teamMembers, scope), eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId));
 }
 
-export async function isTeamMember(db: DbOrTx, projectId: string, teamId: string, userId: string): Promise<boolean> {
+export async function isTeamMember(db: DbOrTx, t: Tenancy, teamId: string, userId: string): Promise<boolean> {
   const rows = await db
     .select({ userId: teamMembers.userId })
     .from(teamMembers)
-    .where(and(eq(teamMembers.projectId, projectId), eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
+    .where(and(inTenancy(teamMembers, t), eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)))
     .limit(1);
   return rows.length > 0;
 }

@@ -1,5 +1,5 @@
 import type { ClientTeamJson, Json, ServerTeamJson } from "@latchkey/shared";
-import type { TeamRow } from "../users/record.ts";
+import type { TeamRow } from "../../db/schema/index.ts";
 
 export function clientTeamView(team: TeamRow): ClientTeamJson {
   return {

@@ -9,6 +9,7 @@ import { sign, verify } from "node:crypto";
 import type { JWTPayload } from "jose";
 import type { AudienceKind, KeyStore } from "./signing-keys.ts";
 import type { Clock } from "../../lib/clock.ts";
+import type { Tenancy } from "../../db/tenancy.ts";
 
 export interface AccessTokenClaims extends JWTPayload {
   sub: string;
@@ -31,10 +32,8 @@ export interface AccessTokenClaims extends JWTPayload {
   requires_totp_mfa: boolean;
 }
 
-export interface TokenSubject {
+export interface TokenSubject extends Tenancy {
   userId: string;
-  projectId: string;
-  branchId: string;
   sessionId: string;
   displayName: string | null;
   primaryEmail: string | null;

@@ -39,6 +39,7 @@ function remember<V>(map: Map<string, V>, userId: string, value: V): void {
 
 async function write(db: DbOrTx, userId: string, now: Date, lastActive: boolean, day: string | null): Promise<void> {
   if (lastActive) {
+    // tenancy: callers know only the user's id, unique across tenancies
     await db
       .update(users)
       .set({ lastActiveAt: now })
@@ -47,6 +48,7 @@ async function write(db: DbOrTx, userId: string, now: Date, lastActive: boolean,
   if (day !== null) {
     // One statement from the user's row (callers know only the id): the tenancy, whether the user is
     // anonymous today, and how they came to be active, settled now so the overview only has to count.
+    // tenancy: the user's row by its id (unique across tenancies) gives the tenancy of the day written
     await db.execute(sql`
       insert into user_activity_days (project_id, branch_id, day, user_id, is_anonymous, kind)
       select u.project_id, u.branch_id, ${day}::date, u.id, u.is_anonymous,

@@ -4,17 +4,18 @@
  * e-mails decides races: the loser gets USER_EMAIL_ALREADY_EXISTS.
  */
 import { KnownErrors, StatusError, type ServerUserCreate } from "@latchkey/shared";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { grantUserDefaults } from "../permissions/defaults.ts";
 import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
 import { userPatchFromBody } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
+import { inTenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 export interface NewUser {
   primaryEmail?: string | null;
@@ -108,7 +109,10 @@ export async function createUser(tx: EventTx, project: ProjectRow, branchId: str
       displayName: personalTeamName(input.displayName ?? null, input.primaryEmail ?? null),
       creator: { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl },
     });
-    await tx.update(users).set({ selectedTeamId: team.id }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ selectedTeamId: team.id })
+      .where(and(inTenancy(users, { projectId: project.id, branchId }), eq(users.id, user.id)));
     await record(tx, { type: "team.created", projectId: project.id, branchId, data: { id: team.id, creator_user_id: user.id } });
   }
   await grantUserDefaults(tx, project, branchId, user.id);

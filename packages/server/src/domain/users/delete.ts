@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/connect.ts";
 import { teamMembers, users } from "../../db/schema/index.ts";
 import { record, type Events } from "../../events/transaction.ts";
-import type { Tenancy } from "../../db/tenancy.ts";
+import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 
 /**
  * Deletes the user of this project and branch; their sessions, contact
@@ -15,10 +15,10 @@ export async function deleteUser(db: Db, events: Events, t: Tenancy, userId: str
     const teams = await tx
       .select({ id: teamMembers.teamId })
       .from(teamMembers)
-      .where(and(eq(teamMembers.projectId, t.projectId), eq(teamMembers.branchId, t.branchId), eq(teamMembers.userId, userId)));
+      .where(and(inTenancy(teamMembers, t), eq(teamMembers.userId, userId)));
     const rows = await tx
       .delete(users)
-      .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), eq(users.id, userId)))
+      .where(and(inTenancy(users, t), eq(users.id, userId)))
       .returning({ id: users.id });
     if (rows.length === 0) return false;
     await record(

@@ -8,6 +8,7 @@ import { and, asc, desc as descending, eq, exists, ilike, or, sql, type SQL } fr
 import type { DbOrTx } from "../../db/connect.ts";
 import { contactChannels, teamMembers, users } from "../../db/schema/index.ts";
 import { toUserRecord, userRecordQuery, type UserRecord, type UserRecordRow } from "./record.ts";
+import { inTenancy, sqlInTenancy } from "../../db/tenancy.ts";
 
 export type UserOrder = "signed_up_at" | "last_active_at";
 
@@ -75,7 +76,7 @@ export async function userListConditions(
   options: UserListFilters,
   addresses: "indexed" | "per-user" = "indexed",
 ): Promise<SQL[]> {
-  const filters: SQL[] = [eq(users.projectId, projectId), eq(users.branchId, branchId)];
+  const filters: SQL[] = [inTenancy(users, { projectId, branchId })];
   if (options.onlyAnonymous) filters.push(eq(users.isAnonymous, true));
   else if (!options.includeAnonymous) filters.push(eq(users.isAnonymous, false));
   if (options.teamId) {
@@ -99,9 +100,7 @@ export async function userListConditions(
       db
         .select({ userId: contactChannels.userId })
         .from(contactChannels)
-        .where(
-          and(eq(contactChannels.projectId, projectId), eq(contactChannels.branchId, branchId), ilike(contactChannels.value, pattern)),
-        );
+        .where(and(inTenancy(contactChannels, { projectId, branchId }), ilike(contactChannels.value, pattern)));
     // Read first (through the trigram index on addresses): a few go in as ids, which the primary key answers next to
     // the trigram index on names (one bitmap scan of the users who match, not a read of them all); many stay a hashed
     // set, which the list read in order consults until the page is full. As a subquery, the planner would guess how
@@ -116,8 +115,7 @@ export async function userListConditions(
             .from(contactChannels)
             .where(
               and(
-                eq(contactChannels.projectId, projectId),
-                eq(contactChannels.branchId, branchId),
+                inTenancy(contactChannels, { projectId, branchId }),
                 eq(contactChannels.userId, users.id),
                 ilike(contactChannels.value, pattern),
               ),
@@ -206,7 +204,7 @@ export function relativeTo(projectId: string, branchId: string, filters: UserLis
   const op = POSITION_OPERATORS[filters.desc ? "desc" : "asc"][position];
   // (Raw SQL: Drizzle drops column aliases of a select embedded in sql``.)
   const column = sql.raw(filters.orderBy === "last_active_at" ? "c.last_active_at" : "c.signed_up_at");
-  return sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${sql.raw(op)} (select ${column}, c.id from ${users} as c where c.project_id = ${projectId} and c.branch_id = ${branchId} and c.id = ${id})`;
+  return sql`(${orderColumn(filters.orderBy)}, ${users.id}) ${sql.raw(op)} (select ${column}, c.id from ${users} as c where ${sqlInTenancy("c", { projectId, branchId })} and c.id = ${id})`;
 }
 
 /**

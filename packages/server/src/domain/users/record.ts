@@ -6,10 +6,8 @@ import type { RestrictedReasonJson, UserOAuthProviderJson } from "@latchkey/shar
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
-import { contactChannels, oauthAccounts, teams, users } from "../../db/schema/index.ts";
-
-export type UserRow = typeof users.$inferSelect;
-export type TeamRow = typeof teams.$inferSelect;
+import { contactChannels, oauthAccounts, teams, users, type UserRow, type TeamRow } from "../../db/schema/index.ts";
+import { inTenancy, preparedInTenancy } from "../../db/tenancy.ts";
 
 export interface UserRecord extends UserRow {
   primaryEmail: string | null;
@@ -70,13 +68,7 @@ export function toUserRecord(row: UserRecordRow): UserRecord {
 
 const userById = preparedPerDatabase((db) =>
   userRecordQuery(db)
-    .where(
-      and(
-        eq(users.projectId, sql.placeholder("projectId")),
-        eq(users.branchId, sql.placeholder("branchId")),
-        eq(users.id, sql.placeholder("userId")),
-      ),
-    )
+    .where(and(preparedInTenancy(users), eq(users.id, sql.placeholder("userId"))))
     .prepare("user_by_id"),
 );
 
@@ -88,8 +80,7 @@ export async function findUser(db: DbOrTx, projectId: string, branchId: string, 
 /** The channel a user signs in with at this address, compared case-insensitively (the unique index does the same). */
 export function isAuthEmail(projectId: string, branchId: string, email: string) {
   return and(
-    eq(contactChannels.projectId, projectId),
-    eq(contactChannels.branchId, branchId),
+    inTenancy(contactChannels, { projectId, branchId }),
     eq(contactChannels.type, "email"),
     eq(contactChannels.usedForAuth, true),
     sql`lower(${contactChannels.value}) = lower(${email})`,

@@ -11,10 +11,11 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
 import { deleteAllPasskeys } from "../auth/passkey/passkeys.ts";
 import { membershipOf } from "../teams/teams.ts";
-import type { ProjectRow } from "../projects/projects.ts";
 import { insertPrimaryEmail } from "./create.ts";
 import { userPatchFromBody, type UserPatch } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
+import { inTenancy } from "../../db/tenancy.ts";
+import type { ProjectRow } from "../projects/project-row.ts";
 
 /** A user PATCH request's write: any password hashed first (the slow part), then the update in a transaction of its own. */
 export async function updateUserFromBody(
@@ -50,7 +51,7 @@ export async function updateUser(
     const team = await tx
       .select({ id: teams.id })
       .from(teams)
-      .where(and(eq(teams.projectId, project.id), eq(teams.branchId, branchId), eq(teams.id, patch.selectedTeamId)));
+      .where(and(inTenancy(teams, { projectId: project.id, branchId }), eq(teams.id, patch.selectedTeamId)));
     if (team.length === 0) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);
     // Held until this write commits: a removal from the team (or the team's deletion) waits,
     // then clears the selection it finds, so no user is left with a team they are not in.
@@ -89,7 +90,7 @@ export async function updateUser(
     await tx
       .update(users)
       .set(columns)
-      .where(and(eq(users.projectId, project.id), eq(users.id, user.id)));
+      .where(and(inTenancy(users, { projectId: project.id, branchId }), eq(users.id, user.id)));
   }
   if (patch.passkeyAuthEnabled === false) await deleteAllPasskeys(tx, { projectId: project.id, branchId }, user.id);
   await applyPrimaryEmailPatch(tx, project, branchId, user, patch);
@@ -104,7 +105,11 @@ async function applyPrimaryEmailPatch(
   user: UserRecord,
   patch: UserPatch,
 ): Promise<void> {
-  const primary = and(eq(contactChannels.userId, user.id), eq(contactChannels.isPrimary, true));
+  const primary = and(
+    inTenancy(contactChannels, { projectId: project.id, branchId }),
+    eq(contactChannels.userId, user.id),
+    eq(contactChannels.isPrimary, true),
+  );
   if (patch.primaryEmail === null) {
     await tx.delete(contactChannels).where(primary);
     return;

@@ -2,7 +2,7 @@ import { KnownErrors, SUCCESS, teamsEndpoints } from "@latchkey/shared";
 import { findTeamCached } from "../../domain/teams/cached.ts";
 import { deleteTeam, updateTeam } from "../../domain/teams/manage.ts";
 import { clientTeamView, serverTeamView } from "../../domain/teams/views.ts";
-import type { TeamRow } from "../../domain/users/record.ts";
+import type { TeamRow } from "../../domain/teams/teams.ts";
 import { tenancyOf, type RequestAuth } from "../../http/auth.ts";
 import { defineRoute } from "../../http/route.ts";
 import { mapMaybe } from "../../lib/maybe-async.ts";

@@ -2,7 +2,7 @@ import { KnownErrors, listOf, StatusError, teamsEndpoints } from "@latchkey/shar
 import { userTeamsCached } from "../../domain/teams/cached.ts";
 import { createTeam, listProjectTeams } from "../../domain/teams/manage.ts";
 import { clientTeamView, serverTeamView } from "../../domain/teams/views.ts";
-import type { TeamRow } from "../../domain/users/record.ts";
+import type { TeamRow } from "../../domain/teams/teams.ts";
 import { tenancyOf, type RequestAuth } from "../../http/auth.ts";
 import { defineRoute } from "../../http/route.ts";
 import { resolveUserId } from "../../http/user-target.ts";

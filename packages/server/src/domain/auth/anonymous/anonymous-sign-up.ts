@@ -5,10 +5,10 @@
 import type { Db } from "../../../db/connect.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
 import { createUser } from "../../users/create.ts";
 import type { UserRecord } from "../../users/record.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** A new anonymous user, signed in, in one transaction. `client`: its address and (when a trusted proxy said) country. */
 export function signUpAnonymously(

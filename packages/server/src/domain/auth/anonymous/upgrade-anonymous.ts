@@ -7,10 +7,11 @@ import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/connect.ts";
 import { record, type EventTx } from "../../../events/transaction.ts";
 import { teams, users } from "../../../db/schema/index.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { personalTeamName } from "../../teams/teams.ts";
 import { findUser, type UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
+import { inTenancy } from "../../../db/tenancy.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export async function upgradeAnonymousUser(
   tx: EventTx,
@@ -49,7 +50,11 @@ export async function upgradeAnonymousUser(
       .update(teams)
       .set({ displayName: personalTeamName(upgraded.displayName, upgraded.primaryEmail) })
       .where(
-        and(eq(teams.projectId, project.id), eq(teams.id, upgraded.selectedTeamId), eq(teams.displayName, personalTeamName(null, null))),
+        and(
+          inTenancy(teams, { projectId: project.id, branchId: user.branchId }),
+          eq(teams.id, upgraded.selectedTeamId),
+          eq(teams.displayName, personalTeamName(null, null)),
+        ),
       );
     await record(tx, { type: "team.updated", projectId: project.id, branchId: user.branchId, data: { id: upgraded.selectedTeamId } });
   }
@@ -65,7 +70,7 @@ export async function lockAnonymousUser(tx: Tx, project: ProjectRow, branchId: s
   const [row] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.projectId, project.id), eq(users.branchId, branchId), eq(users.id, userId), eq(users.isAnonymous, true)))
+    .where(and(inTenancy(users, { projectId: project.id, branchId }), eq(users.id, userId), eq(users.isAnonymous, true)))
     .for("update");
   return row ? findUser(tx, project.id, branchId, userId) : null;
 }

@@ -11,11 +11,12 @@ import type { Tx } from "../../../db/connect.ts";
 import { users } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
 import { findUser, type UserRecord } from "../../users/record.ts";
 import type { MfaAttemptData, SignedIn } from "../complete-sign-in.ts";
 import { totpSecretOf, totpStepOf } from "./totp.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export function signInWithTotp(
   services: Services,
@@ -53,18 +54,18 @@ export function signInWithTotp(
         services.signInRateLimit.totpPerUser.recordFailure(limiterKey(user.id));
         return new KnownErrors.InvalidTotpCode();
       }
-      if (!(await claimStep(tx, project.id, user.id, step))) return new KnownErrors.InvalidTotpCode();
+      if (!(await claimStep(tx, { projectId: project.id, branchId }, user.id, step))) return new KnownErrors.InvalidTotpCode();
       return null;
     },
   );
 }
 
 /** Records `step` as the user's last used one unless it (or a later one) was used already; the row lock orders racing sign-ins. */
-async function claimStep(tx: Tx, projectId: string, userId: string, step: number): Promise<boolean> {
+async function claimStep(tx: Tx, t: Tenancy, userId: string, step: number): Promise<boolean> {
   const claimed = await tx
     .update(users)
     .set({ totpLastUsedStep: step })
-    .where(and(eq(users.projectId, projectId), eq(users.id, userId), or(isNull(users.totpLastUsedStep), lt(users.totpLastUsedStep, step))))
+    .where(and(inTenancy(users, t), eq(users.id, userId), or(isNull(users.totpLastUsedStep), lt(users.totpLastUsedStep, step))))
     .returning({ id: users.id });
   return claimed.length > 0;
 }

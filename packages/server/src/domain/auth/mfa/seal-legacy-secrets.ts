@@ -11,11 +11,13 @@ import { users } from "../../../db/schema/index.ts";
 import { sealTotpSecret } from "./totp.ts";
 
 export async function sealLegacyTotpSecrets(db: Db, serverSecret: string): Promise<number> {
+  // tenancy: a start-up migration of every project's users, one row at a time by id
   const rows = await db
     .select({ id: users.id, secret: users.legacyTotpSecretBase64 })
     .from(users)
     .where(isNotNull(users.legacyTotpSecretBase64));
   for (const row of rows) {
+    // tenancy: the row found above, by its id (unique across tenancies)
     await db
       .update(users)
       .set({ totpSecretSealed: sealTotpSecret(serverSecret, row.secret!), legacyTotpSecretBase64: null })

@@ -7,11 +7,9 @@
  */
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { oauthAccounts } from "../../../db/schema/index.ts";
+import { oauthAccounts, type OAuthAccountRow } from "../../../db/schema/index.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { userExists } from "../../contact-channels/channels.ts";
-
-export type OAuthAccountRow = typeof oauthAccounts.$inferSelect;
 
 /**
  * Locks the user's row (false: no such user here), so one user's account

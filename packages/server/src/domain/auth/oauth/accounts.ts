@@ -15,7 +15,6 @@ import { record, type EventTx } from "../../../events/transaction.ts";
 import { isUniqueViolation } from "../../../db/errors.ts";
 import type { Services } from "../../../services.ts";
 import type { Tenancy } from "../../../db/tenancy.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { findAuthEmailChannel, findUser, type UserRecord } from "../../users/record.ts";
 import {
   findSignInAccount,
@@ -25,23 +24,15 @@ import {
   updateAccount,
   userSignsInWithProvider,
   type NewOAuthAccount,
-  type OAuthAccountRow,
 } from "./account-rows.ts";
-import { createOAuthUser } from "./new-user.ts";
+import { createOAuthUser, type ProviderProfile } from "./new-user.ts";
 import { signUpBotRiskScore } from "../../bot-challenge/risk-score.ts";
 import type { BotChallengeOutcome } from "../../bot-challenge/verify.ts";
 import { storeProviderTokens, type ProviderTokens } from "./provider-tokens.ts";
+import type { OAuthAccountRow } from "../../../db/schema/index.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export type { ProviderTokens } from "./provider-tokens.ts";
-
-/** Who the provider says the user is (its user-info, mapped per provider). */
-export interface ProviderProfile {
-  accountId: string;
-  email: string | null;
-  emailVerified: boolean;
-  displayName: string | null;
-  profileImageUrl: string | null;
-}
 
 export interface OAuthSignInInput {
   providerConfigId: string; // the project's provider entry id, e.g. "github"

@@ -11,10 +11,10 @@ import { createHash } from "node:crypto";
 import type { DbOrTx } from "../../../db/connect.ts";
 import type { Services } from "../../../services.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { findUser } from "../../users/record.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignInOutcome, type SignedIn } from "../complete-sign-in.ts";
 import { createCode } from "../../codes/verification-codes.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export const AUTHORIZATION_CODE_LIFETIME_MILLIS = 5 * 60 * 1000;
 

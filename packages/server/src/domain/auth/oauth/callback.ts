@@ -9,7 +9,6 @@
 import { KnownError, KnownErrors, StatusError } from "@latchkey/shared";
 import { providerFailureKind, type ProviderSignIn } from "../../../integrations/oauth/client.ts";
 import type { Services } from "../../../services.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
 import { signInOrLinkWithProvider } from "./accounts.ts";
 import { issueAuthorizationCode } from "./authorization-code.ts";
@@ -17,6 +16,7 @@ import { errorRedirectLocation } from "./error-redirect.ts";
 import { OAUTH_INNER_COOKIE_PREFIX, takeFlow, type OAuthFlow } from "./flows.ts";
 import { checkClientKey } from "./oauth-client.ts";
 import { connectProvider, enabledProvider, providerCallbackUrl, requestedScopes, type EnabledProvider } from "./providers.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export const INVALID_STATE_MESSAGE = "Invalid OAuth state. Please try signing in again.";
 export const MISSING_COOKIE_MESSAGE =

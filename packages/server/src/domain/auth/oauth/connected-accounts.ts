@@ -8,7 +8,7 @@
 import { KnownErrors, StatusError } from "@latchkey/shared";
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { oauthAccounts, oauthTokens } from "../../../db/schema/index.ts";
+import { oauthAccounts, oauthTokens, type OAuthTokenRow } from "../../../db/schema/index.ts";
 import { providerFailureKind } from "../../../integrations/oauth/client.ts";
 import type { Clock } from "../../../lib/clock.ts";
 import type { Services } from "../../../services.ts";
@@ -19,8 +19,6 @@ import { connectProvider, enabledProvider, type EnabledProvider } from "./provid
 
 /** A cached access token must outlive the request by this much to be handed out. */
 const MIN_REMAINING_LIFETIME_MS = 5 * 60 * 1000;
-
-type TokenRow = typeof oauthTokens.$inferSelect;
 
 export async function connectedAccountAccessToken(
   services: Pick<Services, "db" | "config" | "clock">,
@@ -101,7 +99,7 @@ function spentRefreshTokens(db: DbOrTx, t: Tenancy, accountIds: string[]) {
     );
 }
 
-const covers = (row: TokenRow, required: string[]) => required.every((s) => row.scopes.includes(s));
+const covers = (row: OAuthTokenRow, required: string[]) => required.every((s) => row.scopes.includes(s));
 
 async function cachedAccessToken(db: DbOrTx, serverSecret: string, t: Tenancy, accountIds: string[], required: string[], now: Date) {
   const found = (await tokensOf(db, t, accountIds, "access", now)).find((row) => covers(row, required));
@@ -136,7 +134,10 @@ async function refreshAccessToken(
       const kind = providerFailureKind(error);
       if (kind !== null && REJECTED.has(kind)) {
         // Kept (committed) as invalid: the provider will not take it again.
-        await tx.update(oauthTokens).set({ isValid: false }).where(eq(oauthTokens.id, row.id));
+        await tx
+          .update(oauthTokens)
+          .set({ isValid: false })
+          .where(and(inTenancy(oauthTokens, t), eq(oauthTokens.id, row.id)));
         continue;
       }
       if (kind === "unavailable")
@@ -160,7 +161,10 @@ async function refreshAccessToken(
     });
     // Some providers send the same refresh token back; a different one means it rotated and the old one is spent.
     if (tokens.refreshToken !== null && tokens.refreshToken !== refreshToken) {
-      await tx.update(oauthTokens).set({ isValid: false }).where(eq(oauthTokens.id, row.id));
+      await tx
+        .update(oauthTokens)
+        .set({ isValid: false })
+        .where(and(inTenancy(oauthTokens, t), eq(oauthTokens.id, row.id)));
       await tx.insert(oauthTokens).values({ ...base, kind: "refresh", tokenSealed: sealProviderToken(serverSecret, tokens.refreshToken) });
     }
     return { token: tokens.accessToken };

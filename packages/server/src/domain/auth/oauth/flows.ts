@@ -11,6 +11,7 @@ import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { oauthFlows } from "../../../db/schema/index.ts";
 import { decryptWithSecret, encryptWithSecret, sha256Hex } from "../../../lib/secrets.ts";
 import type { BotChallengeOutcome } from "../../bot-challenge/verify.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 
 export const OAUTH_FLOW_LIFETIME_MILLIS = 10 * 60 * 1000;
 /** The browser cookie `<prefix><state>` (value `true`) ties a flow to the browser that started it. */
@@ -41,9 +42,7 @@ export interface OAuthFlowData {
   inner_code_verifier_sealed: string;
 }
 
-export interface OAuthFlow {
-  projectId: string;
-  branchId: string;
+export interface OAuthFlow extends Tenancy {
   /** The state we gave the provider (also the name of the browser's cookie). */
   innerState: string;
   innerCodeVerifier: string;
@@ -71,6 +70,7 @@ export async function saveFlow(
 
 /** Deletes and returns the flow of this state (expired or not: the caller tells the user it timed out); null if there is none. */
 export async function takeFlow(db: Db, serverSecret: string, innerState: string): Promise<OAuthFlow | null> {
+  // tenancy: the state is a random secret held only by this flow's browser, and names its tenancy
   const [row] = await db
     .delete(oauthFlows)
     .where(eq(oauthFlows.stateHash, sha256Hex(innerState)))
@@ -95,7 +95,9 @@ export async function deleteExpiredFlows(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EXPIRED_FLOW_RETENTION_MILLIS);
   let deleted = 0;
   for (;;) {
+    // tenancy: housekeeping deletes expired flows of every project
     const batch = db.select({ id: oauthFlows.id }).from(oauthFlows).where(lt(oauthFlows.expiresAt, cutoff)).limit(BATCH);
+    // tenancy: the rows of the batch above, by id
     const rows = await db.delete(oauthFlows).where(inArray(oauthFlows.id, batch)).returning({ id: oauthFlows.id });
     deleted += rows.length;
     if (rows.length < BATCH) return deleted;

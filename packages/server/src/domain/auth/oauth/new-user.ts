@@ -9,11 +9,19 @@
 import { DISPLAY_NAME_MAX_LENGTH, profileImageUrlSchema } from "@latchkey/shared";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { createUser } from "../../users/create.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { lockAnonymousUser, upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
-import type { ProviderProfile } from "./accounts.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
+
+/** Who the provider says the user is (its user-info, mapped per provider). */
+export interface ProviderProfile {
+  accountId: string;
+  email: string | null;
+  emailVerified: boolean;
+  displayName: string | null;
+  profileImageUrl: string | null;
+}
 
 export interface NewOAuthUser {
   profile: ProviderProfile;

@@ -8,7 +8,7 @@
 import { DEFAULT_BRANCH_ID, KnownErrors, PUBLIC_CLIENT_SECRET_SENTINEL } from "@latchkey/shared";
 import type { Services } from "../../../services.ts";
 import { checkProjectKey } from "../../api-keys/key-check.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export interface OAuthClient {
   project: ProjectRow;

@@ -22,18 +22,11 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { record, type Events } from "../../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../../db/errors.ts";
-import { oauthAccounts } from "../../../db/schema/index.ts";
+import { oauthAccounts, type OAuthAccountRow } from "../../../db/schema/index.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { userExists } from "../../contact-channels/channels.ts";
 import { hasOAuthProvider, type ProjectConfig } from "../../projects/config.ts";
-import {
-  findSignInAccount,
-  insertAccount,
-  listUserAccounts,
-  updateAccount,
-  userSignsInWithProvider,
-  type OAuthAccountRow,
-} from "./account-rows.ts";
+import { findSignInAccount, insertAccount, listUserAccounts, updateAccount, userSignsInWithProvider } from "./account-rows.ts";
 
 export function clientProviderAccountView(row: OAuthAccountRow): ClientOAuthProviderJson {
   return {

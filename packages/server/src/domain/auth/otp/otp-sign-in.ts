@@ -8,6 +8,7 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
+import { inTenancy } from "../../../db/tenancy.ts";
 import { record, type EventTx } from "../../../events/transaction.ts";
 import { contactChannels } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
@@ -15,12 +16,12 @@ import { signUpBotRiskScore } from "../../bot-challenge/risk-score.ts";
 import { checkBotChallenge, type BotChallengeInput, type BotChallengeOutcome } from "../../bot-challenge/verify.ts";
 import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { createUser } from "../../users/create.ts";
 import { findAuthEmailChannel, findUser, isAuthEmail, type UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
 import { lockAnonymousUser, upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignInOutcome, type SignedIn } from "../complete-sign-in.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export interface OtpSignInData {
   email: string;
@@ -143,7 +144,10 @@ async function verifiedExistingUser(
   // Answered like a code that never existed: it no longer leads anywhere.
   if (!channel) throw new KnownErrors.VerificationCodeNotFound();
   if (!channel.isVerified) {
-    await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channel.id));
+    await tx
+      .update(contactChannels)
+      .set({ isVerified: true })
+      .where(and(inTenancy(contactChannels, { projectId: project.id, branchId }), eq(contactChannels.id, channel.id)));
     await record(tx, { type: "contact_channel.verified", projectId: project.id, branchId, data: { id: channel.id, user_id: userId } });
   }
   return (await findUser(tx, project.id, branchId, userId))!;

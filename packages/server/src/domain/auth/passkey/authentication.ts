@@ -21,16 +21,15 @@ import {
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/connect.ts";
-import { passkeys, users } from "../../../db/schema/index.ts";
+import { passkeys, users, type PasskeyRow } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
 import { createCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { findUser } from "../../users/record.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignedIn, type SignInOutcome } from "../complete-sign-in.ts";
-import { inTenancy } from "../../../db/tenancy.ts";
-import type { PasskeyRow } from "./passkeys.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
 import { webauthn, webauthnHelpers } from "./webauthn.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 interface AuthenticationCodeData {
   challenge_sha256: string;
@@ -71,7 +70,7 @@ export async function signInWithPasskey(
   code: string,
   ip: string | null = null,
 ): Promise<SignedIn> {
-  const tenancy = { projectId: project.id, branchId };
+  const tenancy: Tenancy = { projectId: project.id, branchId };
   const scope: CodeScope = { ...tenancy, purpose: "passkey_authentication" };
   // Set by the check, used by the write, both inside the code's transaction.
   let accepted: Accepted | null = null;
@@ -84,7 +83,7 @@ export async function signInWithPasskey(
       await tx
         .update(passkeys)
         .set({ counter: newCounter, backedUp, lastUsedAt: services.clock.date() })
-        .where(eq(passkeys.id, passkey.id));
+        .where(and(inTenancy(passkeys, tenancy), eq(passkeys.id, passkey.id)));
       const user = await findUser(tx, project.id, branchId, passkey.userId);
       // The row cascades away with its user, and it is locked: the user is there.
       return completeSignIn(services, tx, project, user!, { isNewUser: false, ip });
@@ -102,7 +101,7 @@ export async function signInWithPasskey(
 async function checkAnswer(
   tx: Tx,
   project: ProjectRow,
-  tenancy: { projectId: string; branchId: string },
+  tenancy: Tenancy,
   answer: AuthenticationResponseJSON,
   data: AuthenticationCodeData,
 ): Promise<Accepted | { failure: string }> {
@@ -174,11 +173,15 @@ function base64Bytes(text: string): Buffer | null {
  * first: the order removals take (passkeys.ts), so the two never wait on
  * each other in a circle.
  */
-async function lockPasskey(tx: Tx, tenancy: { projectId: string; branchId: string }, credentialId: string): Promise<PasskeyRow | null> {
+async function lockPasskey(tx: Tx, tenancy: Tenancy, credentialId: string): Promise<PasskeyRow | null> {
   const byCredential = and(inTenancy(passkeys, tenancy), eq(passkeys.credentialId, credentialId));
   const [found] = await tx.select({ userId: passkeys.userId }).from(passkeys).where(byCredential);
   if (!found) return null;
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, found.userId)).for("update");
+  await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inTenancy(users, tenancy), eq(users.id, found.userId)))
+    .for("update");
   const [passkey] = await tx.select().from(passkeys).where(byCredential).for("update");
   return passkey ?? null;
 }

@@ -7,12 +7,10 @@
 import { StatusError, type PasskeyJson } from "@latchkey/shared";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
-import { passkeys, users } from "../../../db/schema/index.ts";
+import { passkeys, users, type PasskeyRow } from "../../../db/schema/index.ts";
 import { record, type Events, type EventTx } from "../../../events/transaction.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { requireUser } from "../../contact-channels/channels.ts";
-
-export type PasskeyRow = typeof passkeys.$inferSelect;
 
 export function passkeyView(row: PasskeyRow): PasskeyJson {
   return {
@@ -55,7 +53,11 @@ export function renamePasskey(db: Db, t: Tenancy, userId: string, passkeyId: str
   return db.transaction(async (tx) => {
     await requireUser(tx, t, userId);
     const passkey = await requirePasskey(tx, t, userId, passkeyId);
-    const [row] = await tx.update(passkeys).set({ displayName }).where(eq(passkeys.id, passkey.id)).returning();
+    const [row] = await tx
+      .update(passkeys)
+      .set({ displayName })
+      .where(and(inTenancy(passkeys, t), eq(passkeys.id, passkey.id)))
+      .returning();
     return row!;
   });
 }
@@ -64,7 +66,7 @@ export function deletePasskey(db: Db, events: Events, t: Tenancy, userId: string
   return events.transaction(db, async (tx) => {
     await requireUser(tx, t, userId, true);
     const passkey = await requirePasskey(tx, t, userId, passkeyId);
-    await tx.delete(passkeys).where(eq(passkeys.id, passkey.id));
+    await tx.delete(passkeys).where(and(inTenancy(passkeys, t), eq(passkeys.id, passkey.id)));
     await syncPasskeyFlag(tx, t, userId);
   });
 }
@@ -85,7 +87,7 @@ export async function syncPasskeyFlag(tx: EventTx, t: Tenancy, userId: string): 
   const changed = await tx
     .update(users)
     .set({ passkeyAuthEnabled: enabled })
-    .where(and(eq(users.projectId, t.projectId), eq(users.id, userId), eq(users.passkeyAuthEnabled, !enabled)))
+    .where(and(inTenancy(users, t), eq(users.id, userId), eq(users.passkeyAuthEnabled, !enabled)))
     .returning({ id: users.id });
   if (changed.length > 0) await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: userId } });
 }

@@ -21,12 +21,13 @@ import type { EventTx } from "../../../events/transaction.ts";
 import { passkeys } from "../../../db/schema/index.ts";
 import type { Services } from "../../../services.ts";
 import { createCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { requireUser } from "../../contact-channels/channels.ts";
 import { listPasskeys, syncPasskeyFlag } from "./passkeys.ts";
 import { CHALLENGE_MISMATCH, ceremonyChallenge, challengeDigest, relyingPartyOf } from "./relying-party.ts";
 import { webauthn, webauthnHelpers } from "./webauthn.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** ES256, RS256 and EdDSA: what nearly every authenticator offers. */
 export const PASSKEY_ALGORITHMS = [-8, -7, -257];
@@ -139,13 +140,7 @@ async function verifyAnswer(
   }
 }
 
-async function storePasskey(
-  services: Services,
-  tx: EventTx,
-  tenancy: { projectId: string; branchId: string },
-  data: RegistrationCodeData,
-  info: Verified,
-): Promise<void> {
+async function storePasskey(services: Services, tx: EventTx, tenancy: Tenancy, data: RegistrationCodeData, info: Verified): Promise<void> {
   // The user's row lock orders this with removals of their passkeys (passkeys.ts).
   await requireUser(tx, tenancy, data.user_id, true);
   const inserted = await tx

@@ -17,8 +17,8 @@ import { webauthnHelpers } from "./webauthn.ts";
 import type { ServerConfig } from "../../../config.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
 import type { ProjectConfig } from "../../projects/config.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** The four ceremony endpoints answer PASSKEY_AUTHENTICATION_NOT_ENABLED while the project has passkeys off. */
 export function requirePasskeysEnabled(config: Pick<ProjectConfig, "passkey_enabled">): void {

@@ -13,7 +13,8 @@ import type { Services } from "../../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
 import { findAuthEmailChannel, isAuthEmail } from "../../users/record.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export interface PasswordResetData {
   user_id: string;
@@ -64,8 +65,7 @@ export async function resetPassword(
   passwordHash: string,
 ): Promise<void> {
   await useCode<PasswordResetData, void>(services, resetScope(project, branchId), code, async (tx, data) => {
-    const inScope = (table: typeof users | typeof contactChannels | typeof sessions) =>
-      and(eq(table.projectId, project.id), eq(table.branchId, branchId));
+    const t: Tenancy = { projectId: project.id, branchId };
     // The code proves access to one inbox; once that address is no longer how the user
     // signs in (moved away from a lost or stolen mailbox), it resets nothing.
     const [channel] = await tx
@@ -78,22 +78,24 @@ export async function resetPassword(
     await tx
       .update(users)
       .set({ passwordHash })
-      .where(and(inScope(users), eq(users.id, data.user_id)));
-    await tx.update(contactChannels).set({ isVerified: true }).where(eq(contactChannels.id, channel.id));
+      .where(and(inTenancy(users, t), eq(users.id, data.user_id)));
+    await tx
+      .update(contactChannels)
+      .set({ isVerified: true })
+      .where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)));
     // Other reset links of this user stop working too: one reset ends them all.
     await tx
       .update(verificationCodes)
       .set({ usedAt: services.clock.date() })
       .where(
         and(
-          eq(verificationCodes.projectId, project.id),
-          eq(verificationCodes.branchId, branchId),
+          inTenancy(verificationCodes, t),
           eq(verificationCodes.purpose, "password_reset"),
           isNull(verificationCodes.usedAt),
           sql`${verificationCodes.data}->>'user_id' = ${data.user_id}`,
         ),
       );
-    await tx.delete(sessions).where(and(inScope(sessions), eq(sessions.userId, data.user_id)));
+    await tx.delete(sessions).where(and(inTenancy(sessions, t), eq(sessions.userId, data.user_id)));
     // Its cache event also drops the user's sessions from every replica's cache.
     await record(tx, { type: "user.sign_in_methods_changed", projectId: project.id, branchId, data: { id: data.user_id } });
   });

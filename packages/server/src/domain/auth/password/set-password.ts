@@ -1,10 +1,10 @@
 /** Setting a password for a user who has none yet (e.g. one who signed up with a one-time code). */
 import { StatusError } from "@latchkey/shared";
 import type { Services } from "../../../services.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { updateUser } from "../../users/update.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** Hashes outside the transaction (the slow part), then writes the password in one. */
 export async function setFirstPassword(

@@ -12,13 +12,13 @@ import { checkBotChallenge, type BotChallengeInput } from "../../bot-challenge/v
 import { findPrimaryChannel } from "../../contact-channels/channels.ts";
 import { prepareChannelVerification, saveChannelVerification } from "../../contact-channels/verification.ts";
 import { assertTrustedUrl } from "../../projects/trusted-urls.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { signIn } from "../../sessions/issue.ts";
 import { createUser } from "../../users/create.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
 import type { SignUpPolicy } from "../otp/otp-sign-in.ts";
 import { checkPasswordRules, hashPassword } from "./passwords.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export interface PasswordSignUp extends SignUpPolicy {
   email: string;

@@ -4,13 +4,13 @@
  */
 import type { SendEmail } from "@latchkey/shared";
 import type { DbOrTx } from "../../../db/connect.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { requireDraft, requireTemplate, requireThemeChoice } from "../templates/lookup.ts";
 import { markDraftSent } from "../templates/store.ts";
 import { themeChoiceFromJson } from "../templates/theme-choice.ts";
 import { htmlMessage } from "./html-message.ts";
 import type { BulkSend } from "./send.ts";
 import { storedMessageComposer, themedHtmlComposer } from "./stored-message.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** The message part of a send-email body (@latchkey/shared api/emails.ts): exactly one of html (with a subject), template_id or draft_id. */
 export type MessageRequest = Pick<SendEmail, "html" | "subject" | "template_id" | "draft_id" | "variables" | "theme_id">;

@@ -8,7 +8,7 @@ import { NOTIFICATION_CATEGORIES, StatusError, type NotificationCategoryName, ty
 import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { notificationPreferences } from "../../../db/schema/index.ts";
-import { type Tenancy } from "../../../db/tenancy.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { requireUser } from "../../contact-channels/channels.ts";
 
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
@@ -42,13 +42,7 @@ export async function listPreferences(db: DbOrTx, t: Tenancy, userId: string): P
   const rows = await db
     .select({ categoryId: notificationPreferences.categoryId, enabled: notificationPreferences.enabled })
     .from(notificationPreferences)
-    .where(
-      and(
-        eq(notificationPreferences.projectId, t.projectId),
-        eq(notificationPreferences.branchId, t.branchId),
-        eq(notificationPreferences.userId, userId),
-      ),
-    );
+    .where(and(inTenancy(notificationPreferences, t), eq(notificationPreferences.userId, userId)));
   const stored = new Map(rows.map((r) => [r.categoryId, r.enabled]));
   return NOTIFICATION_CATEGORIES.map((c) => view(c, stored.get(c.id)));
 }

@@ -6,7 +6,7 @@ import { KnownErrors } from "@latchkey/shared";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { contactChannels, notificationPreferences, users } from "../../../db/schema/index.ts";
-import type { Tenancy } from "../../../db/tenancy.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import type { NotificationCategory } from "./preferences.ts";
 
 export interface Recipient {
@@ -43,7 +43,7 @@ export async function loadRecipients(db: DbOrTx, t: Tenancy, category: Notificat
       notificationPreferences,
       and(eq(notificationPreferences.userId, users.id), eq(notificationPreferences.categoryId, category.id)),
     )
-    .where(and(eq(users.projectId, t.projectId), eq(users.branchId, t.branchId), filter))
+    .where(and(inTenancy(users, t), filter))
     .orderBy(asc(users.signedUpAt), asc(users.id));
   const recipients = rows.map((r) => ({
     userId: r.userId,

@@ -4,10 +4,10 @@
  * looked up once per send, not once per recipient.
  */
 import type { DbOrTx } from "../../../db/connect.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import { renderOrReject, themeSourceFor } from "../templates/render-stored.ts";
 import type { ThemeChoice } from "../templates/theme-choice.ts";
 import type { ComposedEmail, Reachable } from "./send.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export interface StoredMessage {
   tsxSource: string;

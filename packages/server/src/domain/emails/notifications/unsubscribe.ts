@@ -7,12 +7,11 @@
  */
 import { decryptWithSecret, encryptWithSecret } from "../../../lib/secrets.ts";
 import type { NotificationCategory } from "./preferences.ts";
+import type { Tenancy } from "../../../db/tenancy.ts";
 
 const PURPOSE = "notification-unsubscribe";
 
-export interface UnsubscribeTarget {
-  projectId: string;
-  branchId: string;
+export interface UnsubscribeTarget extends Tenancy {
   userId: string;
   categoryId: string;
 }

@@ -9,9 +9,9 @@ import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 import { DEFAULT_TEMPLATES } from "./default-templates.ts";
 import { LIGHT_THEME_SOURCE } from "./default-themes.ts";
 import type { DbOrTx } from "../../../db/connect.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
 import type { RenderInput } from "../render/types.ts";
 import { loadTemplate, themeSourceFor } from "./render-stored.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 export type CodeMailKind = "email_verification" | "sign_in_code" | "password_reset" | "team_invitation";
 

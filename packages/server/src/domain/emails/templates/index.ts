@@ -7,5 +7,6 @@
  */
 export { codeMailRenderInput, type CodeMailKind } from "./code-mail.ts";
 export { loadDraft, loadTemplate, loadTheme, renderOrReject, renderStoredEmail, themeSourceFor, type RenderFor } from "./render-stored.ts";
-export { ensureDefaults, markDraftSent, type DraftRow, type TemplateRow, type ThemeRow } from "./store.ts";
+export { ensureDefaults, markDraftSent } from "./store.ts";
+export type { DraftRow, TemplateRow, ThemeRow } from "../../../db/schema/index.ts";
 export { themeChoiceFromJson, themeChoiceJson, type ThemeChoice } from "./theme-choice.ts";

@@ -5,8 +5,8 @@
 import { StatusError } from "@latchkey/shared";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { loadDraft, loadTemplate, loadTheme } from "./render-stored.ts";
-import type { DraftRow, TemplateRow, ThemeRow } from "./store.ts";
 import type { ThemeChoice } from "./theme-choice.ts";
+import type { ThemeRow, TemplateRow, DraftRow } from "../../../db/schema/index.ts";
 
 export async function requireTheme(db: DbOrTx, projectId: string, id: string): Promise<ThemeRow> {
   const row = await loadTheme(db, projectId, id);

@@ -6,12 +6,12 @@
 import { DEFAULT_EMAIL_THEME_ID, KnownError, KnownErrors } from "@latchkey/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { emailThemes } from "../../../db/schema/index.ts";
-import type { ProjectRow } from "../../projects/projects.ts";
+import { emailThemes, type ThemeRow, type TemplateRow, type DraftRow } from "../../../db/schema/index.ts";
 import { renderEmail } from "../render/render.ts";
 import type { RenderInput, RenderedEmail, TemplateProps } from "../render/types.ts";
-import { ensureDefaults, findDraft, findTemplate, findTheme, type DraftRow, type TemplateRow, type ThemeRow } from "./store.ts";
+import { ensureDefaults, findDraft, findTemplate, findTheme } from "./store.ts";
 import type { ThemeChoice } from "./theme-choice.ts";
+import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** A project's template by id (the built-ins included, seeded on first use), or null. */
 export async function loadTemplate(db: DbOrTx, projectId: string, id: string): Promise<TemplateRow | null> {

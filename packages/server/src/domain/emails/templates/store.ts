@@ -9,14 +9,10 @@ import { DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { emailDrafts, emailTemplates, emailThemes } from "../../../db/schema/index.ts";
+import { emailDrafts, emailTemplates, emailThemes, type ThemeRow, type TemplateRow, type DraftRow } from "../../../db/schema/index.ts";
 import { DEFAULT_TEMPLATES, NEW_DRAFT_SOURCE, NEW_TEMPLATE_SOURCE, type DefaultTemplateKind } from "./default-templates.ts";
 import { DARK_THEME_SOURCE, LIGHT_THEME_SOURCE } from "./default-themes.ts";
 import type { ThemeChoice } from "./theme-choice.ts";
-
-export type ThemeRow = typeof emailThemes.$inferSelect;
-export type TemplateRow = typeof emailTemplates.$inferSelect;
-export type DraftRow = typeof emailDrafts.$inferSelect;
 
 export const DEFAULT_THEMES = [
   { id: DEFAULT_EMAIL_THEME_ID, displayName: "Default Light", tsxSource: LIGHT_THEME_SOURCE },

@@ -1,7 +1,7 @@
 /** Wire shapes of themes, templates and drafts. */
 import type { EmailDraftJson, EmailTemplateJson, EmailThemeJson, EmailThemeListItemJson } from "@latchkey/shared";
-import type { DraftRow, TemplateRow, ThemeRow } from "./store.ts";
 import { themeChoiceJson } from "./theme-choice.ts";
+import type { ThemeRow, TemplateRow, DraftRow } from "../../../db/schema/index.ts";
 
 export function themeListItemView(row: ThemeRow): EmailThemeListItemJson {
   return { id: row.id, display_name: row.displayName };

@@ -2,6 +2,7 @@ import { KnownErrors, internalProjectsEndpoints, listOf } from "@latchkey/shared
 import { createProject, listOwnedProjects } from "../../../domain/projects/manage.ts";
 import { adminProjectView } from "../../../domain/projects/views.ts";
 import { isTeamMember } from "../../../domain/teams/teams.ts";
+import { tenancyOf } from "../../../http/auth.ts";
 import { defineRoute } from "../../../http/route.ts";
 import { requireInternalOwner, withProductionModeCheck } from "../../../http/internal-owner.ts";
 
@@ -13,7 +14,7 @@ export default [
   }),
   defineRoute(internalProjectsEndpoints.createProject, async ({ auth, body, services }) => {
     const owner = requireInternalOwner(auth);
-    if (!(await isTeamMember(services.db, auth.project.id, body.owner_team_id, owner.id))) {
+    if (!(await isTeamMember(services.db, tenancyOf(auth), body.owner_team_id, owner.id))) {
       throw new KnownErrors.TeamMembershipNotFound(body.owner_team_id, owner.id);
     }
     const project = await withProductionModeCheck(() => createProject(services.db, services.config.serverSecret, body));

@@ -1,0 +1,58 @@
+/**
+ * No module of packages/server/src imports itself back through others, not even through a type-only import: the
+ * caches, the services and the project, permission and team stores once did, and a circle makes every module in it
+ * load (and be understood) only together.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { cyclePath, importCycles, importGraph } from "./import-cycles.ts";
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+
+function serverSources(): Record<string, string> {
+  const sources: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".ts")) sources[path] = readFileSync(path, "utf8");
+    }
+  };
+  walk(SRC);
+  return sources;
+}
+
+describe("import cycles", () => {
+  it("there are none in packages/server/src", () => {
+    const graph = importGraph(serverSources());
+    const circles = importCycles(graph).map((component) =>
+      cyclePath(graph, component)
+        .map((file) => relative(SRC, file))
+        .join(" → "),
+    );
+    expect(circles, "Move the type or function both sides need into a module of its own (row types: db/schema/)").toEqual([]);
+  });
+
+  it("are found, type-only imports and re-exports included", () => {
+    const graph = importGraph({
+      "/s/a.ts": 'import type { B } from "./b.ts";\nexport type A = B;',
+      "/s/b.ts": 'export { c } from "./c.ts";\nexport type B = string;',
+      "/s/c.ts": 'import type { A } from "./a.ts";\nexport const c = 1 as unknown as A;',
+      "/s/d.ts": 'import { c } from "./c.ts";\nexport const d = c;',
+    });
+    const circles = importCycles(graph);
+    expect(circles).toEqual([["/s/a.ts", "/s/b.ts", "/s/c.ts"]]);
+    expect(cyclePath(graph, circles[0]!)).toEqual(["/s/a.ts", "/s/b.ts", "/s/c.ts", "/s/a.ts"]);
+  });
+
+  it("are not found where imports only go one way", () => {
+    const graph = importGraph({
+      "/s/a.ts": 'import { b } from "./b.ts";\nexport const a = b;',
+      "/s/b.ts": 'import { c } from "./c.ts";\nexport const b = c;',
+      "/s/c.ts": "export const c = 1;",
+    });
+    expect(importCycles(graph)).toEqual([]);
+  });
+});
