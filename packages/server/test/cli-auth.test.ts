@@ -361,12 +361,12 @@ describe("concurrency", () => {
 
   it("a completion from a stale read changes nothing", async () => {
     const started = await startCli(server, project.client);
-    const { id } = await rowOf(started.polling_code);
+    const row = await rowOf(started.polling_code);
     const db = server.instance.services.db;
-    expect(await updateIf(db, id, isOpen(server.clock.date()), { refreshTokenSealed: "first", completedAt: server.clock.date() })).toBe(
+    expect(await updateIf(db, row, isOpen(server.clock.date()), { refreshTokenSealed: "first", completedAt: server.clock.date() })).toBe(
       true,
     );
-    expect(await updateIf(db, id, isOpen(server.clock.date()), { refreshTokenSealed: "second", completedAt: server.clock.date() })).toBe(
+    expect(await updateIf(db, row, isOpen(server.clock.date()), { refreshTokenSealed: "second", completedAt: server.clock.date() })).toBe(
       false,
     );
     expect((await rowOf(started.polling_code)).refreshTokenSealed).toBe("first");
@@ -374,9 +374,9 @@ describe("concurrency", () => {
 
   it("a request that expired between the read and the update is not confirmed", async () => {
     const started = await startCli(server, project.client, { expires_in_millis: 60_000 });
-    const { id } = await rowOf(started.polling_code);
+    const row = await rowOf(started.polling_code);
     const confirmed = await later(server, 60_001, () =>
-      updateIf(server.instance.services.db, id, isOpen(server.clock.date()), {
+      updateIf(server.instance.services.db, row, isOpen(server.clock.date()), {
         refreshTokenSealed: "late",
         completedAt: server.clock.date(),
       }),

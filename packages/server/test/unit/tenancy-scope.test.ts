@@ -24,7 +24,7 @@ const TENANT_TABLES: TenantTable[] = Object.entries(schema).flatMap(([name, valu
  * Files whose queries do not keep to one tenancy yet. Each must still have a finding (so the list can only shrink):
  * when one is fixed, take it off.
  */
-const NOT_YET_CHECKED = new Set(["capabilities/cli-login/domain/attempts.ts", "capabilities/cli-login/domain/refresh-tokens.ts"]);
+const NOT_YET_CHECKED = new Set<string>([]);
 
 function serverSources(): Record<string, string> {
   const sources: Record<string, string> = {};

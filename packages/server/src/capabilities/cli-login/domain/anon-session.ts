@@ -50,14 +50,9 @@ export async function takeOverAnonSession(
   const tenancy = tenancyOfContext(ctx);
   // Any refusal below throws, which rolls the whole claim back.
   return services.events.transaction(services.db, async (tx) => {
-    const claimed = await updateIf(
-      tx,
-      row.id,
-      and(isOpen(services.clock.date()), sealedIs(cliAuthAttempts.anonRefreshTokenSealed, sealed))!,
-      {
-        anonRefreshTokenSealed: null,
-      },
-    );
+    const claimed = await updateIf(tx, row, and(isOpen(services.clock.date()), sealedIs(cliAuthAttempts.anonRefreshTokenSealed, sealed))!, {
+      anonRefreshTokenSealed: null,
+    });
     if (!claimed) throw new StatusError(400, CLI_AUTH_MESSAGES.noAnonSession);
     const check = await inspectRefreshToken(tx, tenancy, cliToken, services.clock.date());
     if (check.kind !== "live") throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);

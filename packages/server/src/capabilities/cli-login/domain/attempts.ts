@@ -66,14 +66,18 @@ export async function findByLoginCode(db: DbOrTx, tenancy: Tenancy, loginCode: s
   return row ?? null;
 }
 
+/** A request's row, as its tenancy and id. */
+type AttemptKey = Pick<CliAuthAttemptRow, "id" | "projectId" | "branchId">;
+
 /** An expired request can never hand a session over: the sessions sealed on it are dropped now rather than kept until the row goes. */
-export async function dropTokensOfExpired(db: DbOrTx, id: string, now: Date): Promise<void> {
+export async function dropTokensOfExpired(db: DbOrTx, row: AttemptKey, now: Date): Promise<void> {
   await db
     .update(cliAuthAttempts)
     .set({ refreshTokenSealed: null, anonRefreshTokenSealed: null })
     .where(
       and(
-        eq(cliAuthAttempts.id, id),
+        inTenancy(cliAuthAttempts, row),
+        eq(cliAuthAttempts.id, row.id),
         lte(cliAuthAttempts.expiresAt, now),
         or(isNotNull(cliAuthAttempts.refreshTokenSealed), isNotNull(cliAuthAttempts.anonRefreshTokenSealed)),
       ),
@@ -96,12 +100,14 @@ export const CLI_AUTH_SWEEP_ROWS = 100;
  */
 export async function deleteLongExpired(db: DbOrTx, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS);
+  // tenancy: housekeeping sweeps every project's expired requests
   const batch = db
     .select({ id: cliAuthAttempts.id })
     .from(cliAuthAttempts)
     .where(lt(cliAuthAttempts.expiresAt, cutoff))
     .limit(CLI_AUTH_SWEEP_ROWS)
     .for("update", { skipLocked: true });
+  // tenancy: the batch above, across projects
   const deleted = await db.delete(cliAuthAttempts).where(inArray(cliAuthAttempts.id, batch)).returning({ id: cliAuthAttempts.id });
   return deleted.length;
 }
@@ -109,14 +115,14 @@ export async function deleteLongExpired(db: DbOrTx, now: Date): Promise<number> 
 /** Applies `changes` to the row only while `condition` holds; whether it did (one winner among concurrent callers). */
 export async function updateIf(
   db: DbOrTx,
-  id: string,
+  row: AttemptKey,
   condition: SQL,
   changes: Partial<Pick<CliAuthAttemptRow, "refreshTokenSealed" | "anonRefreshTokenSealed" | "completedAt" | "usedAt">>,
 ): Promise<boolean> {
   const rows = await db
     .update(cliAuthAttempts)
     .set(changes)
-    .where(and(eq(cliAuthAttempts.id, id), condition))
+    .where(and(inTenancy(cliAuthAttempts, row), eq(cliAuthAttempts.id, row.id), condition))
     .returning({ id: cliAuthAttempts.id });
   return rows.length > 0;
 }

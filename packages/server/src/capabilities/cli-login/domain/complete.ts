@@ -31,7 +31,7 @@ export function tenancyOfContext(ctx: CompleteContext): Tenancy {
 export async function openAttempt(ctx: CompleteContext, loginCode: string): Promise<CliAuthAttemptRow> {
   const row = await findByLoginCode(ctx.services.db, tenancyOfContext(ctx), loginCode);
   const now = ctx.services.clock.date();
-  if (row && isExpired(row, now)) await dropTokensOfExpired(ctx.services.db, row.id, now);
+  if (row && isExpired(row, now)) await dropTokensOfExpired(ctx.services.db, row, now);
   if (!row || isExpired(row, now) || row.usedAt !== null || row.refreshTokenSealed !== null) {
     throw new StatusError(400, CLI_AUTH_MESSAGES.invalidLoginCode);
   }
@@ -52,7 +52,7 @@ export async function completeCliAuth(ctx: CompleteContext, loginCode: string, r
   // The clock is read again here: the checks above took time, and a request that expired meanwhile must stay unconfirmed.
   const now = ctx.services.clock.date();
   // The CLI's anonymous session is no longer offered once a user confirmed.
-  const confirmed = await updateIf(ctx.services.db, row.id, isOpen(now), {
+  const confirmed = await updateIf(ctx.services.db, row, isOpen(now), {
     refreshTokenSealed: sealed,
     anonRefreshTokenSealed: null,
     completedAt: now,

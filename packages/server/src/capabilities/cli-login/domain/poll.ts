@@ -44,11 +44,11 @@ export async function handOver(services: Services, tenancy: Tenancy, row: CliAut
   const stillAsRead = and(isNull(cliAuthAttempts.usedAt), sealedIs(cliAuthAttempts.refreshTokenSealed, sealed))!;
   const check = await inspectRefreshToken(services.db, tenancy, refreshToken, services.clock.date());
   if (check.kind !== "live") {
-    await updateIf(services.db, row.id, stillAsRead, { refreshTokenSealed: null, completedAt: null });
+    await updateIf(services.db, row, stillAsRead, { refreshTokenSealed: null, completedAt: null });
     return { status: "waiting" };
   }
   const now = services.clock.date();
-  const claimed = await updateIf(services.db, row.id, and(stillAsRead, gt(cliAuthAttempts.expiresAt, now))!, {
+  const claimed = await updateIf(services.db, row, and(stillAsRead, gt(cliAuthAttempts.expiresAt, now))!, {
     usedAt: now,
     refreshTokenSealed: null,
   });
@@ -63,7 +63,7 @@ export async function handOver(services: Services, tenancy: Tenancy, row: CliAut
 async function statusWithoutHandOver(services: Services, row: CliAuthAttemptRow): Promise<CliAuthPollJson | null> {
   const now = services.clock.date();
   if (isExpired(row, now)) {
-    await dropTokensOfExpired(services.db, row.id, now);
+    await dropTokensOfExpired(services.db, row, now);
     return { status: "expired" };
   }
   if (row.usedAt !== null) return { status: "used" };

@@ -18,6 +18,7 @@ export type RefreshTokenCheck =
 
 export async function inspectRefreshToken(db: DbOrTx, tenancy: Tenancy, refreshToken: string, now: Date): Promise<RefreshTokenCheck> {
   if (refreshToken.length === 0 || refreshToken.length > 200) return { kind: "unknown" };
+  // tenancy: found by its token's digest (unique everywhere), then checked against the tenancy below
   const [session] = await db
     .select()
     .from(sessions)
