@@ -168,7 +168,7 @@ export function footprintTable(rows: Footprint[]): string {
         `${r.processes.map((p) => `\`${p}\``).join(", ")} |`,
     ),
     "",
-    "Targets (issue 21, on the 2-core machine): fresh start under 3 s, warm start under 1.5 s, idle RSS under 250 MB on PGlite " +
+    "Targets (on the 2-core machine): fresh start under 3 s, warm start under 1.5 s, idle RSS under 250 MB on PGlite " +
       "and under 150 MB on PostgreSQL; no TypeScript loader or bundler in the tree:",
     "",
     ...rows.map((r) => {

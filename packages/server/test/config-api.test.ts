@@ -1,5 +1,5 @@
 /**
- * The config API (WIRE-next §1.2–1.3): the rendered config, each level's
+ * The config API: the rendered config, each level's
  * override as written, reset-keys and the branch's source; refusals as
  * plain-text 400s that change nothing; the project PATCH and the override API
  * reading back each other's writes; concurrent writers keeping both keys.

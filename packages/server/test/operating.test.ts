@@ -220,7 +220,7 @@ describe("access log", () => {
         headers: { ...authHeaders(user.as), "x-request-id": `lb-4f2a.${i}` },
       });
       expect(res.status).toBe(200);
-      // One id per response, the one WIRE.md names; no other id header is added.
+      // One id per response (x-stack-request-id); no other id header is added.
       const id = res.headers.get("x-stack-request-id")!;
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers.get("x-request-id")).toBeNull();

@@ -1,7 +1,7 @@
 /**
  * What domain code records when it changes something (events/record.ts), in
  * the transaction of the change. The names and payloads of webhook events
- * follow WIRE-next §4; `user.created|updated` and `team.created|updated`
+ * follow the published webhook payloads; `user.created|updated` and `team.created|updated`
  * carry the id only, as the server user or team is rendered when delivered.
  * The other events (e-mail queued, a contact channel or an OAuth account
  * changed, permission definitions rewritten, project settings) are for this

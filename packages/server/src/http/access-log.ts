@@ -2,7 +2,7 @@
  * What every request leaves behind: one access-log line (method, route
  * pattern, status, duration, request id), and its count and latency in the
  * metrics. The log's request id is the response's own `x-stack-request-id`
- * (the one id of WIRE.md's every response; no other id header is added), so
+ * (the one id every response carries; no other id header is added), so
  * a caller's report leads to the line. An incoming `x-request-id` (set by a
  * proxy in front, say) that is safe to log is logged beside it as
  * `upstreamId`, tying the line to the proxy's.

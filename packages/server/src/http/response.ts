@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 
 const EXPOSED = "x-stack-known-error, x-stack-request-id";
 
-/** The request id every response carries (WIRE.md). */
+/** The request id every response carries. */
 export const REQUEST_ID_HEADER = "x-stack-request-id";
 
 // A request id tells requests apart in logs and bug reports; it is no

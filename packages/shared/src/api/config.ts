@@ -1,5 +1,5 @@
 /**
- * The config API (WIRE-next §1.2): the rendered config, each level's stored
+ * The config API: the rendered config, each level's stored
  * override, and the branch's source. Config travels as a JSON string; a
  * refused override is answered with a plain-text 400 (config/validate.ts).
  */

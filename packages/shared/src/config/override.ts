@@ -1,5 +1,5 @@
 /**
- * Config overrides (WIRE-next §1.3): JSON objects whose top-level keys may be
+ * Config overrides: JSON objects whose top-level keys may be
  * dotted paths (`"auth.allowSignUp": false`). Writing key K drops every stored
  * key equal to K or under it (`K.…`) and then sets K, so setting `a.b`
  * replaces all of `a.b` from earlier writes and lower levels. A level's

@@ -1,5 +1,5 @@
 /**
- * A project's configuration (WIRE-next §1.4): one typed document, rendered
+ * A project's configuration: one typed document, rendered
  * from three levels of overrides (project → branch → environment) on top of
  * the defaults written here. A field's default is what its absence (or
  * `null`) means. Each level may set only its own keys: the project level the

@@ -1,5 +1,5 @@
 /**
- * Checking an override before it is stored (WIRE-next §1.3): only what is
+ * Checking an override before it is stored: only what is
  * written is checked, against what its level may set. Each refusal is a 400
  * with a plain-text message; older key names are carried to the current ones
  * first.

@@ -1,5 +1,5 @@
 /**
- * Config overrides as their writers wrote them (WIRE-next §1.1), never the
+ * Config overrides as their writers wrote them, never the
  * rendered document: the project level per project, the branch and
  * environment levels per project and branch, with the branch's source.
  * Stored as `json`, not `jsonb`, to keep the keys in the order written: a

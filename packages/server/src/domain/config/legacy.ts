@@ -1,8 +1,8 @@
 /**
  * The project's settings in the admin API's older shape (ProjectConfig, the
  * fields of PATCH /internal/projects/current) are a view of the rendered
- * config, and writing them writes the same keys to the environment override
- * (WIRE-next §1.5). Both ways of configuring a project therefore agree.
+ * config, and writing them writes the same keys to the environment
+ * override. Both ways of configuring a project therefore agree.
  */
 import type { ConfigOverride, ProjectConfigPatch, RenderedConfig } from "@latchkey/shared";
 import type { EmailConfig, OAuthProviderConfig, ProjectConfig } from "../projects/config.ts";
@@ -130,7 +130,7 @@ export function legacyPatchOverride(patch: ProjectConfigPatch | Partial<ProjectC
   return out;
 }
 
-/** What a new project's environment starts with, before the fields its creator sent (WIRE-next §1.1). */
+/** What a new project's environment starts with, before the fields its creator sent. */
 export const NEW_PROJECT_ENVIRONMENT: ConfigOverride = {
   "domains.allowLocalhost": true,
   "auth.password.allowSignIn": true,

@@ -21,7 +21,7 @@ export interface JoiningUser {
  * Adds a user to a team with the project's default permissions for their
  * role. Their member profile starts as a copy of their own profile. Returns
  * the ids of the permissions granted; the caller records the events
- * (`joinedEvents`, or none for a team's creator: WIRE-next §4).
+ * (`joinedEvents`, or none for a team's creator).
  */
 export async function addTeamMember(tx: DbOrTx, project: ProjectRow, branchId: string, teamId: string, user: JoiningUser, role: TeamRole) {
   try {
@@ -40,7 +40,7 @@ export async function addTeamMember(tx: DbOrTx, project: ProjectRow, branchId: s
   return grantTeamDefaults(tx, project, branchId, teamId, user.id, role);
 }
 
-/** A member joined: the membership, then each default permission granted (WIRE-next §4). */
+/** A member joined: the membership, then each default permission granted. */
 export function joinedEvents(scope: Tenancy, teamId: string, userId: string, granted: string[]): DomainEvent[] {
   const { projectId, branchId } = scope;
   return [

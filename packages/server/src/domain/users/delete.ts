@@ -11,7 +11,7 @@ import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
  */
 export async function deleteUser(db: Db, events: Events, t: Tenancy, userId: string): Promise<boolean> {
   return events.transaction(db, async (tx) => {
-    // Read before the cascade takes them: the deletion is announced with each membership it ends (WIRE-next §4).
+    // Read before the cascade takes them: the deletion is announced with each membership it ends.
     const teams = await tx
       .select({ id: teamMembers.teamId })
       .from(teamMembers)
