@@ -93,16 +93,6 @@ describe("rendering", () => {
     });
   });
 
-  it("falls back to the default theme when the selected one does not exist", () => {
-    const custom = "2b5b3c57-5d0e-4a57-9f0e-0c2f2b7b1a11";
-    expect(renderConfig({ "emails.selectedThemeId": custom }).emails.selectedThemeId).toBe("1df07ae6-abf3-4a40-83a5-a1a2cbe336ac");
-    expect(renderConfig({ "emails.selectedThemeId": "09ced0c6-bd94-4a7d-9621-fd31fe6ac229" }).emails.selectedThemeId).toBe(
-      "09ced0c6-bd94-4a7d-9621-fd31fe6ac229",
-    );
-    const withTheme = { "emails.themes": { [custom]: { displayName: "Mine", tsxSource: "x" } }, "emails.selectedThemeId": custom };
-    expect(renderConfig(withTheme).emails.selectedThemeId).toBe(custom);
-  });
-
   it("keeps only the built-in templates while mail goes through the shared server", () => {
     const builtIn = "66795596-f2ab-400c-8894-41bd895d3e1f";
     const own = "7d0f4c55-98a8-4f7e-b1d4-2f3e6f1c9a20";

@@ -5,7 +5,7 @@
  * replaces all of `a.b` from earlier writes and lower levels. A level's
  * overrides are stored as written; the rendered document is made from them.
  */
-import { DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID } from "../constants.ts";
+import { DEFAULT_EMAIL_TEMPLATE_IDS } from "../constants.ts";
 import { StatusError } from "../known-errors/status-errors.ts";
 import { renderedConfigSchema, type RenderedConfig } from "./schema.ts";
 import { childSchema, isPlainObject, unwrap } from "./walk.ts";
@@ -104,19 +104,16 @@ export function renderConfig(merged: ConfigOverride): RenderedConfig {
   return sanitize((filled === INVALID || filled === OMIT ? fill(renderedConfigSchema, {}) : filled) as RenderedConfig);
 }
 
-const BUILT_IN_THEME_IDS: ReadonlySet<string> = new Set([DEFAULT_EMAIL_THEME_ID, DARK_EMAIL_THEME_ID]);
 const BUILT_IN_TEMPLATE_IDS: ReadonlySet<string> = new Set(Object.values(DEFAULT_EMAIL_TEMPLATE_IDS));
 
 /**
- * What a valid document cannot say on its own: a selected theme that does not exist falls back to the default
- * one; mail through the shared server is sent with the built-in templates only (a project's own templates need
- * its own server); a product line set without a customer type takes its products' type.
+ * What a valid document cannot say on its own: mail through the shared server is sent with the built-in
+ * templates only (a project's own templates need its own server); a product line set without a customer type
+ * takes its products' type. A selected theme is kept as written: themes also live in the project's theme store,
+ * which this pure function cannot see, and sending falls back to the default theme when the selected one is gone.
  */
 function sanitize(config: RenderedConfig): RenderedConfig {
   const { emails, payments } = config;
-  if (!BUILT_IN_THEME_IDS.has(emails.selectedThemeId) && !Object.hasOwn(emails.themes, emails.selectedThemeId)) {
-    emails.selectedThemeId = DEFAULT_EMAIL_THEME_ID;
-  }
   if (emails.server.isShared) {
     emails.templates = Object.fromEntries(Object.entries(emails.templates).filter(([id]) => BUILT_IN_TEMPLATE_IDS.has(id)));
   }
