@@ -8,10 +8,9 @@ import type { ConfigLevel } from "@latchkey/js";
 import { useConfig } from "@latchkey/react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
-import { CopyButton } from "../../ui/copy-field.tsx";
+import { CodeBlock } from "../../ui/code-block.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Loaded } from "../../ui/states.tsx";
-import "./configuration.css";
 
 const LEVELS: { level: ConfigLevel; title: string; description: string }[] = [
   { level: "project", title: "Project override", description: "Keys of the project itself, for every branch." },
@@ -51,16 +50,5 @@ export default function ConfigurationPage() {
 }
 
 function JsonBlock({ name, value }: { name: string; value: unknown }) {
-  const text = JSON.stringify(value, null, 2);
-  return (
-    <figure className="json-block">
-      <figcaption>
-        <span className="mono small">{name}</span>
-        <CopyButton text={text} ariaLabel={`Copy the ${name}`} small />
-      </figcaption>
-      <pre tabIndex={0} role="region" aria-label={`The ${name} as JSON`}>
-        <code>{text}</code>
-      </pre>
-    </figure>
-  );
+  return <CodeBlock name={name} code={JSON.stringify(value, null, 2)} copyLabel={`Copy the ${name}`} regionLabel={`The ${name} as JSON`} />;
 }

@@ -10,7 +10,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Tabs } from "../../ui/tabs.tsx";
-import { CodeBlock } from "./code-block.tsx";
+import { CodeBlock } from "../../ui/code-block.tsx";
 import { guides, KEY_PLACEHOLDER } from "./snippets.ts";
 import "./setup.css";
 import { serverUrl } from "../../lib/server-url.ts";
@@ -57,7 +57,7 @@ export default function SetupPage() {
         <Tabs label="Your app's stack" tabs={all} selected={guide.id} onSelect={(id) => setParams({ tab: id }, { replace: true })}>
           <p className="muted">{guide.intro}</p>
           {guide.files.map((file) => (
-            <CodeBlock key={file.name} file={file} />
+            <CodeBlock key={file.name} name={file.name} code={file.code} copyLabel={`Copy ${file.name}`} />
           ))}
         </Tabs>
       </Card>
