@@ -3,33 +3,17 @@
  * caches, the services and the project, permission and team stores once did, and a circle makes every module in it
  * load (and be understood) only together.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SERVER_SRC, serverSources } from "./server-sources.ts";
 import { cyclePath, importCycles, importGraph } from "./import-cycles.ts";
-
-const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
-
-function serverSources(): Record<string, string> {
-  const sources: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".ts")) sources[path] = readFileSync(path, "utf8");
-    }
-  };
-  walk(SRC);
-  return sources;
-}
 
 describe("import cycles", () => {
   it("there are none in packages/server/src", () => {
     const graph = importGraph(serverSources());
     const circles = importCycles(graph).map((component) =>
       cyclePath(graph, component)
-        .map((file) => relative(SRC, file))
+        .map((file) => relative(SERVER_SRC, file))
         .join(" → "),
     );
     expect(circles, "Move the type or function both sides need into a module of its own (row types: db/schema/)").toEqual([]);

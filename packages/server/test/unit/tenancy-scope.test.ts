@@ -3,14 +3,11 @@
  * none in packages/server/src that does not, and it does find the ones in the small sources below.
  */
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema/index.ts";
+import { SERVER_SRC, serverSources } from "./server-sources.ts";
 import { tenancyFindings, type Finding, type TenantTable } from "./tenancy-scope.ts";
-
-const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
 /** The tenant tables: the schema's tables with both a project_id and a branch_id column. */
 const TENANT_TABLES: TenantTable[] = Object.entries(schema).flatMap(([name, value]) => {
@@ -20,23 +17,9 @@ const TENANT_TABLES: TenantTable[] = Object.entries(schema).flatMap(([name, valu
   return columns.has("project_id") && columns.has("branch_id") ? [{ name, sqlName: config.name }] : [];
 });
 
-/**
- * Files whose queries do not keep to one tenancy yet. Each must still have a finding (so the list can only shrink):
- * when one is fixed, take it off.
- */
-const NOT_YET_CHECKED = new Set<string>([]);
-
-function serverSources(): Record<string, string> {
-  const sources: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".ts")) sources[relative(SRC, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(SRC);
-  return sources;
+/** The server's sources, by path under packages/server/src (as findings name them). */
+function sourcesBySrcPath(): Record<string, string> {
+  return Object.fromEntries(Object.entries(serverSources()).map(([path, text]) => [relative(SERVER_SRC, path), text]));
 }
 
 const show = (findings: Finding[]) => findings.map((f) => `packages/server/src/${f.file}:${f.line}: ${f.message}`).join("\n");
@@ -50,11 +33,8 @@ describe("the server's queries", () => {
   });
 
   it("each keep to one tenancy", () => {
-    const findings = tenancyFindings(serverSources(), TENANT_TABLES);
-    const open = findings.filter((f) => !NOT_YET_CHECKED.has(f.file));
-    expect(open, `Queries on tenant tables without a tenancy:\n${show(open)}\n`).toEqual([]);
-    const fixed = [...NOT_YET_CHECKED].filter((file) => !findings.some((f) => f.file === file));
-    expect(fixed, "These files keep to one tenancy now: take them off NOT_YET_CHECKED").toEqual([]);
+    const findings = tenancyFindings(sourcesBySrcPath(), TENANT_TABLES);
+    expect(findings, `Queries on tenant tables without a tenancy:\n${show(findings)}\n`).toEqual([]);
   });
 });
 
