@@ -223,13 +223,13 @@ describe("domains and production mode", () => {
     expect(saved.config.allowLocalhost).toBe(false);
     expect(saved.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
 
-    // In production mode the server refuses what the checks forbid, and the page says why. Only the project's
-    // PATCH checks that, so in production mode these settings go through it.
+    // In production mode the server refuses what the checks forbid, through the config as through the project's
+    // PATCH, and the page says why.
     writes.take();
     await setting(/^Allow localhost/).click();
     await expect.poll(() => page.getByRole("alert").filter({ hasText: localhostMessage }).count()).toBe(1);
     expect(await setting(/^Allow localhost/).isChecked()).toBe(false);
     expect((await settings()).config.allowLocalhost).toBe(false);
-    expect(writes.take()).toEqual(["PATCH /internal/projects/current"]);
+    expect(writes.take()).toEqual(["PATCH /internal/config/override/environment"]);
   });
 });

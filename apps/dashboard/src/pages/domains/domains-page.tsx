@@ -31,7 +31,7 @@ export default function DomainsPage() {
   const project = useCurrentProject();
   const config = useConfig(project);
   const domains = trustedDomainsOf(config);
-  const save = useSaveDomains(domains);
+  const save = useSaveDomains();
   const [editing, setEditing] = useState<number | "new" | null>(null);
   useFocusHash();
   return (

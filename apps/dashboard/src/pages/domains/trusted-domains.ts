@@ -2,15 +2,13 @@
  * Writing the project's trusted domains and the localhost switch. They are
  * config keys (`domains.trustedDomains.<key>`, `domains.allowLocalhost`),
  * written one entry at a time, after the same checks the project's settings
- * apply to a domain. In production mode they go through the project's own
- * settings instead: only those refuse what production mode forbids.
+ * apply to a domain. In production mode the server refuses what production
+ * mode forbids, and the refusal is thrown as its sentence.
  */
-import type { AdminProjectUpdateOptions, CompleteConfig, ConfigOverride } from "@latchkey/js";
+import type { CompleteConfig } from "@latchkey/js";
 import { domainPatternSchema } from "@latchkey/shared/schema-fields";
 import { useCallback } from "react";
-import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useUpdateConfig } from "../../lib/save-config.ts";
-import { useUpdateProject } from "../../lib/save-project.ts";
 
 export interface TrustedDomain {
   /** The entry's key in the config. */
@@ -39,36 +37,23 @@ export interface DomainChange {
 }
 
 /** Saves a change of the trusted domains or of the localhost switch; throws what was refused. */
-export function useSaveDomains(domains: readonly TrustedDomain[]): {
+export function useSaveDomains(): {
   change: (change: DomainChange) => Promise<void>;
   allowLocalhost: (on: boolean) => Promise<void>;
 } {
-  const project = useCurrentProject();
-  const updateConfig = useUpdateConfig();
-  const updateProject = useUpdateProject();
-  const write = useCallback(
-    (keys: ConfigOverride, fields: NonNullable<AdminProjectUpdateOptions["config"]>) =>
-      project.isProductionMode ? updateProject({ config: fields }) : updateConfig(keys),
-    [project.isProductionMode, updateConfig, updateProject],
-  );
+  const write = useUpdateConfig();
   const change = useCallback(
     async ({ key, entry }: DomainChange) => {
       if (entry) {
         const problem = domainProblem(entry);
         if (problem) throw new Error(problem);
       }
-      const list = domains.map(({ domain, handlerPath }) => ({ domain, handlerPath }));
-      const index = domains.findIndex((d) => d.key === key);
-      if (!entry) list.splice(index === -1 ? list.length : index, 1);
-      else if (index === -1) list.push(entry);
-      else list[index] = entry;
-      await write(
-        { [`domains.trustedDomains.${key ?? crypto.randomUUID()}`]: entry && { baseUrl: entry.domain, handlerPath: entry.handlerPath } },
-        { domains: list },
-      );
+      await write({
+        [`domains.trustedDomains.${key ?? crypto.randomUUID()}`]: entry && { baseUrl: entry.domain, handlerPath: entry.handlerPath },
+      });
     },
-    [domains, write],
+    [write],
   );
-  const allowLocalhost = useCallback((on: boolean) => write({ "domains.allowLocalhost": on }, { allowLocalhost: on }), [write]);
+  const allowLocalhost = useCallback((on: boolean) => write({ "domains.allowLocalhost": on }), [write]);
   return { change, allowLocalhost };
 }
