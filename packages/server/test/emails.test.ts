@@ -4,9 +4,10 @@
  * list and the test-e-mail endpoint.
  */
 import { eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, sentEmails } from "../src/db/schema/index.ts";
-import { MAX_SEND_ATTEMPTS, insertQueuedEmail, retryDelaySeconds } from "../src/domain/emails/queue.ts";
+import { INTERRUPTED_SEND_ERROR, MAX_SEND_ATTEMPTS, insertQueuedEmail, retryDelaySeconds } from "../src/domain/emails/queue.ts";
 import { createProject, expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
@@ -145,6 +146,42 @@ describe("delivery", () => {
     await shared.waitFor((m) => m.subject === "Claimed then abandoned");
     const [row] = await db.select().from(sentEmails).where(eq(sentEmails.id, id));
     expect(row).toMatchObject({ status: "sent", html: "" });
+  });
+
+  it("records as failed a message sent at once whose server stopped mid-send; leaves alone one a job will take up", async () => {
+    const db = server.instance.services.db;
+    const started = server.clock.date();
+    // A test send (no job) cut off by a crash: its row says "sending" and nothing will end it.
+    const [cutOff] = await db
+      .insert(sentEmails)
+      .values({
+        projectId: project.id,
+        to: ["ada@example.com"],
+        subject: "Cut off",
+        html: "<p>code 123456</p>",
+        textBody: "code 123456",
+        status: "sending",
+        attempts: 1,
+        claimedAt: started,
+        claimToken: randomUUID(),
+        createdAt: started,
+        nextAttemptAt: started,
+      })
+      .returning({ id: sentEmails.id });
+    const queued = await insertQueuedEmail(db, project.id, message("Held by a live job"), started);
+    await claimElsewhere(server, queued);
+    // Within the lease nothing is touched: the send may still be under way.
+    await server.clock.ahead(4 * 60_000, async () =>
+      expect((await server.instance.services.housekeeping.run()) as Record<string, number>).toMatchObject({ interruptedSends: 0 }),
+    );
+    // Past it, the job of the queued message is still "running" (its replica is taken for dead only by the runner).
+    const result = (await server.clock.ahead(6 * 60_000, () => server.instance.services.housekeeping.run())) as Record<string, number>;
+    expect(result.interruptedSends).toBe(1);
+    const [failed] = await db.select().from(sentEmails).where(eq(sentEmails.id, cutOff!.id));
+    expect(failed).toMatchObject({ status: "failed", error: INTERRUPTED_SEND_ERROR, html: "", textBody: null, claimToken: null });
+    const [held] = await db.select().from(sentEmails).where(eq(sentEmails.id, queued));
+    expect(held).toMatchObject({ status: "sending" });
+    expect((await listed(server, project)).find((m) => m.id === cutOff!.id)).toMatchObject({ error: INTERRUPTED_SEND_ERROR });
   });
 
   it("without any SMTP server, keeps the message in the dev outbox and logs it", async () => {

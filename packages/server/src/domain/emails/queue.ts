@@ -10,7 +10,8 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
-import { sentEmails, type SentEmailRow } from "../../db/schema/index.ts";
+import { jobs, sentEmails, type SentEmailRow } from "../../db/schema/index.ts";
+import { queryRows } from "../../db/rows.ts";
 import { FinalJobError, type JobContext, type RetryPolicy } from "../../jobs/kinds.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import { enqueueJob, insertJob } from "../../jobs/store.ts";
@@ -285,6 +286,31 @@ export class EmailQueue {
       .where(and(eq(sentEmails.id, row.id), eq(sentEmails.claimToken, row.claimToken!)));
   }
 }
+
+/**
+ * A message sent at once (sendNow) has no job: if its server stops mid-send, nothing would ever end it and it
+ * would stay "sending". Past the lease, a message still being sent that no live job will take up again is recorded
+ * as failed, with its bodies dropped as any failure's are. Returns how many.
+ */
+export async function failInterruptedSends(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - SEND_LEASE_MILLIS);
+  // tenancy: a sweep across all projects; each message's job is its own, found by the message's id
+  const rows = await queryRows(
+    db,
+    sql`
+    update ${sentEmails} set status = 'failed', error = ${INTERRUPTED_SEND_ERROR}, claimed_at = null, claim_token = null,
+      html = '', text_body = null
+    where status = 'sending' and claimed_at < ${cutoff.toISOString()}::timestamptz
+      and not exists (
+        select 1 from ${jobs} where ${jobs.kind} = 'email.send' and ${jobs.status} in ('queued', 'running')
+          and ${jobs.payload}->>'email_id' = ${sentEmails.id}::text
+      )
+    returning 1 as one`,
+  );
+  return rows.length;
+}
+
+export const INTERRUPTED_SEND_ERROR = "The server stopped while sending this message; it was not sent again.";
 
 /** Rejects when the promise takes longer than `millis`. */
 function withDeadline<T>(promise: Promise<T>, millis: number): Promise<T> {

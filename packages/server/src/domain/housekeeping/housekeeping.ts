@@ -10,6 +10,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { deleteExpiredFlows as deleteExpiredOAuthFlows } from "../auth/oauth/flows.ts";
 import { deleteExpiredCodes } from "../codes/expired-codes.ts";
 import { dropOldOutboxBodies } from "../emails/outbox.ts";
+import { failInterruptedSends } from "../emails/queue.ts";
 import { deleteOldActivityDays } from "../metrics/activity-retention.ts";
 import { deleteOldOutboxEvents } from "../../events/retention.ts";
 import { deleteFinishedJobs } from "../../jobs/store.ts";
@@ -70,6 +71,7 @@ export class Housekeeping {
         counts.oldActivityDays = await deleteOldActivityDays(this.db, now);
         this.#activityDaysSweptOn = utcDay(now);
       }
+      counts.interruptedSends = await failInterruptedSends(this.db, now);
       counts.oldOutboxBodies = await dropOldOutboxBodies(this.db, now);
       counts.oldEvents = await deleteOldOutboxEvents(this.db, now);
       counts.finishedJobs = await deleteFinishedJobs(this.db, now);
@@ -82,6 +84,7 @@ export class Housekeeping {
         "expiredOAuthFlows",
         ...this.tasks.map((task) => task.name),
         "oldActivityDays",
+        "interruptedSends",
         "oldOutboxBodies",
         "oldEvents",
         "finishedJobs",
