@@ -41,7 +41,7 @@ const logoUrls = {
   logo_url: z.string().nullable(),
 };
 
-/** `logo_url` and `logo_full_url` are Latchkey's additions to the wire contract (README, "Latchkey extensions"). */
+/** `logo_url` and `logo_full_url` are Latchkey's additions to the wire contract (README, "Latchkey extensions and differences"). */
 export const clientProjectJson = z.strictObject({
   config: clientProjectConfigJson,
   display_name: z.string(),
