@@ -548,6 +548,7 @@ const TABLE: Row[] = [
     details: ["client_id"],
   },
   { code: "INVALID_SCOPE", status: 400, cls: K.InvalidScope, make: () => new K.InvalidScope("bogus") },
+  { code: "INVALID_ID_TOKEN", status: 400, cls: K.InvalidIdToken, make: () => new K.InvalidIdToken() },
   {
     code: "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
     status: 409,

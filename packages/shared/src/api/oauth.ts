@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
 import { urlSchema } from "../schema-fields.ts";
-import { botChallengeFields, refineBotChallenge } from "./auth.ts";
+import { botChallengeFields, codeSignInJson, refineBotChallenge } from "./auth.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 export const OAUTH_FLOW_TYPES = ["authenticate", "link"] as const;
@@ -105,7 +105,27 @@ export const oauthCrossDomainAuthorizeJson = z.strictObject({
   redirect_url: z.string(),
 });
 
+/** Native Sign in with Apple: the ID token Apple gave the app on the device. */
+export const appleNativeSignInBody = z.strictObject({ id_token: z.string().min(1) });
+export type AppleNativeSignInBody = z.input<typeof appleNativeSignInBody>;
+
 export const oauthEndpoints = {
+  appleNativeSignIn: defineEndpoint({
+    method: "POST",
+    path: "/auth/oauth/callback/apple/native",
+    summary: "Sign in or up with the ID token of Apple's native Sign in with Apple (checked against the project's bundle ids)",
+    tags: ["OAuth"],
+    access: ["client", "server", "admin"],
+    body: appleNativeSignInBody,
+    response: codeSignInJson,
+    errors: [
+      KnownErrors.OAuthProviderNotFoundOrNotEnabled,
+      KnownErrors.InvalidIdToken,
+      KnownErrors.SignUpNotEnabled,
+      KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse,
+      KnownErrors.MultiFactorAuthenticationRequired,
+    ],
+  }),
   oauthCrossDomainAuthorize: defineEndpoint({
     method: "POST",
     path: "/auth/oauth/cross-domain/authorize",
