@@ -52,11 +52,7 @@ export async function connectedAccessToken(
   }
 }
 
-const NO_TOKEN_ERRORS = [
-  KnownErrors.OAuthConnectionNotConnectedToUser,
-  KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
-  KnownErrors.ProviderRejected,
-] as const;
+const NO_TOKEN_ERRORS = [KnownErrors.OAuthConnectionNotConnectedToUser, KnownErrors.OAuthConnectionDoesNotHaveRequiredScope] as const;
 
 export function oauthConnection(context: ConnectedAccountContext, provider: string, scope: string): OAuthConnection {
   return {
