@@ -101,7 +101,12 @@ export {
   type ServerOAuthProviderUpdateOptions,
   type OAuthProviderUpdateError,
 } from "./models/oauth-provider.ts";
-export type { OAuthConnection, GetConnectedAccountOptions } from "./models/connected-account.ts";
+export type {
+  OAuthConnection,
+  GetConnectedAccountOptions,
+  ConnectedAccount,
+  ConnectedAccountTokenError,
+} from "./models/connected-account.ts";
 export type { OAuthSignInOptions, OAuthScopesOnSignIn } from "./apps/oauth-sign-in.ts";
 export type { OAuthFlowOfPage, OAuthFlowType } from "./apps/oauth-flow.ts";
 export { NotificationCategory } from "./models/notification-category.ts";

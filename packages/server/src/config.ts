@@ -71,6 +71,11 @@ export interface ServerConfig {
    */
   oauthMockUrl: string | null;
   /**
+   * Where the keys of Apple's ID tokens are fetched (a JWKS document) for native Sign in with Apple
+   * (LATCHKEY_APPLE_JWKS_URL): Apple's own, unless tests or an egress proxy stand in for it.
+   */
+  appleJwksUrl: string;
+  /**
    * The built dashboard (apps/dashboard/dist) to serve at / (LATCHKEY_DASHBOARD_DIR; `npm start` builds it
    * and sets it). Null: the API alone.
    */
@@ -107,6 +112,7 @@ export interface TrustedProxies {
 export type SharedOAuthCredentials = { kind: "real"; clientId: string; clientSecret: string } | { kind: "mock" };
 
 const TURNSTILE_SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+const APPLE_JWKS_URL = "https://appleid.apple.com/auth/keys";
 /** A sign-up waits at most this long for the verdict; past it the challenge counts as unverifiable. */
 const SITEVERIFY_TIMEOUT_MILLIS = 3000;
 
@@ -155,6 +161,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     smtpAllowInsecureAuth: env.LATCHKEY_SMTP_ALLOW_INSECURE_AUTH === "true",
     passkeyTestChallenge: ["yes", "true"].includes(env.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? ""),
     ...sharedOAuthFromEnv(env),
+    appleJwksUrl: env.LATCHKEY_APPLE_JWKS_URL || APPLE_JWKS_URL,
     dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
     sdkDir: env.LATCHKEY_SDK_DIR ? resolve(env.LATCHKEY_SDK_DIR) : null,
     trustedProxies: trustedProxiesFromEnv(env),

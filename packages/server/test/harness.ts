@@ -114,6 +114,7 @@ export async function createTestServer(
     passkeyTestChallenge: false,
     sharedOAuthCredentials: {},
     oauthMockUrl: null,
+    appleJwksUrl: "https://appleid.apple.com/auth/keys",
     dashboardDir: null,
     sdkDir: null,
     trustedProxies: { proxies: [], header: "x-forwarded-for" },

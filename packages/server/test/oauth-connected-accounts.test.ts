@@ -8,7 +8,7 @@ import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthAccounts, oauthTokens } from "../src/db/schema/index.ts";
-import { openProviderToken } from "../src/domain/auth/oauth/provider-tokens.ts";
+import { openProviderToken, sealProviderToken } from "../src/domain/auth/oauth/provider-tokens.ts";
 import { expectPlainError, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError } from "./harness.ts";
 import { expireAccessTokens as expireStoredAccessTokens, revokeAtProvider, tokensOf as storedTokensOf } from "./provider-token-fixtures.ts";
@@ -158,15 +158,45 @@ describe("POST /connected-accounts/:user_id/:provider_id/access-token", () => {
     expectKnownError(shared, "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400);
   });
 
-  it("answers PROVIDER_REJECTED when the provider refuses the refresh token, and marks it invalid", async () => {
+  it("the provider refuses the refresh token: OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE, and it is marked invalid", async () => {
     const user = await signUp();
     await revokeAtProvider(testbed, user.accountId);
     await expireAccessTokens(user.accountId);
-    expectKnownError(await askToken(user), "PROVIDER_REJECTED", 401);
+    expectKnownError(await askToken(user), "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400);
     expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false]);
     // Nothing left to try: the same answer, without asking the provider again.
-    expectKnownError(await askToken(user), "PROVIDER_REJECTED", 401);
+    expectKnownError(await askToken(user), "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400);
     expect(await tokensOf(user.accountId, "access")).toHaveLength(1);
+  });
+
+  it("never hands back a stored access token the provider has revoked, though it has not expired", async () => {
+    const user = await signUp();
+    const [stored] = await tokensOf(user.accountId, "access");
+    const revoked = openProviderToken(secret(), stored!.tokenSealed);
+    await revokeAtProvider(testbed, user.accountId);
+    expect(await providerAccepts(revoked)).toBe(false);
+    // The refresh is refused too (the user revoked the app): the connection no longer grants anything.
+    expectKnownError(await askToken(user), "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400);
+    expect((await tokensOf(user.accountId, "access")).map((r) => r.isValid)).toEqual([false]);
+    expect((await tokensOf(user.accountId, "refresh")).map((r) => r.isValid)).toEqual([false]);
+    expectKnownError(await askToken(user), "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", 400);
+  });
+
+  it("refreshes instead when the provider no longer takes the stored access token", async () => {
+    const user = await signUp();
+    const [stored] = await tokensOf(user.accountId, "access");
+    // A token the provider does not know stands for one it has revoked while the grant lives on.
+    await db()
+      .update(oauthTokens)
+      .set({ tokenSealed: sealProviderToken(secret(), "revoked-at-the-provider") })
+      .where(eq(oauthTokens.id, stored!.id));
+    const res = await askToken(user);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.access_token).not.toBe("revoked-at-the-provider");
+    expect(await providerAccepts(res.body.access_token)).toBe(true);
+    expect((await tokensOf(user.accountId, "access")).map((r) => r.isValid)).toEqual([false, true]);
+    // The fresh one is handed out from now on.
+    expect((await askToken(user)).body.access_token).toBe(res.body.access_token);
   });
 
   it("requests needing a refresh at once all get the one token a single refresh stored", async () => {

@@ -277,13 +277,14 @@ describe("errors sent back to the app", () => {
     const app = await finishOnProvider(testbed, withErrorPage, { email: uniqueEmail() });
     expect(`${app.origin}${app.pathname}`).toBe(errorPage);
     expect(app.searchParams.get("errorCode")).toBe("REDIRECT_URL_NOT_WHITELISTED");
-    expect(JSON.parse(app.searchParams.get("details")!)).toEqual({ redirect_url: APP_CALLBACK });
+    expect(JSON.parse(app.searchParams.get("details")!)).toEqual({});
 
     const callback = await providerCallbackUrl(testbed, without, uniqueEmail());
     const res = await without.browser.go(callback);
     expect(res.status).toBe(400);
     expect(res.headers.get("x-stack-known-error")).toBe("REDIRECT_URL_NOT_WHITELISTED");
-    expect((await res.json()).details).toEqual({ redirect_url: APP_CALLBACK });
+    expect(await res.json()).not.toHaveProperty("details");
+    expect(deletedCookies(res)).toEqual([innerCookieOf(callback)]);
   });
 
   it("the provider was removed from the project since: OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", async () => {
@@ -312,12 +313,27 @@ describe("errors sent back to the app", () => {
   });
 });
 
+/** The cookies a response deletes: `Max-Age=0` on the whole site. */
+function deletedCookies(res: { headers: Headers }): string[] {
+  return res.headers
+    .getSetCookie()
+    .filter((line) => /;\s*Max-Age=0(;|$)/i.test(line) && /;\s*Path=\/(;|$)/.test(line))
+    .map((line) => line.slice(0, line.indexOf("=")));
+}
+
+/** The flow cookie of the state a provider callback URL carries. */
+function innerCookieOf(callbackUrl: string): string {
+  return `stack-oauth-inner-${new URL(callbackUrl).searchParams.get("state")}`;
+}
+
 describe("callbacks refused in plain text", () => {
-  it("an unknown state", async () => {
+  it("an unknown state; the refusal deletes the cookie of the state it came with", async () => {
     const res = await testbed.server.request("/auth/oauth/callback/github", { query: { state: "made-up", code: "x" } });
     expectPlainError(res, 400, /^Invalid OAuth state\. Please try signing in again\.$/);
+    expect(deletedCookies(res)).toEqual(["stack-oauth-inner-made-up"]);
     const none = await testbed.server.request("/auth/oauth/callback/github");
     expectPlainError(none, 400, /^Invalid OAuth state\./);
+    expect(deletedCookies(none)).toEqual(["stack-oauth-inner-"]);
   });
 
   it("a browser without the flow's cookie; the flow is spent either way", async () => {
@@ -327,6 +343,7 @@ describe("callbacks refused in plain text", () => {
     const stranger = new Browser(testbed.server);
     const res = await stranger.go(callback);
     expect(res.status).toBe(400);
+    expect(deletedCookies(res)).toEqual([innerCookieOf(callback)]);
     expect(await res.text()).toBe(
       "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again",
     );
@@ -346,6 +363,8 @@ describe("callbacks refused in plain text", () => {
     const again = await started.browser.go(callback);
     expect(again.status).toBe(400);
     expect(await again.text()).toBe("Invalid OAuth state. Please try signing in again.");
+    expect(deletedCookies(again)).toEqual([innerCookieOf(callback)]);
+    expect(started.browser.cookies(testbed.server.config.apiUrl).size).toBe(0);
   });
 
   it("a flow brought to another provider's callback", async () => {
@@ -363,6 +382,7 @@ describe("callbacks refused in plain text", () => {
     const res = await started.browser.go(callback.toString());
     expect(res.status).toBe(400);
     expect(await res.text()).toBe("Inner OAuth callback failed due to invalid grant. Please try again.");
+    expect(deletedCookies(res)).toEqual([innerCookieOf(callback.toString())]);
   });
 });
 

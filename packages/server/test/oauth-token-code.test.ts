@@ -107,4 +107,12 @@ describe("the authorization_code grant", () => {
     expectKnownError(await exchangeCode(testbed.server, wrongKey, { code, verifier }), "INVALID_OAUTH_CLIENT_ID_OR_SECRET", 400);
     expect((await exchangeCode(testbed.server, project, { code, verifier })).status).toBe(200);
   });
+
+  it("a client id forcing a branch the project does not have: INVALID_OAUTH_CLIENT_ID_OR_SECRET naming it", async () => {
+    const { code, verifier } = await codeFor();
+    const res = await exchangeCode(testbed.server, { ...project, id: `${project.id}#dev` }, { code, verifier });
+    expectKnownError(res, "INVALID_OAUTH_CLIENT_ID_OR_SECRET", 400);
+    expect(res.body.details).toEqual({ client_id: `${project.id}#dev` });
+    expect((await exchangeCode(testbed.server, project, { code, verifier })).status).toBe(200);
+  });
 });

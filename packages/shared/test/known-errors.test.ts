@@ -325,8 +325,7 @@ const TABLE: Row[] = [
     code: "REDIRECT_URL_NOT_WHITELISTED",
     status: 400,
     cls: K.RedirectUrlNotWhitelisted,
-    make: () => new K.RedirectUrlNotWhitelisted("https://evil.example.com/cb"),
-    details: ["redirect_url"],
+    make: () => new K.RedirectUrlNotWhitelisted(),
   },
   {
     code: "PASSWORD_TOO_SHORT",
@@ -549,6 +548,7 @@ const TABLE: Row[] = [
     details: ["client_id"],
   },
   { code: "INVALID_SCOPE", status: 400, cls: K.InvalidScope, make: () => new K.InvalidScope("bogus") },
+  { code: "INVALID_ID_TOKEN", status: 400, cls: K.InvalidIdToken, make: () => new K.InvalidIdToken() },
   {
     code: "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",
     status: 409,
@@ -803,8 +803,7 @@ describe("known errors catalogue", () => {
 
   it("fills details with the expected wire keys and values", () => {
     expect(new K.PasswordTooShort(8).details).toEqual({ min_length: 8 });
-    expect(new K.RedirectUrlNotWhitelisted("https://evil.example.com/cb").details).toEqual({ redirect_url: "https://evil.example.com/cb" });
-    // The e-mail flows name no URL: no details at all.
+    // Names no URL: no details at all.
     expect(new K.RedirectUrlNotWhitelisted().toJSON()).not.toHaveProperty("details");
     expect(new K.PasswordTooLong(70).details).toEqual({ maxLength: 70 });
     expect(new K.AccessTokenExpired(null).details).toEqual({

@@ -7,6 +7,7 @@
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
+import { Result } from "../result.ts";
 
 export interface OAuthConnection {
   /** The provider (`github`, `google`, …). */
@@ -51,11 +52,7 @@ export async function connectedAccessToken(
   }
 }
 
-const NO_TOKEN_ERRORS = [
-  KnownErrors.OAuthConnectionNotConnectedToUser,
-  KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
-  KnownErrors.ProviderRejected,
-] as const;
+const NO_TOKEN_ERRORS = [KnownErrors.OAuthConnectionNotConnectedToUser, KnownErrors.OAuthConnectionDoesNotHaveRequiredScope] as const;
 
 export function oauthConnection(context: ConnectedAccountContext, provider: string, scope: string): OAuthConnection {
   return {
@@ -84,6 +81,82 @@ async function requestAccessToken(context: ConnectedAccountContext, provider: st
     body: scope ? { scope } : {},
   });
   return body.access_token;
+}
+
+/**
+ * One of a user's connected accounts, as `listConnectedAccounts` lists them:
+ * a provider account the user allowed the app to use. A user may have several
+ * at one provider; each gives its own access token.
+ */
+export interface ConnectedAccount {
+  /** The provider, as in `OAuthConnection` (kept for code written against it; `provider` says the same). */
+  readonly id: string;
+  /** The project's provider entry (`github`, `google`, …). */
+  readonly provider: string;
+  /** The user's id at the provider. */
+  readonly providerAccountId: string;
+  /**
+   * A current access token of this account with `scopes`, or an error Result
+   * when the account cannot give one (the scopes were not granted, or the user
+   * revoked the app at the provider: connect it again with
+   * `linkConnectedAccount`). Asked of the server each time.
+   */
+  getAccessToken(options?: { scopes?: readonly string[] }): Promise<Result<{ accessToken: string }, ConnectedAccountTokenError>>;
+}
+
+/** Why a connected account gives no access token. */
+export type ConnectedAccountTokenError =
+  | InstanceType<typeof KnownErrors.OAuthConnectionNotConnectedToUser>
+  | InstanceType<typeof KnownErrors.OAuthConnectionDoesNotHaveRequiredScope>
+  | InstanceType<typeof KnownErrors.OAuthProviderNotFoundOrNotEnabled>
+  | InstanceType<typeof KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys>;
+
+const ACCOUNT_TOKEN_ERRORS = [
+  KnownErrors.OAuthConnectionNotConnectedToUser,
+  KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
+  KnownErrors.OAuthProviderNotFoundOrNotEnabled,
+  KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
+] as const;
+
+/** The user's connected accounts, oldest first. */
+export async function listConnectedAccounts(context: ConnectedAccountContext): Promise<ConnectedAccount[]> {
+  const body = await context.api.call("GET /connected-accounts/:user_id", {
+    accessType: context.accessType,
+    session: context.session,
+    params: { user_id: context.userIdOrMe },
+  });
+  return body.items.map((item) => connectedAccount(context, item.provider, item.provider_account_id));
+}
+
+function connectedAccount(context: ConnectedAccountContext, provider: string, providerAccountId: string): ConnectedAccount {
+  return {
+    id: provider,
+    provider,
+    providerAccountId,
+    getAccessToken: (options = {}) =>
+      Result.of<{ accessToken: string }, ConnectedAccountTokenError>(ACCOUNT_TOKEN_ERRORS, async () => {
+        const scope = scopeString(options.scopes);
+        const body = await context.api.call("POST /connected-accounts/:user_id/:provider_id/:provider_account_id/access-token", {
+          accessType: context.accessType,
+          session: context.session,
+          params: { user_id: context.userIdOrMe, provider_id: provider, provider_account_id: providerAccountId },
+          body: scope ? { scope } : {},
+        });
+        return { accessToken: body.access_token };
+      }),
+  };
+}
+
+/** The first of `accounts` at `provider` that gives an access token with `scopes`, or null. */
+export async function usableConnectedAccount(
+  accounts: readonly ConnectedAccount[],
+  provider: string,
+  scopes: readonly string[] | undefined,
+): Promise<ConnectedAccount | null> {
+  for (const account of accounts.filter((candidate) => candidate.provider === provider)) {
+    if ((await account.getAccessToken(scopes ? { scopes } : {})).status === "ok") return account;
+  }
+  return null;
 }
 
 /** What `or: "throw"` throws when a user has no usable connection. */

@@ -12,9 +12,12 @@ import {
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import {
+  listConnectedAccounts,
   noConnectionError,
   oauthConnection,
   scopeString,
+  usableConnectedAccount,
+  type ConnectedAccount,
   type ConnectedAccountContext,
   type GetConnectedAccountOptions,
   type OAuthConnection,
@@ -208,19 +211,40 @@ export class CurrentUser extends UserWithTeams {
     return oauthConnection(this.connectedAccountContext(provider, scope), provider, scope);
   }
 
+  /** This user's connected accounts (provider accounts the app may use), oldest first; several may be at one provider. */
+  listConnectedAccounts(): Promise<ConnectedAccount[]> {
+    return listConnectedAccounts(this.connectedAccountContext(null, ""));
+  }
+
+  /**
+   * This user's connected account at `provider` that gives an access token
+   * with `scopes`; without one, the browser goes to the provider to connect
+   * one (or grant the scopes) and comes back here, or to `returnTo` (the
+   * promise then never settles). Outside a browser that throws.
+   */
+  async getOrLinkConnectedAccount(
+    provider: string,
+    options: { scopes?: readonly string[]; returnTo?: string } = {},
+  ): Promise<ConnectedAccount> {
+    const usable = await usableConnectedAccount(await this.listConnectedAccounts(), provider, options.scopes);
+    if (usable) return usable;
+    await this.linkConnectedAccount(provider, options);
+    throw new Error(`Connecting a ${provider} account did not leave this page.`);
+  }
+
   /** Connects an account at `provider` (or grants it more scopes): through the provider's page and back here, or to `returnTo`. */
   async linkConnectedAccount(provider: string, options: { scopes?: readonly string[]; returnTo?: string } = {}): Promise<void> {
     await this.context.linkOAuthAccount(provider, options);
   }
 
-  private connectedAccountContext(provider: string, scope: string): ConnectedAccountContext {
+  private connectedAccountContext(provider: string | null, scope: string): ConnectedAccountContext {
     return {
       api: this.context.api,
       accessType: this.context.accessType,
       session: this.session,
       userIdOrMe: "me",
       // Else getConnectedAccount (and useConnectedAccount) would go on offering the cached token.
-      tokenGone: () => this.context.connectedAccessToken(provider, scope).invalidate(),
+      ...(provider === null ? {} : { tokenGone: () => this.context.connectedAccessToken(provider, scope).invalidate() }),
     };
   }
 

@@ -9,7 +9,15 @@ import {
   type ContactChannelContext,
   type ServerContactChannelCreateOptions,
 } from "./contact-channel.ts";
-import { connectedAccessToken, noConnectionError, oauthConnection, scopeString, type OAuthConnection } from "./connected-account.ts";
+import {
+  connectedAccessToken,
+  listConnectedAccounts,
+  noConnectionError,
+  oauthConnection,
+  scopeString,
+  type ConnectedAccount,
+  type OAuthConnection,
+} from "./connected-account.ts";
 import { listPasskeys, type Passkey } from "./passkey.ts";
 import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
 import { getOAuthProvider, listOAuthProviders, type OAuthProviderContext, type ServerOAuthProvider } from "./oauth-provider.ts";
@@ -205,6 +213,18 @@ export class ServerUser extends UserWithTeams {
     if (await connectedAccessToken(context, provider, scope)) return oauthConnection(context, provider, scope);
     if (options.or === "throw") throw noConnectionError(`User ${this.id}`, provider, scope);
     return null;
+  }
+
+  /** This user's connected accounts (provider accounts the app may use), oldest first; several may be at one provider. */
+  listConnectedAccounts(): Promise<ConnectedAccount[]> {
+    return listConnectedAccounts({ api: this.context.api, accessType: this.context.accessType, session: null, userIdOrMe: this.id });
+  }
+
+  /** Connecting an account goes through the user's browser: only a client app (the signed-in user's) can. */
+  getOrLinkConnectedAccount(_provider: string, _options?: { scopes?: readonly string[] }): Promise<ConnectedAccount> {
+    return Promise.reject(
+      new Error("getOrLinkConnectedAccount is not available for server users: connecting an account starts in the user's browser."),
+    );
   }
 
   /** This user's passkeys, oldest first (each can be removed with `delete()`). */

@@ -9,9 +9,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KnownErrors, OAuthProvider, ServerOAuthProvider, StackServerApp } from "../../src/index.ts";
+import { KnownErrors, OAuthProvider, Result, ServerOAuthProvider, StackServerApp } from "../../src/index.ts";
 import type { Project } from "../../../server/test/fixtures.ts";
-import { createOAuthProject, signInWithProvider, startOAuthTestbed, type OAuthTestbed } from "../../../server/test/oauth-fixtures.ts";
+import {
+  createOAuthProject,
+  exchangeCode,
+  signInToCode,
+  signInWithProvider,
+  startOAuthTestbed,
+  type OAuthTestbed,
+} from "../../../server/test/oauth-fixtures.ts";
 import { expireAccessTokens, revokeAtProvider } from "../../../server/test/provider-token-fixtures.ts";
 import { clientAppOf } from "./fixtures.ts";
 import { nextSnapshot, PASSWORD, uniqueEmail } from "./support.ts";
@@ -36,7 +43,7 @@ async function signedUpWithGitHub(email = uniqueEmail("oauth")) {
   const res = await signInWithProvider(testbed, project, email);
   expect(res.status, res.text).toBe(200);
   const app = clientAppOf(baseUrl, keys(), { tokenStore: { accessToken: res.body.access_token, refreshToken: res.body.refresh_token } });
-  return { app, email, user: await app.getUser({ or: "throw" }) };
+  return { app, email, accessToken: res.body.access_token as string, user: await app.getUser({ or: "throw" }) };
 }
 
 async function signedUpWithPassword() {
@@ -201,7 +208,7 @@ describe("connected accounts", () => {
     expect(await (await serverApp.getUser(user.id))!.getConnectedAccount("github")).toBeNull();
   });
 
-  it("a connection held from before the revocation throws PROVIDER_REJECTED, and from then on the user has none (also for a hook showing it)", async () => {
+  it("a connection held from before the revocation throws OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE, and from then on the user has none (also for a hook showing it)", async () => {
     const { user } = await signedUpWithGitHub();
     const connection = await user.getConnectedAccount("github", { or: "throw" });
     const entry = user._connectedAccessTokenEntry("github");
@@ -211,7 +218,7 @@ describe("connected accounts", () => {
     await revokeAtProvider(testbed, account!.id);
     await expireAccessTokens(testbed.server, account!.id);
     try {
-      await expect(connection!.getAccessToken()).rejects.toBeInstanceOf(KnownErrors.ProviderRejected);
+      await expect(connection!.getAccessToken()).rejects.toBeInstanceOf(KnownErrors.OAuthConnectionDoesNotHaveRequiredScope);
       // The hook's subscriber is shown the answer read again, not the token it was shown before.
       const gone = nextSnapshot(entry, (snapshot) => snapshot.status === "ok" && snapshot.value === null);
       expect(await gone.seen).toBeNull();
@@ -220,5 +227,56 @@ describe("connected accounts", () => {
     } finally {
       shown.unsubscribe();
     }
+  });
+});
+
+describe("listConnectedAccounts and getOrLinkConnectedAccount", () => {
+  /** Connects another GitHub account (its id at the development provider is its e-mail) to the user of `accessToken`. */
+  async function linkGitHub(accessToken: string, email = uniqueEmail("second")): Promise<string> {
+    const { code, verifier } = await signInToCode(testbed, project, email, { query: { type: "link", token: accessToken } });
+    expect((await exchangeCode(testbed.server, project, { code, verifier })).status).toBe(200);
+    return email;
+  }
+
+  it("lists every connected account with its provider and id there, for the user and a server", async () => {
+    const { user, email, accessToken } = await signedUpWithGitHub();
+    const second = await linkGitHub(accessToken);
+    const accounts = await user.listConnectedAccounts();
+    expect(accounts.map(({ id, provider, providerAccountId }) => ({ id, provider, providerAccountId }))).toEqual([
+      { id: "github", provider: "github", providerAccountId: email },
+      { id: "github", provider: "github", providerAccountId: second },
+    ]);
+    // Each account gives its own token.
+    const [first, other] = await Promise.all(accounts.map((account) => account.getAccessToken({ scopes: ["email"] })));
+    expect(await providerUserOf(Result.orThrow(first!).accessToken)).toBe(email);
+    expect(await providerUserOf(Result.orThrow(other!).accessToken)).toBe(second);
+
+    const serverAccounts = await (await serverApp.getUser(user.id))!.listConnectedAccounts();
+    expect(serverAccounts.map((account) => account.providerAccountId)).toEqual([email, second]);
+    expect(await providerUserOf(Result.orThrow(await serverAccounts[1]!.getAccessToken()).accessToken)).toBe(second);
+  });
+
+  it("a token with scopes the account was not granted is an error Result, not a throw", async () => {
+    const { user } = await signedUpWithGitHub();
+    const [account] = await user.listConnectedAccounts();
+    const result = await account!.getAccessToken({ scopes: ["repo:write"] });
+    expect(result.status).toBe("error");
+    expect(result.status === "error" && result.error).toBeInstanceOf(KnownErrors.OAuthConnectionDoesNotHaveRequiredScope);
+  });
+
+  it("getOrLinkConnectedAccount gives the account that has the scopes, else goes to link one (a browser's job)", async () => {
+    const { user, email } = await signedUpWithGitHub();
+    const account = await user.getOrLinkConnectedAccount("github", { scopes: ["openid", "email"] });
+    expect(account.providerAccountId).toBe(email);
+    expect(await providerUserOf(Result.orThrow(await account.getAccessToken()).accessToken)).toBe(email);
+    await expect(user.getOrLinkConnectedAccount("github", { scopes: ["repo:write"] })).rejects.toThrow(/needs a browser/);
+    await expect(user.getOrLinkConnectedAccount("google")).rejects.toThrow(/needs a browser/);
+    const serverUser = await serverApp.getUser(user.id);
+    await expect(serverUser!.getOrLinkConnectedAccount("github")).rejects.toThrow(/not available for server users/);
+  });
+
+  it("a password user has none", async () => {
+    const { user } = await signedUpWithPassword();
+    expect(await user.listConnectedAccounts()).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
 import { userIdOrMeSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
+import { listJson } from "./json.ts";
 
 export const connectedAccountAccessTokenBody = z.strictObject({
   /** Scopes the token must carry, space-separated. */
@@ -18,7 +19,49 @@ export type ConnectedAccountAccessTokenBody = z.input<typeof connectedAccountAcc
 export const connectedAccountAccessTokenJson = z.strictObject({ access_token: z.string() });
 export type ConnectedAccountAccessTokenJson = z.infer<typeof connectedAccountAccessTokenJson>;
 
+/** One of a user's provider accounts the app may use (`allow_connected_accounts`). */
+export const connectedAccountJson = z.strictObject({
+  /** The project's provider entry (`github`, `google`, …). */
+  provider: z.string(),
+  /** The user's id at the provider. */
+  provider_account_id: z.string(),
+  user_id: z.string(),
+});
+export type ConnectedAccountJson = z.infer<typeof connectedAccountJson>;
+
+export const connectedAccountListJson = listJson(connectedAccountJson);
+
+const ACCESS_TOKEN_ERRORS = [
+  KnownErrors.CannotGetOwnUserWithoutUser,
+  KnownErrors.OAuthProviderNotFoundOrNotEnabled,
+  KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
+  KnownErrors.OAuthConnectionNotConnectedToUser,
+  KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
+] as const;
+
 export const connectedAccountsEndpoints = {
+  listConnectedAccounts: defineEndpoint({
+    method: "GET",
+    path: "/connected-accounts/:user_id",
+    summary: "List a user's connected accounts (provider accounts the app may use)",
+    tags: ["Connected accounts"],
+    access: ["client", "server", "admin"],
+    params: z.strictObject({ user_id: userIdOrMeSchema }),
+    response: connectedAccountListJson,
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+  }),
+  createConnectedAccountAccessTokenByAccount: defineEndpoint({
+    method: "POST",
+    path: "/connected-accounts/:user_id/:provider_id/:provider_account_id/access-token",
+    summary: "Get an access token for one of a user's connected accounts at an OAuth provider",
+    tags: ["Connected accounts"],
+    access: ["client", "server", "admin"],
+    params: z.strictObject({ user_id: userIdOrMeSchema, provider_id: z.string(), provider_account_id: z.string() }),
+    body: connectedAccountAccessTokenBody,
+    status: 201,
+    response: connectedAccountAccessTokenJson,
+    errors: ACCESS_TOKEN_ERRORS,
+  }),
   createConnectedAccountAccessToken: defineEndpoint({
     method: "POST",
     path: "/connected-accounts/:user_id/:provider_id/access-token",
@@ -29,13 +72,6 @@ export const connectedAccountsEndpoints = {
     body: connectedAccountAccessTokenBody,
     status: 201,
     response: connectedAccountAccessTokenJson,
-    errors: [
-      KnownErrors.CannotGetOwnUserWithoutUser,
-      KnownErrors.OAuthProviderNotFoundOrNotEnabled,
-      KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
-      KnownErrors.OAuthConnectionNotConnectedToUser,
-      KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
-      KnownErrors.ProviderRejected,
-    ],
+    errors: ACCESS_TOKEN_ERRORS,
   }),
 };

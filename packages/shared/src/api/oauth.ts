@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
 import { urlSchema } from "../schema-fields.ts";
-import { botChallengeFields, refineBotChallenge } from "./auth.ts";
+import { botChallengeFields, codeSignInJson, refineBotChallenge } from "./auth.ts";
 import { defineEndpoint } from "./endpoint.ts";
 
 export const OAUTH_FLOW_TYPES = ["authenticate", "link"] as const;
@@ -83,7 +83,59 @@ const CALLBACK_ERRORS = [
   KnownErrors.OAuthConnectionAlreadyConnectedToAnotherUser,
 ] as const;
 
+/**
+ * A signed-in app hands its session to the same project's app on another
+ * domain: a one-time code on that app's `redirect_uri`, which it redeems at
+ * the token endpoint with its PKCE verifier for this very session.
+ */
+export const oauthCrossDomainAuthorizeBody = z.strictObject({
+  /** The other app's page that receives `code` and `state`; must be trusted. */
+  redirect_uri: urlSchema,
+  state: z.string(),
+  /** The other app's PKCE challenge: base64url of the SHA-256 of its verifier. */
+  code_challenge: z.string().min(43).max(128),
+  code_challenge_method: z.enum(["S256"]).default("S256"),
+  /** Handed back by the token endpoint; must be trusted. */
+  after_callback_redirect_url: urlSchema.optional(),
+});
+export type OAuthCrossDomainAuthorizeBody = z.input<typeof oauthCrossDomainAuthorizeBody>;
+
+export const oauthCrossDomainAuthorizeJson = z.strictObject({
+  /** `redirect_uri` with `code` and `state` added. */
+  redirect_url: z.string(),
+});
+
+/** Native Sign in with Apple: the ID token Apple gave the app on the device. */
+export const appleNativeSignInBody = z.strictObject({ id_token: z.string().min(1) });
+export type AppleNativeSignInBody = z.input<typeof appleNativeSignInBody>;
+
 export const oauthEndpoints = {
+  appleNativeSignIn: defineEndpoint({
+    method: "POST",
+    path: "/auth/oauth/callback/apple/native",
+    summary: "Sign in or up with the ID token of Apple's native Sign in with Apple (checked against the project's bundle ids)",
+    tags: ["OAuth"],
+    access: ["client", "server", "admin"],
+    body: appleNativeSignInBody,
+    response: codeSignInJson,
+    errors: [
+      KnownErrors.OAuthProviderNotFoundOrNotEnabled,
+      KnownErrors.InvalidIdToken,
+      KnownErrors.SignUpNotEnabled,
+      KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse,
+      KnownErrors.MultiFactorAuthenticationRequired,
+    ],
+  }),
+  oauthCrossDomainAuthorize: defineEndpoint({
+    method: "POST",
+    path: "/auth/oauth/cross-domain/authorize",
+    summary: "Hand the signed-in session to the project's app on another domain: a one-time code on its redirect_uri",
+    tags: ["OAuth"],
+    access: ["client", "server", "admin"],
+    body: oauthCrossDomainAuthorizeBody,
+    response: oauthCrossDomainAuthorizeJson,
+    errors: [KnownErrors.UserAuthenticationRequired, KnownErrors.RedirectUrlNotWhitelisted],
+  }),
   oauthAuthorize: defineEndpoint({
     method: "GET",
     path: "/auth/oauth/authorize/:provider_id",

@@ -7,10 +7,9 @@ export const EmailPasswordMismatch = defineKnownError("EMAIL_PASSWORD_MISMATCH",
   message: "Wrong e-mail or password.",
 }));
 
-/** The OAuth flow names the refused URL in details; the e-mail flows send none. */
-export const RedirectUrlNotWhitelisted = defineKnownError("REDIRECT_URL_NOT_WHITELISTED", 400, (redirectUrl?: string) => ({
+/** Names no URL: clients of the official product read no details on it. */
+export const RedirectUrlNotWhitelisted = defineKnownError("REDIRECT_URL_NOT_WHITELISTED", 400, () => ({
   message: "The redirect URL is not one of the project's trusted domains. Add it in the project's domain settings.",
-  details: redirectUrl === undefined ? undefined : { redirect_url: redirectUrl },
 }));
 
 export const PasswordTooShort = defineKnownError(

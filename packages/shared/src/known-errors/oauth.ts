@@ -104,3 +104,8 @@ export const ContactChannelAlreadyUsedForAuthBySomeoneElse = defineKnownError(
     },
   }),
 );
+
+/** An ID token (native Sign in with Apple) that is not signed by the provider, not for this app, or expired. */
+export const InvalidIdToken = defineKnownError("INVALID_ID_TOKEN", 400, () => ({
+  message: "The ID token is invalid: it is not signed by the provider, not issued for this app, or has expired.",
+}));

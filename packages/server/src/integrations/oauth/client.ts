@@ -127,6 +127,25 @@ export class OAuthProviderClient {
     };
   }
 
+  /**
+   * Whether the provider still takes the access token: its user-info answers
+   * 401 once the user revoked the app (or the token is otherwise dead). Any
+   * other failure says nothing about the token, which is then taken as good;
+   * so is every token of a provider without a user-info endpoint (Apple).
+   */
+  async accessTokenAccepted(accessToken: string): Promise<boolean> {
+    try {
+      if (this.definition === null) {
+        await oidc.fetchUserInfo(this.configuration, accessToken, oidc.skipSubjectCheck);
+      } else if (!this.definition.readsIdToken) {
+        await this.definition.userInfo({ api: this.api(accessToken), idTokenClaims: undefined, settings: this.settings });
+      }
+      return true;
+    } catch (error) {
+      return !isUnauthorized(error);
+    }
+  }
+
   private api(accessToken: string) {
     const configuration = this.configuration;
     return {
@@ -144,6 +163,12 @@ export class OAuthProviderClient {
       },
     };
   }
+}
+
+/** The provider refused the access token itself (401), as opposed to failing. */
+function isUnauthorized(error: unknown): boolean {
+  if (error instanceof oidc.WWWAuthenticateChallengeError || error instanceof oidc.ResponseBodyError) return error.status === 401;
+  return error instanceof ProviderHttpError && error.status === 401;
 }
 
 /** How a provider failure should be answered; null: an unexpected failure (500). */

@@ -37,7 +37,8 @@ export type { ProviderTokens } from "./provider-tokens.ts";
 export interface OAuthSignInInput {
   providerConfigId: string; // the project's provider entry id, e.g. "github"
   profile: ProviderProfile;
-  tokens: ProviderTokens;
+  /** null: the provider gave none (native Sign in with Apple sends only an ID token). */
+  tokens: ProviderTokens | null;
   type: "authenticate" | "link";
   /** The user of the `token` the app sent to authorize (link: required; authenticate: an anonymous user to upgrade, else ignored), or null. */
   userId: string | null;
@@ -198,7 +199,8 @@ async function keepTokens(
     await updateAccount(tx, t, account.id, { email: input.profile.email });
     changed = true;
   }
-  await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens, services.clock.date());
+  if (input.tokens !== null)
+    await storeProviderTokens(tx, services.config.serverSecret, t, account.id, input.tokens, services.clock.date());
   if (changed) await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: account.userId } });
   return (await findUser(tx, project.id, account.branchId, account.userId))!;
 }

@@ -4,10 +4,14 @@
  * code (domain/codes/verification-codes.ts) bound to the user, the
  * redirect_uri and the app's S256 challenge, valid 5 minutes. The exchange
  * is where the sign-in completes, so a user with two-factor gets
- * MULTI_FACTOR_AUTHENTICATION_REQUIRED there.
+ * MULTI_FACTOR_AUTHENTICATION_REQUIRED there. A cross-domain hand-off code
+ * (cross-domain.ts) completes no sign-in: it hands back the session it was
+ * issued for.
  */
 import { KnownErrors, StatusError } from "@latchkey/shared";
 import { createHash } from "node:crypto";
+import { decryptWithSecret } from "../../../lib/secrets.ts";
+import { refreshAccessToken } from "../../sessions/refresh.ts";
 import type { DbOrTx } from "../../../db/connect.ts";
 import type { Services } from "../../../services.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
@@ -17,6 +21,8 @@ import { createCode } from "../../codes/verification-codes.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
 
 export const AUTHORIZATION_CODE_LIFETIME_MILLIS = 5 * 60 * 1000;
+/** What seals a hand-off code's refresh token (lib/secrets.ts). */
+export const HANDOFF_REFRESH_TOKEN_PURPOSE = "oauth-cross-domain-refresh-token";
 
 export interface OAuthAuthorizationCodeData {
   user_id: string;
@@ -24,7 +30,11 @@ export interface OAuthAuthorizationCodeData {
   redirect_uri: string;
   code_challenge: string;
   after_callback_redirect_url: string | null;
+  /** Cross-domain hand-off only: the refresh token of the session handed over, sealed. */
+  handoff_refresh_token_sealed?: string;
 }
+
+type Exchanged = SignInOutcome | { handoff: { refreshToken: string; userId: string } };
 
 function scopeOf(projectId: string, branchId: string): CodeScope {
   return { projectId, branchId, purpose: "oauth_authorization_code" };
@@ -66,9 +76,9 @@ export async function exchangeAuthorizationCode(
   input: CodeExchange,
 ): Promise<CodeExchanged> {
   let afterCallbackRedirectUrl: string | null = null;
-  let outcome: SignInOutcome;
+  let outcome: Exchanged;
   try {
-    outcome = await useCode<OAuthAuthorizationCodeData, SignInOutcome>(
+    outcome = await useCode<OAuthAuthorizationCodeData, Exchanged>(
       services,
       scopeOf(project.id, branchId),
       input.code,
@@ -77,6 +87,14 @@ export async function exchangeAuthorizationCode(
         // The user was deleted since the code was issued: the code leads nowhere.
         if (!user) throw new KnownErrors.InvalidAuthorizationCode();
         afterCallbackRedirectUrl = data.after_callback_redirect_url;
+        if (data.handoff_refresh_token_sealed !== undefined) {
+          const refreshToken = decryptWithSecret(
+            services.config.serverSecret,
+            HANDOFF_REFRESH_TOKEN_PURPOSE,
+            data.handoff_refresh_token_sealed,
+          );
+          return { handoff: { refreshToken, userId: user.id } };
+        }
         return completeSignIn(services, tx, project, user, { isNewUser: data.is_new_user, ip: input.ip ?? null });
       },
       async (_tx, data) => {
@@ -95,7 +113,27 @@ export async function exchangeAuthorizationCode(
     if (error instanceof KnownErrors.VerificationCodeError) throw new KnownErrors.InvalidAuthorizationCode();
     throw error;
   }
+  if ("handoff" in outcome)
+    return { ...(await handedOff(services, project, branchId, outcome.handoff, input.ip ?? null)), afterCallbackRedirectUrl };
   return { ...signedInOrMfaRequired(outcome), afterCallbackRedirectUrl };
+}
+
+/** The session a hand-off code was issued for, with a fresh access token; gone since (signed out): a bad code. */
+async function handedOff(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  session: { refreshToken: string; userId: string },
+  ip: string | null,
+): Promise<SignedIn> {
+  let accessToken: string;
+  try {
+    accessToken = await refreshAccessToken(services, project, branchId, session.refreshToken, ip);
+  } catch (error) {
+    if (error instanceof KnownErrors.RefreshTokenNotFoundOrExpired) throw new KnownErrors.InvalidAuthorizationCode();
+    throw error;
+  }
+  return { accessToken, refreshToken: session.refreshToken, userId: session.userId, isNewUser: false };
 }
 
 function s256(verifier: string): string {

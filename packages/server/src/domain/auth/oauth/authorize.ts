@@ -54,7 +54,7 @@ export async function authorizeWithProvider(
   // Checked here, before the user meets the provider, where the official product finds an untrusted
   // redirect_uri only at the callback: the answer is the same error, without a sign-in for nothing.
   for (const url of [query.redirect_uri, query.after_callback_redirect_url]) {
-    if (url !== undefined && !isTrustedUrl(project.config, url)) throw new KnownErrors.RedirectUrlNotWhitelisted(url);
+    if (url !== undefined && !isTrustedUrl(project.config, url)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   }
   // Also checked earlier than the official product, which refuses it at the callback.
   if (query.scope !== LEGACY_SCOPE) throw new KnownErrors.InvalidScope(query.scope);

@@ -69,7 +69,7 @@ async function signInAndIssueCode(
   // The project may have changed since the flow started.
   const provider = enabledProvider(services.config, project.config, flow.data.provider_id);
   await checkClientKey(services, project, flow.data.publishable_client_key, () => new KnownErrors.InvalidPublishableClientKey(project.id));
-  if (!isTrustedUrl(project.config, flow.data.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted(flow.data.redirect_uri);
+  if (!isTrustedUrl(project.config, flow.data.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   const signIn = await providerSignIn(services, provider, flow, query);
   const code = await services.events.transaction(services.db, async (tx) => {
     const { user, isNewUser } = await signInOrLinkWithProvider(services, tx, project, flow.branchId, {

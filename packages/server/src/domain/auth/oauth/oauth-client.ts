@@ -31,8 +31,8 @@ export async function authenticateOAuthClient(
   const [projectId, branchId = DEFAULT_BRANCH_ID] = clientId.split("#") as [string, string | undefined];
   const project = await services.projects.get(projectId);
   if (!project) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-  // Every project has exactly one branch today.
-  if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
+  // Every project has exactly one branch today; to an OAuth client another one is a client id that does not exist.
+  if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   const key = clientSecret === PUBLIC_CLIENT_SECRET_SENTINEL ? null : clientSecret;
   await checkClientKey(services, project, key, () =>
     wrongKey === "client"

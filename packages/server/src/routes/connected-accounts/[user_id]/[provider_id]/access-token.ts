@@ -11,8 +11,7 @@ export default [
       services,
       auth.project.config,
       tenancyOf(auth),
-      userId,
-      params.provider_id,
+      { userId, providerId: params.provider_id },
       body.scope,
     );
     return { body: { access_token: accessToken }, status: 201 };
