@@ -200,11 +200,18 @@ export type ProjectCreateBody = z.input<typeof projectCreateBody>;
 
 export const projectTransferBody = z.strictObject({ project_id: uuidSchema, new_team_id: uuidSchema });
 
+/** What a transfer answers: `success` is the text `"true"` here, unlike the `{success: true}` of a delete. */
+export const projectTransferJson = z.strictObject({ success: z.literal("true") });
+export const PROJECT_TRANSFERRED = Object.freeze({ success: "true" as const });
+
 /** One thing that keeps a project out of production mode, and where in the dashboard it is fixed: the page, anchored at the setting. */
 export const productionModeErrorJson = z.strictObject({ message: z.string(), relative_fix_url: z.string() });
 export type ProductionModeErrorJson = z.infer<typeof productionModeErrorJson>;
 
-/** What an owner route answers when its caller is no signed-in user of the internal project. */
+/**
+ * The owner routes take any access type on the internal project, as long as a
+ * user is signed in; this is what they answer when that is not so.
+ */
 const OWNER_ERRORS = [KnownErrors.ExpectedInternalProject, KnownErrors.UserAuthenticationRequired] as const;
 
 export const internalProjectsEndpoints = {
@@ -213,7 +220,7 @@ export const internalProjectsEndpoints = {
     path: "/internal/projects",
     summary: "Projects owned by the signed-in owner's teams",
     tags: ["Projects"],
-    access: ["client"],
+    access: ["client", "server", "admin"],
     response: listJson(adminProjectJson),
     errors: OWNER_ERRORS,
   }),
@@ -222,7 +229,7 @@ export const internalProjectsEndpoints = {
     path: "/internal/projects",
     summary: "Create a project owned by one of the signed-in owner's teams",
     tags: ["Projects"],
-    access: ["client"],
+    access: ["client", "server", "admin"],
     body: projectCreateBody,
     status: 201,
     response: adminProjectJson,
@@ -233,10 +240,10 @@ export const internalProjectsEndpoints = {
     path: "/internal/projects/transfer",
     summary: "Transfer a project to another team of the owner",
     tags: ["Projects"],
-    access: ["client"],
+    access: ["client", "server", "admin"],
     body: projectTransferBody,
-    response: successJson,
-    errors: [...OWNER_ERRORS, KnownErrors.ProjectNotFound, KnownErrors.TeamMembershipNotFound],
+    response: projectTransferJson,
+    errors: [...OWNER_ERRORS, KnownErrors.ProjectNotFound, KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired],
   }),
   getAdminProject: defineEndpoint({
     method: "GET",
