@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_MAX_LENGTH, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
 import { KnownErrors } from "../known-errors/index.ts";
-import { displayNameSchema, domainPatternSchema, emailSchema, urlSchema, uuidSchema } from "../schema-fields.ts";
+import { displayNameSchema, domainPatternSchema, emailSchema, logoUrlSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { listJson, successJson } from "./json.ts";
 
@@ -178,7 +178,7 @@ export type ProjectConfigPatchBody = z.input<typeof projectConfigPatchBody>;
 /** A config patch as validated. */
 export type ProjectConfigPatch = z.output<typeof projectConfigPatchBody>;
 
-const nullableUrl = urlSchema.nullable().optional();
+const nullableUrl = logoUrlSchema.nullable().optional();
 
 export const projectPatchBody = z.strictObject({
   display_name: z.string().min(1).max(DISPLAY_NAME_MAX_LENGTH).optional(),
