@@ -125,6 +125,23 @@ describe("server writes of images", () => {
     expect((await fetchImage(patched.body.profile_image_url)).bytes.equals(WEBP)).toBe(true);
   });
 
+  it("team member profiles: a data: URL is stored and served too", async () => {
+    const user = await signUpUser(server, project);
+    const team = await server.request("/teams", {
+      method: "POST",
+      as: project.server,
+      body: { display_name: "Members", creator_user_id: user.userId },
+    });
+    expect(team.status, team.text).toBe(201);
+    const res = await server.request(`/team-member-profiles/${team.body.id}/me`, {
+      method: "PATCH",
+      as: user.as,
+      body: { profile_image_url: dataUrl("image/png", PNG) },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.profile_image_url).toBe(servedUrl(project.id, PNG));
+  });
+
   it("project logos: on create and on PATCH, in the admin and the client views", async () => {
     const patched = await server.request("/internal/projects/current", {
       method: "PATCH",
