@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject, expectSchemaError, signUpUser, type Project } from "./fixtures.ts";
-import { createTestServer, type TestServer } from "./harness.ts";
+import { authHeaders, createTestServer, type TestServer } from "./harness.ts";
 import { GIF, JPEG, PNG, WEBP, dataUrl, imageId } from "./image-fixtures.ts";
 
 let server: TestServer;
@@ -81,6 +81,19 @@ describe("a client's profile picture", () => {
       expectSchemaError(res, "PATCH", "/users/me", [`body.profile_image_url ${message}`]);
     }
     expect((await server.request("/users/me", { as: user.as })).body.profile_image_url).toBeNull();
+  });
+});
+
+describe("the read path", () => {
+  it("a user with a stored picture is still read from the cache alone: GET /users/me answers at once", async () => {
+    const user = await signUpUser(server, project);
+    await patchMe(user.as, { profile_image_url: dataUrl("image/png", PNG) });
+    await server.cachesCaughtUp();
+    const send = () => server.instance.app.fetch(new Request("http://localhost/api/v1/users/me", { headers: authHeaders(user.as) }));
+    await send();
+    const cached = send();
+    expect(cached, "answered synchronously, with no query").not.toBeInstanceOf(Promise);
+    expect((await (await cached).json()).profile_image_url).toBe(servedUrl(project.id, PNG));
   });
 });
 
