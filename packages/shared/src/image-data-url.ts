@@ -29,7 +29,7 @@ function ascii(text: string): number[] {
   return [...text].map((c) => c.charCodeAt(0));
 }
 
-const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
+const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/is;
 
 export function isDataUrl(value: string): boolean {
   return value.slice(0, 5).toLowerCase() === "data:";
