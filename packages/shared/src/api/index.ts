@@ -104,6 +104,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof oauthProvidersEndpoints> &
   EndpointMapOf<typeof connectedAccountsEndpoints> &
   EndpointMapOf<typeof internalMetricsEndpoints> &
-  EndpointMapOf<typeof configEndpoints>;
+  EndpointMapOf<typeof configEndpoints> &
+  EndpointMapOf<typeof imagesEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));
