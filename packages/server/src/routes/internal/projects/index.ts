@@ -1,5 +1,4 @@
-import { KnownErrors, internalProjectsEndpoints, listOf } from "@latchkey/shared";
-import { DEFAULT_BRANCH_ID, isDataUrl } from "@latchkey/shared";
+import { DEFAULT_BRANCH_ID, KnownErrors, internalProjectsEndpoints, isDataUrl, listOf } from "@latchkey/shared";
 import { createProject, listOwnedProjects, updateProject } from "../../../domain/projects/manage.ts";
 import { LOGO_FIELDS } from "../../../domain/projects/logos.ts";
 import { hostImages } from "../../../capabilities/images/domain/host.ts";
