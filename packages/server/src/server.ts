@@ -30,6 +30,7 @@ import { DashboardSite } from "./http/dashboard.ts";
 import { ClientAddresses } from "./http/client-address.ts";
 import { Metrics } from "./lib/metrics.ts";
 import { Readiness } from "./db/readiness.ts";
+import { postgresImageStore } from "./capabilities/images/domain/postgres-store.ts";
 import type { Services } from "./services.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 
@@ -130,6 +131,7 @@ export async function startInstance(
     clientAddresses,
     metrics,
     readiness,
+    images: postgresImageStore(db),
   };
   for (const subscription of capabilitySubscriptions()) {
     events.subscribe((recorded) => {

@@ -23,6 +23,7 @@ import type { ClientAddresses } from "./http/client-address.ts";
 import type { Metrics } from "./lib/metrics.ts";
 import type { Readiness } from "./db/readiness.ts";
 import type { Clock } from "./lib/clock.ts";
+import type { ImageStore } from "./capabilities/images/domain/image-store.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -55,4 +56,6 @@ export interface Services {
   metrics: Metrics;
   /** What GET /health/ready reports (db/readiness.ts). */
   readiness: Readiness;
+  /** Where images written as data: URLs are kept (capabilities/images/). */
+  images: ImageStore;
 }

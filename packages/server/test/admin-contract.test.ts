@@ -98,6 +98,7 @@ describe("the OpenAPI document of the admin endpoints", () => {
         "USER_AUTHENTICATION_REQUIRED",
         "PROJECT_NOT_FOUND",
         "TEAM_MEMBERSHIP_NOT_FOUND",
+        "TEAM_PERMISSION_REQUIRED",
       ]),
     );
   });

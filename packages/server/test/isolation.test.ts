@@ -410,7 +410,7 @@ describe("B's valid credentials reach nothing of A", () => {
         as: { ...server.internal.client, accessToken: A.owner.accessToken },
         body: { project_id: B.id, new_team_id: A.owner.teamId },
       }),
-      "PROJECT_NOT_FOUND",
+      "TEAM_MEMBERSHIP_NOT_FOUND",
       404,
     );
     expectKnownError(

@@ -690,7 +690,28 @@ describe("owner routes: /internal/projects", () => {
       "USER_AUTHENTICATION_REQUIRED",
       401,
     );
-    expectKnownError(await server.request("/internal/projects", { as: server.internal.server }), "INSUFFICIENT_ACCESS_TYPE", 401);
+    for (const as of [server.internal.server, server.internal.admin]) {
+      expectKnownError(await server.request("/internal/projects", { as }), "USER_AUTHENTICATION_REQUIRED", 401);
+    }
+  });
+
+  it("takes server and admin access on the internal project too, with the owner's session", async () => {
+    const owner = await signUpOwner(server);
+    const made = [];
+    for (const as of [server.internal.server, server.internal.admin]) {
+      const withSession = { ...as, accessToken: owner.accessToken };
+      const created = await server.request("/internal/projects", {
+        method: "POST",
+        as: withSession,
+        body: { display_name: `By ${as.type}`, owner_team_id: owner.teamId },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.owner_team_id).toBe(owner.teamId);
+      made.push(created.body.id);
+      const listed = await server.request("/internal/projects", { as: withSession });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.items.map((p: { id: string }) => p.id)).toEqual(made);
+    }
   });
 
   it("on a non-internal project → EXPECTED_INTERNAL_PROJECT", async () => {
@@ -715,6 +736,20 @@ describe("owner routes: /internal/projects", () => {
       "EXPECTED_INTERNAL_PROJECT",
       401,
     );
+    // The project's own server and admin keys, even with one of its users signed in, are not the internal project's.
+    for (const as of [project.server, project.admin]) {
+      const withSession = { ...as, accessToken: user.accessToken };
+      expectKnownError(await server.request("/internal/projects", { as: withSession }), "EXPECTED_INTERNAL_PROJECT", 401);
+      expectKnownError(
+        await server.request("/internal/projects/transfer", {
+          method: "POST",
+          as: withSession,
+          body: { project_id: project.id, new_team_id: project.owner.teamId },
+        }),
+        "EXPECTED_INTERNAL_PROJECT",
+        401,
+      );
+    }
   });
 });
 
@@ -751,7 +786,7 @@ describe("POST /internal/projects/transfer", () => {
       body: { project_id: project.id, new_team_id: newTeam },
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ success: true });
+    expect(res.body).toEqual({ success: "true" });
 
     expectKnownError(
       await server.request("/internal/projects/current", { as: adminAs(oldMember) }),
@@ -775,7 +810,8 @@ describe("POST /internal/projects/transfer", () => {
       as: ownerClient(oldMember),
       body: { project_id: project.id, new_team_id: owner.teamId },
     });
-    expectKnownError(back, "PROJECT_NOT_FOUND", 404);
+    expectKnownError(back, "TEAM_MEMBERSHIP_NOT_FOUND", 404);
+    expect(back.body.details).toEqual({ team_id: newTeam, user_id: oldMember.userId });
     expect((await getCurrent(project.admin)).owner_team_id).toBe(newTeam);
   });
 
@@ -794,7 +830,14 @@ describe("POST /internal/projects/transfer", () => {
       as: ownerClient(stranger),
       body: { project_id: project.id, new_team_id: stranger.teamId },
     });
-    expectKnownError(steal, "PROJECT_NOT_FOUND", 404);
+    expectKnownError(steal, "TEAM_MEMBERSHIP_NOT_FOUND", 404);
+    expect(steal.body.details).toEqual({ team_id: owner.teamId, user_id: stranger.userId });
+    const unknown = await server.request("/internal/projects/transfer", {
+      method: "POST",
+      as: ownerClient(owner),
+      body: { project_id: "00000000-0000-4000-8000-000000000000", new_team_id: owner.teamId },
+    });
+    expectKnownError(unknown, "PROJECT_NOT_FOUND", 404);
     expect((await getCurrent(project.admin)).owner_team_id).toBe(owner.teamId);
     expectSchemaError(
       await server.request("/internal/projects/transfer", {
@@ -805,6 +848,64 @@ describe("POST /internal/projects/transfer", () => {
       "POST",
       "/internal/projects/transfer",
       ["body.project_id must be a valid UUID"],
+    );
+  });
+});
+
+describe("POST /internal/projects/transfer: who may", () => {
+  it("a member of the owning team without team_admin → TEAM_PERMISSION_REQUIRED, checked before the new team", async () => {
+    const owner = await signUpOwner(server);
+    const member = await signUpOwner(server);
+    await server.instance.services.db.insert(teamMembers).values({ projectId: "internal", teamId: owner.teamId, userId: member.userId });
+    const project = await createProject(server, owner);
+    // The member's own team would be a valid target; the missing permission is what is reported.
+    const res = await server.request("/internal/projects/transfer", {
+      method: "POST",
+      as: ownerClient(member),
+      body: { project_id: project.id, new_team_id: member.teamId },
+    });
+    expectKnownError(res, "TEAM_PERMISSION_REQUIRED", 401);
+    expect(res.body.details).toEqual({ team_id: owner.teamId, user_id: member.userId, permission_id: "team_admin" });
+    expect((await getCurrent(project.admin)).owner_team_id).toBe(owner.teamId);
+  });
+
+  it("an admin of the owning team may transfer with server or admin access on the internal project", async () => {
+    const owner = await signUpOwner(server);
+    const other = await signUpOwner(server);
+    const project = await createProject(server, owner);
+    // The owner's personal team and back again, so each access type moves it once.
+    await server.instance.services.db.insert(teamMembers).values({ projectId: "internal", teamId: other.teamId, userId: owner.userId });
+    const steps = [
+      { as: server.internal.server, to: other.teamId },
+      { as: server.internal.admin, to: owner.teamId },
+    ];
+    for (const { as, to } of steps) {
+      if (to === owner.teamId) {
+        // Back from a team where the owner is a plain member: give them team_admin there first.
+        const grant = await server.request(`/team-permissions/${other.teamId}/${owner.userId}/team_admin`, {
+          method: "POST",
+          as: server.internal.server,
+          body: {},
+        });
+        expect(grant.status, grant.text).toBe(201);
+      }
+      const res = await server.request("/internal/projects/transfer", {
+        method: "POST",
+        as: { ...as, accessToken: owner.accessToken },
+        body: { project_id: project.id, new_team_id: to },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ success: "true" });
+      expect((await getCurrent(project.admin)).owner_team_id).toBe(to);
+    }
+    expectKnownError(
+      await server.request("/internal/projects/transfer", {
+        method: "POST",
+        as: server.internal.server,
+        body: { project_id: project.id, new_team_id: other.teamId },
+      }),
+      "USER_AUTHENTICATION_REQUIRED",
+      401,
     );
   });
 });

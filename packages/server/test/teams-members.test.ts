@@ -24,9 +24,10 @@ beforeAll(async () => {
     [alice, "Alice"],
     [bob, "Bob"],
   ] as const) {
-    const res = await server.request("/users/me", {
+    // A picture elsewhere is set by a server (a client sends the image itself: images.test.ts).
+    const res = await server.request(`/users/${user.userId}`, {
       method: "PATCH",
-      as: user.as,
+      as: project.server,
       body: { display_name: name, profile_image_url: `https://example.com/${name}.png` },
     });
     expect(res.status, res.text).toBe(200);

@@ -4,6 +4,7 @@
  * `body.email must be a valid email`.
  */
 import { z } from "zod";
+import { isDataUrl, parseImageDataUrl } from "./image-data-url.ts";
 import {
   BRANCH_ID_MAX_LENGTH,
   DISPLAY_NAME_MAX_LENGTH,
@@ -76,15 +77,46 @@ export function byteLength(value: string): number {
   return new TextEncoder().encode(value).length;
 }
 
-export const profileImageUrlSchema = z
+const imageUrlString = z
   .string()
   .refine((v) => byteLength(v) < PROFILE_IMAGE_MAX_BYTES, {
     message: `must be smaller than ${PROFILE_IMAGE_MAX_BYTES / 1024}KB`,
     abort: true,
   })
-  .refine((v) => !/\s/.test(v), { message: "contains spaces", abort: true })
-  .refine(isValidUrl, { message: "is not a valid URL" })
+  .refine((v) => !/\s/.test(v), { message: "contains spaces", abort: true });
+
+function checkImageDataUrl(value: string, ctx: z.RefinementCtx): void {
+  if (byteLength(value) >= PROFILE_IMAGE_MAX_BYTES) {
+    ctx.addIssue({ code: "custom", message: `must be smaller than ${PROFILE_IMAGE_MAX_BYTES / 1024}KB` });
+    return;
+  }
+  const image = parseImageDataUrl(value);
+  if ("problem" in image) ctx.addIssue({ code: "custom", message: image.problem });
+}
+
+/** A project logo's address: any URL, where a `data:` URL is held to the rules of a profile image. */
+export const logoUrlSchema = urlSchema.superRefine((value, ctx) => {
+  if (isDataUrl(value)) checkImageDataUrl(value, ctx);
+});
+
+/**
+ * An image's address as a server writes it: a URL, where a `data:` URL must
+ * hold an image of a type taken (image-data-url.ts); the server stores that
+ * image and answers with the address it serves it at.
+ */
+export const profileImageUrlSchema = imageUrlString
+  .refine(isValidUrl, { message: "is not a valid URL", abort: true })
+  .superRefine((value, ctx) => {
+    if (isDataUrl(value)) checkImageDataUrl(value, ctx);
+  })
   .nullable();
+
+/**
+ * What a client may set as its user's picture: the image itself, as a
+ * `data:` URL (or null). An address elsewhere would have every page that
+ * shows the user fetch whatever that address serves, when its owner likes.
+ */
+export const clientProfileImageUrlSchema = imageUrlString.superRefine(checkImageDataUrl).nullable();
 
 /** Any JSON value; metadata objects must survive a JSON round trip. */
 export const jsonValueSchema: z.ZodType<unknown> = z.unknown().refine(

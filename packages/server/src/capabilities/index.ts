@@ -6,9 +6,10 @@
  * tables.
  */
 import cliLogin from "./cli-login/capability.ts";
+import images from "./images/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin];
+export const capabilities: readonly Capability[] = [cliLogin, images];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

@@ -170,6 +170,12 @@ function successAnswer(route: RouteDefinition, schemas: SchemaWriter): Record<st
   if (type === "redirect") {
     return { description: "A redirect", headers: { location: { schema: schemas.write(route.response, "output") } } };
   }
+  if (type === "binary") {
+    // The response schema is an enum of the Content-Types the file may have.
+    const contentTypes = "options" in route.response ? (route.response.options as string[]) : ["application/octet-stream"];
+    const file = { schema: { type: "string", format: "binary" } };
+    return { description: "The file", content: Object.fromEntries(contentTypes.map((t) => [t, file])) };
+  }
   const mediaType = type === "text" ? "text/plain" : "application/json";
   const server = schemas.write(route.response, "output");
   const schema = route.clientResponse

@@ -34,6 +34,10 @@ export function checkedResponse(route: RouteDefinition, accessType: AccessType |
     assertMatches(route, schema, result.headers.get("location"));
     return result;
   }
+  if (type === "binary") {
+    assertMatches(route, schema, result.headers.get("content-type"));
+    return result;
+  }
   return mapMaybe(result.clone().text(), (text) => {
     assertMatches(route, schema, type === "text" ? text : JSON.parse(text));
     return result;

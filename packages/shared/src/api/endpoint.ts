@@ -61,7 +61,8 @@ export interface EndpointDefinition {
   readonly response: z.ZodType;
   /** What a caller with client access gets instead (a narrower view of the same object). */
   readonly clientResponse?: z.ZodType;
-  readonly responseType?: "json" | "text" | "redirect";
+  /** `binary`: the bytes of a file, whose schema is the Content-Type it is answered with. */
+  readonly responseType?: "json" | "text" | "redirect" | "binary";
   /**
    * The coded errors this endpoint itself can answer with. The errors of
    * authentication and request validation, which every endpoint can answer

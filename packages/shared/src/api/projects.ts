@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_MAX_LENGTH, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
 import { KnownErrors } from "../known-errors/index.ts";
-import { displayNameSchema, domainPatternSchema, emailSchema, urlSchema, uuidSchema } from "../schema-fields.ts";
+import { displayNameSchema, domainPatternSchema, emailSchema, logoUrlSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { listJson, successJson } from "./json.ts";
 
@@ -178,7 +178,7 @@ export type ProjectConfigPatchBody = z.input<typeof projectConfigPatchBody>;
 /** A config patch as validated. */
 export type ProjectConfigPatch = z.output<typeof projectConfigPatchBody>;
 
-const nullableUrl = urlSchema.nullable().optional();
+const nullableUrl = logoUrlSchema.nullable().optional();
 
 export const projectPatchBody = z.strictObject({
   display_name: z.string().min(1).max(DISPLAY_NAME_MAX_LENGTH).optional(),
@@ -200,11 +200,18 @@ export type ProjectCreateBody = z.input<typeof projectCreateBody>;
 
 export const projectTransferBody = z.strictObject({ project_id: uuidSchema, new_team_id: uuidSchema });
 
+/** What a transfer answers: `success` is the text `"true"` here, unlike the `{success: true}` of a delete. */
+export const projectTransferJson = z.strictObject({ success: z.literal("true") });
+export const PROJECT_TRANSFERRED = Object.freeze({ success: "true" as const });
+
 /** One thing that keeps a project out of production mode, and where in the dashboard it is fixed: the page, anchored at the setting. */
 export const productionModeErrorJson = z.strictObject({ message: z.string(), relative_fix_url: z.string() });
 export type ProductionModeErrorJson = z.infer<typeof productionModeErrorJson>;
 
-/** What an owner route answers when its caller is no signed-in user of the internal project. */
+/**
+ * The owner routes take any access type on the internal project, as long as a
+ * user is signed in; this is what they answer when that is not so.
+ */
 const OWNER_ERRORS = [KnownErrors.ExpectedInternalProject, KnownErrors.UserAuthenticationRequired] as const;
 
 export const internalProjectsEndpoints = {
@@ -213,7 +220,7 @@ export const internalProjectsEndpoints = {
     path: "/internal/projects",
     summary: "Projects owned by the signed-in owner's teams",
     tags: ["Projects"],
-    access: ["client"],
+    access: ["client", "server", "admin"],
     response: listJson(adminProjectJson),
     errors: OWNER_ERRORS,
   }),
@@ -222,7 +229,7 @@ export const internalProjectsEndpoints = {
     path: "/internal/projects",
     summary: "Create a project owned by one of the signed-in owner's teams",
     tags: ["Projects"],
-    access: ["client"],
+    access: ["client", "server", "admin"],
     body: projectCreateBody,
     status: 201,
     response: adminProjectJson,
@@ -233,10 +240,10 @@ export const internalProjectsEndpoints = {
     path: "/internal/projects/transfer",
     summary: "Transfer a project to another team of the owner",
     tags: ["Projects"],
-    access: ["client"],
+    access: ["client", "server", "admin"],
     body: projectTransferBody,
-    response: successJson,
-    errors: [...OWNER_ERRORS, KnownErrors.ProjectNotFound, KnownErrors.TeamMembershipNotFound],
+    response: projectTransferJson,
+    errors: [...OWNER_ERRORS, KnownErrors.ProjectNotFound, KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired],
   }),
   getAdminProject: defineEndpoint({
     method: "GET",

@@ -11,6 +11,7 @@ import {
   displayNameSchema,
   emailSchema,
   metadataSchema,
+  clientProfileImageUrlSchema,
   profileImageUrlSchema,
   uuidSchema,
 } from "../schema-fields.ts";
@@ -100,16 +101,17 @@ export type ServerUserPatchBody = z.input<typeof serverUserPatchBody>;
 export type ServerUserPatch = z.output<typeof serverUserPatchBody>;
 
 /** What the signed-in user may change about themselves. */
-export const clientUserPatchBody = serverUserPatchBody.pick({
-  display_name: true,
-  profile_image_url: true,
-  client_metadata: true,
-  selected_team_id: true,
-  totp_secret_base64: true,
-  otp_auth_enabled: true,
-  passkey_auth_enabled: true,
-  primary_email: true,
-});
+export const clientUserPatchBody = serverUserPatchBody
+  .pick({
+    display_name: true,
+    client_metadata: true,
+    selected_team_id: true,
+    totp_secret_base64: true,
+    otp_auth_enabled: true,
+    passkey_auth_enabled: true,
+    primary_email: true,
+  })
+  .extend({ profile_image_url: clientProfileImageUrlSchema.optional() });
 export type ClientUserPatchBody = z.input<typeof clientUserPatchBody>;
 
 export const serverUserCreateBody = serverUserPatchBody.extend({

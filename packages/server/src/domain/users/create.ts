@@ -12,6 +12,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import { grantUserDefaults } from "../permissions/defaults.ts";
 import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
+import { hostImages } from "../../capabilities/images/domain/host.ts";
 import { userPatchFromBody } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 import { inTenancy } from "../../db/tenancy.ts";
@@ -43,18 +44,19 @@ export interface NewUser {
 
 /** A server's create request: the body checked and any password hashed (the slow part), then the user created in a transaction of its own. */
 export async function createUserFromBody(
-  services: Pick<Services, "db" | "events" | "config" | "clock">,
+  services: Pick<Services, "db" | "events" | "config" | "clock" | "images">,
   project: ProjectRow,
   branchId: string,
   body: ServerUserCreate,
 ): Promise<UserRecord> {
-  const { oauth_providers: oauthProviders, ...fields } = body;
+  const { oauth_providers: oauthProviders, ...written } = body;
   if (oauthProviders && oauthProviders.length > 0) {
     throw new StatusError(400, "Linking OAuth accounts on user creation is not available yet on this server.");
   }
-  if (fields.primary_email_auth_enabled && !fields.primary_email) {
+  if (written.primary_email_auth_enabled && !written.primary_email) {
     throw new StatusError(400, "primary_email_auth_enabled needs a primary_email.");
   }
+  const fields = await hostImages(services, { projectId: project.id, branchId }, written, ["profile_image_url"]);
   const patch = await userPatchFromBody(fields, services.config.serverSecret);
   if (patch.passwordHash && !fields.primary_email) throw new StatusError(400, "A password needs a primary_email to sign in with.");
   if (patch.selectedTeamId) throw new KnownErrors.TeamNotFound(patch.selectedTeamId);

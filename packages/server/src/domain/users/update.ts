@@ -15,17 +15,19 @@ import { insertPrimaryEmail } from "./create.ts";
 import { userPatchFromBody, type UserPatch } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 import { inTenancy } from "../../db/tenancy.ts";
+import { hostImages } from "../../capabilities/images/domain/host.ts";
 import type { ProjectRow } from "../projects/project-row.ts";
 
 /** A user PATCH request's write: any password hashed first (the slow part), then the update in a transaction of its own. */
 export async function updateUserFromBody(
-  services: Pick<Services, "db" | "events" | "config">,
+  services: Pick<Services, "db" | "events" | "config" | "images">,
   project: ProjectRow,
   branchId: string,
   user: UserRecord,
   body: Partial<ServerUserPatch>,
 ): Promise<UserRecord> {
-  const patch = await userPatchFromBody(body, services.config.serverSecret);
+  const written = await hostImages(services, { projectId: project.id, branchId }, body, ["profile_image_url"]);
+  const patch = await userPatchFromBody(written, services.config.serverSecret);
   return saveUserPatch(services, project, branchId, user, patch);
 }
 

@@ -5,6 +5,7 @@ import { clientTeamView, serverTeamView } from "../../domain/teams/views.ts";
 import type { TeamRow } from "../../domain/teams/teams.ts";
 import { tenancyOf, type RequestAuth } from "../../http/auth.ts";
 import { defineRoute } from "../../http/route.ts";
+import { hostImages } from "../../capabilities/images/domain/host.ts";
 import { mapMaybe } from "../../lib/maybe-async.ts";
 
 function view(auth: RequestAuth, team: TeamRow) {
@@ -20,9 +21,10 @@ export default [
       return { body: view(auth, team) };
     }),
   ),
-  defineRoute(teamsEndpoints.updateTeam, async ({ auth, params, body, services }) => ({
-    body: view(auth, await updateTeam(services.db, services.events, tenancyOf(auth), params.team_id, body)),
-  })),
+  defineRoute(teamsEndpoints.updateTeam, async ({ auth, params, body, services }) => {
+    const fields = await hostImages(services, tenancyOf(auth), body, ["profile_image_url"]);
+    return { body: view(auth, await updateTeam(services.db, services.events, tenancyOf(auth), params.team_id, fields)) };
+  }),
   defineRoute(teamsEndpoints.deleteTeam, async ({ auth, params, services }) => {
     await deleteTeam(services.db, services.events, tenancyOf(auth), params.team_id);
     return { body: SUCCESS };

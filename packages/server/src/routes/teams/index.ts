@@ -4,6 +4,7 @@ import { createTeam, listProjectTeams } from "../../domain/teams/manage.ts";
 import { clientTeamView, serverTeamView } from "../../domain/teams/views.ts";
 import type { TeamRow } from "../../domain/teams/teams.ts";
 import { tenancyOf, type RequestAuth } from "../../http/auth.ts";
+import { hostImages } from "../../capabilities/images/domain/host.ts";
 import { defineRoute } from "../../http/route.ts";
 import { resolveUserId } from "../../http/user-target.ts";
 import { listedUserId } from "../../http/listed-user.ts";
@@ -37,7 +38,8 @@ export default [
     } else {
       creatorId = body.creator_user_id === undefined ? null : resolveUserId(auth, body.creator_user_id);
     }
-    const { creator_user_id: _, ...fields } = body;
+    const { creator_user_id: _, ...written } = body;
+    const fields = await hostImages(services, tenancyOf(auth), written, ["profile_image_url"]);
     const team = await createTeam(services.db, services.events, auth.project, auth.branchId, fields, creatorId);
     return { status: 201, body: view(auth, team) };
   }),

@@ -1,5 +1,7 @@
-import { KnownErrors, internalProjectsEndpoints, listOf } from "@latchkey/shared";
-import { createProject, listOwnedProjects } from "../../../domain/projects/manage.ts";
+import { DEFAULT_BRANCH_ID, KnownErrors, internalProjectsEndpoints, isDataUrl, listOf } from "@latchkey/shared";
+import { createProject, listOwnedProjects, updateProject } from "../../../domain/projects/manage.ts";
+import { LOGO_FIELDS } from "../../../domain/projects/logos.ts";
+import { hostImages } from "../../../capabilities/images/domain/host.ts";
 import { adminProjectView } from "../../../domain/projects/views.ts";
 import { isTeamMember } from "../../../domain/teams/teams.ts";
 import { tenancyOf } from "../../../http/auth.ts";
@@ -17,7 +19,15 @@ export default [
     if (!(await isTeamMember(services.db, tenancyOf(auth), body.owner_team_id, owner.id))) {
       throw new KnownErrors.TeamMembershipNotFound(body.owner_team_id, owner.id);
     }
-    const project = await withProductionModeCheck(() => createProject(services.db, services.config.serverSecret, body));
+    // A logo sent as a data: URL is stored under the new project, so it is written once the project exists.
+    const inline = LOGO_FIELDS.filter((key) => typeof body[key] === "string" && isDataUrl(body[key]));
+    const first = { ...body, ...Object.fromEntries(inline.map((key) => [key, null])) };
+    let project = await withProductionModeCheck(() => createProject(services.db, services.config.serverSecret, first));
+    if (inline.length > 0) {
+      const logos = await hostImages(services, { projectId: project.id, branchId: DEFAULT_BRANCH_ID }, body, inline);
+      const set = Object.fromEntries(inline.map((key) => [key, logos[key]]));
+      project = await updateProject(services.db, services.events, services.config.serverSecret, services.projects, project.id, set);
+    }
     return { status: 201, body: adminProjectView(project, services.config.serverSecret) };
   }),
 ];

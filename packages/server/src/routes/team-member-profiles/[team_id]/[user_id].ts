@@ -2,6 +2,7 @@ import { KnownErrors, StatusError, teamMembersEndpoints } from "@latchkey/shared
 import { clientMemberProfileView, findNamedMember, serverMemberProfileView, updateMemberProfile } from "../../../domain/teams/profiles.ts";
 import { tenancyOf, type RequestAuth } from "../../../http/auth.ts";
 import { defineRoute } from "../../../http/route.ts";
+import { hostImages } from "../../../capabilities/images/domain/host.ts";
 import { resolveUserId } from "../../../http/user-target.ts";
 
 function namedUserId(auth: RequestAuth, userIdOrMe: string): string {
@@ -22,7 +23,8 @@ export default [
     }
     const scope = tenancyOf(auth);
     const { user } = await findNamedMember(services.db, scope, params.team_id, userId, auth.type !== "client");
-    const member = await updateMemberProfile(services.db, scope, params.team_id, userId, body);
+    const fields = await hostImages(services, scope, body, ["profile_image_url"]);
+    const member = await updateMemberProfile(services.db, scope, params.team_id, userId, fields);
     if (!member) throw new KnownErrors.TeamMembershipNotFound(params.team_id, userId);
     return { body: auth.type === "client" ? clientMemberProfileView(member) : serverMemberProfileView(member, user, auth.project.config) };
   }),
