@@ -89,6 +89,12 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** One log line per request (LATCHKEY_ACCESS_LOG=off turns it off). */
   accessLog: boolean;
+  /**
+   * Whether the rate limits on sign-in attempts, second factors and e-mail sends are enforced
+   * (LATCHKEY_RATE_LIMITS=off turns them off, warned about at start): test suites run many clients
+   * from one address, which would meet 429 on every send.
+   */
+  rateLimits: boolean;
 }
 
 /**
@@ -160,7 +166,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     trustedProxies: trustedProxiesFromEnv(env),
     metricsToken: env.LATCHKEY_METRICS_TOKEN || null,
     accessLog: env.LATCHKEY_ACCESS_LOG !== "off",
+    rateLimits: rateLimitsFromEnv(env.LATCHKEY_RATE_LIMITS),
   };
+}
+
+/** A typo must not switch the limits off (or leave them on while the operator thinks they are off): only on or off. */
+function rateLimitsFromEnv(text: string | undefined): boolean {
+  const value = (text ?? "").trim().toLowerCase();
+  if (value === "" || value === "on") return true;
+  if (value === "off") return false;
+  throw new StartupError(`LATCHKEY_RATE_LIMITS must be on or off, not ${JSON.stringify(text)}: off only for test environments.`);
 }
 
 function trustedProxiesFromEnv(env: NodeJS.ProcessEnv): TrustedProxies {

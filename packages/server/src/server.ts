@@ -70,6 +70,11 @@ export async function startInstance(
       "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is on: passkey answers of projects not in production mode can be replayed. Never use it in production.",
     );
   }
+  if (!config.rateLimits) {
+    logger.warn(
+      "LATCHKEY_RATE_LIMITS is off: sign-in attempts, second factors and e-mail sends are not limited. Use it only for test environments.",
+    );
+  }
   const sealed = await sealLegacyTotpSecrets(db, config.serverSecret);
   if (sealed > 0) logger.info({ sealed }, "encrypted stored TOTP secrets");
   const migratedProjects = await migrateLegacyProjectConfigs(db, config.serverSecret);
@@ -114,14 +119,14 @@ export async function startInstance(
     tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis, clock),
     projects,
     logger,
-    signInRateLimit: new SignInRateLimit(clock),
+    signInRateLimit: new SignInRateLimit(clock, config.rateLimits),
     bus,
     events,
     caches,
     sessionActivity,
     emails,
     jobs,
-    emailRateLimit: new EmailSendRateLimit(clock),
+    emailRateLimit: new EmailSendRateLimit(clock, config.rateLimits),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
     dashboard: config.dashboardDir

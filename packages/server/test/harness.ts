@@ -119,6 +119,7 @@ export async function createTestServer(
     trustedProxies: { proxies: [], header: "x-forwarded-for" },
     metricsToken: null,
     accessLog: true,
+    rateLimits: true,
     ...overrides,
   };
   // Replicas live in the same world as their primary: one clock for both.
