@@ -26,6 +26,7 @@ import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import { httpSiteverify } from "./integrations/siteverify.ts";
+import { httpChatCompletions } from "./integrations/chat-completions.ts";
 import { DashboardSite } from "./http/dashboard.ts";
 import { ClientAddresses } from "./http/client-address.ts";
 import { Metrics } from "./lib/metrics.ts";
@@ -129,6 +130,7 @@ export async function startInstance(
     emailRateLimit: new EmailSendRateLimit(clock, config.rateLimits),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
+    chatCompletions: config.aiChat ? httpChatCompletions(config.aiChat, logger) : null,
     dashboard: config.dashboardDir
       ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey, config.apiUrl)
       : null,

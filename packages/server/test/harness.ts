@@ -120,6 +120,7 @@ export async function createTestServer(
     metricsToken: null,
     accessLog: true,
     rateLimits: true,
+    aiChat: null,
     ...overrides,
   };
   // Replicas live in the same world as their primary: one clock for both.

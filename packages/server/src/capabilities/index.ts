@@ -5,10 +5,11 @@
  * and housekeeping (server.ts), and db/schema/index.ts re-exports their
  * tables.
  */
+import aiChat from "./ai-chat/capability.ts";
 import cliLogin from "./cli-login/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin];
+export const capabilities: readonly Capability[] = [cliLogin, aiChat];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

@@ -27,6 +27,7 @@ import { oauthProvidersEndpoints } from "./oauth-providers.ts";
 import { connectedAccountsEndpoints } from "./connected-accounts.ts";
 import { internalMetricsEndpoints } from "./metrics.ts";
 import { configEndpoints } from "./config.ts";
+import { aiChatEndpoints } from "./ai-chat.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -52,6 +53,7 @@ export * from "./oauth-providers.ts";
 export * from "./connected-accounts.ts";
 export * from "./metrics.ts";
 export * from "./config.ts";
+export * from "./ai-chat.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -77,6 +79,7 @@ export const endpointsByArea = {
   connectedAccounts: connectedAccountsEndpoints,
   internalMetrics: internalMetricsEndpoints,
   config: configEndpoints,
+  aiChat: aiChatEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -101,6 +104,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof oauthProvidersEndpoints> &
   EndpointMapOf<typeof connectedAccountsEndpoints> &
   EndpointMapOf<typeof internalMetricsEndpoints> &
-  EndpointMapOf<typeof configEndpoints>;
+  EndpointMapOf<typeof configEndpoints> &
+  EndpointMapOf<typeof aiChatEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));
