@@ -65,7 +65,8 @@ describe("LATCHKEY_RATE_LIMITS", () => {
 
   it("off, one address is mailed sign-in codes past the limit", async () => {
     const email = uniqueEmail("flood");
-    for (let i = 0; i < 8; i++) {
+    // One more than the five codes an address may get every ten minutes.
+    for (let i = 0; i < 6; i++) {
       const res = await server.request("/auth/otp/send-sign-in-code", {
         method: "POST",
         as: project.client,
@@ -73,7 +74,7 @@ describe("LATCHKEY_RATE_LIMITS", () => {
       });
       expect(res.status, `send ${i + 1}: ${res.text}`).toBe(200);
     }
-  });
+  }, 90_000);
 
   it("off, an account's wrong passwords never lock it: the right one still signs in", async () => {
     const user = await signUpUser(server, project);
