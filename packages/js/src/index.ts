@@ -30,6 +30,7 @@ export type {
   SmtpSettings,
   ThemeChoice,
 } from "./apps/admin-emails.ts";
+export type { ChatContent, ChatContextType } from "./apps/admin-ai-chat.ts";
 export { CurrentUser } from "./models/current-user.ts";
 export { ServerUser, type ServerOnlyUserFields } from "./models/server-user.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";

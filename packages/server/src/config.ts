@@ -8,6 +8,7 @@ import { ACCESS_TOKEN_DEFAULT_EXPIRATION_MILLIS, OAUTH_PROVIDER_IDS, type OAuthP
 import { parseDuration } from "./lib/duration.ts";
 import type { SmtpSettings } from "./domain/emails/smtp.ts";
 import type { SiteverifySettings } from "./integrations/siteverify.ts";
+import type { ChatCompletionsSettings } from "./integrations/chat-completions.ts";
 import { StartupError } from "./process/startup-error.ts";
 
 export interface ServerConfig {
@@ -94,6 +95,18 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** One log line per request (LATCHKEY_ACCESS_LOG=off turns it off). */
   accessLog: boolean;
+  /**
+   * Whether the rate limits on sign-in attempts, second factors and e-mail sends are enforced
+   * (LATCHKEY_RATE_LIMITS=off turns them off, warned about at start): test suites run many clients
+   * from one address, which would meet 429 on every send.
+   */
+  rateLimits: boolean;
+  /**
+   * The OpenAI-compatible chat-completions service of the dashboard's AI assistant
+   * (LATCHKEY_AI_BASE_URL, LATCHKEY_AI_API_KEY, LATCHKEY_AI_MODEL); null: the assistant is off
+   * and its replies answer AI_CHAT_NOT_CONFIGURED.
+   */
+  aiChat: ChatCompletionsSettings | null;
 }
 
 /**
@@ -167,7 +180,44 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     trustedProxies: trustedProxiesFromEnv(env),
     metricsToken: env.LATCHKEY_METRICS_TOKEN || null,
     accessLog: env.LATCHKEY_ACCESS_LOG !== "off",
+    rateLimits: rateLimitsFromEnv(env.LATCHKEY_RATE_LIMITS),
+    aiChat: aiChatFromEnv(env),
   };
+}
+
+/** A reply waits at most this long for the model: long answers (a whole template) take a while. */
+const AI_CHAT_TIMEOUT_MILLIS = 60_000;
+
+function aiChatFromEnv(env: NodeJS.ProcessEnv): ChatCompletionsSettings | null {
+  const baseUrl = env.LATCHKEY_AI_BASE_URL?.trim();
+  const model = env.LATCHKEY_AI_MODEL?.trim();
+  const apiKey = env.LATCHKEY_AI_API_KEY || null;
+  if (!baseUrl) {
+    if (model || apiKey)
+      throw new StartupError("LATCHKEY_AI_MODEL and LATCHKEY_AI_API_KEY need LATCHKEY_AI_BASE_URL: set it too, or unset them.");
+    return null;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // answered below
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new StartupError(
+      `LATCHKEY_AI_BASE_URL must be an http:// or https:// address, not ${JSON.stringify(baseUrl)}: the chat-completions service's base, e.g. https://api.openai.com/v1.`,
+    );
+  }
+  if (!model) throw new StartupError("LATCHKEY_AI_BASE_URL is set but LATCHKEY_AI_MODEL is not: name the model to ask, e.g. gpt-4o.");
+  return { baseUrl: baseUrl.replace(/\/+$/, ""), apiKey, model, timeoutMillis: AI_CHAT_TIMEOUT_MILLIS };
+}
+
+/** A typo must not switch the limits off (or leave them on while the operator thinks they are off): only on or off. */
+function rateLimitsFromEnv(text: string | undefined): boolean {
+  const value = (text ?? "").trim().toLowerCase();
+  if (value === "" || value === "on") return true;
+  if (value === "off") return false;
+  throw new StartupError(`LATCHKEY_RATE_LIMITS must be on or off, not ${JSON.stringify(text)}: off only for test environments.`);
 }
 
 function trustedProxiesFromEnv(env: NodeJS.ProcessEnv): TrustedProxies {

@@ -26,6 +26,7 @@ import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import { httpSiteverify } from "./integrations/siteverify.ts";
+import { httpChatCompletions } from "./integrations/chat-completions.ts";
 import { DashboardSite } from "./http/dashboard.ts";
 import { ClientAddresses } from "./http/client-address.ts";
 import { Metrics } from "./lib/metrics.ts";
@@ -69,6 +70,11 @@ export async function startInstance(
   if (config.passkeyTestChallenge) {
     logger.warn(
       "STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING is on: passkey answers of projects not in production mode can be replayed. Never use it in production.",
+    );
+  }
+  if (!config.rateLimits) {
+    logger.warn(
+      "LATCHKEY_RATE_LIMITS is off: sign-in attempts, second factors and e-mail sends are not limited. Use it only for test environments.",
     );
   }
   const sealed = await sealLegacyTotpSecrets(db, config.serverSecret);
@@ -115,16 +121,17 @@ export async function startInstance(
     tokens: new AccessTokens(keys, config.apiUrl, config.accessTokenExpirationMillis, clock),
     projects,
     logger,
-    signInRateLimit: new SignInRateLimit(clock),
+    signInRateLimit: new SignInRateLimit(clock, config.rateLimits),
     bus,
     events,
     caches,
     sessionActivity,
     emails,
     jobs,
-    emailRateLimit: new EmailSendRateLimit(clock),
+    emailRateLimit: new EmailSendRateLimit(clock, config.rateLimits),
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
+    chatCompletions: config.aiChat ? httpChatCompletions(config.aiChat, logger) : null,
     dashboard: config.dashboardDir
       ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey, config.apiUrl)
       : null,

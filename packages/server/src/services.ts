@@ -17,6 +17,7 @@ import type { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import type { AccessTokens } from "./domain/tokens/access-token.ts";
 import type { KeyStore } from "./domain/tokens/signing-keys.ts";
 import type { Siteverify } from "./integrations/siteverify.ts";
+import type { ChatCompletions } from "./integrations/chat-completions.ts";
 import type { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
 import type { DashboardSite } from "./http/dashboard.ts";
 import type { ClientAddresses } from "./http/client-address.ts";
@@ -48,6 +49,8 @@ export interface Services {
   housekeeping: Housekeeping;
   /** null: bot challenges are off (see ServerConfig.botChallenge). */
   siteverify: Siteverify | null;
+  /** The AI assistant's model (capabilities/ai-chat); null when the operator connected none. */
+  chatCompletions: ChatCompletions | null;
   /** The dashboard served at / (null: the API alone; see ServerConfig.dashboardDir). */
   dashboard: DashboardSite | null;
   /** The client's address and country behind trusted proxies (ServerConfig.trustedProxies). */

@@ -19,11 +19,13 @@ const TIMEOUT_MILLIS = 400;
 
 /**
  * Tokens tell the stand-in what to answer, so tests need not share state:
- * `pass:<action>:<hostname>`, `fail`, `hang`, `status:<code>`, `garbage`.
+ * `pass:<action>:<hostname>`, `nohost:<action>` (passed, no hostname in the answer), `fail`, `hang`,
+ * `status:<code>`, `garbage`.
  */
 function replyTo(token: string | null): SiteverifyReply {
   const [kind, a, b] = (token ?? "").split(":");
   if (kind === "pass") return { json: { success: true, action: a, hostname: b, "error-codes": [] } };
+  if (kind === "nohost") return { json: { success: true, action: a, "error-codes": [] } };
   if (kind === "hang") return "hang";
   if (kind === "status") return { status: Number(a), json: { error: "down" } };
   if (kind === "garbage") return { json: ["not", "an", "answer"] };
@@ -181,6 +183,24 @@ describe("password sign-up", () => {
     expect(await signedUpScore({ bot_challenge_token: token("sign_up_with_credential", "localhost") }, strict)).toBe(100);
     expect(await signedUpScore({ bot_challenge_token: token("sign_up_with_credential", "localhost") })).toBe(0);
     expect(await signedUpScore({ bot_challenge_token: token("sign_up_with_credential", "app.example.com") })).toBe(100);
+  });
+
+  it("scores a passed token 0 when the answer names no hostname, as long as its action is the step's", async () => {
+    const strict = await createProject(server, project.owner, {
+      allow_localhost: false,
+      domains: [{ domain: "https://app.example.com", handler_path: "/handler" }],
+    });
+    expect(await signedUpScore({ bot_challenge_token: `nohost:sign_up_with_credential:${uniqueEmail()}` })).toBe(0);
+    expect(await signedUpScore({ bot_challenge_token: `nohost:sign_up_with_credential:${uniqueEmail()}` }, strict)).toBe(0);
+    expect(await signedUpScore({ bot_challenge_token: `nohost:send_magic_link_email:${uniqueEmail()}` })).toBe(100);
+    expect(await signedUpScore({ bot_challenge_token: `nohost::${uniqueEmail()}` })).toBe(100);
+    // A hostname that is there is still checked.
+    expect(await signedUpScore({ bot_challenge_token: token("sign_up_with_credential", "evil.example.net") }, strict)).toBe(100);
+    const visible = await signUp({
+      bot_challenge_token: `nohost:sign_up_with_credential:${uniqueEmail()}`,
+      bot_challenge_phase: "invisible",
+    });
+    expect(visible.status, visible.text).toBe(200);
   });
 
   it("phase invisible: a challenge that did not pass answers BOT_CHALLENGE_REQUIRED and creates no one", async () => {

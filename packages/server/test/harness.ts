@@ -120,6 +120,8 @@ export async function createTestServer(
     trustedProxies: { proxies: [], header: "x-forwarded-for" },
     metricsToken: null,
     accessLog: true,
+    rateLimits: true,
+    aiChat: null,
     ...overrides,
   };
   // Replicas live in the same world as their primary: one clock for both.

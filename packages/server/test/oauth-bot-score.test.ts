@@ -17,6 +17,7 @@ beforeAll(async () => {
   peer.reply = (request) => {
     const [kind, action] = (request.response ?? "").split(":");
     if (kind === "down") return { status: 503, json: {} };
+    if (kind === "nohost") return { json: { success: true, action, "error-codes": [] } };
     return { json: kind === "pass" ? { success: true, action, hostname: "localhost", "error-codes": [] } : { success: false } };
   };
   testbed = await startOAuthTestbed({ botChallenge: { url: peer.url, secretKey: "s", timeoutMillis: 2000 } });
@@ -47,6 +48,11 @@ async function botScore(userId: string): Promise<number> {
 describe("risk_scores.sign_up.bot of an OAuth sign-up", () => {
   it("is 0 after a passed challenge", async () => {
     expect(await signUpScore({ bot_challenge_token: "pass:oauth_authenticate" })).toBe(0);
+  });
+
+  it("is 0 after a passed challenge whose answer names no hostname, 100 when its action is another step's", async () => {
+    expect(await signUpScore({ bot_challenge_token: "nohost:oauth_authenticate" })).toBe(0);
+    expect(await signUpScore({ bot_challenge_token: "nohost:sign_up_with_credential" })).toBe(100);
   });
 
   it("is 100 without a challenge answer (an older client), the middle when it could not be verified", async () => {

@@ -19,9 +19,31 @@ describe("GET /api/v1", () => {
 
   it("names the access level, project and user when authenticated", async () => {
     const res = await server.request("/", { as: server.internal.server });
-    expect(res.text).toContain("Authentication: Server");
-    expect(res.text).toContain("Project: internal");
-    expect(res.text).toContain("User: None");
+    expect(res.text.split("\n").slice(2)).toEqual(["Authentication: Server", "  Project: internal", "  User: None"]);
+  });
+
+  it("names the signed-in user's primary e-mail, indented under Authentication", async () => {
+    const email = `root-${Date.now()}@example.com`;
+    const created = await server.request("/users", {
+      method: "POST",
+      as: server.internal.server,
+      body: { primary_email: email, primary_email_auth_enabled: true },
+    });
+    expect(created.status).toBe(201);
+    const session = await server.request("/auth/sessions", {
+      method: "POST",
+      as: server.internal.server,
+      body: { user_id: created.body.id },
+    });
+    const res = await server.request("/", {
+      as: { ...server.internal.client, accessToken: session.body.access_token },
+    });
+    expect(res.text.split("\n").slice(2)).toEqual(["Authentication: Client", "  Project: internal", `  User: ${email}`]);
+  });
+
+  it("adds no Project or User line without authentication", async () => {
+    const res = await server.request("/");
+    expect(res.text.split("\n").slice(2)).toEqual(["Authentication: None"]);
   });
 
   it("answers an unsupported method with 405 plain text", async () => {

@@ -709,6 +709,16 @@ const TABLE: Row[] = [
   { code: "WORKFLOW_TOKEN_DOES_NOT_EXIST", status: 400, cls: K.WorkflowTokenDoesNotExist, make: () => new K.WorkflowTokenDoesNotExist() },
   { code: "WORKFLOW_TOKEN_EXPIRED", status: 400, cls: K.WorkflowTokenExpired, make: () => new K.WorkflowTokenExpired() },
   { code: "INFINITE_LOOP_DETECTED", status: 508, cls: K.InfiniteLoopDetected, make: () => new K.InfiniteLoopDetected() },
+
+  // AI chat
+  { code: "AI_CHAT_NOT_CONFIGURED", status: 501, cls: K.AiChatNotConfigured, make: () => new K.AiChatNotConfigured() },
+  {
+    code: "AI_CHAT_PROVIDER_ERROR",
+    status: 502,
+    cls: K.AiChatProviderError,
+    make: () => new K.AiChatProviderError("status 500"),
+    details: ["reason"],
+  },
 ];
 
 describe("known errors catalogue", () => {

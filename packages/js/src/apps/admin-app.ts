@@ -20,6 +20,7 @@ import type {
 } from "../models/permission.ts";
 import type { Session } from "../session/session.ts";
 import { PermissionDefinitions } from "./permission-definitions.ts";
+import { AdminAiChat, type ChatContextType } from "./admin-ai-chat.ts";
 import {
   AdminEmails,
   type EmailDraftCreateOptions,
@@ -49,6 +50,7 @@ export class StackAdminApp extends StackServerApp {
   protected override readonly accessType: AccessType = "admin";
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
+  readonly #aiChat: AdminAiChat;
   readonly #definitions: PermissionDefinitions;
   /** The rendered config, read by `project.getConfig()` and the `useConfig` hook, read again after every write of the project. */
   readonly #config = new CachedQuery(this.cache, "config", () => ProjectConfigCalls.fetch(this.api, this.#ownerSession));
@@ -62,6 +64,7 @@ export class StackAdminApp extends StackServerApp {
     // Every request of this app — user management included — goes as the owner.
     this.api.defaultAdminSession = this.#ownerSession;
     this.#emails = new AdminEmails(this.adminProjectContext());
+    this.#aiChat = new AdminAiChat(this.adminProjectContext());
     this.#definitions = new PermissionDefinitions({
       api: this.api,
       cache: this.cache,
@@ -187,6 +190,15 @@ export class StackAdminApp extends StackServerApp {
   updateEmailDraft = (id: string, update: EmailDraftUpdateOptions) => this.#emails.updateEmailDraft(id, update);
   deleteEmailDraft = (id: string) => this.#emails.deleteEmailDraft(id);
   getEmailPreview = (options: Parameters<AdminEmails["getEmailPreview"]>[0]) => this.#emails.getEmailPreview(options);
+
+  // -------------------------------------------------------------------------
+  // The AI assistant of the e-mail editors: threads of messages, and its replies
+
+  isAiChatEnabled = () => this.#aiChat.isAiChatEnabled();
+  sendChatMessage = (threadId: string, contextType: ChatContextType, messages: Parameters<AdminAiChat["sendChatMessage"]>[2]) =>
+    this.#aiChat.sendChatMessage(threadId, contextType, messages);
+  saveChatMessage = (threadId: string, message: unknown) => this.#aiChat.saveChatMessage(threadId, message);
+  listChatMessages = (threadId: string) => this.#aiChat.listChatMessages(threadId);
 
   // -------------------------------------------------------------------------
   // Permission definitions: team-scoped (listed with the system permissions) and project-scoped

@@ -5,11 +5,12 @@
  * and housekeeping (server.ts), and db/schema/index.ts re-exports their
  * tables.
  */
+import aiChat from "./ai-chat/capability.ts";
 import cliLogin from "./cli-login/capability.ts";
 import images from "./images/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin, images];
+export const capabilities: readonly Capability[] = [cliLogin, images, aiChat];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

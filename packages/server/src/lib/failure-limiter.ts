@@ -3,6 +3,9 @@
  * sliding window and refuses further attempts once a key has too many. Only failures count, so a user who signs in
  * correctly is never slowed down, while guessing is capped per account and
  * per address. Kept per process: each replica enforces its own share.
+ * A limiter that is not `enforced` (LATCHKEY_RATE_LIMITS=off, for test
+ * environments where many clients share one address) counts nothing and
+ * never refuses.
  */
 import type { Clock } from "./clock.ts";
 
@@ -14,10 +17,12 @@ export class FailureLimiter {
     private readonly clock: Clock,
     readonly maxFailures: number,
     readonly windowMillis: number,
+    readonly enforced = true,
   ) {}
 
   /** Seconds until `key` may try again, or 0 when it may try now. */
   retryAfterSeconds(key: string): number {
+    if (!this.enforced) return 0;
     const now = this.clock.now();
     const recent = this.recent(key, now);
     if (recent.length < this.maxFailures) return 0;
@@ -25,6 +30,7 @@ export class FailureLimiter {
   }
 
   recordFailure(key: string): void {
+    if (!this.enforced) return;
     const now = this.clock.now();
     const recent = this.recent(key, now);
     recent.push(now);

@@ -10,9 +10,10 @@ export default [
       "",
       `Authentication: ${auth ? auth.type[0]!.toUpperCase() + auth.type.slice(1) : "None"}`,
     ];
+    // Indented under "Authentication:" as the clients reading this text expect.
     if (auth) {
-      lines.push(`Project: ${auth.project.id}`);
-      lines.push(`User: ${auth.user ? (auth.user.primaryEmail ?? auth.user.id) : "None"}`);
+      lines.push(`  Project: ${auth.project.id}`);
+      lines.push(`  User: ${auth.user ? (auth.user.primaryEmail ?? auth.user.id) : "None"}`);
     }
     return textResponse(200, lines.join("\n"));
   }),

@@ -28,6 +28,7 @@ import { connectedAccountsEndpoints } from "./connected-accounts.ts";
 import { internalMetricsEndpoints } from "./metrics.ts";
 import { configEndpoints } from "./config.ts";
 import { imagesEndpoints } from "./images.ts";
+import { aiChatEndpoints } from "./ai-chat.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -54,6 +55,7 @@ export * from "./connected-accounts.ts";
 export * from "./metrics.ts";
 export * from "./config.ts";
 export * from "./images.ts";
+export * from "./ai-chat.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -80,6 +82,7 @@ export const endpointsByArea = {
   internalMetrics: internalMetricsEndpoints,
   config: configEndpoints,
   images: imagesEndpoints,
+  aiChat: aiChatEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -105,6 +108,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof connectedAccountsEndpoints> &
   EndpointMapOf<typeof internalMetricsEndpoints> &
   EndpointMapOf<typeof configEndpoints> &
-  EndpointMapOf<typeof imagesEndpoints>;
+  EndpointMapOf<typeof imagesEndpoints> &
+  EndpointMapOf<typeof aiChatEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -1,6 +1,7 @@
 /**
- * About the API itself: the welcome at its root, its OpenAPI document, and
- * the public keys that verify a project's access tokens.
+ * About the API itself: the welcome at its root, its OpenAPI document, the
+ * public keys that verify a project's access tokens, and the answer to a
+ * client asking whether a feature is supported.
  */
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint.ts";
@@ -35,6 +36,14 @@ export const openApiDocumentJson = z.strictObject({
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
 export type OpenApiDocumentJson = z.infer<typeof openApiDocumentJson>;
+
+/**
+ * What a client sends when it meets a feature this server lacks: the
+ * feature's name, and whatever else it knows (kept loose: clients add their
+ * own keys).
+ */
+export const checkFeatureSupportBody = z.looseObject({ feature_name: z.string().optional() }).optional();
+export type CheckFeatureSupportBody = z.input<typeof checkFeatureSupportBody>;
 
 const projectParams = z.strictObject({ project_id: z.string() });
 
@@ -76,5 +85,15 @@ export const metaEndpoints = {
     status: 307,
     responseType: "redirect",
     response: z.string().regex(/^\/api\/(v1|latest)\/projects\/[^/]+\/\.well-known\/jwks\.json\?include_anonymous=true$/),
+  }),
+  checkFeatureSupport: defineEndpoint({
+    method: "POST",
+    path: "/check-feature-support",
+    summary: "A sentence telling a client that the feature it names is not supported yet (plain text)",
+    tags: ["Meta"],
+    access: "public",
+    body: checkFeatureSupportBody,
+    response: z.string(),
+    responseType: "text",
   }),
 };

@@ -3,6 +3,7 @@
  * `KnownErrors.UserNotFound` etc. are classes both the server (throws) and the
  * SDK (rebuilds from responses with `knownErrorFromJson`) use.
  */
+import * as aiChat from "./ai-chat.ts";
 import * as apiKeys from "./api-keys.ts";
 import * as botChallenge from "./bot-challenge.ts";
 import * as cli from "./cli.ts";
@@ -42,6 +43,7 @@ export const KnownErrors = {
   ...email,
   ...payments,
   ...other,
+  ...aiChat,
 };
 
 type Catalogue = typeof KnownErrors;

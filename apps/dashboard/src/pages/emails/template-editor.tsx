@@ -1,7 +1,12 @@
-/** One template: its TSX, previewed live in the template's theme; save, or delete with confirmation. */
+/**
+ * One template: its TSX, previewed live in the template's theme; save, or
+ * delete with confirmation; and, when the server offers it, the AI assistant
+ * to ask for a change.
+ */
 import type { EmailTemplate, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
 import { useAction } from "../../lib/use-action.ts";
+import { AiChatPanel } from "./ai-chat-panel.tsx";
 import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
 
@@ -30,15 +35,19 @@ export function TemplateEditor({
   });
   const changed = source !== template.tsxSource;
   return (
-    <TsxEditorForm
-      head={<h2 className="email-editor-title">{template.displayName}</h2>}
-      save={save}
-      changed={changed}
-      removal={{ what: "template", name: template.displayName, remove: () => app.deleteEmailTemplate(template.id), removed: onDeleted }}
-      source={source}
-      onSource={setSource}
-      label="Template source"
-      preview={preview}
-    />
+    <>
+      <TsxEditorForm
+        head={<h2 className="email-editor-title">{template.displayName}</h2>}
+        save={save}
+        changed={changed}
+        removal={{ what: "template", name: template.displayName, remove: () => app.deleteEmailTemplate(template.id), removed: onDeleted }}
+        source={source}
+        onSource={setSource}
+        label="Template source"
+        preview={preview}
+      />
+      {/* The thread is named after the template: the assistant sees its saved source, and the talk is there next time. */}
+      <AiChatPanel app={app} threadId={template.id} contextType="email-template" onUse={setSource} />
+    </>
   );
 }

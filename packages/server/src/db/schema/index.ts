@@ -10,6 +10,7 @@ export * from "./passkeys.ts";
 // A capability's tables live in its folder (capabilities/<name>/schema.ts).
 export * from "../../capabilities/cli-login/schema.ts";
 export * from "../../capabilities/images/schema.ts";
+export * from "../../capabilities/ai-chat/schema.ts";
 export * from "./oauth.ts";
 export * from "./config-overrides.ts";
 export * from "./events.ts";

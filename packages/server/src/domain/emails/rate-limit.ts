@@ -16,10 +16,11 @@ export class EmailSendRateLimit {
   readonly codesPerRecipient: FailureLimiter;
   readonly sendsPerIp: FailureLimiter;
 
-  constructor(clock: Clock) {
-    this.testEmailsPerProject = new FailureLimiter(clock, 10, TEN_MINUTES);
-    this.codesPerRecipient = new FailureLimiter(clock, 5, TEN_MINUTES);
-    this.sendsPerIp = new FailureLimiter(clock, 30, TEN_MINUTES);
+  /** `enforced` false: nothing is counted or refused (LATCHKEY_RATE_LIMITS=off). */
+  constructor(clock: Clock, enforced = true) {
+    this.testEmailsPerProject = new FailureLimiter(clock, 10, TEN_MINUTES, enforced);
+    this.codesPerRecipient = new FailureLimiter(clock, 5, TEN_MINUTES, enforced);
+    this.sendsPerIp = new FailureLimiter(clock, 30, TEN_MINUTES, enforced);
   }
 
   /** Counts one test e-mail, or throws 429 when the project or address has sent too many. */

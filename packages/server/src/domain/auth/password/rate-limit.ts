@@ -11,10 +11,11 @@ export class SignInRateLimit {
   /** Wrong TOTP codes per user, whatever attempt code they came with (domain/auth/mfa/mfa-sign-in.ts). */
   readonly totpPerUser: FailureLimiter;
 
-  constructor(clock: Clock) {
-    this.perAccount = new FailureLimiter(clock, 20, TEN_MINUTES);
-    this.perIp = new FailureLimiter(clock, 200, TEN_MINUTES);
-    this.totpPerUser = new FailureLimiter(clock, 10, 3 * TEN_MINUTES);
+  /** `enforced` false: nothing is counted or refused (LATCHKEY_RATE_LIMITS=off). */
+  constructor(clock: Clock, enforced = true) {
+    this.perAccount = new FailureLimiter(clock, 20, TEN_MINUTES, enforced);
+    this.perIp = new FailureLimiter(clock, 200, TEN_MINUTES, enforced);
+    this.totpPerUser = new FailureLimiter(clock, 10, 3 * TEN_MINUTES, enforced);
   }
 
   /** Throws 429 when this account or address has failed too often. */
