@@ -32,7 +32,7 @@ const MEMORY_MESSAGE = `it needs more than ${RENDER_MEMORY_BYTES / 1024 / 1024} 
 function resultOf(outcome: RenderOutcome): RenderedEmail {
   switch (outcome.kind) {
     case "rendered":
-      return { html: outcome.html, text: outcome.text, subject: outcome.subject };
+      return { html: outcome.html, text: outcome.text, subject: outcome.subject, notificationCategory: outcome.notificationCategory };
     case "error":
       throw fail(/out of memory/i.test(outcome.message) ? MEMORY_MESSAGE : outcome.message);
     case "memory":
