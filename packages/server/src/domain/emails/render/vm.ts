@@ -47,8 +47,8 @@ const PAGE_BYTES = 65536;
  * and a new engine gives the memory back.
  */
 const RETIRE_GROWTH_BYTES = 32 * 1024 * 1024;
-/** Growth stops this close to the cap when the next allocation no longer fits. */
-const FULL_MARGIN_BYTES = 1024 * 1024;
+/** Growth stops this close to the cap when the next allocation no longer fits (a 1 MiB buffer needs more than 1 MiB). */
+const FULL_MARGIN_BYTES = 2 * 1024 * 1024;
 
 export interface Snapshot {
   bytes: Uint8Array;
