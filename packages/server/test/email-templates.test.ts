@@ -6,7 +6,7 @@
  * templates through a real SMTP peer, falling back to the plain message when
  * an edited template fails.
  */
-import { DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID } from "@latchkey/shared";
+import { COLORFUL_EMAIL_THEME_ID, DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailDrafts, emailTemplates, emailThemes, sentEmails } from "../src/db/schema/index.ts";
@@ -132,12 +132,12 @@ describe("access", () => {
   });
 
   it("the owner's admin token works like the admin key", async () => {
-    expect((await ok("GET", "/internal/email-themes", custom.ownerAdmin)).themes).toHaveLength(2);
+    expect((await ok("GET", "/internal/email-themes", custom.ownerAdmin)).themes).toHaveLength(3);
   });
 });
 
 describe("built-in themes and templates", () => {
-  it("every project has both themes and the four templates, seeded once however often they are read", async () => {
+  it("every project has the three themes and the five templates under their fixed ids, seeded once however often they are read", async () => {
     const p = await createProject(server);
     // The first reads race each other: each seeds, none duplicates.
     const [themesRes, list] = await Promise.all([
@@ -149,7 +149,21 @@ describe("built-in themes and templates", () => {
     expect(themesRes.themes).toEqual([
       { id: DEFAULT_EMAIL_THEME_ID, display_name: "Default Light" },
       { id: DARK_EMAIL_THEME_ID, display_name: "Default Dark" },
+      { id: COLORFUL_EMAIL_THEME_ID, display_name: "Default Colorful" },
     ]);
+    // The ids clients of the wire contract know.
+    expect([DEFAULT_EMAIL_THEME_ID, DARK_EMAIL_THEME_ID, COLORFUL_EMAIL_THEME_ID]).toEqual([
+      "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac",
+      "a0172b5d-cff0-463b-83bb-85124697373a",
+      "c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f",
+    ]);
+    expect(DEFAULT_EMAIL_TEMPLATE_IDS).toEqual({
+      email_verification: "e7d009ce-8d47-4528-b245-5bf119f2ffa3",
+      password_reset: "a70fb3a4-56c1-4e42-af25-49d25603abd0",
+      sign_in_code: "822687fe-8d0a-4467-a0d1-416b6e639478",
+      team_invitation: "e84de395-2076-4831-9c19-8e9a96a868e4",
+      sign_in_invitation: "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
+    });
     expect(list.map((t) => t.id).sort()).toEqual([...BUILT_IN_TEMPLATE_IDS].sort());
     for (const t of list) {
       // The project's selected theme: theme_id is absent.
@@ -162,8 +176,8 @@ describe("built-in themes and templates", () => {
     }
     await Promise.all([templates(p), templates(p), ok("GET", "/internal/email-themes", p.admin)]);
     const rows = await db().select().from(emailTemplates).where(eq(emailTemplates.projectId, p.id));
-    expect(rows).toHaveLength(4);
-    expect(await db().select().from(emailThemes).where(eq(emailThemes.projectId, p.id))).toHaveLength(2);
+    expect(rows).toHaveLength(5);
+    expect(await db().select().from(emailThemes).where(eq(emailThemes.projectId, p.id))).toHaveLength(3);
   });
 
   it("a project made before the defaults existed gets them on first read", async () => {
@@ -174,11 +188,11 @@ describe("built-in themes and templates", () => {
     const res = await ok("GET", `/internal/email-themes/${DARK_EMAIL_THEME_ID}`, p.admin);
     expect(Object.keys(res)).toEqual(["id", "display_name", "tsx_source"]);
     expect(res.display_name).toBe("Default Dark");
-    expect(await templates(p)).toHaveLength(4);
+    expect(await templates(p)).toHaveLength(5);
   });
 
   it("an edited default stays edited", async () => {
-    const p = await createProject(server);
+    const p = await ownSmtpProject();
     const id = DEFAULT_EMAIL_TEMPLATE_IDS.password_reset;
     const source = templateSource("Edited reset text");
     await ok("PATCH", `/internal/email-templates/${id}`, p.admin, { tsx_source: source });
@@ -254,8 +268,44 @@ describe("/internal/email-themes", () => {
     expectSchemaError(await req("PATCH", path, project.admin, { tsx_source: 5 }), "PATCH", path, [
       "body.tsx_source must be a `string` type, but the final value was: `5`.",
     ]);
-    // Themes are not deleted (the project's selected theme must keep existing).
-    expectPlainError(await req("DELETE", path, project.admin), 405, /Method not allowed/);
+    expectSchemaError(await req("DELETE", "/internal/email-themes/nope", project.admin), "DELETE", "/internal/email-themes/nope", [
+      "params.theme_id must be a valid UUID",
+    ]);
+  });
+
+  it("DELETE → {success: true}; templates and drafts it framed take the selected theme", async () => {
+    const p = await ownSmtpProject();
+    const { id } = await ok("POST", "/internal/email-themes", p.admin, { display_name: "Seasonal" });
+    const templateId = DEFAULT_EMAIL_TEMPLATE_IDS.password_reset;
+    await ok("PATCH", `/internal/email-templates/${templateId}`, p.admin, { theme_id: id });
+    const { id: draftId } = await ok("POST", "/internal/email-drafts", p.admin, { display_name: "Sale", theme_id: id });
+    expect(await ok("DELETE", `/internal/email-themes/${id}`, p.admin)).toEqual({ success: true });
+    expect((await ok("GET", "/internal/email-themes", p.admin)).themes.map((t: { id: string }) => t.id)).not.toContain(id);
+    expectPlainError(await req("GET", `/internal/email-themes/${id}`, p.admin), 404);
+    expect(await ok("GET", `/internal/email-templates/${templateId}`, p.admin)).not.toHaveProperty("theme_id");
+    expect(await ok("GET", `/internal/email-drafts/${draftId}`, p.admin)).not.toHaveProperty("theme_id");
+  });
+
+  it("DELETE of the selected theme → 400, of a built-in one → 400, of an unknown or another project's → 404 (plain text)", async () => {
+    const p = await createProject(server);
+    const { id } = await ok("POST", "/internal/email-themes", p.admin, { display_name: "Chosen" });
+    await patchProjectConfig(server, p, { email_theme: id });
+    expectPlainError(
+      await req("DELETE", `/internal/email-themes/${id}`, p.admin),
+      400,
+      /^Cannot delete the currently active email theme\. Please select a different theme first\.$/,
+    );
+    for (const builtIn of [DEFAULT_EMAIL_THEME_ID, DARK_EMAIL_THEME_ID, COLORFUL_EMAIL_THEME_ID]) {
+      expectPlainError(await req("DELETE", `/internal/email-themes/${builtIn}`, p.admin), 400, /Built-in e-mail themes cannot be deleted/);
+    }
+    const { id: foreign } = await ok("POST", "/internal/email-themes", custom.admin, { display_name: "Not p's" });
+    for (const themeId of [UNKNOWN_UUID, foreign]) {
+      expectPlainError(await req("DELETE", `/internal/email-themes/${themeId}`, p.admin), 404, /^No theme found with given id$/);
+    }
+    expect((await ok("GET", `/internal/email-themes/${foreign}`, custom.admin)).display_name).toBe("Not p's");
+    expect((await ok("GET", `/internal/email-themes/${id}`, p.admin)).display_name).toBe("Chosen");
+    for (const as of [p.client, p.server])
+      expectKnownError(await req("DELETE", `/internal/email-themes/${id}`, as), "INSUFFICIENT_ACCESS_TYPE", 401);
   });
 });
 
@@ -263,7 +313,16 @@ describe("/internal/email-templates", () => {
   it("POST on shared e-mail → REQUIRES_CUSTOM_EMAIL_SERVER, nothing added", async () => {
     const res = await req("POST", "/internal/email-templates", project.admin, { display_name: "Newsletter" });
     expectKnownError(res, "REQUIRES_CUSTOM_EMAIL_SERVER", 400);
-    expect(await templates(project)).toHaveLength(4);
+    expect(await templates(project)).toHaveLength(5);
+  });
+
+  it("PATCH on shared e-mail → REQUIRES_CUSTOM_EMAIL_SERVER, nothing saved (its mail goes out in the built-in wording)", async () => {
+    const path = `/internal/email-templates/${DEFAULT_EMAIL_TEMPLATE_IDS.password_reset}`;
+    const before = await ok("GET", path, project.admin);
+    for (const body of [{ tsx_source: templateSource("Not sent anyway") }, { theme_id: false }]) {
+      expectKnownError(await req("PATCH", path, project.admin, body), "REQUIRES_CUSTOM_EMAIL_SERVER", 400);
+    }
+    expect(await ok("GET", path, project.admin)).toEqual(before);
   });
 
   it("POST → {id}; listed with the starter source; GET one", async () => {
@@ -340,8 +399,9 @@ describe("/internal/email-templates", () => {
 
   it("another project's templates → 404 plain text, and stay as they are", async () => {
     const { id } = await ok("POST", "/internal/email-templates", custom.admin, { display_name: "Custom only" });
+    const other = await ownSmtpProject();
     for (const [method, body] of [["GET"], ["PATCH", { tsx_source: templateSource("hijacked") }], ["DELETE"]] as const) {
-      expectPlainError(await req(method, `/internal/email-templates/${id}`, project.admin, body), 404);
+      expectPlainError(await req(method, `/internal/email-templates/${id}`, other.admin, body), 404);
     }
     expect((await ok("GET", `/internal/email-templates/${id}`, custom.admin)).tsx_source).toBe(NEW_TEMPLATE_SOURCE);
   });
@@ -373,7 +433,7 @@ describe("/internal/email-drafts", () => {
     const created = await ok("POST", "/internal/email-drafts", project.admin, { display_name: "Launch" });
     expect(Object.keys(created)).toEqual(["id"]);
     const path = `/internal/email-drafts/${created.id}`;
-    const item = { id: created.id, display_name: "Launch", tsx_source: NEW_DRAFT_SOURCE };
+    const item = { id: created.id, display_name: "Launch", tsx_source: NEW_DRAFT_SOURCE, sent_at_millis: null };
     expect(await ok("GET", path, project.admin)).toEqual(item);
     expect((await ok("GET", "/internal/email-drafts", project.admin)).drafts).toContainEqual(item);
 
@@ -388,11 +448,12 @@ describe("/internal/email-drafts", () => {
       display_name: "Launch day",
       tsx_source: source,
       theme_id: DARK_EMAIL_THEME_ID,
+      sent_at_millis: null,
     });
     await ok("PATCH", path, project.admin, { theme_id: false });
     expect((await ok("GET", path, project.admin)).theme_id).toBe(false);
     await ok("PATCH", path, project.admin, { theme_id: null });
-    expect(Object.keys(await ok("GET", path, project.admin))).toEqual(["id", "display_name", "tsx_source"]);
+    expect(Object.keys(await ok("GET", path, project.admin))).toEqual(["id", "display_name", "tsx_source", "sent_at_millis"]);
 
     expect(await ok("DELETE", path, project.admin)).toEqual({ ok: "ok" });
     expectPlainError(await req("GET", path, project.admin), 404);
@@ -411,14 +472,18 @@ describe("/internal/email-drafts", () => {
       display_name: "Work in progress",
       tsx_source: BROKEN_TSX,
       theme_id: false,
+      sent_at_millis: null,
     });
   });
 
-  it("sent_at_millis appears once the draft has been sent", async () => {
+  it("sent_at_millis is null until the draft has been sent", async () => {
     const { id } = await ok("POST", "/internal/email-drafts", project.admin, { display_name: "To send" });
     // Scoped by project: marking it as another project's does nothing.
     await markDraftSent(db(), custom.id, id);
-    expect((await ok("GET", `/internal/email-drafts/${id}`, project.admin)).sent_at_millis).toBeUndefined();
+    expect((await ok("GET", `/internal/email-drafts/${id}`, project.admin)).sent_at_millis).toBeNull();
+    expect(
+      (await ok("GET", "/internal/email-drafts", project.admin)).drafts.find((d: { id: string }) => d.id === id).sent_at_millis,
+    ).toBeNull();
     const before = Date.now();
     await markDraftSent(db(), project.id, id);
     const draft = await ok("GET", `/internal/email-drafts/${id}`, project.admin);
@@ -525,9 +590,11 @@ describe("code mails use the project's templates", () => {
     });
 
   it("through the shared server, code mails keep the built-in wording even when the template was edited", async () => {
-    const p = await createProject(server);
+    // Edited while the project had its own server, then back on the shared one.
+    const p = await ownSmtpProject();
     const source = templateSource("Click here to claim your prize: {variables.link}", { subject: "You won" });
     await ok("PATCH", `/internal/email-templates/${DEFAULT_EMAIL_TEMPLATE_IDS.email_verification}`, p.admin, { tsx_source: source });
+    await patchProjectConfig(server, p, { email_config: { type: "shared" } });
     const email = uniqueEmail("shared");
     expect((await signUp(p, email)).status).toBe(200);
     const mail = await mailing.mailTo(email);

@@ -72,3 +72,17 @@ export function ownSmtpConfig(port: number, sender: { name: string; email: strin
     sender_email: sender.email,
   };
 }
+
+/**
+ * Loads the e-mail sandbox's runtime now (seconds, longer on a loaded machine), in a hook, so the first test
+ * that renders does not spend its own time budget on it.
+ */
+export async function warmRenderer(): Promise<void> {
+  const { renderEmail } = await import("../src/domain/emails/render/render.ts");
+  await renderEmail({
+    templateSource: "export function EmailTemplate() { return <p>warm</p>; }",
+    themeSource: null,
+    props: { user: null, project: { displayName: "" }, variables: {} },
+    unsubscribeLink: null,
+  });
+}

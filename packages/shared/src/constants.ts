@@ -66,15 +66,20 @@ export const INTERNAL_PROJECT_ID = "internal";
 export const DEFAULT_BRANCH_ID = "main";
 export const INTERNAL_PROJECT_DISPLAY_NAME = "Latchkey Dashboard";
 export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
-/** The second built-in theme every project has. */
-export const DARK_EMAIL_THEME_ID = "09ced0c6-bd94-4a7d-9621-fd31fe6ac229";
+/** The other built-in themes every project has (their ids are fixed, like the templates'). */
+export const DARK_EMAIL_THEME_ID = "a0172b5d-cff0-463b-83bb-85124697373a";
+export const COLORFUL_EMAIL_THEME_ID = "c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f";
 
-/** Built-in templates: every project has one of each, under these ids, which admins may edit. */
+/**
+ * Built-in templates: every project has one of each, under these ids, which admins may edit. The ids are
+ * the ones clients of the wire contract already know, so a template written elsewhere can be pasted in place.
+ */
 export const DEFAULT_EMAIL_TEMPLATE_IDS = {
-  email_verification: "66795596-f2ab-400c-8894-41bd895d3e1f",
-  sign_in_code: "0a9cf21e-158b-424d-8476-5a14c4f564e6",
-  password_reset: "8268656d-440f-49fd-ae0b-79cf04bcb6f7",
-  team_invitation: "ce8f1216-ec43-4a64-b60b-ae1d7d3f9f47",
+  email_verification: "e7d009ce-8d47-4528-b245-5bf119f2ffa3",
+  password_reset: "a70fb3a4-56c1-4e42-af25-49d25603abd0",
+  sign_in_code: "822687fe-8d0a-4467-a0d1-416b6e639478",
+  team_invitation: "e84de395-2076-4831-9c19-8e9a96a868e4",
+  sign_in_invitation: "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
 } as const;
 
 /** Notification categories: both enabled by default; transactional mail cannot be turned off. */

@@ -179,6 +179,8 @@ export class StackAdminApp extends StackServerApp {
   getEmailTheme = (id: string) => this.#emails.getEmailTheme(id);
   createEmailTheme = (displayName: string) => this.#emails.createEmailTheme(displayName);
   updateEmailTheme = (id: string, update: EmailThemeUpdateOptions) => this.#emails.updateEmailTheme(id, update);
+  deleteEmailTheme = (id: string) => this.#emails.deleteEmailTheme(id);
+  sendSignInInvitationEmail = (email: string, callbackUrl: string) => this.#emails.sendSignInInvitationEmail(email, callbackUrl);
   listEmailTemplates = () => this.#emails.listEmailTemplates();
   getEmailTemplate = (id: string) => this.#emails.getEmailTemplate(id);
   createEmailTemplate = (displayName: string) => this.#emails.createEmailTemplate(displayName);

@@ -26,8 +26,11 @@ export interface SentEmail {
   subject: string;
   sentAt: Date | null;
   error: string | null;
-  /** "outbox": never delivered, because no SMTP server is configured (development). */
-  status: "queued" | "sent" | "failed" | "outbox";
+  /**
+   * "outbox": never delivered, because no SMTP server is configured (development). "skipped": a bulk send did
+   * not mail this user (`error` says why).
+   */
+  status: "queued" | "sent" | "failed" | "outbox" | "skipped";
 }
 
 /** Dev-outbox mail with its rendered bodies (kept a day, the last 100 of the project). */
@@ -87,7 +90,7 @@ function templateFromJson(json: EmailTemplateJson): EmailTemplate {
 }
 
 function draftFromJson(json: EmailDraftJson): EmailDraft {
-  return { ...templateFromJson(json), sentAt: json.sent_at_millis === undefined ? null : new Date(json.sent_at_millis) };
+  return { ...templateFromJson(json), sentAt: json.sent_at_millis === null ? null : new Date(json.sent_at_millis) };
 }
 
 export class AdminEmails {
@@ -157,6 +160,22 @@ export class AdminEmails {
       ...this.asAdmin,
       params: { theme_id: id },
       body: snakeCaseKeys(update),
+    });
+  }
+
+  /**
+   * Deletes a theme; templates and drafts framed by it take the selected theme. The selected theme and the
+   * built-in ones cannot be deleted (400).
+   */
+  async deleteEmailTheme(id: string): Promise<void> {
+    await this.context.api.call("DELETE /internal/email-themes/:theme_id", { ...this.asAdmin, params: { theme_id: id } });
+  }
+
+  /** Mails `email` an invitation to sign in linking `callbackUrl`, which must be trusted (REDIRECT_URL_NOT_WHITELISTED). */
+  async sendSignInInvitationEmail(email: string, callbackUrl: string): Promise<void> {
+    await this.context.api.call("POST /internal/send-sign-in-invitation", {
+      ...this.asAdmin,
+      body: { email, callback_url: callbackUrl },
     });
   }
 

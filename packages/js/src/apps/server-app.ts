@@ -62,11 +62,9 @@ export interface ListUsersOptions {
  */
 export type SendEmailOptions = CamelCaseKeys<SendEmailBody>;
 
+/** One per recipient; whether each copy went out (or was skipped, and why) is in the sent-mail list. */
 export interface SendEmailResult {
   userId: string;
-  userEmail: string | null;
-  status: "queued" | "skipped";
-  reason: "no_primary_email" | "notification_category_disabled" | null;
 }
 
 export class StackServerApp extends StackClientApp {
@@ -142,16 +140,11 @@ export class StackServerApp extends StackClientApp {
   /**
    * Mails users through the project's own SMTP server (a project on the shared
    * server gets REQUIRES_CUSTOM_EMAIL_SERVER). Users who turned the category off,
-   * or have no e-mail, are skipped and say so in the results.
+   * or have no e-mail, are skipped; the sent-mail list (listSentEmails) says so.
    */
   async sendEmail(options: SendEmailOptions): Promise<SendEmailResult[]> {
     const body = await this.api.call("POST /emails/send-email", { accessType: this.accessType, body: snakeCaseKeys(options) });
-    return body.results.map((r) => ({
-      userId: r.user_id,
-      userEmail: r.user_email ?? null,
-      status: r.status,
-      reason: r.status === "skipped" ? r.reason : null,
-    }));
+    return body.results.map((r) => ({ userId: r.user_id }));
   }
 
   // -------------------------------------------------------------------------

@@ -176,10 +176,14 @@ describe("notification preferences and sending mail", () => {
     const server = new StackServerApp({ baseUrl, projectId: own.id, secretServerKey: own.secretServerKey });
     expect(
       await server.sendEmail({ userIds: [user.id], html: "<p>Sale</p>", subject: "Sale", notificationCategoryName: "Marketing" }),
-    ).toEqual([{ userId: user.id, userEmail: email, status: "skipped", reason: "notification_category_disabled" }]);
+    ).toEqual([{ userId: user.id }]);
     const sent = await server.sendEmail({ userIds: [user.id], html: "<p>Thanks for your order.</p>", subject: "Your receipt" });
-    expect(sent).toEqual([{ userId: user.id, userEmail: email, status: "queued", reason: null }]);
+    expect(sent).toEqual([{ userId: user.id }]);
     expect((await mailing.mailTo(email, /Your receipt/)).html).toContain("Thanks for your order.");
+    // What became of each copy is in the sent-mail list.
+    const admin = new StackAdminApp({ baseUrl, projectId: own.id, superSecretAdminKey: own.superSecretAdminKey });
+    const sale = (await admin.listSentEmails()).find((e) => e.subject === "Sale");
+    expect(sale).toMatchObject({ to: [email], status: "skipped", error: "The user turned this notification category off." });
   });
 
   it("refuses to send through the platform's shared server", async () => {
@@ -206,7 +210,7 @@ export function EmailTemplate({ variables }) {
     const onShared = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: project.superSecretAdminKey });
 
     const themes = await admin.listEmailThemes();
-    expect(themes.map((t) => t.displayName).sort()).toEqual(["Default Dark", "Default Light"]);
+    expect(themes.map((t) => t.displayName).sort()).toEqual(["Default Colorful", "Default Dark", "Default Light"]);
     const { id: themeId } = await admin.createEmailTheme("Brand");
     await admin.updateEmailTheme(themeId, { displayName: "Brand 2" });
     expect(await admin.getEmailTheme(themeId)).toMatchObject({
@@ -244,6 +248,12 @@ export function EmailTemplate({ variables }) {
     const { id: draftId } = await admin.createEmailDraft({ displayName: "Launch", tsxSource: template("We launched") });
     await admin.updateEmailDraft(draftId, { displayName: "Launch day", themeId });
     expect(await admin.getEmailDraft(draftId)).toMatchObject({ displayName: "Launch day", themeId, sentAt: null });
+    // Deleting the theme hands what it framed to the project's selected theme; the selected one cannot go.
+    await admin.deleteEmailTheme(themeId);
+    expect((await admin.listEmailThemes()).map((t) => t.id)).not.toContain(themeId);
+    expect(await admin.getEmailDraft(draftId)).toMatchObject({ themeId: null });
+    await expect(admin.deleteEmailTheme(themes[0]!.id)).rejects.toThrow(/currently active email theme/);
+    await expect(admin.deleteEmailTheme(themeId)).rejects.toThrow(/No theme found with given id/);
     expect((await admin.listEmailDrafts()).map((d) => d.id)).toEqual([draftId]);
     await admin.deleteEmailDraft(draftId);
     expect(await admin.listEmailDrafts()).toEqual([]);
@@ -273,5 +283,17 @@ export function EmailTemplate({ variables }) {
     expect(viaShared).toEqual({ success: true, errorMessage: null, deliveredTo: "smtp" });
     expect((await mailing.mailTo("shared-test@example.com")).subject).toBe("Test e-mail");
     expect((await admin.listSentEmails()).find((e) => e.to.includes("shared-test@example.com"))?.status).toBe("sent");
+  });
+
+  it("sends a sign-in invitation linking a trusted callback URL; an untrusted one is refused", async () => {
+    const admin = new StackAdminApp({ baseUrl, projectId: project.id, superSecretAdminKey: project.superSecretAdminKey });
+    const email = uniqueEmail("invited");
+    await admin.sendSignInInvitationEmail(email, "http://localhost:3000/handler/sign-in");
+    const mail = await mailing.mailTo(email);
+    expect(mail.subject).toMatch(/^You are invited to sign in to /);
+    expect(mail.text).toContain("http://localhost:3000/handler/sign-in");
+    await expect(admin.sendSignInInvitationEmail(email, "https://evil.example.org/x")).rejects.toBeInstanceOf(
+      KnownErrors.RedirectUrlNotWhitelisted,
+    );
   });
 });

@@ -218,7 +218,7 @@ describe("failures", () => {
     await stillWorks();
   });
 
-  it("imports other than react and @react-email/components", async () => {
+  it("imports other than react, @react-email/components, arktype and the contract's helpers module", async () => {
     expect(
       await renderingError(input(template("return <p>{fs.readFileSync('/etc/passwd', 'utf8')}</p>;", 'import fs from "fs";'))),
     ).toMatch(/^The template does not compile: "fs" cannot be imported/);
@@ -229,7 +229,11 @@ describe("failures", () => {
       /"child_process" cannot be imported/,
     );
     expect(await renderingError(input(template("import('node:fs'); return <p/>;")))).toMatch(/"node:fs" cannot be imported/);
-    // Hidden from the compiler: the sandbox's require answers only the three modules.
+    // Another package of the helpers module's publisher is not the helpers module.
+    expect(await renderingError(input(template("return <p>{String(x)}</p>;", 'import x from "@stackframe/stack";')))).toMatch(
+      /"@stackframe\/stack" cannot be imported/,
+    );
+    // Hidden from the compiler: the sandbox's require answers only the modules it provides.
     expect(await renderingError(input(template("const r = require; return <p>{String(r('f' + 's'))}</p>;")))).toBe(
       'The template imports "fs", which is not available',
     );

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_MAX_LENGTH } from "../constants.ts";
 import { KnownErrors } from "../known-errors/index.ts";
-import { UUID_PATTERN, emailSchema, uuidSchema } from "../schema-fields.ts";
+import { UUID_PATTERN, emailSchema, urlSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { listJson } from "./json.ts";
 import { emailConfigSchema } from "./projects.ts";
@@ -35,10 +35,13 @@ export const sentEmailJson = z.strictObject({
   subject: z.string(),
   /** When it was handed to the SMTP server (or to the dev outbox); null while queued or after failing. */
   sent_at_millis: z.number().nullable(),
-  /** The last delivery error; null once sent. */
+  /** The last delivery error, or why it was skipped; null once sent. */
   error: z.string().nullable(),
-  /** `outbox`: never delivered, because no SMTP server is configured (development). A retry waiting is `queued`. */
-  status: z.enum(["queued", "sent", "failed", "outbox"]),
+  /**
+   * `outbox`: never delivered, because no SMTP server is configured (development). A retry waiting is `queued`.
+   * `skipped`: a bulk send (POST /emails/send-email) did not mail this user, `error` says why.
+   */
+  status: z.enum(["queued", "sent", "failed", "outbox", "skipped"]),
 });
 export type SentEmailJson = z.infer<typeof sentEmailJson>;
 
@@ -98,8 +101,8 @@ export const emailTemplateJson = z.strictObject({
 });
 export type EmailTemplateJson = z.infer<typeof emailTemplateJson>;
 
-/** `sent_at_millis` once the draft has been sent. */
-export const emailDraftJson = emailTemplateJson.extend({ sent_at_millis: z.number().optional() });
+/** `sent_at_millis`: null until the draft has been sent. */
+export const emailDraftJson = emailTemplateJson.extend({ sent_at_millis: z.number().nullable() });
 export type EmailDraftJson = z.infer<typeof emailDraftJson>;
 
 export const emailObjectCreateBody = z.strictObject({ display_name: emailObjectNameSchema });
@@ -127,6 +130,11 @@ export const emailDraftCreateBody = emailDraftPatchBody.extend({ display_name: e
 export type EmailDraftCreateBody = z.input<typeof emailDraftCreateBody>;
 
 const createdJson = z.strictObject({ id: z.string() });
+const successJson = z.strictObject({ success: z.literal(true) });
+
+/** A sign-in invitation: mailed to `email`, linking `callback_url` (a trusted URL) as given. */
+export const sendSignInInvitationBody = z.strictObject({ email: emailSchema, callback_url: urlSchema });
+export type SendSignInInvitationBody = z.input<typeof sendSignInInvitationBody>;
 /** What changing or deleting a draft answers. */
 const okJson = z.strictObject({ ok: z.literal("ok") });
 
@@ -165,7 +173,7 @@ export const internalEmailsEndpoints = {
   listEmailThemes: defineEndpoint({
     method: "GET",
     path: "/internal/email-themes",
-    summary: "List the project's e-mail themes (the two built-in ones included)",
+    summary: "List the project's e-mail themes (the three built-in ones included)",
     tags: TAGS,
     access: ADMIN,
     response: z.strictObject({ themes: z.array(emailThemeListItemJson) }),
@@ -199,6 +207,25 @@ export const internalEmailsEndpoints = {
     response: z.strictObject({ display_name: z.string() }),
     errors: [KnownErrors.EmailRenderingError],
   }),
+  deleteEmailTheme: defineEndpoint({
+    method: "DELETE",
+    path: "/internal/email-themes/:theme_id",
+    summary: "Delete an e-mail theme (not the selected one, nor a built-in one); templates and drafts framed by it take the selected theme",
+    tags: TAGS,
+    access: ADMIN,
+    params: themeParams,
+    response: successJson,
+  }),
+  sendSignInInvitation: defineEndpoint({
+    method: "POST",
+    path: "/internal/send-sign-in-invitation",
+    summary: "Mail an invitation to sign in, linking the given trusted callback URL (the sign-in invitation template)",
+    tags: TAGS,
+    access: ["server", "admin"],
+    body: sendSignInInvitationBody,
+    response: successJson,
+    errors: [KnownErrors.RedirectUrlNotWhitelisted],
+  }),
   listEmailTemplates: defineEndpoint({
     method: "GET",
     path: "/internal/email-templates",
@@ -230,13 +257,13 @@ export const internalEmailsEndpoints = {
     method: "PATCH",
     path: "/internal/email-templates/:template_id",
     summary:
-      "Change a template's TSX or theme; answers with the result rendered for a sample user (nothing is saved if it does not render)",
+      "Change a template's TSX or theme (needs the project's own e-mail server); answers with the result rendered for a sample user (nothing is saved if it does not render)",
     tags: TAGS,
     access: ADMIN,
     params: templateParams,
     body: emailTemplatePatchBody,
     response: z.strictObject({ rendered_html: z.string() }),
-    errors: [KnownErrors.EmailRenderingError],
+    errors: [KnownErrors.EmailRenderingError, KnownErrors.RequiresCustomEmailServer],
   }),
   deleteEmailTemplate: defineEndpoint({
     method: "DELETE",

@@ -45,7 +45,8 @@ export const sendEmailBody = z
     variables: z.record(z.string(), jsonValueSchema).optional(),
     // A theme's id, false for none, null for the project's selected theme; absent: the template's or draft's own choice (none for html).
     theme_id: themeIdSchema.optional(),
-    notification_category_name: z.enum(NOTIFICATION_CATEGORY_NAMES).optional(),
+    // Any name: an unknown one is answered by the route (400 plain text), as other servers of the contract do.
+    notification_category_name: z.string().optional(),
   })
   .superRefine((b, ctx) => {
     if ((b.user_ids !== undefined) === (b.all_users === true)) {
@@ -64,16 +65,8 @@ export const sendEmailBody = z
 export type SendEmailBody = z.input<typeof sendEmailBody>;
 export type SendEmail = z.output<typeof sendEmailBody>;
 
-/** One entry per user: `user_email` is omitted when the user has no primary e-mail; `reason` only when skipped. */
-export const sendEmailResultJson = z.discriminatedUnion("status", [
-  z.strictObject({ user_id: z.string(), user_email: z.string(), status: z.literal("queued") }),
-  z.strictObject({
-    user_id: z.string(),
-    user_email: z.string().optional(),
-    status: z.literal("skipped"),
-    reason: z.enum(["no_primary_email", "notification_category_disabled"]),
-  }),
-]);
+/** One entry per recipient; whether each copy went out (or was skipped, and why) is in the sent-mail list. */
+export const sendEmailResultJson = z.strictObject({ user_id: z.string() });
 export type SendEmailResultJson = z.infer<typeof sendEmailResultJson>;
 
 /**

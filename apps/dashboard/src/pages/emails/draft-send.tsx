@@ -1,5 +1,5 @@
-/** Sends a saved draft to every user or to chosen ones, then shows what happened for each user. */
-import type { SendEmailResult, ServerUser, StackAdminApp } from "@latchkey/js";
+/** Sends a saved draft to every user or to chosen ones; the sent list then shows what became of each copy. */
+import type { ServerUser, StackAdminApp } from "@latchkey/js";
 import { useState } from "react";
 import { Link } from "react-router";
 import { useAction } from "../../lib/use-action.ts";
@@ -7,11 +7,6 @@ import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
 import { ActionStatus, Loaded } from "../../ui/states.tsx";
 import { SendAllDialog } from "./send-all-dialog.tsx";
-
-const REASON_WORDS: Record<NonNullable<SendEmailResult["reason"]>, string> = {
-  no_primary_email: "Skipped: no primary e-mail",
-  notification_category_disabled: "Skipped: the user turned this kind of mail off",
-};
 
 interface Props {
   app: StackAdminApp;
@@ -29,15 +24,14 @@ export function DraftSend({ app, draftId, draftName, unsaved, shared, onSent }: 
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<Map<string, ServerUser>>(new Map());
   const users = useLoad(() => app.listUsers({ query: query || undefined, limit: 20 }), [app, query]);
-  const [results, setResults] = useState<SendEmailResult[] | null>(null);
+  const [sentTo, setSentTo] = useState<number | null>(null);
   const send = useAction(async () => {
-    setResults(null);
+    setSentTo(null);
     const sent = await app.sendEmail(to === "all" ? { draftId, allUsers: true } : { draftId, userIds: [...chosen.keys()] });
-    setResults(sent);
+    setSentTo(sent.length);
     setConfirmingAll(false);
     onSent();
-    const queued = sent.filter((r) => r.status === "queued").length;
-    return `${queued} of ${sent.length} queued.`;
+    return `Sent to ${sent.length} user${sent.length === 1 ? "" : "s"}.`;
   });
   const toggle = (user: ServerUser) =>
     setChosen((m) => {
@@ -126,24 +120,13 @@ export function DraftSend({ app, draftId, draftName, unsaved, shared, onSent }: 
           {send.pending ? "Sending…" : to === "all" ? "Send to every user" : `Send to ${chosen.size} user${chosen.size === 1 ? "" : "s"}`}
         </button>
       </div>
-      {results ? (
-        <table className="table">
-          <caption className="visually-hidden">What happened for each user</caption>
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.map((r) => (
-              <tr key={r.userId}>
-                <td>{r.userEmail ?? r.userId}</td>
-                <td>{r.status === "queued" ? "Queued" : REASON_WORDS[r.reason!]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {sentTo !== null ? (
+        <p className="muted">
+          Users without an e-mail address, or who turned this kind of mail off, are skipped.{" "}
+          <Link to="../emails-sent" relative="path">
+            The sent e-mails list shows what became of each copy.
+          </Link>
+        </p>
       ) : null}
     </form>
   );

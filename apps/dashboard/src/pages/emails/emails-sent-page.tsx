@@ -12,6 +12,7 @@ const STATUS_WORDS: Record<SentEmail["status"], string> = {
   failed: "Failed",
   queued: "Waiting",
   outbox: "In the outbox",
+  skipped: "Skipped",
 };
 
 export function formatTime(date: Date): string {

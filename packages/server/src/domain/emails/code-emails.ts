@@ -1,6 +1,6 @@
 /**
  * The messages that carry a code: e-mail verification, sign-in (a link and a
- * code to type), password reset and team invitation. Plain, accessible HTML with a text part;
+ * code to type), password reset and team invitation; and the sign-in invitation, a link the admin chose. Plain, accessible HTML with a text part;
  * every value from a project or user is escaped.
  */
 import type { OutgoingEmail } from "./smtp.ts";
@@ -9,7 +9,8 @@ export type CodeEmail =
   | { kind: "email_verification"; projectName: string; to: string; link: string }
   | { kind: "sign_in_code"; projectName: string; to: string; link: string; otp: string }
   | { kind: "password_reset"; projectName: string; to: string; link: string }
-  | { kind: "team_invitation"; projectName: string; to: string; link: string; teamDisplayName: string };
+  | { kind: "team_invitation"; projectName: string; to: string; link: string; teamDisplayName: string }
+  | { kind: "sign_in_invitation"; projectName: string; to: string; link: string };
 
 export function codeEmail(email: CodeEmail): OutgoingEmail {
   const project = email.projectName;
@@ -37,6 +38,12 @@ export function codeEmail(email: CodeEmail): OutgoingEmail {
       return message(email.to, `You are invited to join ${email.teamDisplayName} on ${project}`, [
         `You have been invited to join the team ${email.teamDisplayName} on ${project}.`,
         { button: "Accept the invitation", link: email.link },
+        "If you were not expecting this invitation, you can ignore this e-mail.",
+      ]);
+    case "sign_in_invitation":
+      return message(email.to, `You are invited to sign in to ${project}`, [
+        `You have been invited to sign in to ${project}.`,
+        { button: "Sign in", link: email.link },
         "If you were not expecting this invitation, you can ignore this e-mail.",
       ]);
   }

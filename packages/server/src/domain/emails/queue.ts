@@ -56,6 +56,16 @@ async function insertEmailRow(db: DbOrTx, projectId: string, email: OutgoingEmai
   return row!.id;
 }
 
+/**
+ * A message a bulk send did not send (the user has no address, or turned its category off), recorded so the
+ * sent-mail list says so; without its bodies, and with no job.
+ */
+export async function recordSkippedEmail(db: DbOrTx, projectId: string, email: OutgoingEmail, reason: string, now: Date): Promise<void> {
+  await db
+    .insert(sentEmails)
+    .values({ ...messageRow(projectId, { ...email, html: "", text: null }, now), status: "skipped", error: reason });
+}
+
 /** A message's row as written when it is queued or sent at once: due from `now` (the clock's time). */
 function messageRow(projectId: string, email: OutgoingEmail, now: Date) {
   return {

@@ -2,9 +2,9 @@
  * The message of a bulk send: given html with a subject (sent as given, or
  * framed by a theme), or a stored template or draft rendered per recipient.
  */
-import type { SendEmail } from "@latchkey/shared";
+import { StatusError, type SendEmail } from "@latchkey/shared";
 import type { DbOrTx } from "../../../db/connect.ts";
-import { requireDraft, requireTemplate, requireThemeChoice } from "../templates/lookup.ts";
+import { loadDraft, loadTemplate, loadTheme } from "../templates/render-stored.ts";
 import { markDraftSent } from "../templates/store.ts";
 import { themeChoiceFromJson } from "../templates/theme-choice.ts";
 import { htmlMessage } from "./html-message.ts";
@@ -21,8 +21,9 @@ export async function composeBulkMessage(
   project: ProjectRow,
   request: MessageRequest,
 ): Promise<Pick<BulkSend, "compose" | "afterQueued">> {
+  // Ids the body names that the project lacks are 400, worded as other servers of the contract word them.
   const theme = request.theme_id === undefined ? undefined : themeChoiceFromJson(request.theme_id);
-  if (theme) await requireThemeChoice(db, project.id, theme);
+  if (theme?.themeId && !(await loadTheme(db, project.id, theme.themeId))) throw new StatusError(400, "No theme found with given id");
   if (request.html !== undefined) {
     const [subject, html] = [request.subject!, request.html];
     if (!theme || theme.noTheme) return { compose: (_recipient, unsubscribeLink) => htmlMessage(subject, html, unsubscribeLink) };
@@ -30,8 +31,8 @@ export async function composeBulkMessage(
   }
   const stored =
     request.template_id !== undefined
-      ? await requireTemplate(db, project.id, request.template_id)
-      : await requireDraft(db, project.id, request.draft_id!);
+      ? ((await loadTemplate(db, project.id, request.template_id)) ?? notFound("No template found with given template_id"))
+      : ((await loadDraft(db, project.id, request.draft_id!)) ?? notFound("No draft found with given draft_id"));
   const message = {
     tsxSource: stored.tsxSource,
     displayName: stored.displayName,
@@ -41,4 +42,8 @@ export async function composeBulkMessage(
   const compose = await storedMessageComposer(db, project, message, theme ?? stored);
   if (request.template_id !== undefined) return { compose };
   return { compose, afterQueued: (tx) => markDraftSent(tx, project.id, stored.id) };
+}
+
+function notFound(message: string): never {
+  throw new StatusError(400, message);
 }

@@ -13,6 +13,11 @@ import { requireUser } from "../../contact-channels/channels.ts";
 
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
+/** The category with this name (as the API spells it), or null. */
+export function findCategoryByName(name: string): NotificationCategory | null {
+  return NOTIFICATION_CATEGORIES.find((c) => c.name === name) ?? null;
+}
+
 export function categoryByName(name: NotificationCategoryName): NotificationCategory {
   return NOTIFICATION_CATEGORIES.find((c) => c.name === name)!;
 }

@@ -6,7 +6,8 @@
 import type { DbOrTx } from "../../../db/connect.ts";
 import { renderOrReject, themeSourceFor } from "../templates/render-stored.ts";
 import type { ThemeChoice } from "../templates/theme-choice.ts";
-import type { ComposedEmail, Reachable } from "./send.ts";
+import type { Recipient } from "./recipients.ts";
+import type { ComposedEmail } from "./send.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
 
 export interface StoredMessage {
@@ -18,7 +19,7 @@ export interface StoredMessage {
   subject: string | null;
 }
 
-export type Composer = (recipient: Reachable, unsubscribeLink: string | null) => Promise<ComposedEmail>;
+export type Composer = (recipient: Recipient, unsubscribeLink: string | null) => Promise<ComposedEmail>;
 
 export async function storedMessageComposer(
   db: DbOrTx,

@@ -38,7 +38,8 @@ function compileEnded() {
   idleTimer.unref();
 }
 
-export const ALLOWED_IMPORTS = ["react", "react/jsx-runtime", "@react-email/components"];
+/** What sandbox/entry.ts provides (the helpers module and arktype for templates written for the wire contract). */
+export const ALLOWED_IMPORTS = ["react", "react/jsx-runtime", "@react-email/components", "@stackframe/emails", "arktype"];
 
 /** A compile failure, worded for the admin who wrote the TSX. */
 export class CompileError extends Error {}

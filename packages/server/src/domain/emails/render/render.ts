@@ -12,6 +12,8 @@
  *   runtime ~0.2 s, loading it into QuickJS ~1.8 s (then saved as the snapshot);
  * - warm: ~13 ms median, ~17-28 ms p90 (compiling both modules ~3-6 ms,
  *   restoring the snapshot ~2 ms, rendering in QuickJS ~7-10 ms, the text ~2 ms, in the worker too).
+ * arktype (in the runtime since templates written for the wire contract import it) adds to the cold load
+ * and to the snapshot each render restores.
  * Loading the runtime into a fresh context for every render would cost the
  * ~1.8 s each time (mostly Prism's grammars for CodeBlock), and keeping it as
  * QuickJS bytecode would save only the parse (~0.2 s): the time goes to
@@ -32,7 +34,7 @@ const MEMORY_MESSAGE = `it needs more than ${RENDER_MEMORY_BYTES / 1024 / 1024} 
 function resultOf(outcome: RenderOutcome): RenderedEmail {
   switch (outcome.kind) {
     case "rendered":
-      return { html: outcome.html, text: outcome.text, subject: outcome.subject };
+      return { html: outcome.html, text: outcome.text, subject: outcome.subject, notificationCategory: outcome.notificationCategory };
     case "error":
       throw fail(/out of memory/i.test(outcome.message) ? MEMORY_MESSAGE : outcome.message);
     case "memory":

@@ -6,7 +6,11 @@
  * and may set its subject with `export function subject(props)` (returning
  * a string) or `export const subject = "…"`. A theme module must
  * `export function EmailTheme({ children, unsubscribeLink })`. Modules may
- * import from "react" and "@react-email/components", nothing else.
+ * import from "react", "@react-email/components", "arktype" and the
+ * helpers module of the wire contract's templates ("@stackframe/emails":
+ * `<Subject value>` sets the subject when there is no `subject` export,
+ * `<NotificationCategory value>` names the category, `<ProjectLogo>`),
+ * nothing else.
  */
 
 /** What a template or draft receives as props. */
@@ -30,6 +34,8 @@ export interface RenderedEmail {
   html: string;
   /** A plain-text version of the same message. */
   text: string;
-  /** What the template's `subject` export gave, or null when it has none. */
+  /** What the template's `subject` export gave, else what its `<Subject>` said, or null when it has neither. */
   subject: string | null;
+  /** What the template's `<NotificationCategory>` said, or null. */
+  notificationCategory: string | null;
 }

@@ -47,8 +47,8 @@ const PAGE_BYTES = 65536;
  * and a new engine gives the memory back.
  */
 const RETIRE_GROWTH_BYTES = 32 * 1024 * 1024;
-/** Growth stops this close to the cap when the next allocation no longer fits. */
-const FULL_MARGIN_BYTES = 1024 * 1024;
+/** Growth stops this close to the cap when the next allocation no longer fits (a 1 MiB buffer needs more than 1 MiB). */
+const FULL_MARGIN_BYTES = 2 * 1024 * 1024;
 
 export interface Snapshot {
   bytes: Uint8Array;
@@ -58,7 +58,7 @@ export interface Snapshot {
 
 /** How a render ended. */
 export type SandboxOutcome =
-  | { kind: "rendered"; html: string; subject: string | null }
+  | { kind: "rendered"; html: string; subject: string | null; notificationCategory: string | null }
   /** The TSX failed: it threw, broke the contract (no EmailTemplate…), or overflowed the stack. */
   | { kind: "error"; message: string }
   | { kind: "timeout" }
@@ -211,15 +211,21 @@ export class Sandbox {
 
 /** Reads the JSON that `__latchkey.render` answers (sandbox/entry.ts); the TSX may have tampered with it, so check it. */
 function answerOf(json: string | null): SandboxOutcome {
-  let answer: { ok?: unknown; html?: unknown; subject?: unknown; error?: unknown };
+  let answer: { ok?: unknown; html?: unknown; subject?: unknown; notificationCategory?: unknown; error?: unknown };
   try {
     answer = JSON.parse(json ?? "null") ?? {};
   } catch {
     answer = {};
   }
   if (answer.ok === false && typeof answer.error === "string") return { kind: "error", message: answer.error };
-  if (answer.ok === true && typeof answer.html === "string" && (answer.subject === null || typeof answer.subject === "string")) {
-    return { kind: "rendered", html: answer.html, subject: answer.subject };
+  const category = answer.notificationCategory;
+  if (
+    answer.ok === true &&
+    typeof answer.html === "string" &&
+    (answer.subject === null || typeof answer.subject === "string") &&
+    (category === null || typeof category === "string")
+  ) {
+    return { kind: "rendered", html: answer.html, subject: answer.subject, notificationCategory: category };
   }
   return { kind: "error", message: "the sandbox gave a malformed answer" };
 }

@@ -15,7 +15,8 @@ import { Sandbox, takeSnapshot, type SandboxOutcome, type Snapshot } from "./vm.
 
 /** The sandbox's outcome, with the text version of what it rendered. */
 export type RenderOutcome =
-  Exclude<SandboxOutcome, { kind: "rendered" }> | { kind: "rendered"; html: string; text: string; subject: string | null };
+  | Exclude<SandboxOutcome, { kind: "rendered" }>
+  | { kind: "rendered"; html: string; text: string; subject: string | null; notificationCategory: string | null };
 
 export interface JobMessage {
   id: number;

@@ -3,7 +3,7 @@
  * template of that kind, in the project's selected theme (edits take effect
  * once the project sends through its own SMTP server). They go to an
  * address, not necessarily to a user yet (a sign-in code may sign a new user
- * up), so templates get `user: null`; they cannot be unsubscribed from.
+ * up), so templates get a user with no name or address; they cannot be unsubscribed from.
  */
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 import { DEFAULT_TEMPLATES } from "./default-templates.ts";
@@ -13,7 +13,16 @@ import type { RenderInput } from "../render/types.ts";
 import { loadTemplate, themeSourceFor } from "./render-stored.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
 
-export type CodeMailKind = "email_verification" | "sign_in_code" | "password_reset" | "team_invitation";
+export type CodeMailKind = keyof typeof DEFAULT_EMAIL_TEMPLATE_IDS;
+
+/** The link again, under the name templates written for the wire contract's other servers read. */
+const LINK_ALIAS: Record<CodeMailKind, string> = {
+  email_verification: "emailVerificationLink",
+  password_reset: "passwordResetLink",
+  sign_in_code: "magicLink",
+  team_invitation: "teamInvitationLink",
+  sign_in_invitation: "signInInvitationLink",
+};
 
 /** What to render for a code mail (reading the project's template and theme; rendering is the caller's step). */
 export async function codeMailRenderInput(
@@ -22,7 +31,12 @@ export async function codeMailRenderInput(
   kind: CodeMailKind,
   variables: { link: string; otp?: string; teamDisplayName?: string },
 ): Promise<RenderInput> {
-  const props = { user: null, project: { displayName: project.displayName }, variables };
+  // A user object even without a user: templates written elsewhere read `user.displayName` unguarded.
+  const props = {
+    user: { displayName: null, primaryEmail: null },
+    project: { displayName: project.displayName },
+    variables: { ...variables, [LINK_ALIAS[kind]]: variables.link },
+  };
   // Through the platform's shared server, only the built-in wording goes out: an edited
   // template would let anyone who makes a project mail any HTML to any address from our sender.
   if (project.config.email_config.type === "shared") {

@@ -5,8 +5,10 @@
  * the reader did not ask for it. Each button is followed by its link as text,
  * for readers whose client does not show buttons.
  *
- * Variables: `link` (all four), `otp` (sign_in_code), `teamDisplayName`
- * (team_invitation).
+ * Variables: `link` (all five), `otp` (sign_in_code), `teamDisplayName`
+ * (team_invitation, sign_in_invitation). Each link also comes under the name
+ * templates written for the wire contract's other servers read
+ * (code-mail.ts), so such a template can replace a built-in one unchanged.
  */
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 
@@ -147,11 +149,34 @@ ${ACTION("Accept the invitation")}
 }
 `;
 
+const SIGN_IN_INVITATION = `${IMPORTS}
+
+${STYLES}
+
+export function subject({ project }) {
+  return "You are invited to sign in to " + project.displayName;
+}
+
+export function EmailTemplate({ project }) {
+  return (
+    <>
+      <Heading as="h1" style={heading}>
+        Sign in to {project.displayName}
+      </Heading>
+      <Text style={paragraph}>You have been invited to sign in to {project.displayName}.</Text>
+${ACTION("Sign in")}
+      <Text style={small}>If you were not expecting this invitation, you can ignore this e-mail.</Text>
+    </>
+  );
+}
+`;
+
 export const DEFAULT_TEMPLATES: Record<DefaultTemplateKind, { displayName: string; tsxSource: string }> = {
   email_verification: { displayName: "E-mail verification", tsxSource: EMAIL_VERIFICATION },
   sign_in_code: { displayName: "Sign-in code", tsxSource: SIGN_IN_CODE },
   password_reset: { displayName: "Password reset", tsxSource: PASSWORD_RESET },
   team_invitation: { displayName: "Team invitation", tsxSource: TEAM_INVITATION },
+  sign_in_invitation: { displayName: "Sign-in invitation", tsxSource: SIGN_IN_INVITATION },
 };
 
 /** Where a template an admin adds begins: a greeting and a paragraph to replace. */

@@ -1,5 +1,5 @@
 /**
- * The two themes every project starts with, as TSX the admin can edit. Both
+ * The three themes every project starts with, as TSX the admin can edit. Both
  * frame a message in one readable column with enough contrast for body text
  * (WCAG AA), set the document language, and show the unsubscribe link only
  * for mail a user may turn off.
@@ -13,9 +13,11 @@ interface Palette {
   muted: string;
   /** Extra <Head> content (e.g. telling mail apps the message is dark already). */
   head: string;
+  /** A band of colour across the top of the card, or none. */
+  accent?: string;
 }
 
-/** One layout, two palettes: the built-in themes differ only in colours. */
+/** One layout, three palettes: the built-in themes differ only in colours. */
 function themeSource(c: Palette): string {
   return `import * as React from "react";
 import { Body, Container, Head, Html, Link, Section, Text } from "@react-email/components";
@@ -30,7 +32,12 @@ const page = {
 
 const card = {
   backgroundColor: "${c.cardBackground}",
-  border: "1px solid ${c.cardBorder}",
+  border: "1px solid ${c.cardBorder}",${
+    c.accent
+      ? `
+  borderTop: "4px solid ${c.accent}",`
+      : ""
+  }
   borderRadius: "8px",
   color: "${c.text}",
   margin: "0 auto",
@@ -86,4 +93,14 @@ export const DARK_THEME_SOURCE = themeSource({
   muted: "#a1a1aa",
   head: `        <meta name="color-scheme" content="dark" />
         <meta name="supported-color-schemes" content="dark" />`,
+});
+
+export const COLORFUL_THEME_SOURCE = themeSource({
+  pageBackground: "#f5f3ff",
+  text: "#1e1b4b",
+  cardBackground: "#ffffff",
+  cardBorder: "#ddd6fe",
+  muted: "#5b21b6",
+  head: "",
+  accent: "#7c3aed",
 });

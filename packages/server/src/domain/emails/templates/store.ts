@@ -5,18 +5,20 @@
  * read or used, so projects made before they existed get them too, and an
  * edited default is never overwritten.
  */
-import { DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID } from "@latchkey/shared";
+import { COLORFUL_EMAIL_THEME_ID, DARK_EMAIL_THEME_ID, DEFAULT_EMAIL_TEMPLATE_IDS, DEFAULT_EMAIL_THEME_ID } from "@latchkey/shared";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import type { DbOrTx } from "../../../db/connect.ts";
+import type { Db, DbOrTx } from "../../../db/connect.ts";
+import type { Events } from "../../../events/transaction.ts";
 import { emailDrafts, emailTemplates, emailThemes, type ThemeRow, type TemplateRow, type DraftRow } from "../../../db/schema/index.ts";
 import { DEFAULT_TEMPLATES, NEW_DRAFT_SOURCE, NEW_TEMPLATE_SOURCE, type DefaultTemplateKind } from "./default-templates.ts";
-import { DARK_THEME_SOURCE, LIGHT_THEME_SOURCE } from "./default-themes.ts";
+import { COLORFUL_THEME_SOURCE, DARK_THEME_SOURCE, LIGHT_THEME_SOURCE } from "./default-themes.ts";
 import type { ThemeChoice } from "./theme-choice.ts";
 
 export const DEFAULT_THEMES = [
   { id: DEFAULT_EMAIL_THEME_ID, displayName: "Default Light", tsxSource: LIGHT_THEME_SOURCE },
   { id: DARK_EMAIL_THEME_ID, displayName: "Default Dark", tsxSource: DARK_THEME_SOURCE },
+  { id: COLORFUL_EMAIL_THEME_ID, displayName: "Default Colorful", tsxSource: COLORFUL_THEME_SOURCE },
 ] as const;
 
 const DEFAULT_TEMPLATE_IDS = new Set<string>(Object.values(DEFAULT_EMAIL_TEMPLATE_IDS));
@@ -51,8 +53,8 @@ const touched = { updatedAt: sql`now()` };
 
 // --- Themes ---------------------------------------------------------------
 
-/** Light, then dark, then the project's own themes. */
-const builtInThemesFirst = sql`case ${emailThemes.id} when ${DEFAULT_EMAIL_THEME_ID} then 0 when ${DARK_EMAIL_THEME_ID} then 1 else 2 end`;
+/** Light, dark and colorful, then the project's own themes. */
+const builtInThemesFirst = sql`case ${emailThemes.id} when ${DEFAULT_EMAIL_THEME_ID} then 0 when ${DARK_EMAIL_THEME_ID} then 1 when ${COLORFUL_EMAIL_THEME_ID} then 2 else 3 end`;
 
 export function listThemes(db: DbOrTx, projectId: string): Promise<ThemeRow[]> {
   return db
@@ -194,4 +196,35 @@ export async function markDraftSent(db: DbOrTx, projectId: string, id: string): 
     .update(emailDrafts)
     .set({ sentAt: sql`now()`, ...touched })
     .where(draftWhere(projectId, id));
+}
+
+/** The built-in themes are seeded again whenever they are missing, so they are never deleted. */
+export function isDefaultThemeId(id: string): boolean {
+  return DEFAULT_THEMES.some((t) => t.id === id);
+}
+
+/**
+ * Deletes a theme; templates and drafts it framed take the project's selected theme, in the same
+ * transaction. False when the project has no such theme.
+ */
+export function deleteTheme(events: Events, db: Db, projectId: string, id: string): Promise<boolean> {
+  return events.transaction(db, (tx) => deleteThemeIn(tx, projectId, id));
+}
+
+async function deleteThemeIn(db: DbOrTx, projectId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(emailThemes)
+    .where(and(eq(emailThemes.projectId, projectId), eq(emailThemes.id, id)))
+    .returning({ id: emailThemes.id });
+  if (rows.length === 0) return false;
+  const selected = { themeId: null, noTheme: false, ...touched };
+  await db
+    .update(emailTemplates)
+    .set(selected)
+    .where(and(eq(emailTemplates.projectId, projectId), eq(emailTemplates.themeId, id)));
+  await db
+    .update(emailDrafts)
+    .set(selected)
+    .where(and(eq(emailDrafts.projectId, projectId), eq(emailDrafts.themeId, id)));
+  return true;
 }

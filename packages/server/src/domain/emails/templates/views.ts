@@ -15,13 +15,13 @@ export function templateView(row: TemplateRow): EmailTemplateJson {
   return { id: row.id, display_name: row.displayName, tsx_source: row.tsxSource, ...themeChoiceJson(row) };
 }
 
-/** `sent_at_millis` only once the draft has been sent. */
+/** `sent_at_millis` is null until the draft has been sent. */
 export function draftView(row: DraftRow): EmailDraftJson {
   return {
     id: row.id,
     display_name: row.displayName,
     tsx_source: row.tsxSource,
     ...themeChoiceJson(row),
-    ...(row.sentAt ? { sent_at_millis: row.sentAt.getTime() } : {}),
+    sent_at_millis: row.sentAt ? row.sentAt.getTime() : null,
   };
 }

@@ -1,4 +1,4 @@
-import { StatusError, internalEmailsEndpoints } from "@latchkey/shared";
+import { KnownErrors, StatusError, internalEmailsEndpoints } from "@latchkey/shared";
 import { requireTemplate, requireThemeChoice } from "../../../domain/emails/templates/lookup.ts";
 import { renderStoredEmail } from "../../../domain/emails/templates/render-stored.ts";
 import { SAMPLE_UNSUBSCRIBE_LINK, SAMPLE_USER, sampleVariables } from "../../../domain/emails/templates/samples.ts";
@@ -16,6 +16,8 @@ export default [
   defineRoute(internalEmailsEndpoints.updateEmailTemplate, async ({ auth, params, body, services }) => {
     const db = services.db;
     const projectId = auth.project.id;
+    // Through the shared server only the built-in wording goes out (code-mail.ts): an edit would never be sent.
+    if (auth.project.config.email_config.type === "shared") throw new KnownErrors.RequiresCustomEmailServer();
     const current = await requireTemplate(db, projectId, params.template_id);
     const theme = body.theme_id !== undefined ? themeChoiceFromJson(body.theme_id) : current;
     await requireThemeChoice(db, projectId, theme);

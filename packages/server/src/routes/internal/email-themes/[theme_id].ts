@@ -3,7 +3,7 @@ import { DEFAULT_TEMPLATES } from "../../../domain/emails/templates/default-temp
 import { requireTheme } from "../../../domain/emails/templates/lookup.ts";
 import { renderOrReject } from "../../../domain/emails/templates/render-stored.ts";
 import { SAMPLE_UNSUBSCRIBE_LINK, SAMPLE_USER, sampleVariables } from "../../../domain/emails/templates/samples.ts";
-import { updateTheme } from "../../../domain/emails/templates/store.ts";
+import { deleteTheme, isDefaultThemeId, updateTheme } from "../../../domain/emails/templates/store.ts";
 import { themeView } from "../../../domain/emails/templates/views.ts";
 import { defineRoute } from "../../../http/route.ts";
 
@@ -29,5 +29,17 @@ export default [
     });
     if (!row) throw new StatusError(404, `This project has no e-mail theme with id ${params.theme_id}.`);
     return { body: { display_name: row.displayName } };
+  }),
+  defineRoute(internalEmailsEndpoints.deleteEmailTheme, async ({ auth, params, services }) => {
+    const id = params.theme_id.toLowerCase();
+    if (id === auth.project.config.email_theme.toLowerCase()) {
+      throw new StatusError(400, "Cannot delete the currently active email theme. Please select a different theme first.");
+    }
+    if (isDefaultThemeId(id)) {
+      throw new StatusError(400, "Built-in e-mail themes cannot be deleted. Edit this theme instead, or select another one.");
+    }
+    const deleted = await deleteTheme(services.events, services.db, auth.project.id, id);
+    if (!deleted) throw new StatusError(404, "No theme found with given id");
+    return { body: { success: true as const } };
   }),
 ];

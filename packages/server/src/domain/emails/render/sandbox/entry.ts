@@ -10,12 +10,21 @@ import * as React from "react";
 import * as JsxRuntime from "react/jsx-runtime";
 import { renderToReadableStream } from "react-dom/server.browser";
 import * as Components from "./components.ts";
+import { clearDeclarations, declarations } from "./declarations.ts";
+import * as EmailHelpers from "./email-helpers.ts";
+import * as ArkType from "arktype";
 
-/** What a stored module may import; everything else fails. */
+/**
+ * What a stored module may import; everything else fails. The helpers module and arktype (which templates
+ * use to declare their variables) are there so that templates written for the wire contract's other servers
+ * render unchanged.
+ */
 const MODULES: Record<string, unknown> = {
   react: React,
   "react/jsx-runtime": JsxRuntime,
   "@react-email/components": Components,
+  "@stackframe/emails": EmailHelpers,
+  arktype: ArkType,
 };
 
 /** E-mail clients still expect the XHTML doctype React Email uses, not React's `<!DOCTYPE html>`. */
@@ -133,11 +142,13 @@ async function render(jobJson: string): Promise<string> {
     const theme = job.themeCode === null ? null : load(job.themeCode, "The theme");
     const Template = component(template.EmailTemplate, "The template", "EmailTemplate");
     const Theme = theme && component(theme.EmailTheme, "The theme", "EmailTheme");
-    const subject = subjectOf(template.subject, job.props);
+    const exported = subjectOf(template.subject, job.props);
     const message = React.createElement(Template, job.props);
     const framed = Theme ? React.createElement(Theme, { unsubscribeLink: job.unsubscribeLink, children: message }) : message;
+    clearDeclarations();
     const html = await renderHtml(framed);
-    return JSON.stringify({ ok: true, html, subject });
+    const subject = exported ?? declarations.subject;
+    return JSON.stringify({ ok: true, html, subject, notificationCategory: declarations.notificationCategory });
   } catch (error) {
     return JSON.stringify({ ok: false, error: errorMessage(error) });
   }

@@ -185,3 +185,11 @@ g.structuredClone = cloneData;
 g.TextEncoder = Utf8Encoder;
 g.MessageChannel = TaskChannel;
 g.ReadableStream = ByteStream;
+
+/**
+ * arktype lists the web platform's classes as it loads (to name what a value is an instance of); the sandbox
+ * has no such objects, so empty classes stand in for the ones QuickJS lacks: no value is ever an instance.
+ */
+for (const name of ["Blob", "File", "FormData", "Headers", "Request", "Response", "URL"]) {
+  g[name] ??= class {};
+}
