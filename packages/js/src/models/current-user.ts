@@ -137,12 +137,17 @@ export class CurrentUser extends UserWithTeams {
   }
 
   /**
-   * Registers a passkey for this user on this site (the page's hostname): the
+   * Registers a passkey for this user on this site (`hostname`, default the page's): the
    * browser asks the user to create one, then the server stores it. Resolves
    * with the refusal (the user cancelled, the browser or the server refused).
    */
-  async registerPasskey(): Promise<Result<undefined, PasskeyRegistrationError>> {
-    const result = await registerPasskey({ api: this.context.api, accessType: this.context.accessType, session: this.session });
+  async registerPasskey(options: { hostname?: string } = {}): Promise<Result<undefined, PasskeyRegistrationError>> {
+    const result = await registerPasskey({
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: this.session,
+      hostname: options.hostname,
+    });
     if (result.status === "ok") this.context.userChanged();
     return result;
   }
