@@ -11,7 +11,14 @@ import type { TokenStoreInit } from "../session/token-store.ts";
 
 export type TokenPartialUser = Pick<
   User,
-  "id" | "displayName" | "primaryEmail" | "primaryEmailVerified" | "isAnonymous" | "isMultiFactorRequired" | "isRestricted" | "restrictedReason"
+  | "id"
+  | "displayName"
+  | "primaryEmail"
+  | "primaryEmailVerified"
+  | "isAnonymous"
+  | "isMultiFactorRequired"
+  | "isRestricted"
+  | "restrictedReason"
 >;
 
 /** A Convex query, mutation or action context, as far as it is read here. */
@@ -21,8 +28,7 @@ export interface ConvexCtx {
 
 /** Anonymous users count only with `or: "anonymous-if-exists"`. */
 export type GetPartialUserOptions = { or?: "return-null" | "anonymous-if-exists" } & (
-  | { from: "token"; tokenStore?: TokenStoreInit }
-  | { from: "convex"; ctx: ConvexCtx }
+  { from: "token"; tokenStore?: TokenStoreInit } | { from: "convex"; ctx: ConvexCtx }
 );
 
 /** The user of the session's access token while it is unexpired (no refresh: that would be a request). */

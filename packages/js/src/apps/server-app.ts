@@ -177,7 +177,10 @@ export class StackServerApp extends StackClientApp {
    * per member): direct grants, or with `recursive` also the permissions
    * they contain.
    */
-  async listTeamMemberPermissions(teamId: string, options: { recursive?: boolean } = {}): Promise<{ userId: string; permissionId: string }[]> {
+  async listTeamMemberPermissions(
+    teamId: string,
+    options: { recursive?: boolean } = {},
+  ): Promise<{ userId: string; permissionId: string }[]> {
     const body = await this.api.call("GET /team-permissions", {
       accessType: this.accessType,
       query: { team_id: teamId, recursive: booleanText(options.recursive ?? false) },

@@ -150,7 +150,9 @@ export class ServerUser extends UserWithTeams {
    * e-mail verification page, absolute on a server); resolves with
    * EmailAlreadyVerified instead when there is nothing to verify.
    */
-  async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<InstanceType<typeof KnownErrors.EmailAlreadyVerified> | void> {
+  async sendVerificationEmail(
+    options: { callbackUrl?: string } = {},
+  ): Promise<InstanceType<typeof KnownErrors.EmailAlreadyVerified> | void> {
     const primary = (await this.listContactChannels()).find((channel) => channel.type === "email" && channel.isPrimary);
     if (!primary) throw new Error("This user has no primary e-mail to verify.");
     if (primary.isVerified) return new KnownErrors.EmailAlreadyVerified();
@@ -178,7 +180,10 @@ export class ServerUser extends UserWithTeams {
     } finally {
       // Ended at once; should that fail, it ends by itself within minutes.
       await this.context.api
-        .call("DELETE /auth/sessions/current", { accessType: this.context.accessType, headers: { "x-stack-refresh-token": tokens.refreshToken } })
+        .call("DELETE /auth/sessions/current", {
+          accessType: this.context.accessType,
+          headers: { "x-stack-refresh-token": tokens.refreshToken },
+        })
         .catch(() => {});
     }
   }
