@@ -252,14 +252,21 @@ export class CurrentUser extends UserWithTeams {
     return this.context.notificationCategories();
   }
 
-  /** Mails a verification link to the primary e-mail. */
-  async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
+  /** Mails a verification link to the primary e-mail; resolves with EmailAlreadyVerified instead when it is verified. */
+  async sendVerificationEmail(
+    options: { callbackUrl?: string } = {},
+  ): Promise<InstanceType<typeof KnownErrors.EmailAlreadyVerified> | void> {
     if (!this.primaryEmail) throw new Error("This user has no primary e-mail to verify.");
-    await this.context.api.call("POST /contact-channels/send-verification-code", {
-      accessType: this.context.accessType,
-      session: this.session,
-      body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
-    });
+    try {
+      await this.context.api.call("POST /contact-channels/send-verification-code", {
+        accessType: this.context.accessType,
+        session: this.session,
+        body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
+      });
+    } catch (error) {
+      if (error instanceof KnownErrors.EmailAlreadyVerified) return error;
+      throw error;
+    }
   }
 
   async getActiveSessions(): Promise<ActiveSession[]> {

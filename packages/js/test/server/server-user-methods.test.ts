@@ -68,6 +68,10 @@ describe("sendVerificationEmail", () => {
     const verified = (await server.getUser(user.id))!;
     expect(verified.primaryEmailVerified).toBe(true);
     expect(await verified.sendVerificationEmail({ callbackUrl: CALLBACK_URL })).toBeInstanceOf(KnownErrors.EmailAlreadyVerified);
+    // The signed-in user's own method answers the same way.
+    const tokens = await (await verified.createSession()).getTokens();
+    const me = await clientApp().getUser({ tokenStore: tokens, or: "throw" });
+    expect(await me.sendVerificationEmail({ callbackUrl: CALLBACK_URL })).toBeInstanceOf(KnownErrors.EmailAlreadyVerified);
   });
 
   it("needs a primary e-mail", async () => {
