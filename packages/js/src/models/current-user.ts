@@ -261,6 +261,8 @@ export class CurrentUser extends UserWithTeams {
       await this.context.api.call("POST /contact-channels/send-verification-code", {
         accessType: this.context.accessType,
         session: this.session,
+        // A user restricted for their unverified e-mail must be able to ask for the link that lifts it.
+        headers: { "x-stack-allow-restricted-user": "true" },
         body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
       });
     } catch (error) {

@@ -21,7 +21,10 @@ export function Onboarding() {
   });
   useEffect(() => {
     if (user === null) void app.redirectToSignIn({ replace: true });
-    else if (!waiting) void app.redirectToAfterSignIn({ replace: true });
+    else if (!waiting) {
+      // The access token may still carry the restriction lifted meanwhile: a new one, then on.
+      void user._internalSession.refresh().then(() => app.redirectToAfterSignIn({ replace: true }));
+    }
   }, [app, user, waiting]);
   if (!user || !waiting) return null;
   return (
