@@ -1,11 +1,11 @@
 /** Any user of the project, as a server (or admin) app sees and manages them. */
-import { clientTeamJson, clientUserJson, type CreateSessionBody } from "@latchkey/shared/api/index";
+import type { CreateSessionBody } from "@latchkey/shared/api/index";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
 import type { Result } from "../result.ts";
 import { Session } from "../session/session.ts";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
-import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
+import type { ClientUserJson, Json, ServerTeamJson, ServerUserJson, TeamJson } from "./json.ts";
 import {
   createContactChannel,
   listContactChannels,
@@ -26,13 +26,42 @@ import { UserWithTeams } from "./user-with-teams.ts";
 /** The session a server-side passkey registration runs in: long enough for the browser's prompt. */
 const PASSKEY_CEREMONY_SESSION_MILLIS = 2 * 60 * 1000;
 
+/**
+ * What a server reads of a user and of a team beyond a client's view. Types
+ * only (the SDK carries no schemas at run time): the checks below fail to
+ * compile when the wire shapes gain a server-only field not listed here.
+ */
+const SERVER_ONLY_USER_KEYS = [
+  "country_code",
+  "last_active_at_millis",
+  "primary_email_auth_enabled",
+  "restricted_by_admin_private_details",
+  "risk_scores",
+  "server_metadata",
+] as const satisfies readonly Exclude<keyof ServerUserJson, keyof ClientUserJson>[];
+const SERVER_ONLY_TEAM_KEYS = ["created_at_millis", "server_metadata"] as const satisfies readonly Exclude<
+  keyof ServerTeamJson,
+  keyof TeamJson
+>[];
+type Unlisted<Server, Client, Listed extends readonly PropertyKey[]> = Exclude<Exclude<keyof Server, keyof Client>, Listed[number]>;
+const everyServerOnlyKeyListed: [
+  Unlisted<ServerUserJson, ClientUserJson, typeof SERVER_ONLY_USER_KEYS>,
+  Unlisted<ServerTeamJson, TeamJson, typeof SERVER_ONLY_TEAM_KEYS>,
+] extends [never, never]
+  ? true
+  : never = true;
+void everyServerOnlyKeyListed;
+
+function without<T extends object>(json: T, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(json).filter(([key]) => !keys.includes(key)));
+}
+
 /** The client's view of a user a server read: the fields `GET /users/me` answers a client, no more. */
 export function clientViewOf(json: ServerUserJson): ClientUserJson {
-  const pick = <T extends object>(from: T, keys: string[]) => Object.fromEntries(keys.map((key) => [key, from[key as keyof T]]));
   const team = json.selected_team;
   return {
-    ...pick(json, Object.keys(clientUserJson.shape)),
-    selected_team: team && pick(team, Object.keys(clientTeamJson.shape)),
+    ...without(json, SERVER_ONLY_USER_KEYS),
+    selected_team: team && without(team, SERVER_ONLY_TEAM_KEYS),
   } as ClientUserJson;
 }
 
