@@ -5,8 +5,22 @@
  * Latchkey's own pages under /handler/ (team invitations among them). The
  * header shows the team switcher and the user button.
  */
-import { SelectedTeamSwitcher, StackHandler, UserButton, useConnectedAccount, useUser } from "@latchkey/react";
-import type { ReactNode } from "react";
+import {
+  AuthPage,
+  CredentialSignIn,
+  CredentialSignUp,
+  MagicLinkSignIn,
+  MessageCard,
+  SelectedTeamSwitcher,
+  StackHandler,
+  StackTheme,
+  TeamSwitcher,
+  UserAvatar,
+  UserButton,
+  useConnectedAccount,
+  useUser,
+} from "@latchkey/react";
+import { useState, type ReactNode } from "react";
 
 export function App() {
   const path = window.location.pathname;
@@ -17,7 +31,13 @@ export function App() {
       </Layout>
     );
   }
-  const page = path === "/protected" ? <Protected /> : path === "/github" ? <GitHub /> : path === "/" ? <Home /> : <NotFound />;
+  const pages: Record<string, () => ReactNode> = {
+    "/": () => <Home />,
+    "/protected": () => <Protected />,
+    "/github": () => <GitHub />,
+    "/components": () => <Components />,
+  };
+  const page = (pages[path] ?? (() => <NotFound />))();
   return <Layout userButton>{page}</Layout>;
 }
 
@@ -55,6 +75,45 @@ function GitHub() {
       <h1>GitHub</h1>
       <p>{connection ? "Your GitHub account is connected." : "No GitHub account is connected."}</p>
     </section>
+  );
+}
+
+/**
+ * The building blocks an app composes its own pages from, one at a time
+ * (`?show=`), under a theme: the forms alone, the sign-in or sign-up page by
+ * type, a message card, and the signed-in user's avatar and team switcher.
+ */
+function Components() {
+  const show = new URLSearchParams(window.location.search).get("show");
+  const [clicked, setClicked] = useState("nothing");
+  const shown: Record<string, ReactNode> = {
+    "credential-sign-in": <CredentialSignIn />,
+    "credential-sign-up": <CredentialSignUp noPasswordRepeat />,
+    "magic-link-sign-in": <MagicLinkSignIn />,
+    "sign-in-page": <AuthPage type="sign-in" firstTab="magic-link" />,
+    "sign-up-page": <AuthPage type="sign-up" extraInfo="By signing up you accept the terms." />,
+    "message-card": (
+      <MessageCard
+        title="Almost there"
+        primaryButtonText="Continue"
+        primaryAction={() => setClicked("continue")}
+        secondaryButtonText="Back"
+        secondaryAction={() => setClicked("back")}
+      >
+        <p>Clicked: {clicked}</p>
+      </MessageCard>
+    ),
+  };
+  return (
+    <StackTheme theme={{ light: { primary: "rgb(190, 24, 93)", primaryForeground: "rgb(255, 255, 255)" }, radius: "2px" }}>
+      <section className="card">
+        <h1>Components</h1>
+        <p>
+          <UserAvatar size={48} border /> <TeamSwitcher />
+        </p>
+        {show ? shown[show] : null}
+      </section>
+    </StackTheme>
   );
 }
 

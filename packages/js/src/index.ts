@@ -125,6 +125,8 @@ export type { Json } from "./models/json.ts";
 export { Session, type Tokens } from "./session/session.ts";
 export type { CacheEntry, CacheSnapshot } from "./cache/index.ts";
 export type { TokenStoreInit } from "./session/token-store.ts";
+export type { RequestLike } from "./session/request-tokens.ts";
+export type { TokenPartialUser, GetPartialUserOptions, ConvexCtx } from "./apps/partial-user.ts";
 export { Result } from "./result.ts";
 export { ConnectionError, HttpError, KnownErrorMismatchError } from "./errors.ts";
 export {

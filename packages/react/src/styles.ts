@@ -61,6 +61,12 @@ a.lk-button { display: inline-block; text-decoration: none; }
 .lk-user-button { position: relative; display: inline-block; }
 .lk-avatar { width: 36px; height: 36px; border-radius: 50%; padding: 0; display: inline-grid; place-items: center; font-weight: 600; overflow: hidden; }
 .lk-avatar img { width: 100%; height: 100%; object-fit: cover; }
+span.lk-avatar { background: var(--lk-surface); color: var(--lk-text); }
+.lk-avatar-border { border: 1px solid var(--lk-border); }
+.lk-message-card { text-align: center; }
+.lk-actions { display: flex; justify-content: center; gap: 12px; margin-top: 16px; }
+.lk-full-page { min-height: 100vh; display: grid; place-items: center; }
+.lk-full-page > .lk-card { margin: 0 auto; }
 .lk-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .lk-menu { position: absolute; right: 0; top: calc(100% + 6px); min-width: 220px; padding: 6px; background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); box-shadow: 0 8px 24px rgb(0 0 0 / 12%); z-index: 1000; }
 .lk-menu-header { padding: 8px 10px; border-bottom: 1px solid var(--lk-border); margin-bottom: 4px; font-size: 0.85rem; }

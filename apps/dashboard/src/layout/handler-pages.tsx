@@ -14,6 +14,7 @@ import {
   MagicLinkCallback,
   MFA,
   OAuthCallback,
+  Onboarding,
   PasswordReset,
   SignIn,
   SignOut,
@@ -40,6 +41,7 @@ const PAGES: Record<HandlerPage, ComponentType> = {
   teamInvitation: TeamInvitation,
   mfa: MFA,
   cliAuthConfirm: CliAuthConfirmation,
+  onboarding: Onboarding,
   impersonate: Impersonate,
   error: () => <ErrorPage />,
 };

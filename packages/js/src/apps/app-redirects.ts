@@ -1,6 +1,6 @@
 /**
  * Where an app sends the browser, and how: only to trusted URLs, the sign-in,
- * sign-up and MFA pages carrying the page to come back to (`after_auth_return_to`).
+ * sign-up, onboarding and MFA pages carrying the page to come back to (`after_auth_return_to`).
  */
 import { sleep } from "../interface/retry.ts";
 import { AFTER_AUTH_RETURN_TO, HANDLER_PAGES, type HandlerPage, type HandlerUrls, type RedirectTarget } from "../urls/handler-urls.ts";
@@ -8,7 +8,7 @@ import { currentRelativeUrl, returnToFromCurrentUrl, trustedRedirect, type Redir
 
 export interface RedirectToOptions {
   replace?: boolean;
-  /** Do not add `after_auth_return_to` (sign-in and sign-up pages only). */
+  /** Do not add `after_auth_return_to` (sign-in, sign-up and onboarding pages only). */
   noRedirectBack?: boolean;
   /** The MFA page's `after_auth_return_to` when the current URL carries none (a same-origin URL). */
   returnTo?: string;
@@ -43,7 +43,7 @@ export class AppRedirects {
 
   toPage(page: HandlerPage | RedirectTarget, options: RedirectToOptions = {}): Promise<void> {
     let url = this.urls[page];
-    if ((page === "signIn" || page === "signUp") && !options.noRedirectBack) {
+    if ((page === "signIn" || page === "signUp" || page === "onboarding") && !options.noRedirectBack) {
       // Keep a return target already in the URL (e.g. moving from sign-in to
       // sign-up); else come back here, unless "here" is a handler page itself.
       const here = currentRelativeUrl();

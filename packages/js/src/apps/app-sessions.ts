@@ -3,6 +3,7 @@
  * sync both ways), or one per set of tokens passed to the call.
  */
 import { Session, type Refresher, type Tokens } from "../session/session.ts";
+import { isRequestLike, tokensOfRequest } from "../session/request-tokens.ts";
 import { CookieTokenStore, MemoryTokenStore, type TokenStore, type TokenStoreInit } from "../session/token-store.ts";
 
 /** Sessions made from explicit tokens kept at most (they are cheap to make again). */
@@ -35,16 +36,19 @@ export class AppSessions {
   }
 
   private explicit(init: object): Session {
-    if (!isTokenPair(init)) {
+    let tokens: Tokens;
+    if (isTokenPair(init)) tokens = init;
+    else if (isRequestLike(init)) tokens = tokensOfRequest(init, this.projectId);
+    else {
       throw new Error(
-        "A tokenStore object must be { accessToken, refreshToken } (strings or null). Reading tokens from a request object is not supported yet: pass the tokens themselves.",
+        "A tokenStore object must be { accessToken, refreshToken } (strings or null), or a request (a Fetch Request or a Node IncomingMessage).",
       );
     }
-    const key = `${init.refreshToken ?? ""}|${init.accessToken ?? ""}`;
+    const key = `${tokens.refreshToken ?? ""}|${tokens.accessToken ?? ""}`;
     let session = this.#explicit.get(key);
     if (!session) {
       if (this.#explicit.size >= EXPLICIT_SESSIONS_MAX) this.#explicit.clear();
-      session = new Session(this.refresher, init);
+      session = new Session(this.refresher, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
       this.watchSignIns(session);
       this.#explicit.set(key, session);
     }

@@ -5,11 +5,13 @@
  * client-app-sign-in.ts and client-app.ts hold the flows themselves.
  */
 import type { Session } from "../session/session.ts";
+import { AUTH_JSON_HEADER, authorizationHeaderOf } from "../session/request-tokens.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
 import type { HandlerPage, HandlerUrlOptions, RedirectTarget } from "../urls/handler-urls.ts";
 import type { RedirectMethod } from "../urls/redirect.ts";
 import type { AppRedirects, RedirectToOptions } from "./app-redirects.ts";
 import type { OAuthScopesOnSignIn } from "./oauth-sign-in.ts";
+import { partialUserOfConvex, partialUserOfSession, type GetPartialUserOptions, type TokenPartialUser } from "./partial-user.ts";
 
 export interface StackClientAppOptions {
   /** The Latchkey server, e.g. `https://auth.example.com` (default: `http://localhost:8102`). */
@@ -71,10 +73,34 @@ export abstract class ClientAppBase {
     return { accessToken, refreshToken: session.tokens.refreshToken };
   }
 
-  /** `Bearer <access token>` for your own API, or null when signed out. */
+  /**
+   * The `Authorization` header for requests to your own backend
+   * (`Bearer stackauth_<base64 of getAuthJson()>`), or null when signed out.
+   * There, `StackServerApp.getUser({ tokenStore: request })` reads it.
+   */
   async getAuthorizationHeader(options: { tokenStore?: TokenStoreInit } = {}): Promise<string | null> {
-    const accessToken = await this.getAccessToken(options);
-    return accessToken === null ? null : `Bearer ${accessToken}`;
+    return authorizationHeaderOf(await this.getAuthJson(options));
+  }
+
+  /** The older form of getAuthorizationHeader: an `x-stack-auth` header holding getAuthJson()'s JSON. */
+  async getAuthHeaders(options: { tokenStore?: TokenStoreInit } = {}): Promise<{ [AUTH_JSON_HEADER]: string }> {
+    return { [AUTH_JSON_HEADER]: JSON.stringify(await this.getAuthJson(options)) };
+  }
+
+  /**
+   * Who is signed in, read from the access token's claims (`from: "token"`)
+   * or a Convex function's identity (`from: "convex"`), with no request;
+   * null when signed out or the access token has expired.
+   */
+  async getPartialUser(options: GetPartialUserOptions): Promise<TokenPartialUser | null> {
+    switch (options.from) {
+      case "token":
+        return partialUserOfSession(this.sessionFor(options.tokenStore), options);
+      case "convex":
+        return partialUserOfConvex(options.ctx, options);
+      default:
+        throw new Error(`getPartialUser reads from "token" or "convex", not ${JSON.stringify((options as { from: unknown }).from)}.`);
+    }
   }
 
   // -------------------------------------------------------------------------
@@ -100,6 +126,9 @@ export abstract class ClientAppBase {
   redirectToError = (options?: RedirectToOptions) => this.redirectToHandler("error", options);
   redirectToTeamInvitation = (options?: RedirectToOptions) => this.redirectToHandler("teamInvitation", options);
   redirectToMfa = (options?: RedirectToOptions) => this.redirectToHandler("mfa", options);
+  redirectToOAuthCallback = (options?: RedirectToOptions) => this.redirectToHandler("oauthCallback", options);
+  redirectToCliAuthConfirm = (options?: RedirectToOptions) => this.redirectToHandler("cliAuthConfirm", options);
+  redirectToOnboarding = (options?: RedirectToOptions) => this.redirectToHandler("onboarding", options);
   redirectToHome = (options?: RedirectToOptions) => this.redirectToHandler("home", options);
   redirectToAfterSignIn = (options?: RedirectToOptions) => this.redirectToHandler("afterSignIn", options);
   redirectToAfterSignUp = (options?: RedirectToOptions) => this.redirectToHandler("afterSignUp", options);

@@ -244,6 +244,7 @@ export class StackClientApp extends ClientAppSignIn {
       api: this.api,
       accessType: this.accessType,
       userChanged: () => this.notifyUserChanged(),
+      emailVerificationUrl: (given) => this.codeCallbackUrl(given, "emailVerification"),
       teams: this.teams,
     });
   }

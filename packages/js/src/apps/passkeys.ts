@@ -28,6 +28,8 @@ export interface PasskeyRegistrationContext {
   accessType: AccessType;
   /** The signed-in user's session: the passkey is added to that user. */
   session: Session;
+  /** The site the passkey is for (default: this page's hostname). */
+  hostname?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export function registerPasskey(ctx: PasskeyRegistrationContext): Promise<Result
       const options = initiated.options_json;
       assertPlaceholder(options.rp.id);
       const { startRegistration } = await import("@simplewebauthn/browser");
-      const optionsJSON = { ...options, rp: { ...options.rp, id: currentHostname() } } as unknown as Parameters<
+      const optionsJSON = { ...options, rp: { ...options.rp, id: ctx.hostname ?? currentHostname() } } as unknown as Parameters<
         typeof startRegistration
       >[0]["optionsJSON"];
       const credential = await browserCeremony(() => startRegistration({ optionsJSON }), failed);

@@ -165,6 +165,22 @@ export class StackServerApp extends StackClientApp {
     return this.teams.teams(null, null);
   }
 
+  /**
+   * Every member's grants in a team, in one request (instead of one listing
+   * per member): direct grants, or with `recursive` also the permissions
+   * they contain.
+   */
+  async listTeamMemberPermissions(
+    teamId: string,
+    options: { recursive?: boolean } = {},
+  ): Promise<{ userId: string; permissionId: string }[]> {
+    const body = await this.api.call("GET /team-permissions", {
+      accessType: this.accessType,
+      query: { team_id: teamId, recursive: booleanText(options.recursive ?? false) },
+    });
+    return body.items.map((grant) => ({ userId: grant.user_id, permissionId: grant.id }));
+  }
+
   /** A team by id, or null when the project has none of that id. */
   async getTeam(teamId: string): Promise<ServerTeam | null> {
     return (await this._teamEntry(teamId).get()) as ServerTeam | null;

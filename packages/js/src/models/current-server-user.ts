@@ -4,8 +4,9 @@
  * which go through /users/me with the app's server access.
  */
 import { CurrentUser } from "./current-user.ts";
-import type { Json, ServerUserJson } from "./json.ts";
+import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import {
+  clientViewOf,
   createUserSession,
   serverOnlyUserFields,
   type CreateSessionOptions,
@@ -35,6 +36,11 @@ export class CurrentServerUser extends CurrentUser {
   /** The user as the server sent it (snake_case), server fields included. */
   toServerJson(): ServerUserJson {
     return this.#json;
+  }
+
+  /** The user as a client app reads them: without the server-only fields. */
+  override toClientJson(): ClientUserJson {
+    return clientViewOf(this.#json);
   }
 
   /** Server access may also set the server-only fields. */

@@ -140,12 +140,17 @@ export class CurrentUser extends UserWithTeams {
   }
 
   /**
-   * Registers a passkey for this user on this site (the page's hostname): the
+   * Registers a passkey for this user on this site (`hostname`, default the page's): the
    * browser asks the user to create one, then the server stores it. Resolves
    * with the refusal (the user cancelled, the browser or the server refused).
    */
-  async registerPasskey(): Promise<Result<undefined, PasskeyRegistrationError>> {
-    const result = await registerPasskey({ api: this.context.api, accessType: this.context.accessType, session: this.session });
+  async registerPasskey(options: { hostname?: string } = {}): Promise<Result<undefined, PasskeyRegistrationError>> {
+    const result = await registerPasskey({
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: this.session,
+      hostname: options.hostname,
+    });
     if (result.status === "ok") this.context.userChanged();
     return result;
   }
@@ -271,14 +276,23 @@ export class CurrentUser extends UserWithTeams {
     return this.context.notificationCategories();
   }
 
-  /** Mails a verification link to the primary e-mail. */
-  async sendVerificationEmail(options: { callbackUrl?: string } = {}): Promise<void> {
+  /** Mails a verification link to the primary e-mail; resolves with EmailAlreadyVerified instead when it is verified. */
+  async sendVerificationEmail(
+    options: { callbackUrl?: string } = {},
+  ): Promise<InstanceType<typeof KnownErrors.EmailAlreadyVerified> | void> {
     if (!this.primaryEmail) throw new Error("This user has no primary e-mail to verify.");
-    await this.context.api.call("POST /contact-channels/send-verification-code", {
-      accessType: this.context.accessType,
-      session: this.session,
-      body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
-    });
+    try {
+      await this.context.api.call("POST /contact-channels/send-verification-code", {
+        accessType: this.context.accessType,
+        session: this.session,
+        // A user restricted for their unverified e-mail must be able to ask for the link that lifts it.
+        headers: { "x-stack-allow-restricted-user": "true" },
+        body: { email: this.primaryEmail, callback_url: this.context.emailVerificationUrl(options.callbackUrl) },
+      });
+    } catch (error) {
+      if (error instanceof KnownErrors.EmailAlreadyVerified) return error;
+      throw error;
+    }
   }
 
   async getActiveSessions(): Promise<ActiveSession[]> {

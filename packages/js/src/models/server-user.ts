@@ -1,7 +1,11 @@
 /** Any user of the project, as a server (or admin) app sees and manages them. */
 import type { CreateSessionBody } from "@latchkey/shared/api/index";
+import { KnownErrors } from "@latchkey/shared/known-errors/index";
+import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
+import type { Result } from "../result.ts";
+import { Session } from "../session/session.ts";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
-import type { Json, ServerUserJson } from "./json.ts";
+import type { ClientUserJson, Json, ServerTeamJson, ServerUserJson, TeamJson } from "./json.ts";
 import {
   createContactChannel,
   listContactChannels,
@@ -26,6 +30,48 @@ import type { ServerTeam, ServerTeamCreateOptions } from "./team.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
 import type { TeamRef, UserTeams } from "./user-teams.ts";
 import { UserWithTeams } from "./user-with-teams.ts";
+
+/** The session a server-side passkey registration runs in: long enough for the browser's prompt. */
+const PASSKEY_CEREMONY_SESSION_MILLIS = 2 * 60 * 1000;
+
+/**
+ * What a server reads of a user and of a team beyond a client's view. Types
+ * only (the SDK carries no schemas at run time): the checks below fail to
+ * compile when the wire shapes gain a server-only field not listed here.
+ */
+const SERVER_ONLY_USER_KEYS = [
+  "country_code",
+  "last_active_at_millis",
+  "primary_email_auth_enabled",
+  "restricted_by_admin_private_details",
+  "risk_scores",
+  "server_metadata",
+] as const satisfies readonly Exclude<keyof ServerUserJson, keyof ClientUserJson>[];
+const SERVER_ONLY_TEAM_KEYS = ["created_at_millis", "server_metadata"] as const satisfies readonly Exclude<
+  keyof ServerTeamJson,
+  keyof TeamJson
+>[];
+type Unlisted<Server, Client, Listed extends readonly PropertyKey[]> = Exclude<Exclude<keyof Server, keyof Client>, Listed[number]>;
+const everyServerOnlyKeyListed: [
+  Unlisted<ServerUserJson, ClientUserJson, typeof SERVER_ONLY_USER_KEYS>,
+  Unlisted<ServerTeamJson, TeamJson, typeof SERVER_ONLY_TEAM_KEYS>,
+] extends [never, never]
+  ? true
+  : never = true;
+void everyServerOnlyKeyListed;
+
+function without<T extends object>(json: T, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(json).filter(([key]) => !keys.includes(key)));
+}
+
+/** The client's view of a user a server read: the fields `GET /users/me` answers a client, no more. */
+export function clientViewOf(json: ServerUserJson): ClientUserJson {
+  const team = json.selected_team;
+  return {
+    ...without(json, SERVER_ONLY_USER_KEYS),
+    selected_team: team && without(team, SERVER_ONLY_TEAM_KEYS),
+  } as ClientUserJson;
+}
 
 /** How long a new session lasts, and whether it is an impersonation. */
 export type CreateSessionOptions = CamelCaseKeys<Omit<CreateSessionBody, "user_id">>;
@@ -83,7 +129,7 @@ export class ServerUser extends UserWithTeams {
 
   constructor(
     json: ServerUserJson,
-    private readonly context: Pick<UserContext, "api" | "accessType" | "userChanged" | "teams">,
+    private readonly context: Pick<UserContext, "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl">,
   ) {
     super(json, context.teams, null);
     Object.assign(this, serverOnlyUserFields(json));
@@ -125,6 +171,58 @@ export class ServerUser extends UserWithTeams {
 
   toServerJson(): ServerUserJson {
     return this.#json;
+  }
+
+  /** The user as a client app reads them: without the server-only fields. */
+  toClientJson(): ClientUserJson {
+    return clientViewOf(this.#json);
+  }
+
+  setSelectedTeam(teamOrId: string | TeamRef | null): Promise<void> {
+    return this.update({ selectedTeamId: typeof teamOrId === "object" && teamOrId !== null ? teamOrId.id : teamOrId });
+  }
+
+  /**
+   * Mails a verification link to the primary e-mail (`callbackUrl`: the app's
+   * e-mail verification page, absolute on a server); resolves with
+   * EmailAlreadyVerified instead when there is nothing to verify.
+   */
+  async sendVerificationEmail(
+    options: { callbackUrl?: string } = {},
+  ): Promise<InstanceType<typeof KnownErrors.EmailAlreadyVerified> | void> {
+    const primary = (await this.listContactChannels()).find((channel) => channel.type === "email" && channel.isPrimary);
+    if (!primary) throw new Error("This user has no primary e-mail to verify.");
+    if (primary.isVerified) return new KnownErrors.EmailAlreadyVerified();
+    try {
+      await primary.sendVerificationEmail({ callbackUrl: this.context.emailVerificationUrl(options.callbackUrl) });
+    } catch (error) {
+      if (error instanceof KnownErrors.EmailAlreadyVerified) return error;
+      throw error;
+    }
+  }
+
+  /**
+   * Registers a passkey of this browser for this user (e.g. in an app that
+   * holds the server key in the browser, such as an admin tool), through a
+   * session of the user that lives for the ceremony only.
+   */
+  async registerPasskey(options: { hostname?: string } = {}): Promise<Result<undefined, PasskeyRegistrationError>> {
+    const tokens = await (await this.createSession({ expiresInMillis: PASSKEY_CEREMONY_SESSION_MILLIS })).getTokens();
+    const session = new Session(async () => null, tokens);
+    const caller = { accessType: this.context.accessType, session };
+    try {
+      const result = await registerPasskey({ api: this.context.api, ...caller, hostname: options.hostname });
+      if (result.status === "ok") this.context.userChanged();
+      return result;
+    } finally {
+      // Ended at once; should that fail, it ends by itself within minutes.
+      await this.context.api
+        .call("DELETE /auth/sessions/current", {
+          accessType: this.context.accessType,
+          headers: { "x-stack-refresh-token": tokens.refreshToken },
+        })
+        .catch(() => {});
+    }
   }
 
   async update(update: ServerUserUpdateOptions): Promise<void> {

@@ -1,9 +1,13 @@
 /** Browser cookies, read and written through `document.cookie`. */
 
 export function readCookies(): Record<string, string> {
+  return typeof document === "undefined" ? {} : parseCookieHeader(document.cookie);
+}
+
+/** The cookies of a `Cookie` header (or `document.cookie`) by name. */
+export function parseCookieHeader(header: string): Record<string, string> {
   const out: Record<string, string> = {};
-  if (typeof document === "undefined") return out;
-  for (const part of document.cookie.split(";")) {
+  for (const part of header.split(";")) {
     const index = part.indexOf("=");
     if (index < 0) continue;
     const name = part.slice(0, index).trim();

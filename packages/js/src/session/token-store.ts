@@ -5,9 +5,21 @@
  */
 import { ACCESS_COOKIE_MAX_AGE_SECONDS, REFRESH_COOKIE_MAX_AGE_SECONDS } from "@latchkey/shared/constants";
 import { readCookies, writeCookie } from "./cookies.ts";
+import type { RequestLike } from "./request-tokens.ts";
 import type { Tokens } from "./session.ts";
 
-export type TokenStoreInit = "memory" | "cookie" | { accessToken: string | null; refreshToken: string | null };
+/**
+ * "memory", "cookie", the tokens themselves, or — on a backend — the
+ * incoming request (a Fetch `Request` or Node `IncomingMessage`), whose
+ * tokens are read as request-tokens.ts says.
+ */
+export type TokenStoreInit = "memory" | "cookie" | { accessToken: string | null; refreshToken: string | null } | RequestLike;
+
+export const ACCESS_COOKIE_NAME = "stack-access";
+
+export function refreshCookieNameOf(projectId: string): string {
+  return `stack-refresh-${projectId}`;
+}
 
 export interface TokenStore {
   read(): Tokens;
@@ -46,10 +58,10 @@ export const COOKIE_POLL_MILLIS = 100;
  */
 export class CookieTokenStore implements TokenStore {
   readonly refreshCookieName: string;
-  readonly accessCookieName = "stack-access";
+  readonly accessCookieName = ACCESS_COOKIE_NAME;
 
   constructor(projectId: string) {
-    this.refreshCookieName = `stack-refresh-${projectId}`;
+    this.refreshCookieName = refreshCookieNameOf(projectId);
   }
 
   read(): Tokens {

@@ -17,6 +17,7 @@ export const HANDLER_PAGES = {
   teamInvitation: "team-invitation",
   mfa: "mfa",
   cliAuthConfirm: "cli-auth-confirm",
+  onboarding: "onboarding",
   impersonate: "impersonate",
 } as const;
 

@@ -14,6 +14,7 @@ import { ForgotPassword } from "./forgot-password.tsx";
 import { MagicLinkCallback } from "./magic-link-callback.tsx";
 import { MFA } from "./mfa-page.tsx";
 import { OAuthCallback } from "./oauth-callback.tsx";
+import { Onboarding } from "./onboarding.tsx";
 import { Card } from "./parts.tsx";
 import { PasswordReset } from "./password-reset.tsx";
 import { SignIn } from "./sign-in.tsx";
@@ -37,6 +38,7 @@ export function StackHandler({ pathname }: { /** Defaults to the browser's curre
     teamInvitation: <TeamInvitation />,
     mfa: <MFA />,
     cliAuthConfirm: <CliAuthConfirmation />,
+    onboarding: <Onboarding />,
     impersonate: <Impersonate />,
     error: <ErrorPage />,
   };

@@ -5,14 +5,14 @@ import { Field } from "./parts.tsx";
 /** The words for a repeated password that differs (PasswordConfirmationMismatch's message). */
 export const PASSWORDS_DO_NOT_MATCH = "Passwords do not match.";
 
-/** `label`: the first field's label ("Password", "New password"). */
-export function useNewPassword(label: string) {
+/** `label`: the first field's label ("Password", "New password"); `repeat: false` asks once. */
+export function useNewPassword(label: string, { repeat: repeated = true }: { repeat?: boolean } = {}) {
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   return {
     password,
     /** What to tell the user when the two differ, else null. */
-    mismatch: password === repeat ? null : PASSWORDS_DO_NOT_MATCH,
+    mismatch: !repeated || password === repeat ? null : PASSWORDS_DO_NOT_MATCH,
     fields: (
       <>
         <Field
@@ -23,14 +23,16 @@ export function useNewPassword(label: string) {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <Field
-          label="Repeat password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={repeat}
-          onChange={(e) => setRepeat(e.target.value)}
-        />
+        {repeated ? (
+          <Field
+            label="Repeat password"
+            type="password"
+            autoComplete="new-password"
+            required
+            value={repeat}
+            onChange={(e) => setRepeat(e.target.value)}
+          />
+        ) : null}
       </>
     ),
   };

@@ -4,7 +4,7 @@
  * button for each OAuth provider the project has enabled, below them; a
  * passkey button when the project has passkeys on.
  */
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProjectOnceLoaded } from "../use-project.ts";
 import { OAuthButtonGroup } from "./oauth-button.tsx";
@@ -12,8 +12,17 @@ import { Alert, Card, Field, Separator, submitTo, useAction } from "./parts.tsx"
 import { PasskeyButton } from "./passkey-button.tsx";
 import { CHALLENGE_NOT_SOLVED, useTurnstile } from "./turnstile.tsx";
 
-/** `turnstileSiteKey`: show a Turnstile widget on the sign-in-code form (default: StackProvider's). */
-export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string; turnstileSiteKey?: string }) {
+export interface SignInProps {
+  title?: string;
+  /** Show a Turnstile widget on the sign-in-code form (default: StackProvider's). */
+  turnstileSiteKey?: string;
+  /** The form shown first when the project offers both: a password, or a mailed code ("magic-link"). */
+  firstTab?: "password" | "magic-link";
+  /** Shown at the bottom of the page (e.g. the terms of service). */
+  extraInfo?: ReactNode;
+}
+
+export function SignIn({ title = "Sign in", turnstileSiteKey, firstTab = "password", extraInfo }: SignInProps) {
   const app = useStackApp();
   const project = useProjectOnceLoaded();
   const codeOffered = project?.config.magicLinkEnabled ?? false;
@@ -22,10 +31,11 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
   const [method, setMethod] = useState<"password" | "code" | null>(null);
   // A project that takes neither passwords nor codes signs its users in with the provider buttons alone.
   const onlyOAuth = !passwordOffered && !codeOffered && (project?.config.oauthProviders.length ?? 0) > 0;
-  const shown = method ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
+  const preferred = firstTab === "magic-link" && codeOffered ? "code" : null;
+  const shown = method ?? preferred ?? (passwordOffered ? "password" : codeOffered ? "code" : "password");
   return (
     <Card title={title}>
-      {onlyOAuth ? null : shown === "password" ? <PasswordForm /> : <CodeForm turnstileSiteKey={turnstileSiteKey} />}
+      {onlyOAuth ? null : shown === "password" ? <CredentialSignIn /> : <MagicLinkSignIn turnstileSiteKey={turnstileSiteKey} />}
       {codeOffered && passwordOffered ? (
         <button className="lk-link lk-link-button" type="button" onClick={() => setMethod(shown === "password" ? "code" : "password")}>
           {shown === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}
@@ -41,11 +51,13 @@ export function SignIn({ title = "Sign in", turnstileSiteKey }: { title?: string
           Sign up
         </a>
       </p>
+      {extraInfo ? <div className="lk-muted">{extraInfo}</div> : null}
     </Card>
   );
 }
 
-function PasswordForm() {
+/** The e-mail and password form alone (the sign-in page's first form), for a page of the app's own. */
+export function CredentialSignIn() {
   const app = useStackApp();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -76,8 +88,11 @@ function PasswordForm() {
   );
 }
 
-/** Step one mails the code; step two takes the 6 characters the e-mail shows. (Exported for tests.) */
-export function CodeForm({ turnstileSiteKey }: { turnstileSiteKey?: string }) {
+/**
+ * Sign-in with a mailed code alone (the sign-in page's other form): step one
+ * mails the code and link; step two takes the 6 characters the e-mail shows.
+ */
+export function MagicLinkSignIn({ turnstileSiteKey }: { turnstileSiteKey?: string }) {
   const app = useStackApp();
   // A code to a new address signs someone up, so the server may ask for a challenge.
   const turnstile = useTurnstile("send_magic_link_email", turnstileSiteKey);

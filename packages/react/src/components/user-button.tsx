@@ -5,6 +5,7 @@
  */
 import { useStackApp } from "../provider.tsx";
 import { useUser } from "../use-user.ts";
+import { initials } from "./user-avatar.tsx";
 import { useMenu } from "./use-menu.ts";
 
 export function UserButton() {
@@ -55,12 +56,4 @@ export function UserButton() {
       ) : null}
     </span>
   );
-}
-
-function initials(name: string): string {
-  const words = name
-    .replace(/@.*/, "")
-    .split(/[\s._-]+/)
-    .filter(Boolean);
-  return ((words[0]?.[0] ?? "?") + (words[1]?.[0] ?? "")).toUpperCase();
 }

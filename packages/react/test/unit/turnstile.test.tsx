@@ -7,7 +7,7 @@ import { StackClientApp } from "@latchkey/js";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { SignIn, SignUp, StackProvider } from "../../src/index.ts";
-import { CodeForm } from "../../src/components/sign-in.tsx";
+import { MagicLinkSignIn } from "../../src/components/sign-in.tsx";
 
 const app = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9" });
 const SITE_KEY = "1x00000000000000000000AA";
@@ -23,7 +23,7 @@ const containers = (html: string) => [...html.matchAll(/<div class="lk-turnstile
 
 describe("Turnstile widget container", () => {
   it("is absent without a site key", () => {
-    for (const html of [render(<SignUp />), render(<CodeForm />), render(<SignIn />), render(<SignUp turnstileSiteKey="" />)]) {
+    for (const html of [render(<SignUp />), render(<MagicLinkSignIn />), render(<SignIn />), render(<SignUp turnstileSiteKey="" />)]) {
       expect(html).not.toContain("lk-turnstile");
     }
   });
@@ -34,8 +34,8 @@ describe("Turnstile widget container", () => {
   });
 
   it("renders on the sign-in-code form, never on the password sign-in form", () => {
-    expect(containers(render(<CodeForm />, SITE_KEY))).toEqual(["send_magic_link_email"]);
-    expect(containers(render(<CodeForm turnstileSiteKey={SITE_KEY} />))).toEqual(["send_magic_link_email"]);
+    expect(containers(render(<MagicLinkSignIn />, SITE_KEY))).toEqual(["send_magic_link_email"]);
+    expect(containers(render(<MagicLinkSignIn turnstileSiteKey={SITE_KEY} />))).toEqual(["send_magic_link_email"]);
     // Signing in with a password creates no account: no challenge there.
     expect(containers(render(<SignIn />, SITE_KEY))).toEqual([]);
   });
