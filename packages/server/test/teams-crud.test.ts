@@ -13,6 +13,7 @@ import {
   expectSchemaError,
   patchProjectConfig,
   signUpUser,
+  uniqueEmail,
   UNKNOWN_UUID,
   type EndUser,
   type Project,
@@ -393,20 +394,34 @@ describe("DELETE /teams/{team_id}", () => {
 });
 
 describe("personal teams on sign-up", () => {
-  async function personalTeamOf(body: Record<string, unknown>) {
-    const res = await server.request("/users", { method: "POST", as: project.server, body });
-    expect(res.status, res.text).toBe(201);
-    const teams = await list(project.server, { user_id: res.body.id });
+  async function personalTeamOf(res: { status: number; text: string; body: { user_id: string } }) {
+    expect(res.status, res.text).toBe(200);
+    const teams = await list(project.server, { user_id: res.body.user_id });
     expect(teams.body.items).toHaveLength(1);
-    expect(res.body.selected_team_id).toBe(teams.body.items[0].id);
-    expect(await grantsOf(server, teams.body.items[0].id, res.body.id)).toEqual(["team_admin"]);
-    return res.body.selected_team.display_name as string;
+    const user = await server.request(`/users/${res.body.user_id}`, { as: project.server });
+    expect(user.body.selected_team_id).toBe(teams.body.items[0].id);
+    expect(await grantsOf(server, teams.body.items[0].id, res.body.user_id)).toEqual(["team_admin"]);
+    return user.body.selected_team.display_name as string;
   }
 
-  it("is named after the display name, else the primary e-mail, else 'Personal Team'", async () => {
-    expect(await personalTeamOf({ display_name: "Erin", primary_email: "erin@example.com" })).toBe("Erin's Team");
-    expect(await personalTeamOf({ primary_email: "frank@example.com" })).toBe("frank@example.com's Team");
-    expect(await personalTeamOf({})).toBe("Personal Team");
+  it("is named after the primary e-mail, else 'Personal Team' (the display name case: OAuth sign-up)", async () => {
+    const email = uniqueEmail("frank");
+    const password = { email, password: "correct horse battery staple" };
+    const signedUp = await server.request("/auth/password/sign-up", { method: "POST", as: project.client, body: password });
+    expect(await personalTeamOf(signedUp)).toBe(`${email}'s Team`);
+    const anonymous = await server.request("/auth/anonymous/sign-up", { method: "POST", as: project.client });
+    expect(await personalTeamOf(anonymous)).toBe("Personal Team");
+  });
+
+  it("is not made for a user a server creates", async () => {
+    const res = await server.request("/users", {
+      method: "POST",
+      as: project.server,
+      body: { display_name: "Erin", primary_email: uniqueEmail("erin") },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ selected_team: null, selected_team_id: null });
+    expect((await list(project.server, { user_id: res.body.id })).body.items).toEqual([]);
   });
 
   it("is renamed when an anonymous user signs up, unless it was renamed before", async () => {

@@ -1,6 +1,7 @@
 /**
  * Creating a user, with their primary e-mail and (when the project asks for
- * it) a personal team, in one transaction. The unique index on sign-in
+ * it and the user signs up) a personal team, in one transaction. A server's
+ * `POST /users` is not a sign-up: it never makes a team. The unique index on sign-in
  * e-mails decides races: the loser gets USER_EMAIL_ALREADY_EXISTS.
  */
 import { KnownErrors, StatusError, type ServerUserCreate } from "@latchkey/shared";
@@ -37,6 +38,8 @@ export interface NewUser {
   countryCode?: string | null;
   /** 0-100 (domain/bot-challenge/risk-score.ts); 0 when no challenge applies. */
   signUpBotRiskScore?: number;
+  /** Whether the user signs up (so gets a personal team if the project makes them) or is created by a server. */
+  signingUp: boolean;
   /** The clock's time (lib/clock.ts): when the user signed up, and their first activity. */
   now: Date;
 }
@@ -64,6 +67,7 @@ export async function createUserFromBody(
       // A password implies the e-mail signs in, unless said otherwise.
       primaryEmailAuthEnabled: patch.primaryEmailAuthEnabled ?? Boolean(patch.passwordHash),
       passwordHash: patch.passwordHash ?? null,
+      signingUp: false,
       now: services.clock.date(),
     }),
   );
@@ -102,7 +106,7 @@ export async function createUser(tx: EventTx, project: ProjectRow, branchId: str
       usedForAuth: input.primaryEmailAuthEnabled ?? false,
     });
   }
-  if (project.config.create_team_on_sign_up) {
+  if (input.signingUp && project.config.create_team_on_sign_up) {
     const team = await createTeamWithCreator(tx, {
       project,
       branchId,
