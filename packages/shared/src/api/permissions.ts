@@ -4,9 +4,9 @@
  * has, and granting, revoking and listing them per user.
  *
  * A grant of a permission also grants every permission it contains, directly
- * or through a chain. Listing with `recursive=true` (the default) answers
- * that whole set, one item per permission id; `recursive=false` only the
- * permissions granted directly.
+ * or through a chain. Listing with `recursive=true` answers that whole set,
+ * one item per permission id; without it (or `recursive=false`) only the
+ * permissions granted directly. The SDK asks for `recursive=true` itself.
  */
 import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
@@ -114,7 +114,7 @@ export const permissionsEndpoints = {
   listTeamPermissions: defineEndpoint({
     method: "GET",
     path: "/team-permissions",
-    summary: "List team permissions of users (with those they contain unless recursive=false)",
+    summary: "List team permissions of users (with those they contain when recursive=true)",
     tags: TAGS,
     access: ALL,
     query: teamPermissionListQuery,
@@ -146,7 +146,7 @@ export const permissionsEndpoints = {
   listProjectPermissions: defineEndpoint({
     method: "GET",
     path: "/project-permissions",
-    summary: "List project permissions of users (with those they contain unless recursive=false)",
+    summary: "List project permissions of users (with those they contain when recursive=true)",
     tags: TAGS,
     access: ALL,
     query: projectPermissionListQuery,
