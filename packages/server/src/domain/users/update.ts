@@ -10,6 +10,7 @@ import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
 import { deleteAllPasskeys } from "../auth/passkey/passkeys.ts";
+import { revokeUserSessions } from "../sessions/sessions.ts";
 import { membershipOf } from "../teams/teams.ts";
 import { insertPrimaryEmail } from "./create.ts";
 import { userPatchFromBody, type UserPatch } from "./patch.ts";
@@ -26,7 +27,13 @@ export async function updateUserFromBody(
   body: Partial<ServerUserPatch>,
 ): Promise<UserRecord> {
   const patch = await userPatchFromBody(body, services.config.serverSecret);
-  return saveUserPatch(services, project, branchId, user, patch);
+  // A server setting the password (or its hash) signs the user out everywhere: whoever held a session may not know the new one.
+  const passwordChanged = body.password !== undefined || body.password_hash !== undefined;
+  return services.events.transaction(services.db, async (tx) => {
+    const updated = await updateUser(tx, project, branchId, user, patch);
+    if (passwordChanged) await revokeUserSessions(tx, { projectId: project.id, branchId }, user.id, null);
+    return updated;
+  });
 }
 
 /** A checked patch (any password already hashed), in a transaction of its own. */
