@@ -13,7 +13,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, users } from "../../db/schema/index.ts";
 import { grantUserDefaults } from "../permissions/defaults.ts";
 import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
-import { userPatchFromBody } from "./patch.ts";
+import { primaryEmailNeeded, userPatchFromBody } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 import { inTenancy } from "../../db/tenancy.ts";
 import type { ProjectRow } from "../projects/project-row.ts";
@@ -55,8 +55,8 @@ export async function createUserFromBody(
   if (oauthProviders && oauthProviders.length > 0) {
     throw new StatusError(400, "Linking OAuth accounts on user creation is not available yet on this server.");
   }
-  if (fields.primary_email_auth_enabled && !fields.primary_email) {
-    throw new StatusError(400, "primary_email_auth_enabled needs a primary_email.");
+  for (const flag of ["primary_email_verified", "primary_email_auth_enabled"] as const) {
+    if (fields[flag] && !fields.primary_email) throw primaryEmailNeeded(flag);
   }
   const patch = await userPatchFromBody(fields, services.config.serverSecret);
   if (patch.passwordHash && !fields.primary_email) throw new StatusError(400, "A password needs a primary_email to sign in with.");

@@ -1,19 +1,20 @@
 /**
  * Applying a user PATCH. Fields absent from the patch stay as they are;
- * changing the primary e-mail makes it unverified again.
+ * a new primary e-mail starts unverified, unless the patch says otherwise.
  */
 import { KnownErrors, type ServerUserPatch } from "@latchkey/shared";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/connect.ts";
 import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { contactChannels, teamMembers, teams, users } from "../../db/schema/index.ts";
 import { deleteAllPasskeys } from "../auth/passkey/passkeys.ts";
+import { requireUser } from "../contact-channels/channels.ts";
 import { revokeUserSessions } from "../sessions/sessions.ts";
 import { membershipOf } from "../teams/teams.ts";
 import { insertPrimaryEmail } from "./create.ts";
-import { userPatchFromBody, type UserPatch } from "./patch.ts";
+import { primaryEmailNeeded, userPatchFromBody, type UserPatch } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 import { inTenancy } from "../../db/tenancy.ts";
 import type { ProjectRow } from "../projects/project-row.ts";
@@ -105,6 +106,13 @@ export async function updateUser(
   return (await findUser(tx, project.id, branchId, user.id))!;
 }
 
+/**
+ * The primary e-mail is one of the user's contact channels. Naming an
+ * address the user already has promotes that channel (its verification kept
+ * unless the patch says otherwise); a new address becomes a new primary
+ * channel. Either way, and when the primary e-mail is set to null, the old
+ * address stays as a non-primary channel rather than being lost.
+ */
 async function applyPrimaryEmailPatch(
   tx: DbOrTx,
   project: ProjectRow,
@@ -112,37 +120,52 @@ async function applyPrimaryEmailPatch(
   user: UserRecord,
   patch: UserPatch,
 ): Promise<void> {
-  const primary = and(
-    inTenancy(contactChannels, { projectId: project.id, branchId }),
-    eq(contactChannels.userId, user.id),
-    eq(contactChannels.isPrimary, true),
-  );
-  if (patch.primaryEmail === null) {
-    await tx.delete(contactChannels).where(primary);
-    return;
+  const t = { projectId: project.id, branchId };
+  const willHavePrimary = patch.primaryEmail === undefined ? user.primaryEmail !== null : patch.primaryEmail !== null;
+  if (!willHavePrimary) {
+    if (patch.primaryEmailVerified === true) throw primaryEmailNeeded("primary_email_verified");
+    if (patch.primaryEmailAuthEnabled === true) throw primaryEmailNeeded("primary_email_auth_enabled");
   }
-  const emailChanged = patch.primaryEmail !== undefined && patch.primaryEmail !== user.primaryEmail;
-  if (emailChanged && user.primaryEmail === null) {
-    await insertPrimaryEmail(tx, project, branchId, user.id, patch.primaryEmail!, {
-      isVerified: patch.primaryEmailVerified ?? false,
-      usedForAuth: patch.primaryEmailAuthEnabled ?? true,
-    });
+  const ofUser = and(inTenancy(contactChannels, t), eq(contactChannels.userId, user.id));
+  const demote = () =>
+    tx
+      .update(contactChannels)
+      .set({ isPrimary: false })
+      .where(and(ofUser, eq(contactChannels.isPrimary, true)));
+  if (patch.primaryEmail === null) {
+    await demote();
     return;
   }
   const set: Partial<typeof contactChannels.$inferInsert> = {};
-  if (emailChanged) {
-    set.value = patch.primaryEmail!;
-    set.isVerified = false;
-  }
   if (patch.primaryEmailVerified !== undefined) set.isVerified = patch.primaryEmailVerified;
   if (patch.primaryEmailAuthEnabled !== undefined) set.usedForAuth = patch.primaryEmailAuthEnabled;
-  if (Object.keys(set).length === 0 || user.primaryEmail === null) return;
-  try {
-    await tx.update(contactChannels).set(set).where(primary);
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new KnownErrors.UserWithEmailAlreadyExists(patch.primaryEmail ?? user.primaryEmail, false);
+  const email = patch.primaryEmail;
+  let target: SQL | undefined = and(ofUser, eq(contactChannels.isPrimary, true));
+  if (email !== undefined && email !== user.primaryEmail) {
+    // The user's write lock (domain/contact-channels/channels.ts): channel writes of this user wait for this one.
+    await requireUser(tx, t, user.id, true);
+    const [existing] = await tx
+      .select()
+      .from(contactChannels)
+      .where(and(ofUser, eq(contactChannels.type, "email"), sql`lower(${contactChannels.value}) = lower(${email})`));
+    if (existing === undefined) {
+      await demote();
+      await insertPrimaryEmail(tx, project, branchId, user.id, email, {
+        isVerified: patch.primaryEmailVerified ?? false,
+        usedForAuth: patch.primaryEmailAuthEnabled ?? (user.primaryEmail === null ? true : user.primaryEmailAuthEnabled),
+      });
+      return;
     }
+    if (!existing.isPrimary) await demote();
+    // Only the case may differ: the same mailbox, so its verification stands.
+    Object.assign(set, { value: email, isPrimary: true });
+    target = and(ofUser, eq(contactChannels.id, existing.id));
+  }
+  if (Object.keys(set).length === 0) return;
+  try {
+    await tx.update(contactChannels).set(set).where(target);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new KnownErrors.UserWithEmailAlreadyExists(email ?? user.primaryEmail ?? "", false);
     throw error;
   }
 }
