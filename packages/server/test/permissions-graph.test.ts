@@ -172,7 +172,8 @@ describe("renaming a definition", () => {
     expect(ids(await calls.listProject(alice.as, { user_id: "me" }))).toEqual(["reader"]);
 
     const after = await config();
-    expect(after.team_creator_default_permissions).toEqual([{ id: "team_admin" }, { id: "author" }]);
+    // Default lists read back by id.
+    expect(after.team_creator_default_permissions).toEqual([{ id: "author" }, { id: "team_admin" }]);
     expect(after.team_member_default_permissions).toEqual([{ id: "author" }, { id: "team_member" }]);
     expect(after.user_default_permissions).toEqual([{ id: "reader" }]);
 

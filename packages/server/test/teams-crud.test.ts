@@ -98,9 +98,12 @@ describe("POST /teams", () => {
     ]);
   });
 
-  it("refuses a missing or empty name and a bad image URL", async () => {
+  it("refuses a missing name and a bad image URL; an empty name is fine", async () => {
     expectSchemaError(await post(project.server, {}), "POST", "/teams", ["body.display_name must be defined"]);
-    expect((await post(project.server, { display_name: "" })).body.code).toBe("SCHEMA_ERROR");
+    const unnamed = await post(project.server, { display_name: "" });
+    expect(unnamed.status, unnamed.text).toBe(201);
+    expect(unnamed.body.display_name).toBe("");
+    expect((await post(project.server, { display_name: "x".repeat(257) })).body.code).toBe("SCHEMA_ERROR");
     expect((await post(project.server, { display_name: "X", profile_image_url: "not a url" })).body.code).toBe("SCHEMA_ERROR");
     expect((await post(project.server, { display_name: "X", creator_user_id: "nope" })).body.code).toBe("SCHEMA_ERROR");
   });
@@ -302,13 +305,17 @@ describe("PATCH /teams/{team_id}", () => {
     expect((await me(alice.as)).selected_team.display_name).toBe("Alice HQ");
   });
 
-  it("refuses an unknown team, another project's team and an empty name", async () => {
+  it("refuses an unknown team and another project's team", async () => {
     const foreign = await createTeam(server, otherProject.server);
     expectKnownError(await patch(project.server, UNKNOWN_UUID, { display_name: "X" }), "TEAM_NOT_FOUND", 404);
     expectKnownError(await patch(project.server, foreign.id, { display_name: "X" }), "TEAM_NOT_FOUND", 404);
     expectKnownError(await patch(project.server, foreign.id, {}), "TEAM_NOT_FOUND", 404);
     expect((await get(otherProject.server, foreign.id)).body.display_name).toBe("A team");
-    expect((await patch(project.server, foreign.id, { display_name: "" })).body.code).toBe("SCHEMA_ERROR");
+    expectKnownError(await patch(project.server, foreign.id, { display_name: "" }), "TEAM_NOT_FOUND", 404);
+    const own = await createTeam(server, project.server);
+    const emptied = await patch(project.server, own.id, { display_name: "" });
+    expect(emptied.status, emptied.text).toBe(200);
+    expect(emptied.body.display_name).toBe("");
   });
 });
 
