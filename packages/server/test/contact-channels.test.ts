@@ -137,10 +137,11 @@ describe("POST /contact-channels", () => {
     expect(view.primary_email_verified).toBe(true);
   });
 
-  it("refuses the same address twice for one user (any case), changing nothing", async () => {
+  it("refuses the same address twice for one user (any case) with a 400, changing nothing", async () => {
     const user = await signUpUser(server, project);
     const res = await addChannel(user.as, { user_id: "me", value: user.email.toUpperCase() });
-    expectPlainError(res, 409, /already has a contact channel with this e-mail address/);
+    expectPlainError(res, 400, /already has a contact channel with this e-mail address/);
+    expectPlainError(await addChannel(project.server, { user_id: user.userId, value: user.email }), 400, /already has/);
     expect((await list(user.as)).body.items).toHaveLength(1);
   });
 
@@ -238,7 +239,7 @@ describe("one contact channel: GET, PATCH, DELETE", () => {
     }
   });
 
-  it("another user's or project's channel is not found (404 plain text); another user id as a client → 403", async () => {
+  it("another user's or project's channel is not found (404 plain text, 400 to delete); another user id as a client → 403", async () => {
     const [{ user: alice, channel: aliceChannel }, { user: bob, channel: bobChannel }] = await Promise.all([
       userWithSecondAddress(),
       userWithSecondAddress(),
@@ -256,8 +257,9 @@ describe("one contact channel: GET, PATCH, DELETE", () => {
     // Writes are refused the same way, and change nothing.
     expectPlainError(await patch(alice.as, "me", bobChannel.id, { value: uniqueEmail() }), 404);
     expectPlainError(await patch(alice.as, bob.userId, bobChannel.id, { value: uniqueEmail() }), 403);
-    expectPlainError(await remove(alice.as, "me", bobChannel.id), 404);
-    expectPlainError(await remove(project.server, alice.userId, strangerChannel.id), 404);
+    expectPlainError(await remove(alice.as, "me", bobChannel.id), 400, /Contact channel not found/);
+    expectPlainError(await remove(project.server, alice.userId, strangerChannel.id), 400, /Contact channel not found/);
+    expectPlainError(await remove(project.server, alice.userId, UNKNOWN_UUID), 400, /Contact channel not found/);
     expectPlainError(await sendCode(alice.as, "me", bobChannel.id), 404);
     expect((await one(bob.as, "me", bobChannel.id)).body).toEqual(bobChannel);
     expect((await one(stranger.as, "me", strangerChannel.id)).body).toEqual(strangerChannel);
@@ -296,7 +298,7 @@ describe("one contact channel: GET, PATCH, DELETE", () => {
     expect(changed.body).toEqual({ ...channel, value, used_for_auth: true, is_verified: false });
     expect((await one(user.as, "me", channel.id)).body).toEqual(changed.body);
     // The user's own other address cannot be taken twice.
-    expectPlainError(await patch(user.as, "me", channel.id, { value: user.email }), 409, /already has/);
+    expectPlainError(await patch(user.as, "me", channel.id, { value: user.email }), 400, /already has/);
     // An empty patch changes nothing.
     expect((await patch(user.as, "me", channel.id, {})).body).toEqual(changed.body);
   });
@@ -327,7 +329,7 @@ describe("one contact channel: GET, PATCH, DELETE", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ success: true });
     expectPlainError(await one(user.as, "me", channel.id), 404);
-    expectPlainError(await remove(user.as, "me", channel.id), 404);
+    expectPlainError(await remove(user.as, "me", channel.id), 400);
 
     const [primary] = (await list(user.as)).body.items as Channel[];
     expect((await remove(project.server, user.userId, primary!.id)).status).toBe(200);
@@ -395,6 +397,13 @@ describe("verification", () => {
     expect(res.text).toBe("User does not have a primary email");
 
     expect(await mailsTo(user.email)).toBe(0);
+    expect(await mailsTo(channel.value)).toBe(0);
+  });
+
+  it("a client without a session → CANNOT_GET_OWN_USER_WITHOUT_USER, whatever user id it names", async () => {
+    const { user, channel } = await userWithSecondAddress();
+    expectKnownError(await sendCode(project.client, user.userId, channel.id), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
+    expectKnownError(await sendCode(project.client, "me", channel.id), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
     expect(await mailsTo(channel.value)).toBe(0);
   });
 

@@ -118,13 +118,13 @@ describe("reading", () => {
     expect(json.oauth_providers).toEqual([{ account_id: profile.accountId, email: profile.email, id: "github" }]);
   });
 
-  it("leaves out accounts of a provider the project no longer has, and shows them again when it is back", async () => {
+  it("keeps listing accounts of a provider the project no longer has; the user object leaves them out until it is back", async () => {
     const p = await createProject(server, project.owner, OAUTH_CONFIG);
     const { user } = await oauthSignIn(server, p, { profile: providerProfile(), providerConfigId: "google" });
     const [row] = (await storedAccounts(server, p)).filter((a) => a.userId === user.id);
     await patchProjectConfig(server, p, { oauth_providers: [{ id: "github", type: "shared" }] });
     const userObjectAccounts = async () => (await server.request(`/users/${user.id}`, { as: p.server })).body.oauth_providers;
-    expect((await list(p.server, user.id)).body.items).toEqual([]);
+    expect((await list(p.server, user.id)).body.items.map((a: { id: string }) => a.id)).toEqual([row!.id]);
     expect(await userObjectAccounts()).toEqual([]);
     expectPlainError(await server.request(`/oauth-providers/${user.id}/${row!.id}`, { as: p.server }), 404);
     await patchProjectConfig(server, p, OAUTH_CONFIG);
@@ -158,7 +158,23 @@ describe("reading", () => {
       "params.provider_id must be a valid UUID",
     );
     expectSchemaErrorIncluding(await list(project.server, "nobody"), "query.user_id must be a valid UUID");
-    expectSchemaErrorIncluding(await server.request("/oauth-providers", { as: project.server }), "query.user_id must be defined");
+  });
+
+  it("lists every user's accounts for a server naming no user; a client must name its own", async () => {
+    const p = await createProject(server, project.owner, OAUTH_CONFIG);
+    const first = await oauthSignIn(server, p, { profile: providerProfile() });
+    const second = await oauthSignIn(server, p, { profile: providerProfile() });
+    const all = await server.request("/oauth-providers", { as: p.server });
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.items.map((a: { user_id: string }) => a.user_id)).toEqual([first.user.id, second.user.id]);
+    expect(all.body.items[0]).toHaveProperty("account_id");
+    expect((await server.request("/oauth-providers", { as: p.admin })).body.items).toHaveLength(2);
+    // Only this project's.
+    expect((await server.request("/oauth-providers", { as: project.server })).body.items).not.toContainEqual(
+      expect.objectContaining({ user_id: first.user.id }),
+    );
+    const someone = await signUpUser(server, p);
+    expectPlainError(await server.request("/oauth-providers", { as: someone.as }), 403, /own user/);
   });
 
   it("keeps other projects' accounts out of reach", async () => {

@@ -113,7 +113,7 @@ describe("POST /auth/password/sign-up", () => {
     for (const again of [email, email.toUpperCase(), email.toLowerCase()]) {
       const res = await signUp(project, { email: again, password: "some other password" });
       expectKnownError(res, "USER_EMAIL_ALREADY_EXISTS", 409);
-      expect(res.body.details).toEqual({ email: again, would_work_if_email_was_verified: false });
+      expect(res.body.details).toEqual({ email: again.toLowerCase(), would_work_if_email_was_verified: false });
     }
     expect(await userCount(project, email)).toBe(1);
     // The original password still works; the rejected ones never did.

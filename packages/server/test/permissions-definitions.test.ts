@@ -5,7 +5,7 @@
  */
 import { SYSTEM_TEAM_PERMISSIONS } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, expectSchemaErrorIncluding, signUpUser, type EndUser, type Project } from "./fixtures.ts";
+import { createProject, expectSchemaErrorIncluding, patchProjectConfig, signUpUser, type EndUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
 import { defined, ids, permissionCalls, type Kind, type PermissionCalls } from "./permission-fixtures.ts";
 
@@ -25,6 +25,26 @@ afterAll(() => server?.close());
 
 const SYSTEM_IDS = Object.keys(SYSTEM_TEAM_PERMISSIONS).sort();
 
+describe("default permission lists", () => {
+  it("are listed by id in the project config, whatever order they were given in", async () => {
+    const p = await createProject(server);
+    await defined(calls, p.admin, "project", "zeta");
+    await defined(calls, p.admin, "project", "alpha");
+    await patchProjectConfig(server, p, {
+      team_creator_default_permissions: [{ id: "team_member" }, { id: "team_admin" }, { id: "$update_team" }],
+      user_default_permissions: [{ id: "zeta" }, { id: "alpha" }],
+    });
+    const current = await server.request("/internal/projects/current", { as: p.admin });
+    expect(current.status, current.text).toBe(200);
+    expect(current.body.config.team_creator_default_permissions).toEqual([
+      { id: "$update_team" },
+      { id: "team_admin" },
+      { id: "team_member" },
+    ]);
+    expect(current.body.config.user_default_permissions).toEqual([{ id: "alpha" }, { id: "zeta" }]);
+  });
+});
+
 describe("listing and reading", () => {
   it("lists the system permissions and the new project's defaults in team scope, sorted by id", async () => {
     const res = await calls.definitions(project.admin, "team");
@@ -40,6 +60,18 @@ describe("listing and reading", () => {
       id: "team_member",
     });
     expect(ids(await calls.definitions(project.ownerAdmin, "project"))).toEqual([]);
+    // The system permissions' descriptions, word for word as clients of the reference API show them.
+    const described = Object.fromEntries(
+      (res.body.items as { id: string; description?: string }[]).filter((d) => d.id.startsWith("$")).map((d) => [d.id, d.description]),
+    );
+    expect(described).toEqual({
+      $update_team: "Update the team information",
+      $delete_team: "Delete the team",
+      $read_members: "Read and list the other members of the team",
+      $remove_members: "Remove other members from the team",
+      $invite_members: "Invite other users to the team",
+      $manage_api_keys: "Create and manage API keys for the team",
+    });
   });
 
   it("reads one definition; a system one in team scope only", async () => {

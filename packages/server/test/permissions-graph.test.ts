@@ -53,12 +53,13 @@ describe("a containment chain 10 deep", () => {
 
     const levels = Array.from({ length: 10 }, (_, i) => `level${i + 1}`);
     const expected = ["$invite_members", "$read_members", "$update_team", ...levels, "team_member"].sort();
-    expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me" }))).toEqual(expected);
-    expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me", permission_id: "$update_team" }))).toEqual(["$update_team"]);
+    expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me", recursive: true }))).toEqual(expected);
+    const updateTeam = { team_id: team, user_id: "me", permission_id: "$update_team", recursive: true };
+    expect(ids(await calls.listTeam(bob.as, updateTeam))).toEqual(["$update_team"]);
     expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me", recursive: false }))).toEqual(["level10", "team_member"]);
 
     // The request path answers without a promise once the grants and the graph are cached (lib/maybe-async.ts).
-    const path = `/api/v1/team-permissions?team_id=${team}&user_id=me&permission_id=%24update_team`;
+    const path = `/api/v1/team-permissions?team_id=${team}&user_id=me&permission_id=%24update_team&recursive=true`;
     const send = () => server.instance.app.fetch(new Request(`http://localhost${path}`, { headers: authHeaders(bob.as) }));
     const expectAnswer = async (answer: Response | Promise<Response>) =>
       expect(JSON.parse(await (await answer).text()).items).toEqual([{ id: "$update_team", team_id: team, user_id: bob.userId }]);
@@ -73,7 +74,7 @@ describe("a containment chain 10 deep", () => {
   it("loses everything below a link that is cut", async () => {
     const res = await calls.patchDefinition(project.admin, "team", "level5", { contained_permission_ids: [] });
     expect(res.status, res.text).toBe(200);
-    const held = ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me" }));
+    const held = ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me", recursive: true }));
     expect(held).toContain("level5");
     expect(held).not.toContain("level4");
     expect(held).not.toContain("$update_team");
@@ -171,7 +172,8 @@ describe("renaming a definition", () => {
     expect(ids(await calls.listProject(alice.as, { user_id: "me" }))).toEqual(["reader"]);
 
     const after = await config();
-    expect(after.team_creator_default_permissions).toEqual([{ id: "team_admin" }, { id: "author" }]);
+    // Default lists read back by id.
+    expect(after.team_creator_default_permissions).toEqual([{ id: "author" }, { id: "team_admin" }]);
     expect(after.team_member_default_permissions).toEqual([{ id: "author" }, { id: "team_member" }]);
     expect(after.user_default_permissions).toEqual([{ id: "reader" }]);
 

@@ -43,13 +43,18 @@ describe("POST /project-permissions/{user}/{permission}", () => {
       expect(res.status, res.text).toBe(201);
       expect(res.body).toEqual({ id: "billing", user_id: alice.userId });
     }
-    const res = await calls.listProject(alice.as, { user_id: "me" });
+    const res = await calls.listProject(alice.as, { user_id: "me", recursive: true });
     expect(res.body.items).toEqual([
       { id: "billing", user_id: alice.userId },
       { id: "read_reports", user_id: alice.userId },
     ]);
     expect(ids(await calls.listProject(alice.as, { user_id: alice.userId, recursive: false }))).toEqual(["billing"]);
-    expect(ids(await calls.listProject(alice.as, { user_id: "me", permission_id: "read_reports" }))).toEqual(["read_reports"]);
+    // Without recursive=true only the direct grants.
+    expect(ids(await calls.listProject(alice.as, { user_id: "me" }))).toEqual(["billing"]);
+    expect(ids(await calls.listProject(alice.as, { user_id: "me", permission_id: "read_reports", recursive: true }))).toEqual([
+      "read_reports",
+    ]);
+    expect(ids(await calls.listProject(alice.as, { user_id: "me", permission_id: "read_reports" }))).toEqual([]);
   });
 
   it("refuses an unknown user, another project's user, an unknown, system or team permission", async () => {
@@ -100,7 +105,7 @@ describe("GET /project-permissions", () => {
 
   it("lists every user's grants for the server, sorted by user then id, this project only", async () => {
     expect((await calls.grantProject(project.server, bob.userId, "read_reports")).status).toBe(201);
-    const res = await calls.listProject(project.server);
+    const res = await calls.listProject(project.server, { recursive: true });
     const expected = [
       { id: "billing", user_id: alice.userId },
       { id: "read_reports", user_id: alice.userId },
@@ -108,6 +113,8 @@ describe("GET /project-permissions", () => {
     ].sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : a.id < b.id ? -1 : 1));
     expect(res.body.items).toEqual(expected);
     expect(ids(await calls.listProject(project.admin, { permission_id: "billing" }))).toEqual(["billing"]);
+    const direct = await calls.listProject(project.server);
+    expect(direct.body.items).toEqual(expected.filter((item) => item.id === "billing" || item.user_id === bob.userId));
     expectKnownError(await calls.listProject(project.server, { user_id: UNKNOWN_UUID }), "USER_NOT_FOUND", 404);
   });
 });

@@ -47,18 +47,22 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("GET /team-permissions", () => {
-  it("lists a member's permissions with what they contain (recursive by default)", async () => {
-    const res = await calls.listTeam(bob.as, { team_id: team, user_id: "me" });
+  it("lists a member's direct grants, and with recursive=true what they contain too", async () => {
+    const res = await calls.listTeam(bob.as, { team_id: team, user_id: "me", recursive: true });
     expect(res.body.items).toEqual([
       { id: "$invite_members", team_id: team, user_id: bob.userId },
       { id: "$read_members", team_id: team, user_id: bob.userId },
       { id: "team_member", team_id: team, user_id: bob.userId },
     ]);
     expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: bob.userId, recursive: false }))).toEqual(["team_member"]);
+    expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me" }))).toEqual(["team_member"]);
+    expect(ids(await calls.listTeam(project.server, { team_id: team, user_id: bob.userId }))).toEqual(["team_member"]);
   });
 
   it("filters by permission id after expanding", async () => {
-    expect(ids(await calls.listTeam(bob.as, { team_id: team, user_id: "me", permission_id: "$read_members" }))).toEqual(["$read_members"]);
+    const query = { team_id: team, user_id: "me", permission_id: "$read_members" };
+    expect(ids(await calls.listTeam(bob.as, { ...query, recursive: true }))).toEqual(["$read_members"]);
+    expect(ids(await calls.listTeam(bob.as, query))).toEqual([]);
     expect(ids(await calls.listTeam(bob.as, { user_id: "me", permission_id: "$read_members", recursive: false }))).toEqual([]);
   });
 
@@ -95,7 +99,8 @@ describe("GET /team-permissions", () => {
       { id: "team_member", team_id: team, user_id: bob.userId },
     ].sort((a, b) => (a.user_id < b.user_id ? -1 : 1));
     expect(all.body.items).toEqual(expected);
-    const everyone = await calls.listTeam(project.server, { permission_id: "$delete_team" });
+    const everyone = await calls.listTeam(project.server, { permission_id: "$delete_team", recursive: true });
+    expect((await calls.listTeam(project.server, { permission_id: "$delete_team" })).body.items).toEqual([]);
     expect(everyone.body.items).toContainEqual({ id: "$delete_team", team_id: team, user_id: alice.userId });
     for (const item of everyone.body.items) expect(item.id).toBe("$delete_team");
   });
@@ -169,7 +174,7 @@ describe("DELETE /team-permissions/{team}/{user}/{permission}", () => {
     const res = await calls.revokeTeam(project.server, team, alice.userId, "$update_team");
     expectKnownError(res, "TEAM_PERMISSION_NOT_FOUND", 401);
     expect(res.body.details).toEqual({ team_id: team, user_id: alice.userId, permission_id: "$update_team" });
-    expect(ids(await calls.listTeam(alice.as, { team_id: team, user_id: "me" }))).toContain("$update_team");
+    expect(ids(await calls.listTeam(alice.as, { team_id: team, user_id: "me", recursive: true }))).toContain("$update_team");
   });
 
   it("refuses an unknown user, a non-member, an unknown permission, a client", async () => {

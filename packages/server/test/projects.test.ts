@@ -602,7 +602,7 @@ describe("the internal project", () => {
     ]);
   });
 
-  it("gives every new user a personal team: <display name>'s Team, else <email>'s Team", async () => {
+  it("gives every user who signs up a personal team: <email>'s Team, else Personal Team", async () => {
     const owner = await signUpOwner(server);
     const me = await server.request("/users/me", { as: ownerClient(owner) });
     expect(me.body.selected_team).toMatchObject({ id: owner.teamId, display_name: `${owner.email}'s Team` });
@@ -624,15 +624,18 @@ describe("the internal project", () => {
       "profile_image_url",
       "server_metadata",
     ]);
-    const named = await server.request("/users", {
+    const anonymous = await server.request("/auth/anonymous/sign-up", { method: "POST", as: server.internal.client });
+    expect(anonymous.status, anonymous.text).toBe(200);
+    const anonymousUser = await server.request(`/users/${anonymous.body.user_id}`, { as: server.internal.server });
+    expect(anonymousUser.body.selected_team.display_name).toBe("Personal Team");
+    // A server's POST /users is not a sign-up: no team, whatever the project says.
+    const created = await server.request("/users", {
       method: "POST",
       as: server.internal.server,
       body: { display_name: "Linus", primary_email: `linus-${Date.now()}@example.com` },
     });
-    expect(named.status, named.text).toBe(201);
-    expect(named.body.selected_team.display_name).toBe("Linus's Team");
-    const bare = await server.request("/users", { method: "POST", as: server.internal.server, body: {} });
-    expect(bare.body.selected_team.display_name).toBe("Personal Team");
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ selected_team: null, selected_team_id: null });
   });
 });
 

@@ -6,7 +6,7 @@
  * an embedded database belongs to one process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, patchProjectConfig, signUpUser, type Project } from "./fixtures.ts";
+import { createProject, PASSWORD, patchProjectConfig, signUpUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
 
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
@@ -52,6 +52,32 @@ describe.runIf(onPostgres)("replicas sharing one database", () => {
     expect((await a.request("/auth/sessions/current", { method: "DELETE", as: user.as })).status).toBe(200);
     await b.cachesCaughtUp();
     expectKnownError(await refresh(b), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+  });
+
+  it("a password changed on one replica ends the other sessions there too, cached ones included", async () => {
+    const user = await signUpUser(a, project);
+    const signIn = await a.request("/auth/password/sign-in", {
+      method: "POST",
+      as: project.client,
+      body: { email: user.email, password: PASSWORD },
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+    const refresh = (server: TestServer, refreshToken: string) =>
+      server.request("/auth/sessions/current/refresh", {
+        method: "POST",
+        as: project.client,
+        headers: { "x-stack-refresh-token": refreshToken },
+      });
+    expect((await refresh(b, signIn.body.refresh_token)).status).toBe(200); // now cached on b
+    const changed = await a.request("/auth/password/update", {
+      method: "POST",
+      as: user.as,
+      body: { old_password: PASSWORD, new_password: "a brand new passphrase" },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    await b.cachesCaughtUp();
+    expectKnownError(await refresh(b, signIn.body.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    expect((await refresh(b, user.refreshToken)).status).toBe(200);
   });
 
   it("a key revoked on one replica is refused by the other", async () => {

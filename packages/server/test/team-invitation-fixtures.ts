@@ -26,7 +26,8 @@ export async function teamProject(server: TestServer, config: Record<string, unk
 
 /**
  * A signed-in user made by the server, `verified` or not (their primary
- * address), with their personal team when the project makes one.
+ * address), with a team of their own they created and selected (a server's
+ * `POST /users` makes none, so it is made here as sign-up would).
  */
 export async function newUser(
   server: TestServer,
@@ -40,6 +41,18 @@ export async function newUser(
     body: { primary_email: email, primary_email_verified: options.verified ?? true, primary_email_auth_enabled: true, password: PASSWORD },
   });
   expect(created.status, created.text).toBe(201);
+  const team = await server.request("/teams", {
+    method: "POST",
+    as: project.server,
+    body: { display_name: `${email}'s Team`, creator_user_id: created.body.id },
+  });
+  expect(team.status, team.text).toBe(201);
+  const selected = await server.request(`/users/${created.body.id}`, {
+    method: "PATCH",
+    as: project.server,
+    body: { selected_team_id: team.body.id },
+  });
+  expect(selected.status, selected.text).toBe(200);
   const session = await server.request("/auth/sessions", { method: "POST", as: project.server, body: { user_id: created.body.id } });
   expect(session.status, session.text).toBe(200);
   return {
@@ -48,7 +61,7 @@ export async function newUser(
     accessToken: session.body.access_token,
     refreshToken: session.body.refresh_token,
     as: { ...project.client, accessToken: session.body.access_token },
-    teamId: created.body.selected_team_id,
+    teamId: team.body.id,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   expectSchemaError,
   patchProjectConfig,
   signUpUser,
+  uniqueEmail,
   UNKNOWN_UUID,
   type EndUser,
   type Project,
@@ -97,9 +98,12 @@ describe("POST /teams", () => {
     ]);
   });
 
-  it("refuses a missing or empty name and a bad image URL", async () => {
+  it("refuses a missing name and a bad image URL; an empty name is fine", async () => {
     expectSchemaError(await post(project.server, {}), "POST", "/teams", ["body.display_name must be defined"]);
-    expect((await post(project.server, { display_name: "" })).body.code).toBe("SCHEMA_ERROR");
+    const unnamed = await post(project.server, { display_name: "" });
+    expect(unnamed.status, unnamed.text).toBe(201);
+    expect(unnamed.body.display_name).toBe("");
+    expect((await post(project.server, { display_name: "x".repeat(257) })).body.code).toBe("SCHEMA_ERROR");
     expect((await post(project.server, { display_name: "X", profile_image_url: "not a url" })).body.code).toBe("SCHEMA_ERROR");
     expect((await post(project.server, { display_name: "X", creator_user_id: "nope" })).body.code).toBe("SCHEMA_ERROR");
   });
@@ -301,13 +305,17 @@ describe("PATCH /teams/{team_id}", () => {
     expect((await me(alice.as)).selected_team.display_name).toBe("Alice HQ");
   });
 
-  it("refuses an unknown team, another project's team and an empty name", async () => {
+  it("refuses an unknown team and another project's team", async () => {
     const foreign = await createTeam(server, otherProject.server);
     expectKnownError(await patch(project.server, UNKNOWN_UUID, { display_name: "X" }), "TEAM_NOT_FOUND", 404);
     expectKnownError(await patch(project.server, foreign.id, { display_name: "X" }), "TEAM_NOT_FOUND", 404);
     expectKnownError(await patch(project.server, foreign.id, {}), "TEAM_NOT_FOUND", 404);
     expect((await get(otherProject.server, foreign.id)).body.display_name).toBe("A team");
-    expect((await patch(project.server, foreign.id, { display_name: "" })).body.code).toBe("SCHEMA_ERROR");
+    expectKnownError(await patch(project.server, foreign.id, { display_name: "" }), "TEAM_NOT_FOUND", 404);
+    const own = await createTeam(server, project.server);
+    const emptied = await patch(project.server, own.id, { display_name: "" });
+    expect(emptied.status, emptied.text).toBe(200);
+    expect(emptied.body.display_name).toBe("");
   });
 });
 
@@ -393,20 +401,34 @@ describe("DELETE /teams/{team_id}", () => {
 });
 
 describe("personal teams on sign-up", () => {
-  async function personalTeamOf(body: Record<string, unknown>) {
-    const res = await server.request("/users", { method: "POST", as: project.server, body });
-    expect(res.status, res.text).toBe(201);
-    const teams = await list(project.server, { user_id: res.body.id });
+  async function personalTeamOf(res: { status: number; text: string; body: { user_id: string } }) {
+    expect(res.status, res.text).toBe(200);
+    const teams = await list(project.server, { user_id: res.body.user_id });
     expect(teams.body.items).toHaveLength(1);
-    expect(res.body.selected_team_id).toBe(teams.body.items[0].id);
-    expect(await grantsOf(server, teams.body.items[0].id, res.body.id)).toEqual(["team_admin"]);
-    return res.body.selected_team.display_name as string;
+    const user = await server.request(`/users/${res.body.user_id}`, { as: project.server });
+    expect(user.body.selected_team_id).toBe(teams.body.items[0].id);
+    expect(await grantsOf(server, teams.body.items[0].id, res.body.user_id)).toEqual(["team_admin"]);
+    return user.body.selected_team.display_name as string;
   }
 
-  it("is named after the display name, else the primary e-mail, else 'Personal Team'", async () => {
-    expect(await personalTeamOf({ display_name: "Erin", primary_email: "erin@example.com" })).toBe("Erin's Team");
-    expect(await personalTeamOf({ primary_email: "frank@example.com" })).toBe("frank@example.com's Team");
-    expect(await personalTeamOf({})).toBe("Personal Team");
+  it("is named after the primary e-mail, else 'Personal Team' (the display name case: OAuth sign-up)", async () => {
+    const email = uniqueEmail("frank");
+    const password = { email, password: "correct horse battery staple" };
+    const signedUp = await server.request("/auth/password/sign-up", { method: "POST", as: project.client, body: password });
+    expect(await personalTeamOf(signedUp)).toBe(`${email}'s Team`);
+    const anonymous = await server.request("/auth/anonymous/sign-up", { method: "POST", as: project.client });
+    expect(await personalTeamOf(anonymous)).toBe("Personal Team");
+  });
+
+  it("is not made for a user a server creates", async () => {
+    const res = await server.request("/users", {
+      method: "POST",
+      as: project.server,
+      body: { display_name: "Erin", primary_email: uniqueEmail("erin") },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ selected_team: null, selected_team_id: null });
+    expect((await list(project.server, { user_id: res.body.id })).body.items).toEqual([]);
   });
 
   it("is renamed when an anonymous user signs up, unless it was renamed before", async () => {

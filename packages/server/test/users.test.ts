@@ -208,7 +208,8 @@ describe("POST /users (server)", () => {
       body: { primary_email: email.toUpperCase(), password: PASSWORD },
     });
     expectKnownError(res, "USER_EMAIL_ALREADY_EXISTS", 409);
-    expect(res.body.details).toEqual({ email: email.toUpperCase(), would_work_if_email_was_verified: false });
+    // The address is named lower-cased, whichever spelling was sent.
+    expect(res.body.details).toEqual({ email: email.toLowerCase(), would_work_if_email_was_verified: false });
     const list = await server.request("/users", { as: project.server, query: { query: email } });
     expect(list.body.items).toHaveLength(1);
   });
@@ -363,9 +364,13 @@ describe("GET /users (server list)", () => {
 
   it("team_id keeps the team's members", async () => {
     const bravo = await getUser(regular()[1]!, p);
-    expect(bravo.selected_team_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(bravo.selected_team.display_name).toBe("Bravo Berg's Team");
-    const res = await list({ team_id: bravo.selected_team_id });
+    const team = await server.request("/teams", {
+      method: "POST",
+      as: p.server,
+      body: { display_name: "Bravo's", creator_user_id: bravo.id },
+    });
+    expect(team.status, team.text).toBe(201);
+    const res = await list({ team_id: team.body.id });
     expect(res.body.items.map((u: { id: string }) => u.id)).toEqual([bravo.id]);
     const unknown = await list({ team_id: UNKNOWN_UUID });
     expect(unknown.body.items).toEqual([]);
@@ -623,7 +628,18 @@ describe("/users/me (client)", () => {
     expect(ok.body.display_name).toHaveLength(256);
   });
 
-  it("PATCH primary_email: a new address is unverified", async () => {
+  const channelsOf = async (userId: string) => {
+    const res = await server.request("/contact-channels", { as: project.server, query: { user_id: userId } });
+    expect(res.status, res.text).toBe(200);
+    return (res.body.items as { value: string; is_primary: boolean; is_verified: boolean; used_for_auth: boolean }[]).map((c) => ({
+      value: c.value,
+      is_primary: c.is_primary,
+      is_verified: c.is_verified,
+      used_for_auth: c.used_for_auth,
+    }));
+  };
+
+  it("PATCH primary_email: a new address is unverified; the old one stays as a non-primary channel", async () => {
     const user = await signUpUser(server, project);
     await server.request(`/users/${user.userId}`, { method: "PATCH", as: project.server, body: { primary_email_verified: true } });
     expect((await getUser(user.userId)).primary_email_verified).toBe(true);
@@ -632,9 +648,92 @@ describe("/users/me (client)", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.primary_email).toBe(newEmail);
     expect(res.body.primary_email_verified).toBe(false);
-    // The new address signs in; the old one no longer does.
+    expect(await channelsOf(user.userId)).toEqual([
+      { value: newEmail, is_primary: true, is_verified: false, used_for_auth: true },
+      { value: user.email, is_primary: false, is_verified: true, used_for_auth: true },
+    ]);
+    // The new address signs in; the old one keeps its channel's flags.
     expect((await passwordSignIn(server, project, newEmail)).status).toBe(200);
-    expectKnownError(await passwordSignIn(server, project, user.email), "EMAIL_PASSWORD_MISMATCH", 400);
+    expect((await passwordSignIn(server, project, user.email)).status).toBe(200);
+    // primary_email_verified from the body applies to the new address.
+    const verified = uniqueEmail("verified");
+    const again = await server.request(`/users/${user.userId}`, {
+      method: "PATCH",
+      as: project.server,
+      body: { primary_email: verified, primary_email_verified: true },
+    });
+    expect(again.body).toMatchObject({ primary_email: verified, primary_email_verified: true });
+    expect((await channelsOf(user.userId)).map((c) => [c.value, c.is_primary])).toEqual([
+      [verified, true],
+      [user.email, false],
+      [newEmail, false],
+    ]);
+  });
+
+  it("PATCH primary_email to one of the user's channels promotes it, keeping its verification unless the body says", async () => {
+    const user = await signUpUser(server, project);
+    const second = uniqueEmail("second");
+    const added = await server.request("/contact-channels", {
+      method: "POST",
+      as: project.server,
+      body: { user_id: user.userId, type: "email", value: second, used_for_auth: false, is_verified: true },
+    });
+    expect(added.status, added.text).toBe(201);
+    const promoted = await server.request(`/users/${user.userId}`, {
+      method: "PATCH",
+      as: project.server,
+      body: { primary_email: second.toUpperCase() },
+    });
+    expect(promoted.status, promoted.text).toBe(200);
+    expect(promoted.body).toMatchObject({
+      primary_email: second.toUpperCase(),
+      primary_email_verified: true,
+      primary_email_auth_enabled: false,
+    });
+    const channels = await channelsOf(user.userId);
+    expect(channels).toHaveLength(2);
+    expect(channels).toContainEqual({ value: user.email, is_primary: false, is_verified: false, used_for_auth: true });
+    // Back to the first address, saying it is verified now.
+    const back = await server.request(`/users/${user.userId}`, {
+      method: "PATCH",
+      as: project.server,
+      body: { primary_email: user.email, primary_email_verified: true },
+    });
+    expect(back.body).toMatchObject({ primary_email: user.email, primary_email_verified: true, primary_email_auth_enabled: true });
+    expect(await channelsOf(user.userId)).toHaveLength(2);
+  });
+
+  it("PATCH primary_email null keeps the address as a non-primary channel", async () => {
+    const user = await signUpUser(server, project);
+    const res = await server.request(`/users/${user.userId}`, { method: "PATCH", as: project.server, body: { primary_email: null } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ primary_email: null, primary_email_verified: false, primary_email_auth_enabled: false });
+    expect(await channelsOf(user.userId)).toEqual([{ value: user.email, is_primary: false, is_verified: false, used_for_auth: true }]);
+  });
+
+  it("refuses primary_email_verified or primary_email_auth_enabled true on a user left without a primary e-mail", async () => {
+    const bare = await createUser();
+    for (const flag of ["primary_email_verified", "primary_email_auth_enabled"]) {
+      const message = new RegExp(`^${flag} cannot be true for a user without a primary e-mail`);
+      expectPlainError(
+        await server.request(`/users/${bare.id}`, { method: "PATCH", as: project.server, body: { [flag]: true } }),
+        400,
+        message,
+      );
+      expectPlainError(await server.request("/users", { method: "POST", as: project.server, body: { [flag]: true } }), 400, message);
+      const user = await signUpUser(server, project);
+      const dropping = await server.request(`/users/${user.userId}`, {
+        method: "PATCH",
+        as: project.server,
+        body: { primary_email: null, [flag]: true, display_name: "Not kept" },
+      });
+      expectPlainError(dropping, 400, message);
+      expect(await getUser(user.userId)).toMatchObject({ primary_email: user.email, display_name: null });
+      // false is no change there.
+      const off = await server.request(`/users/${bare.id}`, { method: "PATCH", as: project.server, body: { [flag]: false } });
+      expect(off.status, off.text).toBe(200);
+    }
+    expect(await getUser(bare.id)).toEqual(bare);
   });
 
   it("PATCH primary_email to another user's → USER_EMAIL_ALREADY_EXISTS, nothing changes", async () => {
@@ -648,7 +747,7 @@ describe("/users/me (client)", () => {
         body: { display_name: "Should not stick", primary_email: email },
       });
       expectKnownError(res, "USER_EMAIL_ALREADY_EXISTS", 409);
-      expect(res.body.details).toEqual({ email, would_work_if_email_was_verified: false });
+      expect(res.body.details).toEqual({ email: email.toLowerCase(), would_work_if_email_was_verified: false });
     }
     expect(await getUser(user.userId)).toEqual(before);
     // Same through the server endpoint, for a user without any e-mail yet.

@@ -34,6 +34,12 @@ describe("isKnownError", () => {
     expect(rebuilt!.details).toEqual({ email: "a@example.com", would_work_if_email_was_verified: true });
   });
 
+  it("names a taken e-mail lower-cased, however it was spelled", () => {
+    const error = new KnownErrors.UserWithEmailAlreadyExists("Ada@Example.COM");
+    expect(error.details).toEqual({ email: "ada@example.com", would_work_if_email_was_verified: false });
+    expect(error.message).toContain('"ada@example.com"');
+  });
+
   it("refuses anything else", () => {
     expect(isKnownError(new Error("USER_NOT_FOUND"))).toBe(false);
     expect(isKnownError({ code: "USER_NOT_FOUND", errorCode: "USER_NOT_FOUND" })).toBe(false);

@@ -250,6 +250,14 @@ export class ServerUser extends UserWithTeams {
     return this.update({ clientMetadata });
   }
 
+  /**
+   * Sets the user's password as the server may (no old password, no client minimum); every
+   * session of the user ends, so whoever held one signs in again with the new password.
+   */
+  setPassword(options: { password: string }): Promise<void> {
+    return this.update({ password: options.password });
+  }
+
   setPrimaryEmail(email: string | null, options: { verified?: boolean } = {}): Promise<void> {
     return this.update({ primaryEmail: email, ...(options.verified !== undefined ? { primaryEmailVerified: options.verified } : {}) });
   }

@@ -79,6 +79,23 @@ describe("a user's sessions, as an admin sees them", () => {
   });
 });
 
+describe("setting a user's password, as the server", () => {
+  it("signs in with the new password only, and ends the user's sessions", async () => {
+    const { user, email, client } = await signedInUser();
+    const refreshToken = (await client.getRefreshToken())!;
+    expect(await user.getActiveSessions()).toHaveLength(1);
+    await user.setPassword({ password: "a server-set passphrase" });
+    expect(await user.getActiveSessions()).toEqual([]);
+    expect((await refreshWith(baseUrl, project, refreshToken)).headers.get("x-stack-known-error")).toBe(
+      "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+    );
+    const fresh = clientAppOf(baseUrl, project);
+    expect((await fresh.signInWithCredential({ email, password: "a server-set passphrase", noRedirect: true })).status).toBe("ok");
+    const old = await clientAppOf(baseUrl, project).signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    expect(old.status).toBe("error");
+  });
+});
+
 describe("impersonation links", () => {
   it("carry the tokens in the fragment of the host app's page, and read back", () => {
     const link = impersonationLink("https://app.example.com/handler/impersonate", { refreshToken: "r+/=", accessToken: "a.b.c" });

@@ -67,10 +67,10 @@ export const oauthProvidersEndpoints = {
   listOAuthProviders: defineEndpoint({
     method: "GET",
     path: "/oauth-providers",
-    summary: "List a user's OAuth provider accounts, oldest first",
+    summary: "List a user's OAuth provider accounts (a server naming no user: everyone's), oldest first",
     tags: TAGS,
     access: ALL,
-    query: z.strictObject({ user_id: userIdOrMeSchema }),
+    query: z.strictObject({ user_id: userIdOrMeSchema.optional() }),
     response: listJson(serverOAuthProviderJson),
     clientResponse: listJson(clientOAuthProviderJson),
     errors: USER_ERRORS,

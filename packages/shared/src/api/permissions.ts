@@ -4,9 +4,9 @@
  * has, and granting, revoking and listing them per user.
  *
  * A grant of a permission also grants every permission it contains, directly
- * or through a chain. Listing with `recursive=true` (the default) answers
- * that whole set, one item per permission id; `recursive=false` only the
- * permissions granted directly.
+ * or through a chain. Listing with `recursive=true` answers that whole set,
+ * one item per permission id; without it (or `recursive=false`) only the
+ * permissions granted directly. The SDK asks for `recursive=true` itself.
  */
 import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
@@ -14,14 +14,14 @@ import { userIdOrMeSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { booleanQuery, listJson, successJson } from "./json.ts";
 
-/** The system team permissions, with what each allows a member to do. */
+/** The system team permissions, with what each allows a member to do (the descriptions clients of the reference API show). */
 export const SYSTEM_TEAM_PERMISSIONS = {
-  $update_team: "Update the team's name, image and metadata.",
-  $delete_team: "Delete the team.",
-  $read_members: "See the team's members and their profiles.",
-  $remove_members: "Remove other members from the team.",
-  $invite_members: "Invite people to the team by e-mail, and see and revoke pending invitations.",
-  $manage_api_keys: "Create, see and revoke the team's API keys.",
+  $update_team: "Update the team information",
+  $delete_team: "Delete the team",
+  $read_members: "Read and list the other members of the team",
+  $remove_members: "Remove other members from the team",
+  $invite_members: "Invite other users to the team",
+  $manage_api_keys: "Create and manage API keys for the team",
 } as const;
 export type SystemTeamPermissionId = keyof typeof SYSTEM_TEAM_PERMISSIONS;
 
@@ -114,7 +114,7 @@ export const permissionsEndpoints = {
   listTeamPermissions: defineEndpoint({
     method: "GET",
     path: "/team-permissions",
-    summary: "List team permissions of users (with those they contain unless recursive=false)",
+    summary: "List team permissions of users (with those they contain when recursive=true)",
     tags: TAGS,
     access: ALL,
     query: teamPermissionListQuery,
@@ -146,7 +146,7 @@ export const permissionsEndpoints = {
   listProjectPermissions: defineEndpoint({
     method: "GET",
     path: "/project-permissions",
-    summary: "List project permissions of users (with those they contain unless recursive=false)",
+    summary: "List project permissions of users (with those they contain when recursive=true)",
     tags: TAGS,
     access: ALL,
     query: projectPermissionListQuery,

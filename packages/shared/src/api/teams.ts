@@ -26,7 +26,8 @@ export const serverTeamJson = clientTeamJson.extend({
 export type ServerTeamJson = z.infer<typeof serverTeamJson>;
 
 /** A team's name: required, never empty. */
-export const teamDisplayNameSchema = z.string().min(1).max(256);
+// An empty name is accepted, as clients of the reference API expect (a team may be named later).
+export const teamDisplayNameSchema = z.string().max(256);
 
 export const serverTeamPatchBody = z.strictObject({
   display_name: teamDisplayNameSchema.optional(),

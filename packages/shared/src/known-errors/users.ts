@@ -3,9 +3,10 @@ import { defineKnownError } from "./base.ts";
 export const UserWithEmailAlreadyExists = defineKnownError(
   "USER_EMAIL_ALREADY_EXISTS",
   409,
+  // Addresses match case-insensitively, so the one named is lower-cased: whichever spelling was sent, the same answer.
   (email: string, wouldWorkIfEmailWasVerified: boolean = false) => ({
-    message: `A user with the e-mail ${JSON.stringify(email)} already exists${wouldWorkIfEmailWasVerified ? " (this would work if the e-mail were verified)" : ""}.`,
-    details: { email, would_work_if_email_was_verified: wouldWorkIfEmailWasVerified },
+    message: `A user with the e-mail ${JSON.stringify(email.toLowerCase())} already exists${wouldWorkIfEmailWasVerified ? " (this would work if the e-mail were verified)" : ""}.`,
+    details: { email: email.toLowerCase(), would_work_if_email_was_verified: wouldWorkIfEmailWasVerified },
   }),
 );
 /** The name the official SDKs use for the same error. */

@@ -32,7 +32,11 @@ export function projectConfigOf(rendered: RenderedConfig, serverSecret: string):
     if (!p.allowSignIn || providers.some((q) => q.id === p.type)) continue;
     providers.push(providerView(p));
   }
-  const ids = (set: Record<string, true>) => Object.keys(set).map((id) => ({ id }));
+  // Listed by id, whatever order the config keeps them in.
+  const ids = (set: Record<string, true>) =>
+    Object.keys(set)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((id) => ({ id }));
   return {
     allow_localhost: rendered.domains.allowLocalhost,
     sign_up_enabled: rendered.auth.allowSignUp,

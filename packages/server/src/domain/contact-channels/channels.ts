@@ -78,13 +78,24 @@ export async function requireUserChannel(
   return requireChannel(db, t, userId, channelId);
 }
 
-/** The user's channel, or 404: another user's or project's channel is simply not found. */
-export async function requireChannel(db: DbOrTx, t: Tenancy, userId: string, channelId: string): Promise<ContactChannelRow> {
+const CHANNEL_NOT_FOUND = "Contact channel not found. Check the contact channel id and the user it belongs to.";
+
+/**
+ * The user's channel, or `notFoundStatus` (404 unless said otherwise):
+ * another user's or project's channel is simply not found.
+ */
+export async function requireChannel(
+  db: DbOrTx,
+  t: Tenancy,
+  userId: string,
+  channelId: string,
+  notFoundStatus: 400 | 404 = 404,
+): Promise<ContactChannelRow> {
   const [row] = await db
     .select()
     .from(contactChannels)
     .where(and(inTenancy(contactChannels, t), eq(contactChannels.userId, userId), eq(contactChannels.id, channelId)));
-  if (!row) throw new StatusError(404, "Contact channel not found. Check the contact channel id and the user it belongs to.");
+  if (!row) throw new StatusError(notFoundStatus, CHANNEL_NOT_FOUND);
   return row;
 }
 
@@ -157,10 +168,15 @@ async function applyChannelPatch(tx: EventTx, t: Tenancy, channel: ContactChanne
   return row!;
 }
 
-/** Finds the user's channel as requireUserChannel does, with the user locked, and deletes it. */
+/**
+ * Finds the user's channel as requireUserChannel does, with the user locked,
+ * and deletes it. An unknown channel is a 400 here (the request names nothing
+ * to delete), as clients of the reference API expect.
+ */
 export function deleteChannel(db: Db, events: Events, t: Tenancy, userId: string, channelId: string): Promise<void> {
   return events.transaction(db, async (tx) => {
-    const channel = await requireUserChannel(tx, t, userId, channelId, true);
+    await requireUser(tx, t, userId, true);
+    const channel = await requireChannel(tx, t, userId, channelId, 400);
     await tx.delete(contactChannels).where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)));
     await record(tx, { type: "contact_channel.deleted", ...t, data: { id: channel.id, user_id: channel.userId } });
   });
@@ -230,7 +246,7 @@ async function demotePrimary(tx: DbOrTx, t: Tenancy, userId: string, exceptId: s
 }
 
 function alreadyHasAddress(): StatusError {
-  return new StatusError(409, "This user already has a contact channel with this e-mail address.");
+  return new StatusError(400, "This user already has a contact channel with this e-mail address.");
 }
 
 /** Runs a write, turning a unique-index violation into the error the caller should see. */

@@ -4,7 +4,7 @@
  * Deleting the row revokes the session: its refresh token fails at once.
  */
 import { DEFAULT_SESSION_EXPIRATION_MILLIS, REFRESH_TOKEN_LENGTH, type SessionJson } from "@latchkey/shared";
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/connect.ts";
 import { record, type Events, type EventTx } from "../../events/transaction.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
@@ -119,6 +119,30 @@ export async function deleteSession(
       await record(tx, { type: "session.revoked", projectId, branchId, data: { id: sessionId, user_id: rows[0]!.userId } });
     return rows.length > 0;
   });
+}
+
+/**
+ * Revokes every session of a user but `keepSessionId` (the one asking, when
+ * it should stay signed in). Each revocation's event drops that session from
+ * every replica's cache when the transaction commits, so the refresh tokens
+ * fail at once, cached or not.
+ */
+export async function revokeUserSessions(tx: EventTx, scope: Tenancy, userId: string, keepSessionId: string | null): Promise<number> {
+  const rows = await tx
+    .delete(sessions)
+    .where(
+      and(inTenancy(sessions, scope), eq(sessions.userId, userId), keepSessionId === null ? undefined : ne(sessions.id, keepSessionId)),
+    )
+    .returning({ id: sessions.id });
+  for (const row of rows) {
+    await record(tx, {
+      type: "session.revoked",
+      projectId: scope.projectId,
+      branchId: scope.branchId,
+      data: { id: row.id, user_id: userId },
+    });
+  }
+  return rows.length;
 }
 
 export function sessionView(session: SessionRow, currentSessionId: string | null): SessionJson {

@@ -1,6 +1,7 @@
 /**
  * Creating a user, with their primary e-mail and (when the project asks for
- * it) a personal team, in one transaction. The unique index on sign-in
+ * it and the user signs up) a personal team, in one transaction. A server's
+ * `POST /users` is not a sign-up: it never makes a team. The unique index on sign-in
  * e-mails decides races: the loser gets USER_EMAIL_ALREADY_EXISTS.
  */
 import { KnownErrors, StatusError, type ServerUserCreate } from "@latchkey/shared";
@@ -13,7 +14,7 @@ import { contactChannels, users } from "../../db/schema/index.ts";
 import { grantUserDefaults } from "../permissions/defaults.ts";
 import { createTeamWithCreator, personalTeamName } from "../teams/teams.ts";
 import { hostImages } from "../../capabilities/images/domain/host.ts";
-import { userPatchFromBody } from "./patch.ts";
+import { primaryEmailNeeded, userPatchFromBody } from "./patch.ts";
 import { findUser, type UserRecord } from "./record.ts";
 import { inTenancy } from "../../db/tenancy.ts";
 import type { ProjectRow } from "../projects/project-row.ts";
@@ -38,6 +39,8 @@ export interface NewUser {
   countryCode?: string | null;
   /** 0-100 (domain/bot-challenge/risk-score.ts); 0 when no challenge applies. */
   signUpBotRiskScore?: number;
+  /** Whether the user signs up (so gets a personal team if the project makes them) or is created by a server. */
+  signingUp: boolean;
   /** The clock's time (lib/clock.ts): when the user signed up, and their first activity. */
   now: Date;
 }
@@ -53,8 +56,8 @@ export async function createUserFromBody(
   if (oauthProviders && oauthProviders.length > 0) {
     throw new StatusError(400, "Linking OAuth accounts on user creation is not available yet on this server.");
   }
-  if (written.primary_email_auth_enabled && !written.primary_email) {
-    throw new StatusError(400, "primary_email_auth_enabled needs a primary_email.");
+  for (const flag of ["primary_email_verified", "primary_email_auth_enabled"] as const) {
+    if (written[flag] && !written.primary_email) throw primaryEmailNeeded(flag);
   }
   const fields = await hostImages(services, { projectId: project.id, branchId }, written, ["profile_image_url"]);
   const patch = await userPatchFromBody(fields, services.config.serverSecret);
@@ -66,6 +69,7 @@ export async function createUserFromBody(
       // A password implies the e-mail signs in, unless said otherwise.
       primaryEmailAuthEnabled: patch.primaryEmailAuthEnabled ?? Boolean(patch.passwordHash),
       passwordHash: patch.passwordHash ?? null,
+      signingUp: false,
       now: services.clock.date(),
     }),
   );
@@ -104,7 +108,7 @@ export async function createUser(tx: EventTx, project: ProjectRow, branchId: str
       usedForAuth: input.primaryEmailAuthEnabled ?? false,
     });
   }
-  if (project.config.create_team_on_sign_up) {
+  if (input.signingUp && project.config.create_team_on_sign_up) {
     const team = await createTeamWithCreator(tx, {
       project,
       branchId,

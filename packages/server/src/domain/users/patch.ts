@@ -16,6 +16,11 @@ export type UserPatch = CamelCaseKeys<Omit<ServerUserPatch, "password" | "passwo
   signUpBotRiskScore?: number;
 };
 
+/** The refusal of `primary_email_verified` or `primary_email_auth_enabled` true on a user left without a primary e-mail. */
+export function primaryEmailNeeded(field: "primary_email_verified" | "primary_email_auth_enabled"): StatusError {
+  return new StatusError(400, `${field} cannot be true for a user without a primary e-mail: set primary_email as well.`);
+}
+
 export const PASSKEY_AUTH_CANNOT_BE_ENABLED = "Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method";
 
 /**

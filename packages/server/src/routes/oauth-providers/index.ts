@@ -11,8 +11,9 @@ import { resolveUserId } from "../../http/user-target.ts";
 
 export default [
   defineRoute(oauthProvidersEndpoints.listOAuthProviders, async ({ auth, query, services }) => {
-    const userId = resolveUserId(auth, query.user_id);
-    const rows = await listProviderAccounts(services.db, auth.project.config, tenancyOf(auth), userId);
+    // Without a user id the server lists every user's accounts; a client always names its own user.
+    const userId = query.user_id === undefined && auth.type !== "client" ? null : resolveUserId(auth, query.user_id ?? "");
+    const rows = await listProviderAccounts(services.db, tenancyOf(auth), userId);
     const view = auth.type === "client" ? clientProviderAccountView : serverProviderAccountView;
     return { body: listOf(rows.map(view)) };
   }),

@@ -11,7 +11,7 @@ export default [
     run(
       (function* () {
         const userId = yield* listedUserId(services, auth, query.user_id, "permissions");
-        const filter = { permissionId: query.permission_id, recursive: query.recursive ?? true };
+        const filter = { permissionId: query.permission_id, recursive: query.recursive ?? false };
         const tenancy = tenancyOf(auth);
         const items =
           userId === null

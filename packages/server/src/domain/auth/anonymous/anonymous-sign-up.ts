@@ -19,6 +19,7 @@ export function signUpAnonymously(
 ): Promise<{ accessToken: string; refreshToken: string; userId: string }> {
   return services.events.transaction(services.db, async (tx) => {
     const user = await createUser(tx, project, branchId, {
+      signingUp: true,
       isAnonymous: true,
       countryCode: client.countryCode,
       now: services.clock.date(),

@@ -60,6 +60,7 @@ export async function createOAuthUser(
     });
   }
   return createUser(tx, project, branchId, {
+    signingUp: true,
     displayName,
     profileImageUrl,
     primaryEmail: profile.email,

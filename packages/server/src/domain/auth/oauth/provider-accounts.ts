@@ -18,7 +18,7 @@ import {
   type ServerOAuthProviderJson,
   type ServerOAuthProviderPatch,
 } from "@latchkey/shared";
-import { and, eq, ne } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { record, type Events } from "../../../events/transaction.ts";
 import { isUniqueViolation, violatedConstraint } from "../../../db/errors.ts";
@@ -49,10 +49,17 @@ async function requireUser(db: DbOrTx, t: Tenancy, userId: string, lock: boolean
   if (!(await userExists(db, t, userId, lock))) throw new KnownErrors.UserNotFound();
 }
 
-/** USER_NOT_FOUND unless the user is here; then their accounts of configured providers, oldest first. */
-export async function listProviderAccounts(db: DbOrTx, config: ProjectConfig, t: Tenancy, userId: string): Promise<OAuthAccountRow[]> {
+/**
+ * USER_NOT_FOUND unless the user is here; then their accounts, oldest first,
+ * or (no user named) every user's. An account stays listed after its
+ * provider leaves the project's config: it is still linked to the user.
+ */
+export async function listProviderAccounts(db: DbOrTx, t: Tenancy, userId: string | null): Promise<OAuthAccountRow[]> {
+  if (userId === null) {
+    return db.select().from(oauthAccounts).where(inTenancy(oauthAccounts, t)).orderBy(asc(oauthAccounts.createdAt), asc(oauthAccounts.id));
+  }
   await requireUser(db, t, userId, false);
-  return (await listUserAccounts(db, t, userId)).filter((row) => hasOAuthProvider(config, row.providerConfigId));
+  return listUserAccounts(db, t, userId);
 }
 
 /** USER_NOT_FOUND unless the user is here; then their account, or 404 plain text. */

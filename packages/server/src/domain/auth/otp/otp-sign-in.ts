@@ -174,6 +174,7 @@ async function signUpByEmail(
     return updateUser(tx, project, branchId, upgraded, { primaryEmailVerified: true, otpAuthEnabled: true });
   }
   return createUser(tx, project, branchId, {
+    signingUp: true,
     primaryEmail: email,
     primaryEmailVerified: true,
     primaryEmailAuthEnabled: true,

@@ -63,6 +63,7 @@ export async function signUpWithPassword(
           signUpBotRiskScore: botRiskScore,
         })
       : await createUser(tx, project, branchId, {
+          signingUp: true,
           primaryEmail: input.email,
           primaryEmailAuthEnabled: true,
           passwordHash,

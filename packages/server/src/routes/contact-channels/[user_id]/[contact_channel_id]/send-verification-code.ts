@@ -8,6 +8,8 @@ import { tenancyOf } from "../../../../http/auth.ts";
 
 export default [
   defineRoute(contactChannelsEndpoints.sendChannelVerificationCode, async ({ auth, params, body, services, ip }) => {
+    // A client without a session is asking for its own user's channel, whatever id it names.
+    if (auth.type === "client" && !auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
     const userId = resolveUserId(auth, params.user_id);
     const tenancy = tenancyOf(auth);
     assertTrustedUrl(auth.project.config, body.callback_url);
