@@ -11,7 +11,7 @@ import {
   type ConfigLevel,
   type ConfigOverride,
 } from "../src/config/index.ts";
-import { OAUTH_PROVIDER_IDS } from "../src/constants.ts";
+import { DEFAULT_EMAIL_TEMPLATE_IDS, OAUTH_PROVIDER_IDS } from "../src/constants.ts";
 import { StatusError } from "../src/known-errors/status-errors.ts";
 
 function refusal(level: ConfigLevel, override: ConfigOverride): string {
@@ -94,7 +94,7 @@ describe("rendering", () => {
   });
 
   it("keeps only the built-in templates while mail goes through the shared server", () => {
-    const builtIn = "66795596-f2ab-400c-8894-41bd895d3e1f";
+    const builtIn = DEFAULT_EMAIL_TEMPLATE_IDS.email_verification;
     const own = "7d0f4c55-98a8-4f7e-b1d4-2f3e6f1c9a20";
     const templates = { [builtIn]: { displayName: "Verify", tsxSource: "a" }, [own]: { displayName: "Mine", tsxSource: "b" } };
     expect(Object.keys(renderConfig({ "emails.templates": templates }).emails.templates)).toEqual([builtIn]);
