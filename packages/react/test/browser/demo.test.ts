@@ -10,11 +10,12 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { crc32, deflateSync } from "node:zlib";
 import { type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
-import type { TestServer } from "../../../server/test/harness.ts";
+import { freePort, type TestServer } from "../../../server/test/harness.ts";
 import { createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { logPageErrors, repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
@@ -33,9 +34,11 @@ const email = uniqueEmail("browser");
 const NEW_PASSWORD = "a brand new passphrase";
 
 beforeAll(async () => {
-  mailing = await createMailingTestServer();
+  // The server stores the project's logos and serves them from its own address: it must know the one it listens at.
+  const port = await freePort();
+  mailing = await createMailingTestServer({ apiUrl: `http://127.0.0.1:${port}` });
   server = mailing.server;
-  const apiUrl = await server.listen();
+  const apiUrl = await server.listen(port);
   project = await createSdkProject(apiUrl, { magicLinkEnabled: true });
 
   demo = await startDemoApp({
@@ -101,18 +104,40 @@ async function expectPasswordMismatch(path: string) {
   expect(new URL(page.url()).pathname).toBe(path);
 }
 
-/** A picture as a data: URL (the server takes any URL), so the page can load it with no server of its own. */
-function svgUrl(width: number, height: number, colour: string): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="${colour}"/></svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+/** A PNG of one colour as a data: URL: the server stores it and answers the address it serves it from. */
+function pngUrl(width: number, height: number, [r, g, b]: [number, number, number]): string {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const framed = Buffer.alloc(body.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    body.copy(framed, 4);
+    framed.writeUInt32BE(crc32(body), body.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString("base64")}`;
 }
+
+/** Where the server serves an image it stored: its own address, by the hash of the content. */
+const SERVED_IMAGE = /^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/images\/[^/]+\/[^/]+\/[0-9a-f]{64}$/;
 
 /** The image's width as the browser decoded it: 0 when it did not load. */
 const loadedWidth = (image: Locator) => image.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
 
 describe("the demo app with @latchkey/react", () => {
   test("the project's pages show its logo and name, and sign-in no button for a provider the server has no keys for", async () => {
-    const mark = svgUrl(32, 32, "#0f766e");
+    const mark = pngUrl(32, 32, [15, 118, 110]);
     // GitHub as a shared provider, on a server with no shared GitHub keys: signing in with it could only fail.
     await project.project.update({ logoUrl: mark, config: { oauthProviders: [{ id: "github", type: "shared" }] } });
     await visit("/handler/sign-in");
@@ -121,17 +146,18 @@ describe("the demo app with @latchkey/react", () => {
     const brand = page.locator(".lk-brand");
     expect((await brand.innerText()).trim()).toBe("SDK test project");
     const markImage = brand.locator("img");
-    expect(await markImage.getAttribute("src")).toBe(mark);
+    expect(await markImage.getAttribute("src")).toMatch(SERVED_IMAGE);
     await expect.poll(() => loadedWidth(markImage)).toBe(32);
     expect(await page.getByRole("button", { name: /GitHub/ }).count()).toBe(0);
 
     // A full logo (mark and wordmark) takes the name's place, and says it in its alt text.
-    const fullLogo = svgUrl(160, 40, "#1e3a8a");
+    const fullLogo = pngUrl(160, 40, [30, 58, 138]);
     await project.project.update({ logoFullUrl: fullLogo });
     await visit("/handler/sign-up");
     const logo = page.getByRole("img", { name: "SDK test project" });
     await logo.waitFor();
-    expect(await logo.getAttribute("src")).toBe(fullLogo);
+    const fullLogoSrc = await logo.getAttribute("src");
+    expect(fullLogoSrc).toMatch(SERVED_IMAGE);
     await expect.poll(() => loadedWidth(logo)).toBe(160);
     expect(await page.locator(".lk-brand").innerText()).toBe("");
     await page.screenshot({ path: join(artifacts, "sign-up-logo.png"), fullPage: true });
@@ -141,7 +167,7 @@ describe("the demo app with @latchkey/react", () => {
       await visit(path);
       const brandLogo = page.locator(".lk-brand").getByRole("img", { name: "SDK test project" });
       await brandLogo.waitFor();
-      expect(await brandLogo.getAttribute("src")).toBe(fullLogo);
+      expect(await brandLogo.getAttribute("src")).toBe(fullLogoSrc);
       expect(await page.getByRole("heading", { name: "Page not found" }).count()).toBe(0);
     }
   });

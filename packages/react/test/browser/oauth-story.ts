@@ -9,11 +9,10 @@
 import { serve } from "@hono/node-server";
 import { OAUTH_PROVIDER_IDS } from "@latchkey/shared";
 import { mkdirSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
-import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
+import { createTestServer, freePort, type TestServer } from "../../../server/test/harness.ts";
 import { startDevProviderProcess, type DevProviderProcess } from "../../../server/test/oauth-fixtures.ts";
 import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
 
@@ -38,14 +37,6 @@ function current(): OAuthStory {
 }
 
 /** A port free now, for the server, which must know its public URL (the provider's callbacks) before it starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 export async function startOAuthStory(): Promise<OAuthStory> {
   const apiUrl = `http://127.0.0.1:${await freePort()}`;
   const provider = await startDevProviderProcess(apiUrl);
