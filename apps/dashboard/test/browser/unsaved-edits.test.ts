@@ -16,6 +16,20 @@ const browserDialogs: string[] = [];
 beforeAll(async () => {
   dashboard = await startDashboard();
   made = await ownerWithProject(dashboard.url);
+  // Templates are edited only with the project's own SMTP server; nothing is sent here, so it is never reached.
+  await made.project.update({
+    config: {
+      emailConfig: {
+        type: "standard",
+        host: "smtp.example.com",
+        port: 587,
+        username: "",
+        password: "",
+        senderName: "Shop",
+        senderEmail: "shop@example.com",
+      },
+    },
+  });
   page = await dashboard.openPage();
   page.on("dialog", (dialog: Dialog) => {
     browserDialogs.push(dialog.type());

@@ -155,7 +155,7 @@ describe("a project's nested settings, transfer and deletion", () => {
     const bob = await signedUpOwner();
     const project = await alice.createProject({ displayName: "Kept" });
     await expect(alice.transferProject(project.id, bob.selectedTeamId!)).rejects.toBeInstanceOf(KnownErrors.TeamMembershipNotFound);
-    await expect(bob.transferProject(project.id, bob.selectedTeamId!)).rejects.toBeInstanceOf(KnownErrors.ProjectNotFound);
+    await expect(bob.transferProject(project.id, bob.selectedTeamId!)).rejects.toBeInstanceOf(KnownErrors.TeamMembershipNotFound);
     expect((await alice.listOwnedProjects()).map((p) => p.ownerTeamId)).toEqual([alice.selectedTeamId]);
 
     await project.delete();
