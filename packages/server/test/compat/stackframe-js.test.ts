@@ -528,15 +528,6 @@ describe("@stackframe/js against Latchkey", () => {
     expect(current.id).toBe(created.id);
     expect(current.serverMetadata).toEqual({ internalNote: "promoted" });
 
-    // A password set by the server is the one to sign in with.
-    await updated.update({ password: "set by the server 1" });
-    const withNew = await clientApp(projectId, keys.publishableClientKey).signInWithCredential({
-      email,
-      password: "set by the server 1",
-      noRedirect: true,
-    });
-    expect(withNew.status).toBe("ok");
-
     await updated.revokeSession(serverMade.id);
     expect((await updated.getActiveSessions()).map((s) => s.id)).not.toContain(serverMade.id);
     expectKnownError(
@@ -545,14 +536,22 @@ describe("@stackframe/js against Latchkey", () => {
       401,
     );
 
-    await updated.delete();
-    expect(await serverApp.getUser(created.id)).toBeNull();
-    expect((await serverApp.listUsers()).map((u) => u.id)).not.toContain(created.id);
+    // A password set by the server is the one to sign in with, and ends every session the user had.
+    await updated.update({ password: "set by the server 1" });
     expectKnownError(
       await refreshGrant(projectId, keys.publishableClientKey, clientRefreshToken),
       "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
       401,
     );
+    const again = clientApp(projectId, keys.publishableClientKey);
+    const withNew = await again.signInWithCredential({ email, password: "set by the server 1", noRedirect: true });
+    expect(withNew.status).toBe("ok");
+    const newRefreshToken = (await (await again.getUser({ or: "throw" })).getRefreshToken())!;
+
+    await updated.delete();
+    expect(await serverApp.getUser(created.id)).toBeNull();
+    expect((await serverApp.listUsers()).map((u) => u.id)).not.toContain(created.id);
+    expectKnownError(await refreshGrant(projectId, keys.publishableClientKey, newRefreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
   });
 
   it("lets a browser send every header the SDK sends (CORS preflight)", async () => {
