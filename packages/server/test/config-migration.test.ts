@@ -81,7 +81,11 @@ describe("moving an older version's config document into overrides", () => {
     const opened = after.oauth_providers.map((p) =>
       p.client_secret === undefined ? p : { ...p, client_secret: openClientSecret(server.config.serverSecret, p.client_secret) },
     );
-    expect({ ...after, oauth_providers: opened }).toEqual(OLD);
+    // Default permission lists are answered by id, whatever order they were written in.
+    expect({ ...after, oauth_providers: opened }).toEqual({
+      ...OLD,
+      team_creator_default_permissions: [{ id: "custom" }, { id: "team_admin" }],
+    });
 
     const raw = JSON.stringify(await storedOverrides(server, id));
     for (const secret of ["gh-secret", "ms-secret", "smtp-password"]) expect(raw).not.toContain(secret);
