@@ -8,8 +8,13 @@
  * it counts 8 bytes per allocation whatever its size.
  */
 export const RENDER_MEMORY_BYTES = 64 * 1024 * 1024;
-/** CPU time a render may use: a typical one takes ~10 ms, one styled with Tailwind ~100 ms. */
-export const RENDER_CPU_MILLIS = 1500;
+/**
+ * Time a render may take, on the monotonic clock: a typical one takes ~10 ms, one styled with Tailwind ~100 ms.
+ * The runtime also holds arktype and the helpers module, whose objects every garbage collection walks, and a
+ * busy server's clock runs on while the render waits for a core: 3 s still stops a template gone wrong without
+ * cutting off one that is only slow on a loaded machine.
+ */
+export const RENDER_CPU_MILLIS = 3000;
 /**
  * The largest HTML a render may produce. Gmail already clips a message past
  * 102 KB, so this only stops a template gone wrong before its output costs
