@@ -22,7 +22,7 @@ import {
   UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
+import { createMailingTestServer, recipients, warmRenderer, type MailingServer } from "./mail-fixtures.ts";
 
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 
@@ -31,7 +31,7 @@ let server: TestServer;
 let project: Project;
 
 beforeAll(async () => {
-  mailing = await createMailingTestServer();
+  [mailing] = await Promise.all([createMailingTestServer(), warmRenderer()]);
   server = mailing.server;
   project = await ownServerProject();
 });
