@@ -99,6 +99,36 @@ describe("the helpers module", () => {
     expect(res.body.html).toContain('src="https://cdn.example.com/logo.png"');
   });
 
+  it("a theme gets the project's logos as projectLogos: <ProjectLogo> shows the full logo, else the small one", async () => {
+    const logoProject = await createProject(server);
+    const theme = (logo: string) => `import { ProjectLogo } from "@stackframe/emails";
+export function EmailTheme({ children, projectLogos }) {
+  return <div>{${logo}}{children}</div>;
+}`;
+    const preview = async (logo: string) => {
+      const res = await server.request("/emails/render-email", {
+        method: "POST",
+        as: logoProject.admin,
+        body: { template_tsx_source: "export function EmailTemplate() { return <p>Hi</p>; }", theme_tsx_source: theme(logo) },
+      });
+      expect(res.status, res.text).toBe(200);
+      return [...String(res.body.html).matchAll(/<img[^>]*src="([^"]*)"/g)].map((m) => m[1]);
+    };
+    // No logos yet: nothing.
+    expect(await preview(`<ProjectLogo data={projectLogos} mode="light" />`)).toEqual([]);
+
+    const patch = (body: object) => server.request("/internal/projects/current", { method: "PATCH", as: logoProject.admin, body });
+    expect((await patch({ logo_url: "https://cdn.test/small.png" })).status).toBe(200);
+    expect(await preview(`<ProjectLogo data={projectLogos} mode="light" />`)).toEqual(["https://cdn.test/small.png"]);
+    expect(
+      (await patch({ logo_full_url: "https://cdn.test/full.png", logo_full_dark_mode_url: "https://cdn.test/full-dark.png" })).status,
+    ).toBe(200);
+    expect(await preview(`<ProjectLogo data={projectLogos} mode="light" />`)).toEqual(["https://cdn.test/full.png"]);
+    expect(await preview(`<ProjectLogo data={projectLogos} mode="dark" />`)).toEqual(["https://cdn.test/full-dark.png"]);
+    // Without data, the project's own logos.
+    expect(await preview(`<ProjectLogo />`)).toEqual(["https://cdn.test/full.png"]);
+  });
+
   it("reports the template's notification category with the render, and a subject export wins over <Subject>", async () => {
     const both = `import { Subject, NotificationCategory } from "@stackframe/emails";
 export const subject = "From the export";

@@ -22,7 +22,7 @@ import {
   UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { createMailingTestServer, recipients, type MailingServer } from "./mail-fixtures.ts";
+import { createMailingTestServer, recipients, warmRenderer, type MailingServer } from "./mail-fixtures.ts";
 
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 
@@ -31,7 +31,7 @@ let server: TestServer;
 let project: Project;
 
 beforeAll(async () => {
-  mailing = await createMailingTestServer();
+  [mailing] = await Promise.all([createMailingTestServer(), warmRenderer()]);
   server = mailing.server;
   project = await ownServerProject();
 });
@@ -511,6 +511,58 @@ export function EmailTheme({ children, unsubscribeLink }) {
       [user.email, "sent", null],
       [user.email, "skipped", TURNED_OFF],
     ]);
+  });
+
+  /** A template written for the wire contract, naming its category through the helpers module. */
+  const declaring = (category: string) => `import * as React from "react";
+import { NotificationCategory, Subject } from "@stackframe/emails";
+
+export function EmailTemplate({ variables }) {
+  return (
+    <>
+      <Subject value={"News: " + variables.topic} />
+      <NotificationCategory value=${JSON.stringify(category)} />
+      <p>All about {variables.topic}.</p>
+    </>
+  );
+}
+`;
+
+  it("takes the category the template declares when the request names none", async () => {
+    const [keen, tired] = [await signUpUser(server, project), await signUpUser(server, project)];
+    expect((await setMarketing(project, tired.userId, false)).status).toBe(200);
+    const template = await storeTemplate(project, declaring("Marketing"), { themeId: await storeTheme(project) });
+    const topic = uniqueSubject("owls");
+    expect(await sent(project.server, { user_ids: [keen.userId, tired.userId], template_id: template, variables: { topic } })).toEqual(
+      resultsFor(keen, tired),
+    );
+    // Marketing: the user who turned it off is skipped, the other gets the theme's unsubscribe link.
+    expect(await outcomes(project, `News: ${topic}`)).toEqual(
+      [
+        [keen.email, "sent", null],
+        [tired.email, "skipped", TURNED_OFF],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+    );
+    themedLink(await mailing.mailTo(keen.email, new RegExp(escape(`News: ${topic}`))));
+
+    // The request's category wins over the template's.
+    const notice = uniqueSubject("terms");
+    await sent(project.server, {
+      user_ids: [tired.userId],
+      template_id: template,
+      variables: { topic: notice },
+      notification_category_name: "Transactional",
+    });
+    expect(await arrivals(tired.email, `News: ${notice}`)).toBe(1);
+  });
+
+  it("answers a template declaring an unknown category with 400 plain text, sending nothing", async () => {
+    const user = await signUpUser(server, project);
+    const template = await storeTemplate(project, declaring("Gossip"));
+    const before = await queuedCount(project);
+    const res = await send(project.server, { user_ids: [user.userId], template_id: template, variables: { topic: "x" } });
+    expectPlainError(res, 400, /^Notification category not found with given name$/);
+    expect(await queuedCount(project)).toBe(before);
   });
 
   it("frames HTML in a theme when theme_id asks for one (null: the project's)", async () => {

@@ -1,5 +1,5 @@
 /**
- * "Ask for a change" in the e-mail template editor: offered when the server
+ * "Ask for a change" in the e-mail template, theme and draft editors: offered when the server
  * has an AI assistant (here a chat-completions stand-in on loopback), its
  * proposal put in the editor and previewed, the conversation kept for next
  * time; a failing assistant says so; and no offer at all on a server
@@ -66,6 +66,61 @@ test("the assistant's proposal goes into the editor and its preview, unsaved, an
   await page.reload();
   await panel().getByText("I rewrote the text.").waitFor({ timeout: 15_000 });
   expect(await panel().getByText("Say something friendlier").count()).toBe(1);
+});
+
+test("the theme and draft editors offer it too, each with its own conversation about its own kind of source", async () => {
+  const { id: themeId } = await made.project.app.createEmailTheme("Assisted theme");
+  const { id: draftId } = await made.project.app.createEmailDraft({ displayName: "Assisted draft" });
+  const preview = page.frameLocator('iframe[title="E-mail preview"]');
+  const THEME = `export function EmailTheme({ children }) {
+  return <div><p>Frame the assistant proposed</p>{children}</div>;
+}
+`;
+  const cases = [
+    {
+      url: `${templatesUrl()}?tab=themes&id=${themeId}`,
+      heading: "Templates",
+      about: "an e-mail theme",
+      tool: "createEmailTheme",
+      proposal: THEME,
+      shows: "Frame the assistant proposed",
+    },
+    {
+      url: `${dashboard.url}/projects/${made.id}/email-drafts?id=${draftId}`,
+      heading: "Drafts",
+      about: "an e-mail draft",
+      tool: "createEmailTemplate",
+      proposal: PROPOSED,
+      shows: "Words the assistant proposed",
+    },
+  ];
+  for (const { url, heading, about, tool, proposal, shows } of cases) {
+    const said = `Done for ${heading}.`;
+    peer.reply = () => completion(said, [{ id: "call_1", name: tool, arguments: JSON.stringify({ content: proposal }) }]);
+    await page.goto(url);
+    await expectHeading(page, heading);
+    await panel().waitFor({ timeout: 15_000 });
+    // Nothing of the other editors' talk shows here.
+    expect(
+      await panel()
+        .getByText(/Done for|I rewrote the text/)
+        .count(),
+    ).toBe(0);
+    await panel().getByLabel("Your request").fill(`Change the ${heading}`);
+    await panel().getByRole("button", { name: "Ask" }).click();
+    await panel().getByText(said).waitFor({ timeout: 15_000 });
+    // The server was asked about this kind of source.
+    expect(JSON.stringify(peer.received.at(-1)!.body.messages[0])).toContain(about);
+    await panel().getByRole("button", { name: "Use this version" }).click();
+    await expect.poll(() => preview.locator("body").innerText(), { timeout: 15_000 }).toContain(shows);
+    expect(await page.getByRole("button", { name: "Save", exact: true }).isEnabled()).toBe(true);
+    page.once("dialog", (dialog) => void dialog.accept());
+  }
+  // Each conversation is kept under what it is about.
+  const kept = async (thread: string) => JSON.stringify((await made.project.app.listChatMessages(thread)).messages);
+  expect(await kept(themeId)).toContain("Done for Templates.");
+  expect(await kept(draftId)).toContain("Done for Drafts.");
+  expect(await kept(draftId)).not.toContain("Done for Templates.");
 });
 
 test("an assistant that fails says so in the panel", async () => {

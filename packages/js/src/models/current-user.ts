@@ -23,6 +23,7 @@ import {
   type OAuthConnection,
 } from "./connected-account.ts";
 import type { OAuthProvider, OAuthProviderContext } from "./oauth-provider.ts";
+import { updatePasswordInSession, type PasswordUpdateOptions, type PasswordUpdateRefusal } from "./password-update.ts";
 import type { Passkey, PasskeyContext } from "./passkey.ts";
 import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
 import type { Result } from "../result.ts";
@@ -98,29 +99,10 @@ export class CurrentUser extends UserWithTeams {
     return this.update({ selectedTeamId: typeof teamOrId === "object" && teamOrId !== null ? teamOrId.id : teamOrId });
   }
 
-  /**
-   * Resolves with the refusal, or nothing when changed: PasswordConfirmationMismatch when the old
-   * password is wrong (the wire's code for it; its message speaks of a repeated password, so say
-   * "wrong current password" to the user), PasswordRequirementsNotMet for a weak new one.
-   */
-  async updatePassword(options: {
-    oldPassword: string;
-    newPassword: string;
-  }): Promise<
-    InstanceType<typeof KnownErrors.PasswordConfirmationMismatch> | InstanceType<typeof KnownErrors.PasswordRequirementsNotMet> | void
-  > {
-    try {
-      await this.context.api.call("POST /auth/password/update", {
-        accessType: this.context.accessType,
-        session: this.session,
-        body: { old_password: options.oldPassword, new_password: options.newPassword },
-      });
-    } catch (error) {
-      if (error instanceof KnownErrors.PasswordConfirmationMismatch || error instanceof KnownErrors.PasswordRequirementsNotMet) {
-        return error;
-      }
-      throw error;
-    }
+  /** Resolves with the refusal (see PasswordUpdateRefusal), or nothing when changed; the user's other sessions end. */
+  async updatePassword(options: PasswordUpdateOptions): Promise<PasswordUpdateRefusal | void> {
+    const refusal = await updatePasswordInSession(this.context, this.session, options);
+    if (refusal) return refusal;
     this.context.userChanged();
   }
 

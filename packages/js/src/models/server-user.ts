@@ -23,6 +23,7 @@ import {
   type OAuthConnection,
 } from "./connected-account.ts";
 import { listPasskeys, type Passkey } from "./passkey.ts";
+import { updatePasswordInSession, type PasswordUpdateOptions, type PasswordUpdateRefusal } from "./password-update.ts";
 import { listNotificationCategories, type NotificationCategory } from "./notification-category.ts";
 import { getOAuthProvider, listOAuthProviders, type OAuthProviderContext, type ServerOAuthProvider } from "./oauth-provider.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
@@ -31,8 +32,8 @@ import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from
 import type { TeamRef, UserTeams } from "./user-teams.ts";
 import { UserWithTeams } from "./user-with-teams.ts";
 
-/** The session a server-side passkey registration runs in: long enough for the browser's prompt. */
-const PASSKEY_CEREMONY_SESSION_MILLIS = 2 * 60 * 1000;
+/** The session a server acts in as the user (a passkey registration): long enough for the browser's prompt. */
+const BRIEF_SESSION_MILLIS = 2 * 60 * 1000;
 
 /**
  * What a server reads of a user and of a team beyond a client's view. Types
@@ -207,13 +208,29 @@ export class ServerUser extends UserWithTeams {
    * session of the user that lives for the ceremony only.
    */
   async registerPasskey(options: { hostname?: string } = {}): Promise<Result<undefined, PasskeyRegistrationError>> {
-    const tokens = await (await this.createSession({ expiresInMillis: PASSKEY_CEREMONY_SESSION_MILLIS })).getTokens();
-    const session = new Session(async () => null, tokens);
-    const caller = { accessType: this.context.accessType, session };
+    const result = await this.inBriefSession((session) =>
+      registerPasskey({ api: this.context.api, accessType: this.context.accessType, session, hostname: options.hostname }),
+    );
+    if (result.status === "ok") this.context.userChanged();
+    return result;
+  }
+
+  /**
+   * Changes the user's password when `oldPassword` is theirs (unlike setPassword, which needs
+   * none): a server checking what its user typed. As a server write of the password, every
+   * session of the user ends. Resolves with the refusal, or nothing when changed.
+   */
+  async updatePassword(options: PasswordUpdateOptions): Promise<PasswordUpdateRefusal | void> {
+    const refusal = await this.inBriefSession((session) => updatePasswordInSession(this.context, session, options));
+    if (refusal) return refusal;
+    this.context.userChanged();
+  }
+
+  /** Runs `act` as the user through a session of theirs that ends as soon as it is done. */
+  private async inBriefSession<T>(act: (session: Session) => Promise<T>): Promise<T> {
+    const tokens = await (await this.createSession({ expiresInMillis: BRIEF_SESSION_MILLIS })).getTokens();
     try {
-      const result = await registerPasskey({ api: this.context.api, ...caller, hostname: options.hostname });
-      if (result.status === "ok") this.context.userChanged();
-      return result;
+      return await act(new Session(async () => null, tokens));
     } finally {
       // Ended at once; should that fail, it ends by itself within minutes.
       await this.context.api

@@ -106,6 +106,39 @@ describe("registerPasskey", () => {
   });
 });
 
+describe("updatePassword", () => {
+  const OLD = "the user's first passphrase";
+  const NEW = "the user's second passphrase";
+
+  it("checks the old password, then sets the new one and ends every session of the user", async () => {
+    const email = uniqueEmail();
+    const user = await server.createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, password: OLD });
+    const signedIn = await user.createSession();
+    // As on the signed-in user: the refusal is the resolved value, success is undefined.
+    expect(await user.updatePassword({ oldPassword: "not the password", newPassword: NEW })).toBeInstanceOf(
+      KnownErrors.PasswordConfirmationMismatch,
+    );
+    expect(await user.updatePassword({ oldPassword: OLD, newPassword: "short" })).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
+    // Refused changes end nothing: the user's own session is still there (and no brief one is left).
+    expect(await user.getActiveSessions()).toHaveLength(1);
+
+    expect(await user.updatePassword({ oldPassword: OLD, newPassword: NEW })).toBeUndefined();
+    expect(await user.getActiveSessions()).toEqual([]);
+    const client = clientApp();
+    // The ended session's refresh token no longer signs in.
+    const { refreshToken } = await signedIn.getTokens();
+    expect(await client.getUser({ tokenStore: { accessToken: null, refreshToken } })).toBeNull();
+    expect((await client.signInWithCredential({ email, password: OLD, noRedirect: true })).status).toBe("error");
+    expect((await client.signInWithCredential({ email, password: NEW, noRedirect: true })).status).toBe("ok");
+  });
+
+  it("refuses a user without a password (setPassword is for them)", async () => {
+    const user = await server.createUser({ primaryEmail: uniqueEmail() });
+    await expect(user.updatePassword({ oldPassword: OLD, newPassword: NEW })).rejects.toBeInstanceOf(KnownErrors.UserDoesNotHavePassword);
+    expect(await user.getActiveSessions()).toEqual([]);
+  });
+});
+
 describe("listTeamMemberPermissions", () => {
   it("lists every member's direct grants, or with recursive the contained ones too", async () => {
     const creator = await server.createUser({ primaryEmail: uniqueEmail() });

@@ -144,7 +144,7 @@ export const emailsEndpoints = {
       "Recipients: user_ids or all_users: true (every user who is not anonymous). Message: html with subject (sent as given, " +
       "or framed by theme_id's theme, null meaning the project's), or a stored template (template_id) or draft (draft_id, then marked sent) " +
       "rendered per user with variables; a given subject wins over the template's. " +
-      "notification_category_name (default Transactional) decides who may receive it: users who turned the category off are skipped, " +
+      "notification_category_name (default: the one the template or draft declares with <NotificationCategory>, else Transactional) decides who may receive it: users who turned the category off are skipped, " +
       "and Marketing mail carries an unsubscribe link. One unknown user id → USER_ID_DOES_NOT_EXIST and nothing is sent.",
     tags: TAGS,
     access: ["server", "admin"],

@@ -35,36 +35,30 @@ function proposedSource(block: ChatContent[number]): string | null {
   return typeof args?.content === "string" ? args.content : null;
 }
 
-export function AiChatPanel({
-  app,
-  threadId,
-  contextType,
-  onUse,
-}: {
+/** Which conversation: named after what is edited, about that kind of source. */
+export interface AiChatThread {
   app: StackAdminApp;
   threadId: string;
   contextType: ChatContextType;
-  onUse: (source: string) => void;
-}) {
-  const enabled = useLoad(() => app.isAiChatEnabled(), [app]);
-  if (enabled.status !== "ready" || !enabled.data) return null;
-  return <AiChat key={threadId} app={app} threadId={threadId} contextType={contextType} onUse={onUse} />;
 }
 
-function AiChat({
-  app,
-  threadId,
-  contextType,
-  onUse,
-}: {
-  app: StackAdminApp;
-  threadId: string;
-  contextType: ChatContextType;
-  onUse: (source: string) => void;
-}) {
-  const history = useLoad(async () => shownMessages((await app.listChatMessages(threadId)).messages), [app, threadId]);
+export function AiChatPanel({ app, threadId, contextType, onUse }: AiChatThread & { onUse: (source: string) => void }) {
+  const enabled = useLoad(() => app.isAiChatEnabled(), [app]);
+  const offered = enabled.status === "ready" && enabled.data;
+  // Read only where an assistant is offered: elsewhere there is no conversation to show.
+  const history = useLoad(
+    async () => (offered ? shownMessages((await app.listChatMessages(threadId)).messages) : []),
+    [app, threadId, offered],
+  );
   const [added, setAdded] = useState<ChatMessage[]>([]);
   const [request, setRequest] = useState("");
+  // Another thread (another template open in the same place): nothing of this one's talk stays.
+  const [shownThread, setShownThread] = useState(threadId);
+  if (shownThread !== threadId) {
+    setShownThread(threadId);
+    setAdded([]);
+    setRequest("");
+  }
   const messages = [...(history.data ?? []), ...added];
   const ask = useAction(async () => {
     const question: ChatMessage = { role: "user", content: [{ type: "text", text: request.trim() }] };
@@ -76,6 +70,7 @@ function AiChat({
     await app.saveChatMessage(threadId, answer);
     setAdded((list) => [...list, answer]);
   });
+  if (!offered) return null;
   return (
     <section className="card ai-chat" aria-labelledby={`ai-chat-${threadId}`}>
       <h3 id={`ai-chat-${threadId}`}>Ask for a change</h3>

@@ -1,13 +1,12 @@
-/** One draft: its name, theme and TSX (the subject is the TSX's `subject` export), previewed live; save, delete. */
+/** One draft: its name, theme and TSX (the subject is the TSX's `subject` export), previewed live; save, delete; the AI assistant when offered. */
 import type { EmailDraft, EmailTheme, StackAdminApp } from "@latchkey/js";
-import { useState } from "react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
-import { useAction } from "../../lib/use-action.ts";
 import { Field } from "../../ui/field.tsx";
 import { DraftSend } from "./draft-send.tsx";
 import { themeOf } from "./template-editor.tsx";
 import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
+import { useTsxEdit } from "./use-tsx-edit.ts";
 
 /** The theme select's value for a choice: "" the project's theme, "none" no theme, else the theme's id. */
 function themeValue(themeId: string | false | null): string {
@@ -31,27 +30,25 @@ export function DraftEditor({
   onDeleted: () => void;
 }) {
   const shared = useCurrentProject().config.emailConfig.type === "shared";
-  const [name, setName] = useState(draft.displayName);
-  const [source, setSource] = useState(draft.tsxSource);
-  const [theme, setTheme] = useState(themeValue(draft.themeId));
+  const edit = useTsxEdit(
+    { name: draft.displayName, source: draft.tsxSource, theme: themeValue(draft.themeId) },
+    ({ name, source, theme }) => app.updateEmailDraft(draft.id, { displayName: name, tsxSource: source, themeId: themeChoice(theme) }),
+    "Draft",
+    onSaved,
+  );
+  const { name, source, theme } = edit.edited;
   const preview = useEmailPreview(app, { templateTsxSource: source, ...themeOf(themeChoice(theme)) });
-  const changed = name !== draft.displayName || source !== draft.tsxSource || theme !== themeValue(draft.themeId);
-  const save = useAction(async () => {
-    await app.updateEmailDraft(draft.id, { displayName: name, tsxSource: source, themeId: themeChoice(theme) });
-    onSaved();
-    return "Draft saved.";
-  });
   return (
     <>
       <TsxEditorForm
         head={
           <>
             <Field label="Draft name">
-              {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
+              {(props) => <input {...props} className="input" value={name} required onChange={(e) => edit.set("name", e.target.value)} />}
             </Field>
             <Field label="Theme">
               {(props) => (
-                <select {...props} className="input" value={theme} onChange={(e) => setTheme(e.target.value)}>
+                <select {...props} className="input" value={theme} onChange={(e) => edit.set("theme", e.target.value)}>
                   <option value="">The project's theme</option>
                   <option value="none">No theme</option>
                   {themes.map((t) => (
@@ -69,17 +66,15 @@ export function DraftEditor({
             The subject is the source's <code>subject</code> export.
           </p>
         }
-        save={save}
-        changed={changed}
+        edit={edit}
         removal={{ what: "draft", name: draft.displayName, remove: () => app.deleteEmailDraft(draft.id), removed: onDeleted }}
-        source={source}
-        onSource={setSource}
         label="Draft source"
         preview={preview}
+        assistant={{ app, threadId: draft.id, contextType: "email-draft" }}
       />
       <section className="draft-send" aria-label="Send this draft">
         <h3>Send this draft</h3>
-        <DraftSend app={app} draftId={draft.id} draftName={draft.displayName} unsaved={changed} shared={shared} onSent={onSaved} />
+        <DraftSend app={app} draftId={draft.id} draftName={draft.displayName} unsaved={edit.changed} shared={shared} onSent={onSaved} />
       </section>
     </>
   );

@@ -4,11 +4,9 @@
  * to ask for a change.
  */
 import type { EmailTemplate, StackAdminApp } from "@latchkey/js";
-import { useState } from "react";
-import { useAction } from "../../lib/use-action.ts";
-import { AiChatPanel } from "./ai-chat-panel.tsx";
 import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
+import { useTsxEdit } from "./use-tsx-edit.ts";
 
 /** How a template or draft's theme choice is sent to the preview: null (the project's theme) is left out. */
 export function themeOf(themeId: string | false | null): { themeId?: string | false } {
@@ -26,28 +24,21 @@ export function TemplateEditor({
   onSaved: () => void;
   onDeleted: () => void;
 }) {
-  const [source, setSource] = useState(template.tsxSource);
-  const preview = useEmailPreview(app, { templateTsxSource: source, ...themeOf(template.themeId) });
-  const save = useAction(async () => {
-    await app.updateEmailTemplate(template.id, { tsxSource: source });
-    onSaved();
-    return "Template saved.";
-  });
-  const changed = source !== template.tsxSource;
+  const edit = useTsxEdit(
+    { source: template.tsxSource },
+    ({ source }) => app.updateEmailTemplate(template.id, { tsxSource: source }),
+    "Template",
+    onSaved,
+  );
+  const preview = useEmailPreview(app, { templateTsxSource: edit.edited.source, ...themeOf(template.themeId) });
   return (
-    <>
-      <TsxEditorForm
-        head={<h2 className="email-editor-title">{template.displayName}</h2>}
-        save={save}
-        changed={changed}
-        removal={{ what: "template", name: template.displayName, remove: () => app.deleteEmailTemplate(template.id), removed: onDeleted }}
-        source={source}
-        onSource={setSource}
-        label="Template source"
-        preview={preview}
-      />
-      {/* The thread is named after the template: the assistant sees its saved source, and the talk is there next time. */}
-      <AiChatPanel app={app} threadId={template.id} contextType="email-template" onUse={setSource} />
-    </>
+    <TsxEditorForm
+      head={<h2 className="email-editor-title">{template.displayName}</h2>}
+      edit={edit}
+      removal={{ what: "template", name: template.displayName, remove: () => app.deleteEmailTemplate(template.id), removed: onDeleted }}
+      label="Template source"
+      preview={preview}
+      assistant={{ app, threadId: template.id, contextType: "email-template" }}
+    />
   );
 }

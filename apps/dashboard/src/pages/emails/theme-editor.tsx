@@ -1,12 +1,11 @@
-/** One theme: its name and TSX, previewed live around a sample template; save. */
+/** One theme: its name and TSX, previewed live around a sample template; save; the AI assistant when offered. */
 import type { StackAdminApp } from "@latchkey/js";
-import { useState } from "react";
-import { useAction } from "../../lib/use-action.ts";
 import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
 import { Loaded } from "../../ui/states.tsx";
 import { TsxEditorForm } from "./tsx-editor-form.tsx";
 import { useEmailPreview } from "./use-email-preview.ts";
+import { useTsxEdit } from "./use-tsx-edit.ts";
 
 const SAMPLE_TEMPLATE = `import { Heading, Text } from "@react-email/components";
 
@@ -44,30 +43,26 @@ function ThemeForm({
   initialSource: string;
   onSaved: () => void;
 }) {
-  const [name, setName] = useState(initialName);
-  const [source, setSource] = useState(initialSource);
-  const [saved, setSaved] = useState({ name: initialName, source: initialSource });
-  const preview = useEmailPreview(app, { themeTsxSource: source, templateTsxSource: SAMPLE_TEMPLATE });
-  const save = useAction(async () => {
-    await app.updateEmailTheme(id, { displayName: name, tsxSource: source });
-    setSaved({ name, source });
-    onSaved();
-    return "Theme saved.";
-  });
-  const changed = name !== saved.name || source !== saved.source;
+  const edit = useTsxEdit(
+    { name: initialName, source: initialSource },
+    ({ name, source }) => app.updateEmailTheme(id, { displayName: name, tsxSource: source }),
+    "Theme",
+    onSaved,
+  );
+  const preview = useEmailPreview(app, { themeTsxSource: edit.edited.source, templateTsxSource: SAMPLE_TEMPLATE });
   return (
     <TsxEditorForm
       head={
         <Field label="Theme name">
-          {(props) => <input {...props} className="input" value={name} required onChange={(e) => setName(e.target.value)} />}
+          {(props) => (
+            <input {...props} className="input" value={edit.edited.name} required onChange={(e) => edit.set("name", e.target.value)} />
+          )}
         </Field>
       }
-      save={save}
-      changed={changed}
-      source={source}
-      onSource={setSource}
+      edit={edit}
       label="Theme source"
       preview={preview}
+      assistant={{ app, threadId: id, contextType: "email-theme" }}
     />
   );
 }

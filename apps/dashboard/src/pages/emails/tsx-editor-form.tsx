@@ -1,15 +1,17 @@
 /**
  * The frame every TSX editor shares: a head with its own fields, Save and an
- * optional Delete (asked first), the save's status, and the workbench; and a
- * question before unsaved edits are lost.
+ * optional Delete (asked first), the save's status, and the workbench; a
+ * question before unsaved edits are lost; and the AI assistant, when the
+ * server offers one, whose proposals go into the workbench.
  */
 import type { ReactNode } from "react";
-import type { Action } from "../../lib/use-action.ts";
 import { useUnsavedChangesGuard } from "../../lib/use-unsaved-changes-guard.tsx";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
+import { AiChatPanel, type AiChatThread } from "./ai-chat-panel.tsx";
 import { TsxWorkbench } from "./tsx-workbench.tsx";
 import type { Preview } from "./use-email-preview.ts";
+import type { SourceEdit } from "./use-tsx-edit.ts";
 
 export interface Removal {
   /** "template" or "draft", as the dialog names it. */
@@ -23,24 +25,23 @@ export interface Removal {
 export function TsxEditorForm({
   head,
   note,
-  save,
-  changed,
+  edit,
   removal,
-  source,
-  onSource,
   label,
   preview,
+  assistant,
 }: {
   head: ReactNode;
   note?: ReactNode;
-  save: Action<[]>;
-  changed: boolean;
+  edit: SourceEdit;
   removal?: Removal;
-  source: string;
-  onSource: (source: string) => void;
   label: string;
   preview: Preview;
+  /** The conversation kept for what is edited (named after it, so it is there next time). */
+  assistant: AiChatThread;
 }) {
+  const { save, changed } = edit;
+  const onSource = (source: string) => edit.set("source", source);
   const guard = useUnsavedChangesGuard(changed);
   return (
     <>
@@ -75,8 +76,9 @@ export function TsxEditorForm({
         </div>
         {note}
         <ActionStatus error={save.error} done={changed ? null : save.done} />
-        <TsxWorkbench source={source} onChange={onSource} label={label} preview={preview} />
+        <TsxWorkbench source={edit.edited.source} onChange={onSource} label={label} preview={preview} />
       </form>
+      <AiChatPanel {...assistant} onUse={onSource} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { emailsEndpoints } from "@latchkey/shared";
 import { requireTemplate, requireThemeChoice } from "../../domain/emails/templates/lookup.ts";
-import { renderOrReject, themeSourceFor } from "../../domain/emails/templates/render-stored.ts";
+import { renderOrReject, templateProject, themeSourceFor } from "../../domain/emails/templates/render-stored.ts";
 import { SAMPLE_UNSUBSCRIBE_LINK, SAMPLE_USER, sampleVariables } from "../../domain/emails/templates/samples.ts";
 import { themeChoiceFromJson, type ThemeChoice } from "../../domain/emails/templates/theme-choice.ts";
 import { defineRoute } from "../../http/route.ts";
@@ -23,7 +23,7 @@ export default [
     const rendered = await renderOrReject({
       templateSource: template?.tsxSource ?? body.template_tsx_source!,
       themeSource,
-      props: { user: SAMPLE_USER, project: { displayName: auth.project.displayName }, variables: sampleVariables(body.variables) },
+      props: { user: SAMPLE_USER, project: templateProject(auth.project), variables: sampleVariables(body.variables) },
       unsubscribeLink: SAMPLE_UNSUBSCRIBE_LINK,
     });
     return { body: { html: rendered.html, ...(rendered.subject !== null ? { subject: rendered.subject } : {}) } };

@@ -9,25 +9,30 @@ import { markDraftSent } from "../templates/store.ts";
 import { themeChoiceFromJson } from "../templates/theme-choice.ts";
 import { htmlMessage } from "./html-message.ts";
 import type { BulkSend } from "./send.ts";
-import { storedMessageComposer, themedHtmlComposer } from "./stored-message.ts";
+import { declaredCategoryOf, storedMessageComposer, themedHtmlComposer } from "./stored-message.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
 
 /** The message part of a send-email body (@latchkey/shared api/emails.ts): exactly one of html (with a subject), template_id or draft_id. */
 export type MessageRequest = Pick<SendEmail, "html" | "subject" | "template_id" | "draft_id" | "variables" | "theme_id">;
 
+export interface BulkMessage extends Pick<BulkSend, "compose" | "afterQueued"> {
+  /** The category a template or draft names with `<NotificationCategory>` (rendered when asked), else null. */
+  declaredCategory(): Promise<string | null>;
+}
+
+const NONE_DECLARED = () => Promise.resolve(null);
+
 /** How each recipient's copy is made, and what else the send records (a draft is marked sent). */
-export async function composeBulkMessage(
-  db: DbOrTx,
-  project: ProjectRow,
-  request: MessageRequest,
-): Promise<Pick<BulkSend, "compose" | "afterQueued">> {
+export async function composeBulkMessage(db: DbOrTx, project: ProjectRow, request: MessageRequest): Promise<BulkMessage> {
   // Ids the body names that the project lacks are 400, worded as other servers of the contract word them.
   const theme = request.theme_id === undefined ? undefined : themeChoiceFromJson(request.theme_id);
   if (theme?.themeId && !(await loadTheme(db, project.id, theme.themeId))) throw new StatusError(400, "No theme found with given id");
   if (request.html !== undefined) {
     const [subject, html] = [request.subject!, request.html];
-    if (!theme || theme.noTheme) return { compose: (_recipient, unsubscribeLink) => htmlMessage(subject, html, unsubscribeLink) };
-    return { compose: await themedHtmlComposer(db, project, subject, html, theme) };
+    if (!theme || theme.noTheme) {
+      return { compose: (_recipient, unsubscribeLink) => htmlMessage(subject, html, unsubscribeLink), declaredCategory: NONE_DECLARED };
+    }
+    return { compose: await themedHtmlComposer(db, project, subject, html, theme), declaredCategory: NONE_DECLARED };
   }
   const stored =
     request.template_id !== undefined
@@ -40,8 +45,9 @@ export async function composeBulkMessage(
     subject: request.subject ?? null,
   };
   const compose = await storedMessageComposer(db, project, message, theme ?? stored);
-  if (request.template_id !== undefined) return { compose };
-  return { compose, afterQueued: (tx) => markDraftSent(tx, project.id, stored.id) };
+  const declaredCategory = () => declaredCategoryOf(project, message);
+  if (request.template_id !== undefined) return { compose, declaredCategory };
+  return { compose, declaredCategory, afterQueued: (tx) => markDraftSent(tx, project.id, stored.id) };
 }
 
 function notFound(message: string): never {

@@ -4,7 +4,8 @@
  * looked up once per send, not once per recipient.
  */
 import type { DbOrTx } from "../../../db/connect.ts";
-import { renderOrReject, themeSourceFor } from "../templates/render-stored.ts";
+import { renderOrReject, templateProject, themeSourceFor } from "../templates/render-stored.ts";
+import { SAMPLE_USER } from "../templates/samples.ts";
 import type { ThemeChoice } from "../templates/theme-choice.ts";
 import type { Recipient } from "./recipients.ts";
 import type { ComposedEmail } from "./send.ts";
@@ -34,13 +35,28 @@ export async function storedMessageComposer(
       themeSource,
       props: {
         user: { displayName: recipient.displayName, primaryEmail: recipient.primaryEmail },
-        project: { displayName: project.displayName },
+        project: templateProject(project),
         variables: message.variables,
       },
       unsubscribeLink,
     });
     return { subject: message.subject ?? rendered.subject ?? message.displayName, html: rendered.html, text: rendered.text };
   };
+}
+
+/**
+ * The category the message names with `<NotificationCategory>`: it decides who is skipped and whether
+ * the theme gets an unsubscribe link, so it is needed before any copy is rendered. One render of the
+ * template alone, for the sample recipient, tells it (a category does not depend on who reads the mail).
+ */
+export async function declaredCategoryOf(project: ProjectRow, message: StoredMessage): Promise<string | null> {
+  const rendered = await renderOrReject({
+    templateSource: message.tsxSource,
+    themeSource: null,
+    props: { user: SAMPLE_USER, project: templateProject(project), variables: message.variables },
+    unsubscribeLink: null,
+  });
+  return rendered.notificationCategory;
 }
 
 /** Caller-written HTML as the content of a themed message: the template only places it, unchanged. */

@@ -5,7 +5,7 @@
  * A template or draft module must `export function EmailTemplate(props)`
  * and may set its subject with `export function subject(props)` (returning
  * a string) or `export const subject = "…"`. A theme module must
- * `export function EmailTheme({ children, unsubscribeLink })`. Modules may
+ * `export function EmailTheme({ children, unsubscribeLink, projectLogos })`. Modules may
  * import from "react", "@react-email/components", "arktype" and the
  * helpers module of the wire contract's templates ("@stackframe/emails":
  * `<Subject value>` sets the subject when there is no `subject` export,
@@ -16,7 +16,14 @@
 /** What a template or draft receives as props. */
 export interface TemplateProps {
   user: { displayName: string | null; primaryEmail: string | null } | null;
-  project: { displayName: string };
+  /** The logo URLs reach the theme as `projectLogos` (and a `<ProjectLogo>` without `data`). */
+  project: {
+    displayName: string;
+    logoUrl?: string | null;
+    logoFullUrl?: string | null;
+    logoDarkModeUrl?: string | null;
+    logoFullDarkModeUrl?: string | null;
+  };
   variables: Record<string, unknown>;
 }
 

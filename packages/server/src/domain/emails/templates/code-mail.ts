@@ -10,7 +10,7 @@ import { DEFAULT_TEMPLATES } from "./default-templates.ts";
 import { LIGHT_THEME_SOURCE } from "./default-themes.ts";
 import type { DbOrTx } from "../../../db/connect.ts";
 import type { RenderInput } from "../render/types.ts";
-import { loadTemplate, themeSourceFor } from "./render-stored.ts";
+import { loadTemplate, templateProject, themeSourceFor } from "./render-stored.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
 
 export type CodeMailKind = keyof typeof DEFAULT_EMAIL_TEMPLATE_IDS;
@@ -34,7 +34,7 @@ export async function codeMailRenderInput(
   // A user object even without a user: templates written elsewhere read `user.displayName` unguarded.
   const props = {
     user: { displayName: null, primaryEmail: null },
-    project: { displayName: project.displayName },
+    project: templateProject(project),
     variables: { ...variables, [LINK_ALIAS[kind]]: variables.link },
   };
   // Through the platform's shared server, only the built-in wording goes out: an edited

@@ -57,6 +57,12 @@ export async function themeSourceFor(db: DbOrTx, project: ProjectRow, choice: Th
   throw new Error(`The default e-mail theme of project ${project.id} is missing after seeding.`);
 }
 
+/** The project as templates see it, with the logos the theme gets as `projectLogos`. */
+export function templateProject(project: ProjectRow): TemplateProps["project"] {
+  const { displayName, logoUrl, logoFullUrl, logoDarkModeUrl, logoFullDarkModeUrl } = project;
+  return { displayName, logoUrl, logoFullUrl, logoDarkModeUrl, logoFullDarkModeUrl };
+}
+
 /**
  * Renders, turning any failure of the stored TSX into EMAIL_RENDERING_ERROR
  * (whose message names what went wrong, for the admin who wrote it).
@@ -94,7 +100,7 @@ export async function renderStoredEmail(
   return renderOrReject({
     templateSource: message.tsxSource,
     themeSource,
-    props: { user: recipient.user, project: { displayName: project.displayName }, variables: recipient.variables ?? {} },
+    props: { user: recipient.user, project: templateProject(project), variables: recipient.variables ?? {} },
     unsubscribeLink: recipient.unsubscribeLink,
   });
 }

@@ -1,7 +1,7 @@
 import { StatusError, internalEmailsEndpoints } from "@latchkey/shared";
 import { DEFAULT_TEMPLATES } from "../../../domain/emails/templates/default-templates.ts";
 import { requireTheme } from "../../../domain/emails/templates/lookup.ts";
-import { renderOrReject } from "../../../domain/emails/templates/render-stored.ts";
+import { renderOrReject, templateProject } from "../../../domain/emails/templates/render-stored.ts";
 import { SAMPLE_UNSUBSCRIBE_LINK, SAMPLE_USER, sampleVariables } from "../../../domain/emails/templates/samples.ts";
 import { deleteTheme, isDefaultThemeId, updateTheme } from "../../../domain/emails/templates/store.ts";
 import { themeView } from "../../../domain/emails/templates/views.ts";
@@ -19,7 +19,7 @@ export default [
       await renderOrReject({
         templateSource: DEFAULT_TEMPLATES.email_verification.tsxSource,
         themeSource: body.tsx_source,
-        props: { user: SAMPLE_USER, project: { displayName: auth.project.displayName }, variables: sampleVariables() },
+        props: { user: SAMPLE_USER, project: templateProject(auth.project), variables: sampleVariables() },
         unsubscribeLink: SAMPLE_UNSUBSCRIBE_LINK,
       });
     }

@@ -8,6 +8,7 @@
 import * as React from "react";
 import { Img } from "@react-email/img";
 import { declarations } from "./declarations.ts";
+import { current, type ProjectLogos } from "./project-logos.ts";
 
 function declaredValue(component: string, value: unknown): string {
   if (typeof value !== "string") throw new Error(`The "value" of <${component}> must be a string`);
@@ -26,13 +27,6 @@ export function NotificationCategory({ value }: { value: unknown }): null {
   return null;
 }
 
-interface LogoUrls {
-  logoUrl?: string;
-  logoFullUrl?: string;
-  logoDarkModeUrl?: string;
-  logoFullDarkModeUrl?: string;
-}
-
 export function Logo({ logoUrl }: { logoUrl: string }): React.ReactElement {
   return React.createElement(
     "div",
@@ -45,9 +39,12 @@ export function FullLogo({ logoFullUrl }: { logoFullUrl: string }): React.ReactE
   return React.createElement(Img, { src: logoFullUrl, alt: "Full Logo", className: "h-16" });
 }
 
-/** The project's logo for a light or dark theme: the full logo when there is one, else the small one, else nothing. */
-export function ProjectLogo({ data, mode = "light" }: { data?: LogoUrls; mode?: "light" | "dark" }): React.ReactElement | null {
-  const urls = data ?? {};
+/**
+ * The project's logo for a light or dark theme: the full logo when there is one, else the small one, else
+ * nothing. `data` is the theme's `projectLogos` prop; without it, the logos of the project the mail is for.
+ */
+export function ProjectLogo({ data, mode = "light" }: { data?: ProjectLogos; mode?: "light" | "dark" }): React.ReactElement | null {
+  const urls = data ?? current.logos;
   const full = mode === "dark" ? (urls.logoFullDarkModeUrl ?? urls.logoFullUrl) : urls.logoFullUrl;
   if (full) return React.createElement(FullLogo, { logoFullUrl: full });
   const small = mode === "dark" ? (urls.logoDarkModeUrl ?? urls.logoUrl) : urls.logoUrl;

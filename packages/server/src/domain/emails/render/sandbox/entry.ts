@@ -12,6 +12,7 @@ import { renderToReadableStream } from "react-dom/server.browser";
 import * as Components from "./components.ts";
 import { clearDeclarations, declarations } from "./declarations.ts";
 import * as EmailHelpers from "./email-helpers.ts";
+import { current, logosOf } from "./project-logos.ts";
 import * as ArkType from "arktype";
 
 /**
@@ -144,7 +145,9 @@ async function render(jobJson: string): Promise<string> {
     const Theme = theme && component(theme.EmailTheme, "The theme", "EmailTheme");
     const exported = subjectOf(template.subject, job.props);
     const message = React.createElement(Template, job.props);
-    const framed = Theme ? React.createElement(Theme, { unsubscribeLink: job.unsubscribeLink, children: message }) : message;
+    current.logos = logosOf((job.props.project ?? {}) as Record<string, unknown>);
+    const themeProps = { unsubscribeLink: job.unsubscribeLink, projectLogos: current.logos, children: message };
+    const framed = Theme ? React.createElement(Theme, themeProps) : message;
     clearDeclarations();
     const html = await renderHtml(framed);
     const subject = exported ?? declarations.subject;
