@@ -12,7 +12,8 @@ interface ContextPrompt {
   toolName: string;
 }
 
-const SANDBOX_RULES = `It is TSX rendered with React Email. It may import only from "react" and "@react-email/components". Style with inline style objects.`;
+// The sandbox's own contract is domain/emails/render/types.ts; the assistant is told the same, so what it proposes renders.
+const SANDBOX_RULES = `It is TSX rendered with React Email. It may import only from "react", "@react-email/components", "arktype" and "@stackframe/emails" (which offers <Subject value="…">, <NotificationCategory value="Transactional|Marketing"> and <ProjectLogo data={projectLogos} mode="light|dark">). Style with inline style objects.`;
 
 const PROMPTS: Record<AiChatContextType, ContextPrompt> = {
   "email-template": {
@@ -27,7 +28,7 @@ const PROMPTS: Record<AiChatContextType, ContextPrompt> = {
   },
   "email-theme": {
     what: "an e-mail theme (the frame around every message)",
-    rules: `${SANDBOX_RULES} It exports a function named EmailTheme, which receives { children, unsubscribeLink } and renders the whole document around children, with the unsubscribe link when there is one.`,
+    rules: `${SANDBOX_RULES} It exports a function named EmailTheme, which receives { children, unsubscribeLink, projectLogos } and renders the whole document around children, with the unsubscribe link when there is one (projectLogos holds the project's logo URLs for <ProjectLogo>).`,
     toolName: "createEmailTheme",
   },
 };
