@@ -125,6 +125,34 @@ describe("a rotation", () => {
     restartWith(NEW);
   });
 
+  it("leaves a value written while it runs as the writer left it", async () => {
+    const first = projects[0]!;
+    const key = randomBytes(32).toString("base64");
+    restartWith(OLD);
+    await set(first, key, "before the rotation");
+    restartWith(NEW, OLD);
+    // The rotation's sealer lets a write land between its reading the row and its update of it.
+    const sealer = localSealer([NEW, OLD]);
+    let written = false;
+    const racing: typeof sealer = {
+      ...sealer,
+      async wrap(dataKey, context) {
+        if (!written) {
+          written = true;
+          expect((await set(first, key, "written during the rotation")).status).toBe(200);
+        }
+        return sealer.wrap(dataKey, context);
+      },
+    };
+    const report = await rotateDataVaultKeys(server.instance.services.db, racing);
+    expect(written).toBe(true);
+    // The row it had read was replaced meanwhile (under the new key already): not re-wrapped, not overwritten.
+    expect(report).toEqual({ rewrapped: 0 });
+    await expectValues({ [key]: [first, "written during the rotation"] });
+    expect((await rows()).find((r) => r.key === key)?.keyId).toBe(localKeyId(NEW));
+    await server.instance.services.db.delete(dataVaultValues).where(eq(dataVaultValues.hashedKey, key));
+  });
+
   it("stops at a data key under a secret no longer listed, naming its key id, and changes nothing of it", async () => {
     const lost = secret();
     restartWith(lost);
