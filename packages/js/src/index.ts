@@ -93,6 +93,7 @@ export type { VerificationCodeError, SendMagicLinkError } from "./apps/email-cod
 export type { BotChallenge, BotChallengeError } from "./apps/bot-challenge.ts";
 export type { SignInError, SignUpError, MfaSignInError } from "./apps/credentials.ts";
 export type { PromptCliLoginOptions, CliLoginError, CliConfirmError, CliAuthError } from "./apps/cli-login.ts";
+export type { DataVaultStore, DataVaultOptions } from "./apps/data-vault.ts";
 export type { PasskeyRegistrationError, PasskeySignInError } from "./apps/passkeys.ts";
 export { Passkey } from "./models/passkey.ts";
 export {

@@ -26,6 +26,12 @@ export interface ServerConfig {
   /** PGlite's shared_buffers (LATCHKEY_PGLITE_SHARED_BUFFERS, e.g. "64MB"); null: db/connect.ts's embedded default. */
   pgliteSharedBuffers: string | null;
   serverSecret: string;
+  /**
+   * The secrets the data vault's key-encryption keys are derived from (LATCHKEY_DATA_VAULT_SECRETS,
+   * comma-separated): the first wraps every new data key, all of them unwrap, so during a rotation the old
+   * one stays readable (capabilities/data-vault/domain/local-sealer.ts). Null: the server secret alone.
+   */
+  dataVaultSecrets: readonly string[] | null;
   accessTokenExpirationMillis: number;
   seedInternalKeys: {
     publishableClientKey: string | null;
@@ -154,6 +160,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     ...databaseFromEnv(env),
     pgliteSharedBuffers: pgliteSharedBuffersFromEnv(env),
     serverSecret: serverSecretFromEnv(env, production),
+    dataVaultSecrets: dataVaultSecretsFromEnv(env, production),
     accessTokenExpirationMillis: accessTokenLifeFromEnv(env.STACK_ACCESS_TOKEN_EXPIRATION_TIME),
     seedInternalKeys: {
       publishableClientKey: env.STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY || null,
@@ -359,6 +366,31 @@ function serverSecretFromEnv(env: NodeJS.ProcessEnv, production: boolean): strin
     throw new StartupError(`STACK_SERVER_SECRET is ${secret.length} characters long, too short for production: ${fix}.`);
   }
   return secret;
+}
+
+/**
+ * LATCHKEY_DATA_VAULT_SECRETS: the newest secret first, then those still to be read (a rotation); blanks
+ * around the commas are ignored. Production wants each as long as a server secret.
+ */
+export function dataVaultSecretsFromEnv(env: NodeJS.ProcessEnv, production: boolean): string[] | null {
+  const text = env.LATCHKEY_DATA_VAULT_SECRETS?.trim();
+  if (!text) return null;
+  const secrets = text.split(",").map((s) => s.trim());
+  if (secrets.some((s) => s === "")) {
+    throw new StartupError(
+      "LATCHKEY_DATA_VAULT_SECRETS has an empty entry: list the secrets separated by single commas, the newest first.",
+    );
+  }
+  if (new Set(secrets).size !== secrets.length) {
+    throw new StartupError("LATCHKEY_DATA_VAULT_SECRETS lists a secret twice: list each once, the newest first.");
+  }
+  const short = secrets.findIndex((s) => s.length < MIN_SERVER_SECRET_LENGTH);
+  if (production && short !== -1) {
+    throw new StartupError(
+      `LATCHKEY_DATA_VAULT_SECRETS entry ${short + 1} is shorter than ${MIN_SERVER_SECRET_LENGTH} characters, too short for production: use e.g. the output of \`openssl rand -hex 32\`.`,
+    );
+  }
+  return secrets;
 }
 
 function accessTokenLifeFromEnv(text: string | undefined): number {

@@ -2,6 +2,8 @@
 /**
  * latchkey start    serve the API (PGlite in LATCHKEY_DATA_DIR unless DATABASE_URL)
  * latchkey migrate  apply pending migrations and exit
+ * latchkey vault-rotate  re-wrap every data vault data key under the first of
+ *                   LATCHKEY_DATA_VAULT_SECRETS, and exit (README: "Rotating the data vault's key")
  *
  * A start checks what it can before it changes anything, in this order: the
  * variables (config.ts), the data directory's lock (one process per PGlite
@@ -19,6 +21,8 @@ import {
 } from "./config.ts";
 import type { Database } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
+import { dataVaultSealerOf } from "./capabilities/data-vault/domain/local-sealer.ts";
+import { rotateDataVaultKeys } from "./capabilities/data-vault/domain/rotate.ts";
 import { logProductionStart, printBanner } from "./process/announce.ts";
 import { devServerSecret } from "./process/data-dir.ts";
 import { lockDataDir, type DataDirLock } from "./process/data-dir-lock.ts";
@@ -30,8 +34,8 @@ import { reportStartupFailure } from "./process/startup-error.ts";
 import { startInstance } from "./server.ts";
 
 const command = process.argv[2] ?? "start";
-if (command !== "start" && command !== "migrate") {
-  console.error(`Unknown command ${JSON.stringify(command)}. Use: start | migrate`);
+if (command !== "start" && command !== "migrate" && command !== "vault-rotate") {
+  console.error(`Unknown command ${JSON.stringify(command)}. Use: start | migrate | vault-rotate`);
   process.exit(2);
 }
 
@@ -46,6 +50,7 @@ let logger: Logger | null = null;
 let stopping = false;
 try {
   if (command === "migrate") await migrateCommand();
+  else if (command === "vault-rotate") await vaultRotateCommand();
   else await startCommand();
 } catch (error) {
   if (stopping) await new Promise(() => {}); // the signal's handler exits
@@ -89,6 +94,24 @@ async function migrateCommand(): Promise<void> {
   const applied = await migrate(database);
   const message = applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.";
   if (productionFromEnv()) (await processLogger("json")).info({ applied }, message);
+  else console.log(message);
+  await database.close();
+  undo.pop();
+}
+
+/**
+ * The servers must already list the new secret first (and the old ones after it): they then read both while
+ * this runs. On PGlite the server is stopped meanwhile (one process per data directory).
+ */
+async function vaultRotateCommand(): Promise<void> {
+  const fromEnv = configFromEnv();
+  takeLock(fromEnv, null);
+  const serverSecret = fromEnv.serverSecret ?? devServerSecret(fromEnv.dataDir);
+  const sealer = dataVaultSealerOf({ dataVaultSecrets: fromEnv.dataVaultSecrets, serverSecret });
+  const database = await openedDatabase(fromEnv);
+  const { rewrapped } = await rotateDataVaultKeys(database.db, sealer);
+  const message = `Data vault: ${rewrapped} data key(s) re-wrapped; every value is now under key ${sealer.currentKeyId}.`;
+  if (fromEnv.production) (await processLogger("json")).info({ rewrapped, keyId: sealer.currentKeyId }, message);
   else console.log(message);
   await database.close();
   undo.pop();

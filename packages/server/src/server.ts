@@ -32,6 +32,7 @@ import { ClientAddresses } from "./http/client-address.ts";
 import { Metrics } from "./lib/metrics.ts";
 import { Readiness } from "./db/readiness.ts";
 import { postgresImageStore } from "./capabilities/images/domain/postgres-store.ts";
+import { dataVaultSealerOf } from "./capabilities/data-vault/domain/local-sealer.ts";
 import type { Services } from "./services.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 
@@ -139,6 +140,7 @@ export async function startInstance(
     metrics,
     readiness,
     images: postgresImageStore(db),
+    dataVaultSealer: dataVaultSealerOf(config),
   };
   for (const subscription of capabilitySubscriptions()) {
     events.subscribe((recorded) => {

@@ -25,6 +25,7 @@ import type { Metrics } from "./lib/metrics.ts";
 import type { Readiness } from "./db/readiness.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { ImageStore } from "./capabilities/images/domain/image-store.ts";
+import type { Sealer } from "./capabilities/data-vault/domain/sealer.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -61,4 +62,6 @@ export interface Services {
   readiness: Readiness;
   /** Where images written as data: URLs are kept (capabilities/images/). */
   images: ImageStore;
+  /** What wraps the data vault's data keys at rest (capabilities/data-vault/domain/sealer.ts). */
+  dataVaultSealer: Sealer;
 }

@@ -122,6 +122,7 @@ export async function createTestServer(
     accessLog: true,
     rateLimits: true,
     aiChat: null,
+    dataVaultSecrets: null,
     ...overrides,
   };
   // Replicas live in the same world as their primary: one clock for both.

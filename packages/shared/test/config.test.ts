@@ -76,6 +76,13 @@ describe("rendering", () => {
     expect(Object.keys(config.auth.oauth.providers)).toEqual(["google"]);
   });
 
+  it("null removes a record entry whose fields all have defaults", () => {
+    const config = renderConfig(
+      mergeConfigOverrides([{ "dataVault.stores.a": {}, "dataVault.stores.b": { displayName: "B" } }, { "dataVault.stores.a": null }]),
+    );
+    expect(config.dataVault.stores).toEqual({ b: { displayName: "B" } });
+  });
+
   it("silently drops a dotted key whose record entry was never created, or whose parent is not an object", () => {
     const config = renderConfig({
       "domains.trustedDomains.2.baseUrl": "https://example.com",

@@ -19,6 +19,7 @@ import { userUpdateToJson, type ServerUserUpdateOptions } from "../models/user-f
 import type { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
+import { dataVaultStore, type DataVaultStore } from "./data-vault.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
   secretServerKey: string;
@@ -145,6 +146,15 @@ export class StackServerApp extends StackClientApp {
   async sendEmail(options: SendEmailOptions): Promise<SendEmailResult[]> {
     const body = await this.api.call("POST /emails/send-email", { accessType: this.accessType, body: snakeCaseKeys(options) });
     return body.results.map((r) => ({ userId: r.user_id }));
+  }
+
+  /**
+   * A data vault store of the project (it must exist in the config, `dataVault.stores.<id>`): values kept by the
+   * server, encrypted here with your secret (apps/data-vault.ts). Async for the official SDK's signature; it asks
+   * the server nothing until a value is read or written.
+   */
+  async getDataVaultStore(id: string): Promise<DataVaultStore> {
+    return dataVaultStore({ api: this.api, accessType: this.accessType }, id);
   }
 
   // -------------------------------------------------------------------------

@@ -7,10 +7,11 @@
  */
 import aiChat from "./ai-chat/capability.ts";
 import cliLogin from "./cli-login/capability.ts";
+import dataVault from "./data-vault/capability.ts";
 import images from "./images/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin, images, aiChat];
+export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

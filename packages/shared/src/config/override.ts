@@ -160,7 +160,8 @@ function fill(schema: z.ZodType, value: unknown): unknown {
     const out: Record<string, unknown> = {};
     if (!isPlainObject(value)) return out;
     for (const [key, entry] of Object.entries(value)) {
-      if (!(inner.keyType as z.ZodType).safeParse(key).success) continue;
+      // A null entry is a removed one, also where every field of an entry has a default (a data vault store).
+      if (entry === null || !(inner.keyType as z.ZodType).safeParse(key).success) continue;
       const result = fill(inner.valueType as z.ZodType, entry);
       if (result !== INVALID && result !== OMIT) out[key] = result;
     }

@@ -9,7 +9,10 @@ import { LEVEL_SCHEMAS, type ConfigLevel } from "./schema.ts";
 import { configOverrideError, type ConfigOverride } from "./override.ts";
 import { childSchema, isPlainObject, unwrap } from "./walk.ts";
 
-const KEY_PATTERN = /^[A-Za-z0-9_$:-]+(\.[A-Za-z0-9_$:-]+)*$/;
+/** What one segment of a config key may hold (a record entry's id, say: a data vault store's). */
+export const CONFIG_KEY_SEGMENT_PATTERN = /^[A-Za-z0-9_$:-]+$/;
+const SEGMENT = CONFIG_KEY_SEGMENT_PATTERN.source.slice(1, -1);
+const KEY_PATTERN = new RegExp(`^${SEGMENT}(\\.${SEGMENT})*$`);
 
 /** The current name of `segment` under `parent` (already renamed), or null when the key is no longer kept. */
 function renamedSegment(level: ConfigLevel, parent: readonly string[], segment: string): string | null {

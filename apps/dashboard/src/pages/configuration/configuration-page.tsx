@@ -2,7 +2,8 @@
  * The project's configuration as the server holds it: the resolved document
  * the project runs with, and what each level's override sets (project, then
  * branch, then environment, later levels winning), as JSON to read and copy.
- * Secrets show masked. Every other settings page writes these keys.
+ * Secrets show masked. Every other settings page writes these keys; the
+ * data vault's stores are added here (data-vault-card.tsx).
  */
 import type { ConfigLevel } from "@latchkey/js";
 import { useConfig } from "@latchkey/react";
@@ -11,6 +12,7 @@ import { useLoad } from "../../lib/use-load.ts";
 import { CodeBlock } from "../../ui/code-block.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Loaded } from "../../ui/states.tsx";
+import { DataVaultCard } from "./data-vault-card.tsx";
 
 const LEVELS: { level: ConfigLevel; title: string; description: string }[] = [
   { level: "project", title: "Project override", description: "Keys of the project itself, for every branch." },
@@ -31,6 +33,8 @@ export default function ConfigurationPage() {
       title="Configuration"
       description="Every setting of the project as one document: the defaults, with each level's override written over them. Secrets are masked."
     >
+      {/* A store added is written to the environment's override: its document below is read again. */}
+      <DataVaultCard stores={config.dataVault.stores} onSaved={overrides.reload} />
       <Card title="Resolved config" description="What the project runs with now.">
         <JsonBlock name="resolved config" value={config} />
       </Card>

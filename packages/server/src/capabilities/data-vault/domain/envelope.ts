@@ -1,0 +1,60 @@
+/**
+ * Envelope encryption of one stored value: the value is sealed with a data
+ * key of its own (fresh for every write), and only that data key goes to
+ * the sealer to be wrapped. Both are bound to the value's place (project,
+ * branch, store, hashed key), so rows copied or swapped in the database do
+ * not open. Re-wrapping (a rotation) changes the wrapped key only; the
+ * sealed value stays as it is.
+ */
+import { randomBytes } from "node:crypto";
+import type { Tenancy } from "../../../db/tenancy.ts";
+import { gcmOpen, gcmSeal } from "./aes-gcm.ts";
+import type { Sealer, WrappedKey } from "./sealer.ts";
+
+export interface SealedValue {
+  /** The wrapped data key, with the id of the key-encryption key that wrapped it. */
+  dataKey: WrappedKey;
+  /** The value under the data key (aes-gcm.ts). */
+  sealed: string;
+}
+
+export interface ValuePlace extends Tenancy {
+  storeId: string;
+  hashedKey: string;
+}
+
+/** The associated data of a value and of its data key. */
+export function placeContext(place: ValuePlace): string {
+  return JSON.stringify(["latchkey-data-vault-value", place.projectId, place.branchId, place.storeId, place.hashedKey]);
+}
+
+export async function sealValue(sealer: Sealer, place: ValuePlace, value: string): Promise<SealedValue> {
+  const dataKey = randomBytes(32);
+  const context = placeContext(place);
+  try {
+    return { dataKey: await sealer.wrap(dataKey, context), sealed: gcmSeal(dataKey, Buffer.from(value, "utf8"), context) };
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+export async function openValue(sealer: Sealer, place: ValuePlace, value: SealedValue): Promise<string> {
+  const context = placeContext(place);
+  const dataKey = await sealer.unwrap(value.dataKey, context);
+  try {
+    return Buffer.from(gcmOpen(dataKey, value.sealed, context)).toString("utf8");
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+/** The same data key wrapped under the sealer's current key-encryption key. */
+export async function rewrapDataKey(sealer: Sealer, place: ValuePlace, dataKey: WrappedKey): Promise<WrappedKey> {
+  const context = placeContext(place);
+  const plain = await sealer.unwrap(dataKey, context);
+  try {
+    return await sealer.wrap(plain, context);
+  } finally {
+    plain.fill(0);
+  }
+}
