@@ -1,11 +1,10 @@
 /**
  * CLI login for a CLI that came with an anonymous session (see
  * domain/auth/cli/anon-session.ts): which anonymous tokens a login may
- * start with; `check`; `claim-anon-session`, which signs the browser in as
- * that anonymous user with a new session and ends the CLI's own, so the CLI
- * never holds a session of the account the browser then signs up as; the
- * guard against a user who is no longer anonymous; and claims racing each
- * other and a completion.
+ * start with; `check`; `claim-anon-session`, which hands the browser the
+ * CLI's own anonymous session (its refresh token, a fresh access token), so
+ * the visitor signs up as that user; the guard against a user who is no
+ * longer anonymous; and claims racing each other and a completion.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeOverAnonSession } from "../src/capabilities/cli-login/domain/anon-session.ts";
@@ -123,19 +122,18 @@ describe("check", () => {
 });
 
 describe("claim-anon-session", () => {
-  it("signs the browser in as the anonymous user with a new session and ends the CLI's; after signing up, the browser completes the login", async () => {
+  it("hands the browser the CLI's own anonymous refresh token with a fresh access token; after signing up, the browser completes the login", async () => {
     const anon = await anonymousUser(server, project.client);
     const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
     const claim = await completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" });
     expect(claim.status, claim.text).toBe(200);
     expect(Object.keys(claim.body).sort()).toEqual(["access_token", "refresh_token"]);
-    // The browser's own session, not the CLI's: the CLI's ended with the claim.
-    expect(claim.body.refresh_token).not.toBe(anon.refresh_token);
-    expect(await refreshes(server, project.client, anon.refresh_token)).toBe(false);
+    // The CLI's session itself, which the CLI keeps: no new session.
+    expect(claim.body.refresh_token).toBe(anon.refresh_token);
+    expect(await refreshes(server, project.client, anon.refresh_token)).toBe(true);
     expect(await sessionCount(anon.user_id)).toBe(1);
     const me = await server.request("/users/me", { as: asAnonymous(claim.body.access_token) });
     expect(me.body).toMatchObject({ id: anon.user_id, is_anonymous: true });
-    expect(await userIdOfRefreshToken(server, project.client, claim.body.refresh_token)).toBe(anon.user_id);
 
     // Once only.
     expectRefusal(
@@ -156,8 +154,8 @@ describe("claim-anon-session", () => {
     expect(success.status).toBe(201);
     expect(success.body).toEqual({ status: "success", refresh_token: signUp.refresh_token });
     expect(await userIdOfRefreshToken(server, project.client, success.body.refresh_token)).toBe(anon.user_id);
-    // The CLI's old token stays dead: the account made in the browser was never reachable with it.
-    expect(await refreshes(server, project.client, anon.refresh_token)).toBe(false);
+    // The shared session now belongs to the signed-up user.
+    expect(await userIdOfRefreshToken(server, project.client, anon.refresh_token)).toBe(anon.user_id);
   });
 
   it("is refused once the CLI's anonymous user has signed up, and check then says none; nothing changes", async () => {
@@ -201,12 +199,13 @@ describe("claim-anon-session", () => {
 });
 
 describe("concurrency", () => {
-  it("two concurrent claims: exactly one gets a session, the other is told it was taken", async () => {
+  it("two concurrent claims: exactly one gets the session, the other is told it was taken", async () => {
     const anon = await anonymousUser(server, project.client);
     const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
     const claim = () => completeCli(server, project.client, { login_code: started.login_code, mode: "claim-anon-session" });
     const answers = await Promise.all([claim(), claim()]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(answers.find((r) => r.status === 200)!.body.refresh_token).toBe(anon.refresh_token);
     expectRefusal(
       answers.find((r) => r.status === 400)!,
       CLI_AUTH_MESSAGES.noAnonSession,
@@ -232,7 +231,7 @@ describe("concurrency", () => {
     });
   });
 
-  it("a completion racing a claim: the completion stands, and the CLI's session is either still its own or ended", async () => {
+  it("a completion racing a claim: the completion stands, and the CLI keeps its session either way", async () => {
     const anon = await anonymousUser(server, project.client);
     const started = await startCli(server, project.client, { anon_refresh_token: anon.refresh_token });
     const browser = await signUpUser(server, project);
@@ -242,13 +241,12 @@ describe("concurrency", () => {
     ]);
     expect(completed.status, completed.text).toBe(200);
     if (claimed.status === 200) {
-      // The claim went first: the browser has a new session, the CLI's ended.
-      expect(await refreshes(server, project.client, anon.refresh_token)).toBe(false);
-      expect(await userIdOfRefreshToken(server, project.client, claimed.body.refresh_token)).toBe(anon.user_id);
+      // The claim went first: the browser shares the CLI's session.
+      expect(claimed.body.refresh_token).toBe(anon.refresh_token);
     } else {
       expect([CLI_AUTH_MESSAGES.invalidLoginCode, CLI_AUTH_MESSAGES.noAnonSession]).toContain(claimed.text);
-      expect(await refreshes(server, project.client, anon.refresh_token)).toBe(true);
     }
+    expect(await refreshes(server, project.client, anon.refresh_token)).toBe(true);
     // Either way the anonymous user has exactly one session, and the CLI gets the confirming user's.
     expect(await sessionCount(anon.user_id)).toBe(1);
     expect((await rowOf(started.polling_code)).anonRefreshTokenSealed).toBeNull();

@@ -145,6 +145,35 @@ describe("sign-in with a mailed code", () => {
     }
   });
 
+  it("two codes asked for a new address before either is used: the first signs up, the second signs the same user in", async () => {
+    const email = uniqueEmail("twice");
+    const first = await mailedCode(project, email);
+    const second = await mailedCode(project, email);
+    const signedUp = await signInWith(project, first.code);
+    expect(signedUp.status, signedUp.text).toBe(200);
+    expect(signedUp.body.is_new_user).toBe(true);
+    const signedIn = await signInWith(project, second.otp + second.nonce);
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.body).toMatchObject({ is_new_user: false, user_id: signedUp.body.user_id });
+    expect(await me(project, signedIn.body.access_token)).toMatchObject({ id: signedUp.body.user_id, primary_email: email });
+    // Each code is still single-use.
+    expectKnownError(await signInWith(project, second.code), "VERIFICATION_CODE_ALREADY_USED", 409);
+    expect(await usersWithEmail(project, email)).toHaveLength(1);
+  });
+
+  it("a second code for a new address still signs in after sign-up closed: the address now has its user", async () => {
+    const closing = await createProject(server, undefined, MAGIC_LINK);
+    const email = uniqueEmail("twice-closed");
+    const first = await mailedCode(closing, email);
+    const second = await mailedCode(closing, email);
+    const signedUp = await signInWith(closing, first.code);
+    expect(signedUp.status, signedUp.text).toBe(200);
+    await patchProjectConfig(server, closing, { sign_up_enabled: false });
+    const signedIn = await signInWith(closing, second.code);
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.body).toMatchObject({ is_new_user: false, user_id: signedUp.body.user_id });
+  });
+
   it("signs an existing password user in (any case of the address), keeping their id", async () => {
     const user = await verifiedPasswordUser(project);
     const { code } = await mailedCode(project, user.email.toUpperCase());
@@ -356,6 +385,17 @@ describe("refusals", () => {
     for (const r of results.filter((r) => r.status !== 200)) expectKnownError(r, "VERIFICATION_CODE_ALREADY_USED", 409);
     const found = await usersWithEmail(project, email);
     expect(found.map((u) => u.id)).toEqual([ok[0]!.body.user_id]);
+  });
+
+  it("different codes for one new address used at once: all sign in, one user is created", async () => {
+    const email = uniqueEmail("race-codes");
+    const codes = [await mailedCode(project, email), await mailedCode(project, email), await mailedCode(project, email)];
+    const results = await Promise.all(codes.map(({ code }) => signInWith(project, code)));
+    for (const r of results) expect(r.status, r.text).toBe(200);
+    expect(results.filter((r) => r.body.is_new_user)).toHaveLength(1);
+    const found = await usersWithEmail(project, email);
+    expect(found).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.user_id))).toEqual(new Set([found[0]!.id]));
   });
 
   it("an address taken after the code went out → USER_EMAIL_ALREADY_EXISTS; the code is not spent", async () => {

@@ -109,3 +109,8 @@ export async function directGrants(server: TestServer, teamId: string, userId: s
     .where(and(eq(teamPermissionGrants.teamId, teamId), eq(teamPermissionGrants.userId, userId)));
   return rows.map((r) => r.id).sort();
 }
+
+/** Accepts an invitation by its id, for `userId` (`me`: the caller's user). */
+export function acceptById(server: TestServer, as: Auth, id: string, userId = "me") {
+  return server.request(`/team-invitations/${id}/accept`, { method: "POST", as, query: { user_id: userId } });
+}

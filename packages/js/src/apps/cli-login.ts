@@ -158,7 +158,7 @@ export function getCliLoginSessionState(ctx: CliLoginContext, loginCode: string)
   });
 }
 
-/** Takes over the CLI's anonymous session: the browser is then signed in as that anonymous user. */
+/** Takes over the CLI's anonymous session: the browser is then signed in with it, as that anonymous user. */
 export function claimCliAnonSession(ctx: CliConfirmContext, loginCode: string): Promise<Result<undefined, CliAuthError>> {
   return refusalAsResult([], async () => {
     const answer = await ctx.api.call("POST /auth/cli/complete", {

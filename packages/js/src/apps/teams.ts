@@ -79,7 +79,7 @@ export class AppTeams implements TeamQueries {
     });
     this.#userInvitations = new CachedQuery(cache, "userTeamInvitations", async (session: S, userIdOrMe: string) => {
       const body = await this.api.call("GET /team-invitations", { ...this.caller(session), query: { user_id: userIdOrMe } });
-      return body.items.map(userTeamInvitationFromJson);
+      return body.items.map((json) => userTeamInvitationFromJson(json, this.memberContext(session), userIdOrMe));
     });
     this.#profile = new CachedQuery(cache, "teamProfile", async (session: S, teamId: string, userIdOrMe: string) => {
       const json = await this.api.call("GET /team-member-profiles/:team_id/:user_id", {

@@ -39,13 +39,15 @@ export interface TeamInvitation {
   revoke(): Promise<void>;
 }
 
-/** An invitation to one of the signed-in user's verified addresses. */
+/** An invitation to one of a user's verified addresses (the signed-in user's, or on a server any user's). */
 export interface UserTeamInvitation {
   readonly id: string;
   readonly teamId: string;
   readonly teamDisplayName: string;
   readonly recipientEmail: string;
   readonly expiresAt: Date;
+  /** The user joins the team (with the member defaults); the invitation is spent. */
+  accept(): Promise<void>;
 }
 
 /** How member objects reach the API: the app's access, the signed-in user's session on a client. */
@@ -109,12 +111,22 @@ export function teamInvitationFromJson(json: TeamInvitationJson, context: Member
   };
 }
 
-export function userTeamInvitationFromJson(json: TeamInvitationJson): UserTeamInvitation {
+/** `userIdOrMe`: whose list it came from (`me` on a client), and so who accepts it. */
+export function userTeamInvitationFromJson(json: TeamInvitationJson, context: MemberContext, userIdOrMe: string): UserTeamInvitation {
   return {
     id: json.id,
     teamId: json.team_id,
     teamDisplayName: json.team_display_name,
     recipientEmail: json.recipient_email,
     expiresAt: new Date(json.expires_at_millis),
+    async accept() {
+      await context.api.call("POST /team-invitations/:invitation_id/accept", {
+        accessType: context.accessType,
+        session: context.session,
+        params: { invitation_id: json.id },
+        query: { user_id: userIdOrMe },
+      });
+      context.changed();
+    },
   };
 }

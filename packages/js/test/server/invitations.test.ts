@@ -114,6 +114,36 @@ describe("pending invitations", () => {
     expect(mine[0]!.expiresAt).toBeInstanceOf(Date);
   });
 
+  it("accepts an invitation from the user's list: they join, and it leaves the list", async () => {
+    const { user: owner } = await signedUp();
+    const jo = uniqueEmail("jo");
+    const { user } = await signedUp(jo);
+    await (await srv.getUser(user.id))!.update({ primaryEmailVerified: true });
+    const { crew } = await invite(owner, jo);
+    const [invitation] = await user.listTeamInvitations();
+    const emptied = nextSnapshot(user._teamInvitationsEntry(), (s) => s.status === "ok" && s.value.length === 0);
+    await invitation!.accept();
+    await emptied.seen;
+    emptied.unsubscribe();
+    expect((await user.listTeams()).map((t) => t.id)).toContain(crew.id);
+    expect(await user.hasPermission({ id: crew.id }, "$invite_members")).toBe(true);
+    // Spent: accepting it again is refused.
+    await expect(invitation!.accept()).rejects.toBeInstanceOf(KnownErrors.VerificationCodeNotFound);
+  });
+
+  it("on a server, accepts for the user whose list it came from", async () => {
+    const { user: owner } = await signedUp();
+    const kit = uniqueEmail("kit");
+    const { user } = await signedUp(kit);
+    const serverUser = (await srv.getUser(user.id))!;
+    await serverUser.update({ primaryEmailVerified: true });
+    const { crew } = await invite(owner, kit);
+    const [invitation] = await serverUser.listTeamInvitations();
+    expect(invitation).toMatchObject({ teamId: crew.id, recipientEmail: kit });
+    await invitation!.accept();
+    expect((await crew.listUsers()).map((u) => u.id).sort()).toEqual([owner.id, user.id].sort());
+  });
+
   it("lets a member without $remove_members list but not revoke, and refuses invitations without $invite_members", async () => {
     const { user: owner } = await signedUp();
     const fay = uniqueEmail("fay");

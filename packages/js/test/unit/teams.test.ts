@@ -144,18 +144,29 @@ describe("the signed-in user's teams", () => {
     expect(server.sent.at(-1)).toMatchObject({ line: `PATCH /team-member-profiles/${TEAM_ID}/me`, body: { display_name: "Countess" } });
   });
 
-  it("lists its pending invitations", async () => {
+  it("lists its pending invitations, and accepts one by its id", async () => {
     const { user, server } = await signedInClient((r) => {
       if (r.path === "/team-invitations") {
         return list([
           { id: "i1", team_id: TEAM_ID, team_display_name: "Crew", recipient_email: "ada@example.com", expires_at_millis: 1e12 },
         ]);
       }
+      if (r.method === "POST" && r.path === "/team-invitations/i1/accept") return jsonResponse({});
     });
-    expect(await user.listTeamInvitations()).toEqual([
-      { id: "i1", teamId: TEAM_ID, teamDisplayName: "Crew", recipientEmail: "ada@example.com", expiresAt: new Date(1e12) },
+    const invitations = await user.listTeamInvitations();
+    expect(invitations).toEqual([
+      {
+        id: "i1",
+        teamId: TEAM_ID,
+        teamDisplayName: "Crew",
+        recipientEmail: "ada@example.com",
+        expiresAt: new Date(1e12),
+        accept: expect.any(Function),
+      },
     ]);
     expect(server.lines().at(-1)).toBe("GET /team-invitations?user_id=me");
+    await invitations[0]!.accept();
+    expect(server.sent.at(-1)).toMatchObject({ line: "POST /team-invitations/i1/accept?user_id=me" });
   });
 });
 

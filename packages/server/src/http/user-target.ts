@@ -15,3 +15,13 @@ export function resolveUserId(auth: RequestAuth, userIdOrMe: string): string {
   }
   return userIdOrMe;
 }
+
+/**
+ * As resolveUserId, but a client naming another user is answered as if it
+ * had no user (CANNOT_GET_OWN_USER_WITHOUT_USER), as clients of the
+ * invitation endpoints (listing and accepting by id) expect.
+ */
+export function resolveOwnUserId(auth: RequestAuth, userIdOrMe: string): string {
+  if (auth.type === "client" && userIdOrMe !== "me" && userIdOrMe !== auth.user?.id) throw new KnownErrors.CannotGetOwnUserWithoutUser();
+  return resolveUserId(auth, userIdOrMe);
+}

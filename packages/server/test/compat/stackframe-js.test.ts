@@ -2,7 +2,8 @@
  * Apps written for the Stack Auth API must work unchanged. The official
  * `@stackframe/js` SDK (pinned in package.json) drives a real Latchkey over
  * HTTP: owner sign-up, project and key creation, end-user password auth,
- * token refresh, sessions, sign-out and server-side user management. The SDK
+ * token refresh, sessions, sign-out, server-side user management and a
+ * received team invitation accepted from the user's list. The SDK
  * is only a client here; every check goes through its public API, and the
  * server-side effects are confirmed on the wire.
  *
@@ -552,6 +553,22 @@ describe("@stackframe/js against Latchkey", () => {
     expect(await serverApp.getUser(created.id)).toBeNull();
     expect((await serverApp.listUsers()).map((u) => u.id)).not.toContain(created.id);
     expectKnownError(await refreshGrant(projectId, keys.publishableClientKey, newRefreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+  });
+
+  it("accepts a received team invitation from the user's list", async () => {
+    const serverApp = new StackServerApp({ projectId, secretServerKey: keys.secretServerKey, baseUrl, tokenStore: "memory" });
+    const email = uniqueEmail("sdk-invitee");
+    const team = await serverApp.createTeam({ displayName: "SDK crew" });
+    await serverApp.createUser({ primaryEmail: email, primaryEmailVerified: true, primaryEmailAuthEnabled: true, password: PASSWORD });
+    await team.inviteUser({ email, callbackUrl: "http://localhost:3000/handler/team-invitation" });
+
+    const app = clientApp(projectId, keys.publishableClientKey);
+    expect((await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    const [invitation] = await user.listTeamInvitations();
+    expect(invitation).toMatchObject({ teamId: team.id, teamDisplayName: "SDK crew", recipientEmail: email });
+    await invitation!.accept();
+    expect((await team.listUsers()).map((u) => u.id)).toEqual([user.id]);
   });
 
   it("lets a browser send every header the SDK sends (CORS preflight)", async () => {

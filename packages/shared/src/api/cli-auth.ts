@@ -46,8 +46,8 @@ export const completeCliAuthBody = z.strictObject({
   /**
    * `complete` (default): hand the CLI the session of `refresh_token`.
    * `check`: whether the CLI came with an anonymous session the browser may take over.
-   * `claim-anon-session`: sign the browser in as that anonymous user (once), to sign up as them: a new
-   *   session for the browser, and the CLI's own ends (the CLI gets a session again only by `complete`).
+   * `claim-anon-session`: hand the browser that session (once), the CLI's own refresh token with a fresh
+   *   access token, to sign up as that user (upgraded in place, so the CLI's session becomes the account's).
    */
   mode: z.enum(CLI_AUTH_COMPLETE_MODES).default("complete"),
   /** The confirming browser's refresh token (mode `complete`). */

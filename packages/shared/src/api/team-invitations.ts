@@ -5,7 +5,8 @@
  * team-member default permissions. A client sends a team's invitations with
  * `$invite_members`, lists them with `$read_members` and `$invite_members`,
  * and revokes them with `$remove_members`; it lists the invitations to its
- * own verified addresses with `user_id=me`.
+ * own verified addresses with `user_id=me`, and accepts one of those by its
+ * id (a server names any user, who must have the verified address too).
  */
 import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
@@ -83,6 +84,22 @@ export const teamInvitationsEndpoints = {
     body: codeBody,
     response: z.strictObject({}),
     errors: [...CODE_ERRORS, KnownErrors.TeamInvitationRestrictedUserNotAllowed],
+  }),
+  acceptTeamInvitationById: defineEndpoint({
+    method: "POST",
+    path: "/team-invitations/:invitation_id/accept",
+    summary: "Accept a pending invitation sent to one of the user's verified addresses: the user joins the team",
+    tags: TAGS,
+    access: ALL,
+    params: z.strictObject({ invitation_id: uuidSchema }),
+    query: z.strictObject({ user_id: userIdOrMeSchema }),
+    body: z.strictObject({}).optional(),
+    response: z.strictObject({}),
+    errors: [
+      KnownErrors.VerificationCodeNotFound,
+      KnownErrors.CannotGetOwnUserWithoutUser,
+      KnownErrors.TeamInvitationRestrictedUserNotAllowed,
+    ],
   }),
   checkTeamInvitationCode: defineEndpoint({
     method: "POST",

@@ -4,17 +4,18 @@
  * names the team and the address it was mailed to; the code's row id is the
  * invitation's id. Whoever holds the code may accept it (the mailed link is
  * the proof), provided they are a full user: joining a team is not for
- * anonymous or restricted accounts.
+ * anonymous or restricted accounts. A user with a verified address it was
+ * mailed to may also accept it by its id, as it is listed for them.
  */
 import { KnownErrors, StatusError, type TeamInvitationDetailsJson, type TeamInvitationJson } from "@latchkey/shared";
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../../db/connect.ts";
 import { contactChannels, teams, users, verificationCodes } from "../../db/schema/index.ts";
-import { record } from "../../events/transaction.ts";
+import { record, type EventTx } from "../../events/transaction.ts";
 import type { Services } from "../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../codes/verification-codes.ts";
-import { restrictedReason, type UserRecord } from "../users/record.ts";
+import { findUser, restrictedReason, type UserRecord } from "../users/record.ts";
 import { addTeamMember, isTeamMember, joinedEvents, type JoiningUser } from "./teams.ts";
 import { inTenancy, type Tenancy } from "../../db/tenancy.ts";
 import type { ProjectRow } from "../projects/project-row.ts";
@@ -205,16 +206,71 @@ export async function acceptTeamInvitation(
   code: string,
 ): Promise<void> {
   const scope = { projectId: project.id, branchId };
-  await useCode<TeamInvitationData, void>(services, invitationScope(scope), code, async (tx, data) => {
-    // Shared until the commit: the team cannot be deleted between this check and the membership.
-    const [team] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, data.team_id)).for("share");
-    if (!team) throw new KnownErrors.VerificationCodeNotFound();
-    const joining: JoiningUser = { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl };
-    const granted = await joinOnce(tx, project, branchId, team.id, joining);
-    if (!granted) return;
-    await record(tx, { type: "team_invitation.accepted", ...scope, data: { team_id: team.id, user_id: user.id } });
-    await record(tx, ...joinedEvents(scope, team.id, user.id, granted));
+  await useCode<TeamInvitationData, void>(services, invitationScope(scope), code, (tx, data) =>
+    joinInvitedTeam(tx, project, branchId, data.team_id, user),
+  );
+}
+
+/**
+ * Accepts a pending invitation by its id, for a user with a verified
+ * address it was mailed to (one listUserInvitations lists for them): that
+ * address stands in for the mailed code. Spent and joined in one
+ * transaction, like a code. An unknown, used or expired invitation, another
+ * project's, one mailed to none of the user's verified addresses, or one
+ * whose team is gone is VERIFICATION_CODE_NOT_FOUND. Concurrent accepts of
+ * one invitation: the row lock lets exactly one spend it.
+ */
+export async function acceptTeamInvitationById(
+  services: Services,
+  project: ProjectRow,
+  branchId: string,
+  userId: string,
+  invitationId: string,
+) {
+  const scope = { projectId: project.id, branchId };
+  const now = services.clock.date();
+  await services.events.transaction(services.db, async (tx) => {
+    const [invitation] = await tx
+      .select({ data: verificationCodes.data })
+      .from(verificationCodes)
+      .where(and(invitationRows(scope), eq(verificationCodes.id, invitationId), pending(now)))
+      .for("update");
+    if (!invitation) throw new KnownErrors.VerificationCodeNotFound();
+    const data = invitation.data as TeamInvitationData;
+    const [recipient] = await tx
+      .select({ id: contactChannels.id })
+      .from(contactChannels)
+      .where(
+        and(
+          inTenancy(contactChannels, scope),
+          eq(contactChannels.userId, userId),
+          eq(contactChannels.type, "email"),
+          eq(contactChannels.isVerified, true),
+          sql`lower(${contactChannels.value}) = lower(${data.recipient_email})`,
+        ),
+      )
+      .limit(1);
+    const user = recipient && (await findUser(tx, project.id, branchId, userId));
+    if (!user) throw new KnownErrors.VerificationCodeNotFound();
+    await tx
+      .update(verificationCodes)
+      .set({ usedAt: now })
+      .where(and(invitationRows(scope), eq(verificationCodes.id, invitationId)));
+    await joinInvitedTeam(tx, project, branchId, data.team_id, user);
   });
+}
+
+/** Makes an invitation's user a member of its team (see acceptTeamInvitation), recording what happened. */
+async function joinInvitedTeam(tx: EventTx, project: ProjectRow, branchId: string, teamId: string, user: UserRecord): Promise<void> {
+  const scope = { projectId: project.id, branchId };
+  // Shared until the commit: the team cannot be deleted between this check and the membership.
+  const [team] = await tx.select({ id: teams.id }).from(teams).where(teamOf(scope, teamId)).for("share");
+  if (!team) throw new KnownErrors.VerificationCodeNotFound();
+  const joining: JoiningUser = { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl };
+  const granted = await joinOnce(tx, project, branchId, team.id, joining);
+  if (!granted) return;
+  await record(tx, { type: "team_invitation.accepted", ...scope, data: { team_id: team.id, user_id: user.id } });
+  await record(tx, ...joinedEvents(scope, team.id, user.id, granted));
 }
 
 /** Adds the member unless they already are one (null); returns the permissions granted. */

@@ -1,21 +1,20 @@
 /**
  * A CLI that came with an anonymous session, and a signed-out visitor who
  * opens its link. `check` says whether that session is still a live one of
- * an anonymous user. `claim-anon-session` signs the browser in as that
- * anonymous user, once, so the visitor can sign up as them (sign-up upgrades
- * the user in place) and then confirm. The browser gets a new session of its
- * own, and the CLI's session ends in the same transaction: a login link
- * opened by someone else (a phished visitor who then signs up) never leaves
- * a CLI holding a session of the account made in that browser. The CLI gets
- * the account's session only through `complete`, like any other.
+ * an anonymous user. `claim-anon-session` hands the browser that very
+ * session (the CLI's own refresh token, with a fresh access token), once,
+ * so the visitor continues as the CLI's anonymous user: signing up upgrades
+ * that user in place, and `complete` then confirms the login. Browser and
+ * CLI share the session from then on, as clients of the contract expect:
+ * whoever opens a CLI's link and signs up there makes the account the CLI
+ * is signed in as.
  */
 import { StatusError } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
-import { users } from "../../../db/schema/index.ts";
+import { sessions, users } from "../../../db/schema/index.ts";
 import { inTenancy } from "../../../db/tenancy.ts";
-import { deleteSession } from "../../../domain/sessions/sessions.ts";
+import { tokenSubject } from "../../../domain/sessions/issue.ts";
 import { findUser } from "../../../domain/users/record.ts";
-import { signInAnonymousUser } from "../../../domain/auth/anonymous/anonymous-sign-up.ts";
 import { isOpen, openToken, sealedIs, updateIf, type CliAuthAttemptRow } from "./attempts.ts";
 import { openAttempt, tenancyOfContext, type CompleteContext } from "./complete.ts";
 import { CLI_AUTH_MESSAGES } from "./messages.ts";
@@ -56,7 +55,7 @@ export async function takeOverAnonSession(
     if (!claimed) throw new StatusError(400, CLI_AUTH_MESSAGES.noAnonSession);
     const check = await inspectRefreshToken(tx, tenancy, cliToken, services.clock.date());
     if (check.kind !== "live") throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
-    // Locked until this commits, so the user cannot sign up (stop being anonymous) between this read and the new session.
+    // Locked until this commits, so the user cannot sign up (stop being anonymous) between this read and the token.
     await tx
       .select({ id: users.id })
       .from(users)
@@ -64,10 +63,14 @@ export async function takeOverAnonSession(
       .for("update");
     const user = await findUser(tx, project.id, branchId, check.user.id);
     if (!user?.isAnonymous) throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
-    // Deleting the CLI's session is also the last check that it is still there (signed out concurrently).
-    const ended = await deleteSession(tx, services.events, project.id, branchId, user.id, check.session.id);
-    if (!ended) throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
-    const issued = await signInAnonymousUser(services, tx, project, user);
-    return { accessToken: issued.accessToken, refreshToken: issued.refreshToken };
+    // Held until the commit: a sign-out of the CLI's session either came first (refused here) or waits.
+    const [session] = await tx
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(inTenancy(sessions, tenancy), eq(sessions.id, check.session.id)))
+      .for("share");
+    if (!session) throw new StatusError(400, CLI_AUTH_MESSAGES.anonSessionGone);
+    const accessToken = await services.tokens.issue(tokenSubject(user, project, session.id));
+    return { accessToken, refreshToken: cliToken };
   });
 }

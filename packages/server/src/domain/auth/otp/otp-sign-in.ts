@@ -3,7 +3,7 @@
  * shown in the e-mail typed back together with the nonce the client kept.
  * The code's data names the address it went to and the user who signs in
  * with that address (null: nobody yet, so using the code signs a new user
- * up). Using the code proves the inbox is the user's, so it also verifies
+ * up, unless another code for the address did so first). Using the code proves the inbox is the user's, so it also verifies
  * the address.
  */
 import { KnownErrors } from "@latchkey/shared";
@@ -107,20 +107,69 @@ export async function signInWithCode(
 ): Promise<SignedIn> {
   const scope: CodeScope = { projectId: project.id, branchId, purpose: "otp_sign_in" };
   const outcome = await useCode<OtpSignInData, SignInOutcome>(services, scope, code, async (tx, data) => {
-    let user: UserRecord;
-    const isNewUser = data.user_id === null;
-    if (data.user_id !== null) {
-      user = await verifiedExistingUser(services, tx, project, branchId, data.user_id, data.email);
-    } else {
-      // Sign-up may have closed since the code was mailed.
-      if (!input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
-      // Codes mailed before challenges were recorded carry none: nothing was checked, nothing held against the user.
-      const botRiskScore = signUpBotRiskScore(data.bot_challenge ?? "ok");
-      user = await signUpByEmail(services, tx, project, branchId, data.email, input.anonymousUser, botRiskScore, input.countryCode);
-    }
+    const { user, isNewUser } =
+      data.user_id !== null
+        ? { user: await verifiedExistingUser(services, tx, project, branchId, data.user_id, data.email), isNewUser: false }
+        : await signInOrSignUp(services, tx, project, branchId, data, input);
     return completeSignIn(services, tx, project, user, { isNewUser, ip: input.ip });
   });
   return signedInOrMfaRequired(outcome);
+}
+
+/** Lost a race for the address to another code's sign-up: look again, now finding its user. */
+class DecideAgain extends Error {}
+
+/**
+ * A code mailed when the address had no user. Several may be out at once
+ * (each request mails one), and once one of them created the user, the
+ * others sign that user in: they prove the same inbox, as a code mailed
+ * now would. Only a verified address counts; one someone took since without
+ * proving the inbox is refused, as mailSignInCode refuses it. Two codes used
+ * at once race on the unique sign-in address: the loser's savepoint is
+ * rolled back and it decides again, after the winner committed.
+ */
+async function signInOrSignUp(
+  services: Services,
+  tx: EventTx,
+  project: ProjectRow,
+  branchId: string,
+  data: OtpSignInData,
+  input: SignUpPolicy & { anonymousUser: UserRecord | null; countryCode: string | null },
+): Promise<{ user: UserRecord; isNewUser: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await services.events.transaction(tx, async (savepoint) => {
+        const channel = await findAuthEmailChannel(savepoint, project.id, branchId, data.email);
+        if (channel?.isVerified) {
+          return { user: await verifiedExistingUser(services, savepoint, project, branchId, channel.userId, data.email), isNewUser: false };
+        }
+        if (channel) throw new KnownErrors.UserWithEmailAlreadyExists(data.email, false);
+        // Sign-up may have closed since the code was mailed.
+        if (!input.signUpAllowed) throw new KnownErrors.SignUpNotEnabled();
+        // Codes mailed before challenges were recorded carry none: nothing was checked, nothing held against the user.
+        const botRiskScore = signUpBotRiskScore(data.bot_challenge ?? "ok");
+        try {
+          const user = await signUpByEmail(
+            services,
+            savepoint,
+            project,
+            branchId,
+            data.email,
+            input.anonymousUser,
+            botRiskScore,
+            input.countryCode,
+          );
+          return { user, isNewUser: true };
+        } catch (error) {
+          // The address was not there when looked up: another transaction took it meanwhile.
+          if (error instanceof KnownErrors.UserWithEmailAlreadyExists && attempt === 1) throw new DecideAgain();
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof DecideAgain)) throw error;
+    }
+  }
 }
 
 /**
