@@ -32,8 +32,11 @@ const clientAuth = () => ({ type: "client" as const, projectId: project.id, publ
 interface CliHooks {
   /** Awaited before each poll is sent. */
   beforePoll?: () => Promise<void>;
-  /** Called with each poll's answer. */
-  afterPoll?: (answer: { status: string }) => void;
+  /**
+   * Called with each poll's answer; the CLI gets the answer once what it returns has settled, so a
+   * confirmation started here has committed before the next poll, however slow the machine.
+   */
+  afterPoll?: (answer: { status: string }) => unknown;
   /**
    * Poll `n` (from 1) fails this way instead of reaching the server: no answer at all,
    * a 503 without an error code, or sent with a polling code nobody issued.
@@ -57,7 +60,7 @@ function cliApp(hooks: CliHooks = {}): { app: StackClientApp; pollingCode: () =>
     }
     const response = await fetch(input, init);
     if (path === "/api/v1/auth/cli") pollingCode = ((await response.clone().json()) as { polling_code: string }).polling_code;
-    if (path === "/api/v1/auth/cli/poll") hooks.afterPoll?.((await response.clone().json()) as { status: string });
+    if (path === "/api/v1/auth/cli/poll") await hooks.afterPoll?.((await response.clone().json()) as { status: string });
     return response;
   };
   return {
@@ -96,6 +99,7 @@ describe("promptCliLogin", () => {
         if (answer.status === "waiting" && confirming === null) {
           confirming = browser.app.confirmCliLogin(loginCodeOf(shown)).then(Result.orThrow);
         }
+        return confirming;
       },
     });
     const result = await cli.app.promptCliLogin({
@@ -191,6 +195,7 @@ describe("promptCliLogin", () => {
       afterPoll: (answer) => {
         answers.push(answer.status);
         if (confirming === null) confirming = browser.app.confirmCliLogin(loginCodeOf(shown)).then(Result.orThrow);
+        return confirming;
       },
     });
     const result = await cli.app.promptCliLogin({
