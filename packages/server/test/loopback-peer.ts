@@ -1,7 +1,7 @@
 /**
  * A stand-in for an outside HTTP service on loopback (127.0.0.1, any free
  * port): it records every request as the caller reads it and answers POSTs to
- * its one path with the JSON the test sets, or never answers, to run the
+ * its one path (POST unless told) with the JSON the test sets, or never answers, to run the
  * server's timeout out. Anything else is recorded too and answered 404, so a
  * server that calls the wrong place fails its test.
  */
@@ -20,8 +20,9 @@ export interface LoopbackPeer<Request> {
 }
 
 export interface LoopbackPeerOptions<Request> {
-  /** The path the service answers POSTs on. */
+  /** The path the service answers on, and with which method (POST unless given). */
   path: string;
+  method?: string;
   /** The path `url` ends in, where clients add the rest themselves; `path` unless given. */
   urlPath?: string;
   /** What the test sees of a request, from it and its body as text. */
@@ -40,7 +41,7 @@ export async function startLoopbackPeer<Request>(options: LoopbackPeerOptions<Re
       const request = options.read(req, raw);
       peer.received.push(request);
       const reply: PeerReply =
-        req.method === "POST" && req.url === options.path
+        req.method === (options.method ?? "POST") && req.url === options.path
           ? peer.reply(request)
           : { status: 404, json: { error: { message: "not found" } } };
       if (reply === "hang") {
