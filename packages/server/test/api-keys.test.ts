@@ -2,17 +2,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectApiKeys } from "../src/db/schema/index.ts";
-import { createProject, expectPlainError, expectSchemaError, type Project, UNKNOWN_UUID } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { createProject, expectPlainError, expectSchemaError, type Project, serverWithProject, UNKNOWN_UUID } from "./fixtures.ts";
+import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 const ALL = { has_publishable_client_key: true, has_secret_server_key: true, has_super_secret_admin_key: true };
 const NONE = { has_publishable_client_key: false, has_secret_server_key: false, has_super_secret_admin_key: false };

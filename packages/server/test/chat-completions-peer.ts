@@ -3,8 +3,7 @@
  * it records every request (path, authorization, JSON body) and answers with
  * what the test sets (or never answers, to run the server's timeout out).
  */
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLoopbackPeer, type LoopbackPeer, type PeerReply } from "./loopback-peer.ts";
 
 export interface ChatCompletionsRequest {
   method: string;
@@ -13,15 +12,10 @@ export interface ChatCompletionsRequest {
   body: any;
 }
 
-export type ChatCompletionsReply = { status?: number; json: unknown } | "hang";
+export type ChatCompletionsReply = PeerReply;
 
-export interface ChatCompletionsPeer {
-  /** The base URL to configure (LATCHKEY_AI_BASE_URL): requests go to `<url>/chat/completions`. */
-  url: string;
-  received: ChatCompletionsRequest[];
-  reply: (request: ChatCompletionsRequest) => ChatCompletionsReply;
-  close(): Promise<void>;
-}
+/** `url` is the base URL to configure (LATCHKEY_AI_BASE_URL): requests go to `<url>/chat/completions`. */
+export type ChatCompletionsPeer = LoopbackPeer<ChatCompletionsRequest>;
 
 /** A completion as the protocol answers it: one choice with text and tool calls. */
 export function completion(text: string | null, toolCalls: { id: string; name: string; arguments: string }[] = []): ChatCompletionsReply {
@@ -48,51 +42,19 @@ export function completion(text: string | null, toolCalls: { id: string; name: s
   };
 }
 
-export async function startChatCompletionsPeer(): Promise<ChatCompletionsPeer> {
-  const hanging = new Set<ServerResponse>();
-  const peer: ChatCompletionsPeer = {
-    url: "",
-    received: [],
-    reply: () => completion("Hello."),
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-  const server: Server = createServer((req, res) => {
-    let raw = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (raw += chunk));
-    req.on("end", () => {
+export function startChatCompletionsPeer(): Promise<ChatCompletionsPeer> {
+  return startLoopbackPeer<ChatCompletionsRequest>({
+    path: "/v1/chat/completions",
+    urlPath: "/v1",
+    read: (req, raw) => {
       let body: unknown = raw;
       try {
         body = JSON.parse(raw);
       } catch {
         // kept as text
       }
-      const request: ChatCompletionsRequest = {
-        method: req.method ?? "",
-        path: req.url ?? "",
-        authorization: req.headers.authorization ?? null,
-        body,
-      };
-      peer.received.push(request);
-      if (request.method !== "POST" || request.path !== "/v1/chat/completions") {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: "not found" } }));
-        return;
-      }
-      const reply = peer.reply(request);
-      if (reply === "hang") {
-        hanging.add(res);
-        return;
-      }
-      res.writeHead(reply.status ?? 200, { "content-type": "application/json" });
-      res.end(JSON.stringify(reply.json));
-    });
+      return { method: req.method ?? "", path: req.url ?? "", authorization: req.headers.authorization ?? null, body };
+    },
+    reply: () => completion("Hello."),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return peer;
 }

@@ -22,16 +22,15 @@ import {
   startCli,
   userIdOfRefreshToken,
 } from "./cli-fixtures.ts";
-import { createProject, PASSWORD, signUpUser, uniqueEmail, type Project } from "./fixtures.ts";
-import { createTestServer, type TestServer } from "./harness.ts";
+import { createProject, PASSWORD, serverWithProject, signUpUser, uniqueEmail, type Project } from "./fixtures.ts";
+import type { TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
 let other: Project;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
+  ({ server, project } = await serverWithProject());
   other = await createProject(server);
 });
 afterAll(() => server?.close());

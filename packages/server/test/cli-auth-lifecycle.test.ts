@@ -11,16 +11,15 @@ import { cliAuthAttempts } from "../src/db/schema/index.ts";
 import { CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS, CLI_AUTH_SWEEP_ROWS, codeDigest } from "../src/capabilities/cli-login/domain/attempts.ts";
 import { randomCode } from "../src/lib/secrets.ts";
 import { completeCli, pollCli, rowOf as storedRowOf, signOut, startCli, userIdOfRefreshToken } from "./cli-fixtures.ts";
-import { createProject, signUpUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+import { createProject, serverWithProject, signUpUser, type Project } from "./fixtures.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
 let other: Project;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
+  ({ server, project } = await serverWithProject());
   other = await createProject(server);
 });
 afterAll(() => server?.close());

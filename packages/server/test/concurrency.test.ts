@@ -5,17 +5,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contactChannels, users } from "../src/db/schema/index.ts";
-import { createProject, PASSWORD, refreshWith, sessionIdOf, signUpUser, uniqueEmail, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+import { createProject, PASSWORD, refreshWith, serverWithProject, sessionIdOf, signUpUser, uniqueEmail, type Project } from "./fixtures.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 async function countUsers(projectId: string): Promise<number> {
   const [row] = await server.instance.services.db

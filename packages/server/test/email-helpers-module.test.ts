@@ -8,9 +8,9 @@
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderEmail } from "../src/domain/emails/render/render.ts";
-import { PASSWORD, createProject, patchProjectConfig, uniqueEmail, type Project } from "./fixtures.ts";
+import { PASSWORD, patchProjectConfig, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, ownSmtpConfig, warmRenderer, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, linkIn, ownSmtpConfig, type MailingServer, mailingWithProject } from "./mail-fixtures.ts";
 
 /** As such servers ship their e-mail verification template, unchanged. */
 const VERIFICATION = `import { type } from "arktype"
@@ -75,9 +75,7 @@ let server: TestServer;
 let project: Project;
 
 beforeAll(async () => {
-  [mailing] = await Promise.all([createMailingTestServer(), warmRenderer()]);
-  server = mailing.server;
-  project = await createProject(server);
+  ({ mailing, server, project } = await mailingWithProject({ warm: true }));
   await patchProjectConfig(server, project, { email_config: ownSmtpConfig(mailing.smtp.port) });
 });
 afterAll(() => mailing?.close());

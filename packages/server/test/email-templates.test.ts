@@ -25,7 +25,7 @@ import {
   UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { capturingLogger, expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, createMailingTestServer, linkIn, ownSmtpConfig, type MailingServer } from "./mail-fixtures.ts";
 
 const BUILT_IN_TEMPLATE_IDS = Object.values(DEFAULT_EMAIL_TEMPLATE_IDS);
 
@@ -53,17 +53,7 @@ async function ownSmtpProject(): Promise<Project> {
   return p;
 }
 
-function ownSmtp() {
-  return {
-    type: "standard",
-    host: "127.0.0.1",
-    port: mailing.smtp.port,
-    username: "",
-    password: "",
-    sender_name: "Custom sender",
-    sender_email: "custom@example.com",
-  };
-}
+const ownSmtp = () => ownSmtpConfig(mailing.smtp.port, { name: "Custom sender", email: "custom@example.com" });
 
 const req = (method: string, path: string, as: Auth, body?: unknown) =>
   server.request(path, { method, as, ...(body !== undefined ? { body } : {}) });

@@ -8,16 +8,13 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { defineRoute } from "../src/http/route.ts";
-import { createProject, uniqueEmail, PASSWORD, type Project } from "./fixtures.ts";
-import { authHeaders, capturingLogger, createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import { serverWithProject, uniqueEmail, PASSWORD, type Project } from "./fixtures.ts";
+import { authHeaders, capturingLogger, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 /** Any request, by full path (so /api/latest and non-API paths can be reached), with a raw body. */
 async function raw(

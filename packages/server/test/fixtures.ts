@@ -3,7 +3,8 @@
  * own with fresh keys, and end users of that project.
  */
 import { expect } from "vitest";
-import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
+import type { ServerConfig } from "../src/config.ts";
+import { createTestServer, expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 
 let counter = 0;
 /** A well-formed id that names nothing. */
@@ -85,6 +86,22 @@ export async function createProject(server: TestServer, owner?: Owner, config: R
     server: { type: "server", projectId: id, secretServerKey: keys.body.secret_server_key },
     admin: { type: "admin", projectId: id, superSecretAdminKey: keys.body.super_secret_admin_key },
   };
+}
+
+/**
+ * A test server and one project on it, as most suites start (in beforeAll): `server` overrides the server's
+ * config, `project` is the project's. The server is closed again when the project cannot be made.
+ */
+export async function serverWithProject(
+  options: { server?: Partial<ServerConfig>; project?: Record<string, unknown> } = {},
+): Promise<{ server: TestServer; project: Project }> {
+  const server = await createTestServer(options.server);
+  try {
+    return { server, project: await createProject(server, undefined, options.project) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }
 
 export interface EndUser {
@@ -181,5 +198,32 @@ export function refreshWith(server: TestServer, project: Pick<Project, "client">
     method: "POST",
     as: project.client,
     headers: { "x-stack-refresh-token": refreshToken },
+  });
+}
+
+/** A further password sign-in of `user`: a second session, its tokens, client auth and id. */
+export async function signInAgain(server: TestServer, project: Pick<Project, "client">, user: Pick<EndUser, "email">, password = PASSWORD) {
+  const res = await passwordSignIn(server, project, user.email, password);
+  expect(res.status, res.text).toBe(200);
+  const accessToken = res.body.access_token as string;
+  return {
+    accessToken,
+    refreshToken: res.body.refresh_token as string,
+    as: { ...project.client, accessToken } as Auth,
+    sessionId: sessionIdOf(accessToken),
+  };
+}
+
+/** A refresh at the OAuth token endpoint (form data, the project's client credentials). */
+export function tokenEndpointRefresh(server: TestServer, project: Pick<Project, "id" | "client">, refreshToken: string) {
+  return server.request("/auth/oauth/token", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: project.id,
+      client_secret: project.client.publishableClientKey!,
+    }).toString(),
   });
 }

@@ -3,18 +3,15 @@
  * how user, team and project images are stored and served by us.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, expectSchemaError, signUpUser, type Project } from "./fixtures.ts";
-import { authHeaders, createTestServer, type TestServer } from "./harness.ts";
+import { createProject, expectSchemaError, serverWithProject, signUpUser, type Project } from "./fixtures.ts";
+import { authHeaders, type TestServer } from "./harness.ts";
 import { GIF, JPEG, PNG, WEBP, dataUrl, imageId } from "./image-fixtures.ts";
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 const SERVED = "http://localhost:8102/api/v1/images/";
 const servedUrl = (projectId: string, bytes: Buffer) => `${SERVED}${projectId}/main/${imageId(bytes)}`;

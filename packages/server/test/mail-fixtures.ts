@@ -6,6 +6,7 @@
 import type { ParsedMail } from "mailparser";
 import { expect } from "vitest";
 import type { ServerConfig } from "../src/config.ts";
+import { createProject, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";
 
@@ -42,6 +43,22 @@ export async function createMailingTestServer(overrides: Partial<ServerConfig> =
       await smtp.close();
     },
   };
+}
+
+/**
+ * A mailing test server and one project on it, as the mail suites start (in beforeAll): `project` is the
+ * project's config; `warm` loads the renderer meanwhile (warmRenderer), for suites that render.
+ */
+export async function mailingWithProject(
+  options: { project?: Record<string, unknown>; warm?: boolean } = {},
+): Promise<{ mailing: MailingServer; server: TestServer; project: Project }> {
+  const [mailing] = await Promise.all([createMailingTestServer(), options.warm ? warmRenderer() : undefined]);
+  try {
+    return { mailing, server: mailing.server, project: await createProject(mailing.server, undefined, options.project) };
+  } catch (error) {
+    await mailing.close();
+    throw error;
+  }
 }
 
 export function recipients(mail: ParsedMail): string[] {

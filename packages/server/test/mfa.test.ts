@@ -19,18 +19,14 @@ import {
   type Project,
 } from "./fixtures.ts";
 import { expectKnownError, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, linkIn, type MailingServer, mailingWithProject } from "./mail-fixtures.ts";
 import { mfaSignIn, newTotpSecret, signUpTotpUser, totpCode, wrongTotpCode, type TotpUser } from "./mfa-fixtures.ts";
 
 let mailing: MailingServer;
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  server = mailing.server;
-  project = await createProject(server, undefined, { magic_link_enabled: true });
-});
+beforeAll(async () => ({ mailing, server, project } = await mailingWithProject({ project: { magic_link_enabled: true } })));
 afterAll(() => mailing?.close());
 
 const db = () => server.instance.services.db;

@@ -5,11 +5,10 @@
  * loopback, and the tokens are signed here with jose as Apple would.
  */
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, jwtPayload, patchProjectConfig, uniqueEmail, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+import { createProject, jwtPayload, patchProjectConfig, serverWithProject, uniqueEmail, type Project } from "./fixtures.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
+import { startLoopbackPeer, type LoopbackPeer } from "./loopback-peer.ts";
 
 const BUNDLE_ID = "com.example.ios.app";
 const APPLE_PROVIDER = {
@@ -22,29 +21,22 @@ const APPLE_PROVIDER = {
 
 let server: TestServer;
 let project: Project;
-let jwks: Server;
+/** Apple's key set, served on loopback; `received` counts its fetches. */
+let jwks: LoopbackPeer<null>;
 let appleKey: CryptoKey;
 let strangerKey: CryptoKey;
-let keysServed = 0;
 
 beforeAll(async () => {
   const apple = await generateKeyPair("RS256");
   appleKey = apple.privateKey;
   strangerKey = (await generateKeyPair("RS256")).privateKey;
   const publicJwk: JWK = { ...(await exportJWK(apple.publicKey)), kid: "apple-test", alg: "RS256", use: "sig" };
-  jwks = createServer((_req, res) => {
-    keysServed += 1;
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ keys: [publicJwk] }));
-  });
-  await new Promise<void>((resolve) => jwks.listen(0, "127.0.0.1", resolve));
-  const { port } = jwks.address() as AddressInfo;
-  server = await createTestServer({ appleJwksUrl: `http://127.0.0.1:${port}/auth/keys` });
-  project = await createProject(server, undefined, { oauth_providers: [APPLE_PROVIDER] });
+  jwks = await startLoopbackPeer({ method: "GET", path: "/auth/keys", read: () => null, reply: () => ({ json: { keys: [publicJwk] } }) });
+  ({ server, project } = await serverWithProject({ server: { appleJwksUrl: jwks.url }, project: { oauth_providers: [APPLE_PROVIDER] } }));
 });
 afterAll(async () => {
   await server?.close();
-  await new Promise((resolve) => jwks?.close(resolve));
+  await jwks?.close();
 });
 
 interface Claims {
@@ -129,8 +121,8 @@ describe("POST /auth/oauth/callback/apple/native", () => {
   it("a missing id_token is a SCHEMA_ERROR; the key set is fetched once and kept", async () => {
     const res = await server.request("/auth/oauth/callback/apple/native", { method: "POST", as: project.client, body: {} });
     expectKnownError(res, "SCHEMA_ERROR", 400);
-    const before = keysServed;
+    const before = jwks.received.length;
     expect((await signIn(await idToken())).status).toBe(200);
-    expect(keysServed).toBe(before);
+    expect(jwks.received.length).toBe(before);
   });
 });

@@ -18,7 +18,7 @@ import {
   type Project,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, recipients, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, linkIn, recipients, type MailingServer, mailingWithProject } from "./mail-fixtures.ts";
 
 const SEND = "/auth/otp/send-sign-in-code";
 const SIGN_IN = "/auth/otp/sign-in";
@@ -28,11 +28,7 @@ let mailing: MailingServer;
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  server = mailing.server;
-  project = await createProject(server, undefined, MAGIC_LINK);
-});
+beforeAll(async () => ({ mailing, server, project } = await mailingWithProject({ project: MAGIC_LINK })));
 afterAll(() => mailing?.close());
 
 const sendCode = (p: Pick<Project, "client">, email: string, as: Auth = p.client, callbackUrl = CALLBACK_URL) =>

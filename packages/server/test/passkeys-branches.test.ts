@@ -9,8 +9,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passkeys, verificationCodes } from "../src/db/schema/index.ts";
 import { sha256Hex } from "../src/lib/secrets.ts";
-import { createProject, signUpUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import { serverWithProject, signUpUser, type Project } from "./fixtures.ts";
+import { expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
 import {
   initiateAuthentication,
   initiateRegistration,
@@ -26,10 +26,7 @@ import {
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server, undefined, { passkey_enabled: true });
-});
+beforeAll(async () => ({ server, project } = await serverWithProject({ project: { passkey_enabled: true } })));
 afterAll(() => server?.close());
 
 const db = () => server.instance.services.db;

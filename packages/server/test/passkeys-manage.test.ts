@@ -8,21 +8,19 @@ import {
   createProject,
   expectPlainError,
   expectSchemaErrorIncluding,
+  serverWithProject,
   signUpUser,
   UNKNOWN_UUID,
   type EndUser,
   type Project,
 } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { listPasskeys, registerPasskey, signInWithPasskey, SoftwareAuthenticator } from "./passkey-fixtures.ts";
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server, undefined, { passkey_enabled: true });
-});
+beforeAll(async () => ({ server, project } = await serverWithProject({ project: { passkey_enabled: true } })));
 afterAll(() => server?.close());
 
 async function userWithPasskeys(count: number): Promise<{ user: EndUser; authenticators: SoftwareAuthenticator[] }> {

@@ -9,8 +9,8 @@ import { PASSKEY_CHALLENGE_EXPIRATION_MILLIS, PASSKEY_RP_ID_SENTINEL } from "@la
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { passkeys } from "../src/db/schema/index.ts";
-import { createProject, jwtPayload, signUpUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
+import { createProject, jwtPayload, serverWithProject, signUpUser, type Project } from "./fixtures.ts";
+import { expectKnownError, type TestResponse, type TestServer } from "./harness.ts";
 import { mfaSignIn, signUpTotpUser, totpCode } from "./mfa-fixtures.ts";
 import {
   initiateAuthentication,
@@ -27,10 +27,7 @@ import {
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server, undefined, { passkey_enabled: true });
-});
+beforeAll(async () => ({ server, project } = await serverWithProject({ project: { passkey_enabled: true } })));
 afterAll(() => server?.close());
 
 const db = () => server.instance.services.db;

@@ -4,23 +4,23 @@
  * revoked refresh tokens fail at once, also when a refresh had cached them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, PASSWORD, passwordSignIn, refreshWith, sessionIdOf, signUpUser, type EndUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+import {
+  PASSWORD,
+  refreshWith,
+  serverWithProject,
+  signInAgain,
+  sessionIdOf,
+  signUpUser,
+  tokenEndpointRefresh,
+  type Project,
+} from "./fixtures.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
-
-async function secondSession(user: EndUser, password = PASSWORD) {
-  const res = await passwordSignIn(server, project, user.email, password);
-  expect(res.status, res.text).toBe(200);
-  return { refreshToken: res.body.refresh_token as string, sessionId: sessionIdOf(res.body.access_token) };
-}
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 /** Refreshes once so the session sits in the cache the next refresh reads. */
 async function refreshed(refreshToken: string) {
@@ -28,27 +28,14 @@ async function refreshed(refreshToken: string) {
   expect(res.status, res.text).toBe(200);
 }
 
-function tokenRefresh(refreshToken: string) {
-  return server.request("/auth/oauth/token", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "refresh_token",
-      refresh_token: refreshToken,
-      client_id: project.id,
-      client_secret: project.client.publishableClientKey!,
-    }).toString(),
-  });
-}
-
 const listSessions = (userId: string) => server.request("/auth/sessions", { as: project.server, query: { user_id: userId } });
 
 describe("POST /auth/password/update", () => {
   it("revokes the user's other sessions and keeps the current one", async () => {
     const user = await signUpUser(server, project);
-    const other = await secondSession(user);
+    const other = await signInAgain(server, project, user);
     await refreshed(other.refreshToken);
-    expect((await tokenRefresh(other.refreshToken)).status).toBe(200);
+    expect((await tokenEndpointRefresh(server, project, other.refreshToken)).status).toBe(200);
     await refreshed(user.refreshToken);
 
     const res = await server.request("/auth/password/update", {
@@ -59,7 +46,7 @@ describe("POST /auth/password/update", () => {
     expect(res.status, res.text).toBe(200);
 
     expectKnownError(await refreshWith(server, project, other.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
-    expectKnownError(await tokenRefresh(other.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    expectKnownError(await tokenEndpointRefresh(server, project, other.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
     await refreshed(user.refreshToken);
     const sessions = await listSessions(user.userId);
     expect(sessions.body.items.map((s: { id: string }) => s.id)).toEqual([sessionIdOf(user.accessToken)]);
@@ -67,7 +54,7 @@ describe("POST /auth/password/update", () => {
 
   it("a refused change (wrong old password) revokes nothing", async () => {
     const user = await signUpUser(server, project);
-    const other = await secondSession(user);
+    const other = await signInAgain(server, project, user);
     const res = await server.request("/auth/password/update", {
       method: "POST",
       as: user.as,
@@ -95,7 +82,7 @@ describe("POST /auth/password/update", () => {
 describe("server PATCH of password", () => {
   it("revokes every session of the user, cached or not", async () => {
     const user = await signUpUser(server, project);
-    const other = await secondSession(user);
+    const other = await signInAgain(server, project, user);
     await refreshed(user.refreshToken);
     const res = await server.request(`/users/${user.userId}`, {
       method: "PATCH",
@@ -107,7 +94,7 @@ describe("server PATCH of password", () => {
     expectKnownError(await refreshWith(server, project, other.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
     expect((await listSessions(user.userId)).body.items).toEqual([]);
     // The new password signs in.
-    await secondSession(user, "set by the server");
+    await signInAgain(server, project, user, "set by the server");
   });
 
   it("through /users/me as the server too; a PATCH without a password revokes nothing", async () => {

@@ -16,7 +16,7 @@ import {
   type Project,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, recipients, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, linkIn, recipients, type MailingServer, mailingWithProject } from "./mail-fixtures.ts";
 
 const MAYBE = { success: "maybe, only if user with e-mail exists" };
 const NEW_PASSWORD = "a fresh password after reset";
@@ -25,11 +25,7 @@ let mailing: MailingServer;
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  server = mailing.server;
-  project = await createProject(server);
-});
+beforeAll(async () => ({ mailing, server, project } = await mailingWithProject()));
 afterAll(() => mailing?.close());
 
 const db = () => server.instance.services.db;

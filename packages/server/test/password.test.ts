@@ -7,20 +7,18 @@ import {
   PASSWORD,
   passwordSignIn,
   patchProjectConfig,
+  serverWithProject,
   signUpUser,
   uniqueEmail,
   type Project,
 } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 const signUp = (p: Pick<Project, "client">, body: Record<string, unknown>, as = p.client) =>
   server.request("/auth/password/sign-up", { method: "POST", as, body });

@@ -22,7 +22,7 @@ import {
   UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { createMailingTestServer, recipients, warmRenderer, type MailingServer } from "./mail-fixtures.ts";
+import { createMailingTestServer, ownSmtpConfig, recipients, warmRenderer, type MailingServer } from "./mail-fixtures.ts";
 
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 
@@ -40,17 +40,7 @@ afterAll(() => mailing?.close());
 /** A project whose mail goes through its own SMTP server (the test peer). */
 async function ownServerProject(): Promise<Project> {
   const p = await createProject(server);
-  await patchProjectConfig(server, p, {
-    email_config: {
-      type: "standard",
-      host: "127.0.0.1",
-      port: mailing.smtp.port,
-      username: "",
-      password: "",
-      sender_name: "Shop",
-      sender_email: "shop@example.com",
-    },
-  });
+  await patchProjectConfig(server, p, { email_config: ownSmtpConfig(mailing.smtp.port) });
   return p;
 }
 

@@ -1,49 +1,35 @@
 /** Sessions: list, revoke, server-created and impersonation sessions, anonymous sign-up. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  createProject,
   expectPlainError,
   expectSchemaError,
   jwtPayload,
-  passwordSignIn,
   refreshWith,
+  serverWithProject,
   sessionIdOf,
+  signInAgain,
   signUpUser,
-  type EndUser,
+  tokenEndpointRefresh,
   type Project,
   UNKNOWN_UUID,
 } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 const SESSION_KEYS = ["created_at", "id", "is_current_session", "is_impersonation", "last_used_at", "user_id"];
 
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 const listSessions = (as: Auth, userId = "me") => server.request("/auth/sessions", { as, query: { user_id: userId } });
-
-async function signInAgain(user: EndUser): Promise<{ accessToken: string; refreshToken: string; as: Auth; sessionId: string }> {
-  const res = await passwordSignIn(server, project, user.email);
-  expect(res.status, res.text).toBe(200);
-  return {
-    accessToken: res.body.access_token,
-    refreshToken: res.body.refresh_token,
-    as: { ...project.client, accessToken: res.body.access_token },
-    sessionId: sessionIdOf(res.body.access_token),
-  };
-}
 
 describe("GET /auth/sessions", () => {
   it("lists the user's sessions newest first, marking the current one", async () => {
     const user = await signUpUser(server, project);
-    const s2 = await signInAgain(user);
-    const s3 = await signInAgain(user);
+    const s2 = await signInAgain(server, project, user);
+    const s3 = await signInAgain(server, project, user);
     const expected = [s3.sessionId, s2.sessionId, sessionIdOf(user.accessToken)];
 
     const res = await listSessions(s2.as);
@@ -95,7 +81,7 @@ describe("GET /auth/sessions", () => {
 describe("DELETE /auth/sessions/{id}", () => {
   it("revokes another own session: its refresh token fails at once", async () => {
     const user = await signUpUser(server, project);
-    const other = await signInAgain(user);
+    const other = await signInAgain(server, project, user);
     expect((await refreshWith(server, project, other.refreshToken)).status).toBe(200);
 
     const res = await server.request(`/auth/sessions/${other.sessionId}`, { method: "DELETE", as: user.as, query: { user_id: "me" } });
@@ -299,23 +285,12 @@ describe("refresh", () => {
 
   it("the token endpoint refreshes with form data and refuses a revoked token", async () => {
     const user = await signUpUser(server, project);
-    const form = (refreshToken: string) =>
-      server.request("/auth/oauth/token", {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "refresh_token",
-          refresh_token: refreshToken,
-          client_id: project.id,
-          client_secret: project.client.publishableClientKey!,
-        }).toString(),
-      });
-    const ok = await form(user.refreshToken);
+    const ok = await tokenEndpointRefresh(server, project, user.refreshToken);
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.token_type).toBe("Bearer");
     expect(jwtPayload(ok.body.access_token).sub).toBe(user.userId);
     await server.request(`/auth/sessions/${sessionIdOf(user.accessToken)}`, { method: "DELETE", as: project.server });
-    expectKnownError(await form(user.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    expectKnownError(await tokenEndpointRefresh(server, project, user.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
   });
 });
 
@@ -365,7 +340,7 @@ describe("anonymous users", () => {
 describe("deleting a user", () => {
   it("kills all their sessions", async () => {
     const user = await signUpUser(server, project);
-    const s2 = await signInAgain(user);
+    const s2 = await signInAgain(server, project, user);
     const res = await server.request(`/users/${user.userId}`, { method: "DELETE", as: project.server });
     expect(res.status, res.text).toBe(200);
     for (const token of [user.refreshToken, s2.refreshToken]) {

@@ -7,7 +7,7 @@ import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProject, expectSchemaError, patchProjectConfig, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { createMailingTestServer, warmRenderer, ownSmtpConfig, type MailingServer } from "./mail-fixtures.ts";
+import { ownSmtpConfig, type MailingServer, mailingWithProject } from "./mail-fixtures.ts";
 
 const PATH = "/internal/send-sign-in-invitation";
 const CALLBACK = "http://localhost:3000/handler/sign-in?from=invite";
@@ -16,11 +16,7 @@ let mailing: MailingServer;
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  [mailing] = await Promise.all([createMailingTestServer(), warmRenderer()]);
-  server = mailing.server;
-  project = await createProject(server);
-});
+beforeAll(async () => ({ mailing, server, project } = await mailingWithProject({ warm: true })));
 afterAll(() => mailing?.close());
 
 const invite = (as: Auth, body: unknown) => server.request(PATH, { method: "POST", as, body });

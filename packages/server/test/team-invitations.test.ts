@@ -17,7 +17,7 @@ import {
   type Project,
 } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, createMailingTestServer, linkIn, ownSmtpConfig, type MailingServer } from "./mail-fixtures.ts";
 import {
   acceptInvitation,
   invite,
@@ -64,17 +64,7 @@ async function join(p: Project, inviter: Auth, teamId: string): Promise<TeamUser
 }
 
 /** The project's own SMTP server (the same test peer), so its edited templates go out. */
-function ownSmtp() {
-  return {
-    type: "standard",
-    host: "127.0.0.1",
-    port: mailing.smtp.port,
-    username: "",
-    password: "",
-    sender_name: "Custom sender",
-    sender_email: "custom@example.com",
-  };
-}
+const ownSmtp = () => ownSmtpConfig(mailing.smtp.port, { name: "Custom sender", email: "custom@example.com" });
 
 function expire(id: string) {
   return db()

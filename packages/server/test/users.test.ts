@@ -13,13 +13,14 @@ import {
   PASSWORD,
   passwordSignIn,
   patchProjectConfig,
+  serverWithProject,
   signUpUser,
   uniqueEmail,
   type Project,
   UNKNOWN_UUID,
 } from "./fixtures.ts";
 import { pngDataUrlOfLength } from "./image-fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
 
 const SERVER_VIEW_KEYS = [
   "auth_with_email",
@@ -78,11 +79,8 @@ const CLIENT_VIEW_KEYS = [
 let server: TestServer;
 let project: Project;
 
-beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-});
-afterAll(() => server.close());
+beforeAll(async () => ({ server, project } = await serverWithProject()));
+afterAll(() => server?.close());
 
 async function createUser(body: Record<string, unknown> = {}, p: Project = project) {
   const res = await server.request("/users", { method: "POST", as: p.server, body });

@@ -1,17 +1,14 @@
 /** The SDK's cache against a real server: shared reads, and the SDK's own writes showing up in subscribed entries. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminProject, KnownErrors, StackClientApp } from "../../src/index.ts";
-import { createSdkProject, type SdkProject, clientAppOf } from "./fixtures.ts";
-import { countingFetch, nextSnapshot, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { createSdkProject, type SdkProject, clientAppOf, startServerWithProject } from "./fixtures.ts";
+import { countingFetch, nextSnapshot, PASSWORD, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  ({ server, baseUrl } = await startServer());
-  project = await createSdkProject(baseUrl);
-});
+beforeAll(async () => ({ server, baseUrl, project } = await startServerWithProject()));
 afterAll(() => server?.close());
 
 /** A client app of the project whose requests are counted. */

@@ -7,8 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { KnownErrors, Result, type StackClientApp } from "../../src/index.ts";
-import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
-import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { clientAppOf, type SdkProject, startServerWithProject } from "./fixtures.ts";
+import { PASSWORD, uniqueEmail, type TestServer } from "./support.ts";
 
 const APP_URL = "https://app.example.com";
 const WAIT = 20;
@@ -17,10 +17,7 @@ let server: TestServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  ({ server, baseUrl } = await startServer());
-  project = await createSdkProject(baseUrl);
-});
+beforeAll(async () => ({ server, baseUrl, project } = await startServerWithProject()));
 afterAll(() => server?.close());
 afterEach(() => {
   vi.useRealTimers();

@@ -6,19 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 import { ContactChannel, KnownErrors, StackAdminApp, StackClientApp, StackServerApp } from "../../src/index.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
-import { createSdkProject, type SdkProject } from "./fixtures.ts";
+import { CALLBACK_URL, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
+import { createSdkProject, type SdkProject, startMailingServerWithProject } from "./fixtures.ts";
 import { PASSWORD, uniqueEmail } from "./support.ts";
 
 let mailing: MailingServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  baseUrl = await mailing.server.listen();
-  project = await createSdkProject(baseUrl, { magicLinkEnabled: true });
-});
+beforeAll(async () => ({ mailing, baseUrl, project } = await startMailingServerWithProject({ magicLinkEnabled: true })));
 afterAll(() => mailing?.close());
 
 function clientApp() {

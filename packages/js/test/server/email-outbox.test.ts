@@ -1,17 +1,14 @@
 /** The dev outbox through the admin app: without an SMTP server, a magic link's mail is readable, link included. */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { StackClientApp } from "../../src/index.ts";
-import { createSdkProject, type SdkProject } from "./fixtures.ts";
-import { startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { type SdkProject, startServerWithProject } from "./fixtures.ts";
+import { uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  ({ server, baseUrl } = await startServer());
-  project = await createSdkProject(baseUrl, { magicLinkEnabled: true });
-});
+beforeAll(async () => ({ server, baseUrl, project } = await startServerWithProject({ magicLinkEnabled: true })));
 afterAll(() => server?.close());
 
 it("lists outbox mail with its rendered body, and the status in the sent list", async () => {

@@ -1,17 +1,14 @@
 /** An end user's whole life through StackClientApp, against a real server. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CurrentUser, HttpError, KnownErrors, StackClientApp, StackServerApp } from "../../src/index.ts";
-import { createSdkProject, type SdkProject, clientAppOf } from "./fixtures.ts";
-import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { type SdkProject, clientAppOf, startServerWithProject } from "./fixtures.ts";
+import { PASSWORD, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  ({ server, baseUrl } = await startServer());
-  project = await createSdkProject(baseUrl, { clientUserDeletionEnabled: true });
-});
+beforeAll(async () => ({ server, baseUrl, project } = await startServerWithProject({ clientUserDeletionEnabled: true })));
 afterAll(() => server?.close());
 
 function clientApp(options: Partial<ConstructorParameters<typeof StackClientApp>[0]> = {}) {

@@ -1,6 +1,7 @@
 /** A project with keys, made through the SDK the way an owner would. */
 import { CurrentInternalUser, StackClientApp, type AdminOwnedProject, type StackClientAppOptions } from "../../src/index.ts";
-import { PASSWORD, SEED_KEYS, uniqueEmail } from "./support.ts";
+import { createMailingTestServer, type MailingServer } from "../../../server/test/mail-fixtures.ts";
+import { PASSWORD, SEED_KEYS, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 export interface SdkProject {
   id: string;
@@ -30,6 +31,33 @@ export async function createSdkProject(baseUrl: string, config: Record<string, u
     owner,
     project,
   };
+}
+
+/** A server listening on loopback and a project on it (`config` is the project's), as most suites start. */
+export async function startServerWithProject(
+  config: Record<string, unknown> = {},
+): Promise<{ server: TestServer; baseUrl: string; project: SdkProject }> {
+  const { server, baseUrl } = await startServer();
+  try {
+    return { server, baseUrl, project: await createSdkProject(baseUrl, config) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** The same with the server's mail going to an SMTP peer (mail-fixtures.ts), for suites that read mailed codes. */
+export async function startMailingServerWithProject(
+  config: Record<string, unknown> = {},
+): Promise<{ mailing: MailingServer; baseUrl: string; project: SdkProject }> {
+  const mailing = await createMailingTestServer();
+  try {
+    const baseUrl = await mailing.server.listen();
+    return { mailing, baseUrl, project: await createSdkProject(baseUrl, config) };
+  } catch (error) {
+    await mailing.close();
+    throw error;
+  }
 }
 
 /** A new project owner, signed up on the internal project. */

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnownErrors, StackServerApp, type CurrentUser, type Team } from "../../src/index.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
-import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
+import { CALLBACK_URL, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
+import { clientAppOf, type SdkProject, startMailingServerWithProject } from "./fixtures.ts";
 import { nextSnapshot, PASSWORD, uniqueEmail } from "./support.ts";
 
 let mailing: MailingServer;
@@ -16,9 +16,7 @@ let project: SdkProject;
 let srv: StackServerApp;
 
 beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  baseUrl = await mailing.server.listen();
-  project = await createSdkProject(baseUrl, { clientTeamCreationEnabled: true });
+  ({ mailing, baseUrl, project } = await startMailingServerWithProject({ clientTeamCreationEnabled: true }));
   srv = new StackServerApp({ baseUrl, projectId: project.id, secretServerKey: project.secretServerKey });
 });
 afterAll(() => mailing?.close());

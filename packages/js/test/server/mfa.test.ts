@@ -9,9 +9,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { KnownErrors, StackClientApp, StackServerApp, type CurrentUser } from "../../src/index.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
+import { CALLBACK_URL, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { totpCode, wrongTotpCode } from "../../../server/test/mfa-fixtures.ts";
-import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
+import { clientAppOf, type SdkProject, startMailingServerWithProject } from "./fixtures.ts";
 import { PASSWORD, uniqueEmail } from "./support.ts";
 
 const ATTEMPT_KEY = "stack_mfa_attempt_code";
@@ -21,11 +21,7 @@ let mailing: MailingServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  baseUrl = await mailing.server.listen();
-  project = await createSdkProject(baseUrl, { magicLinkEnabled: true });
-});
+beforeAll(async () => ({ mailing, baseUrl, project } = await startMailingServerWithProject({ magicLinkEnabled: true })));
 afterAll(() => mailing?.close());
 afterEach(() => vi.unstubAllGlobals());
 

@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { KnownErrors, Passkey, StackClientApp } from "../../src/index.ts";
 import { installFakeWebAuthn, type FakeWebAuthn } from "./fake-webauthn.ts";
-import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
-import { PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { clientAppOf, createSdkProject, type SdkProject, startServerWithProject } from "./fixtures.ts";
+import { PASSWORD, uniqueEmail, type TestServer } from "./support.ts";
 
 const ORIGIN = "http://localhost:3000";
 
@@ -20,10 +20,7 @@ let project: SdkProject;
 let webauthn: FakeWebAuthn;
 let visited: string[];
 
-beforeAll(async () => {
-  ({ server, baseUrl } = await startServer());
-  project = await createSdkProject(baseUrl, { passkeyEnabled: true });
-});
+beforeAll(async () => ({ server, baseUrl, project } = await startServerWithProject({ passkeyEnabled: true })));
 afterAll(() => server?.close());
 beforeEach(() => {
   webauthn = installFakeWebAuthn(ORIGIN);

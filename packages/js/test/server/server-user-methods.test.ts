@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { KnownErrors, Passkey, StackClientApp, StackServerApp } from "../../src/index.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
+import { CALLBACK_URL, linkIn, type MailingServer } from "../../../server/test/mail-fixtures.ts";
 import { installFakeWebAuthn, type FakeWebAuthn } from "./fake-webauthn.ts";
-import { createSdkProject, type SdkProject } from "./fixtures.ts";
+import { type SdkProject, startMailingServerWithProject } from "./fixtures.ts";
 import { uniqueEmail } from "./support.ts";
 
 let mailing: MailingServer;
@@ -18,9 +18,7 @@ let project: SdkProject;
 let server: StackServerApp;
 
 beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  baseUrl = await mailing.server.listen();
-  project = await createSdkProject(baseUrl, { passkeyEnabled: true, clientTeamCreationEnabled: true });
+  ({ mailing, baseUrl, project } = await startMailingServerWithProject({ passkeyEnabled: true, clientTeamCreationEnabled: true }));
   server = new StackServerApp({ baseUrl, projectId: project.id, secretServerKey: project.secretServerKey });
 });
 afterAll(() => mailing?.close());

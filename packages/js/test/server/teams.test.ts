@@ -6,17 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpError, KnownErrors, ServerTeam, StackServerApp, Team } from "../../src/index.ts";
-import { clientAppOf, createSdkProject, type SdkProject } from "./fixtures.ts";
-import { nextSnapshot, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { clientAppOf, createSdkProject, type SdkProject, startServerWithProject } from "./fixtures.ts";
+import { nextSnapshot, PASSWORD, uniqueEmail, type TestServer } from "./support.ts";
 
 let server: TestServer;
 let baseUrl: string;
 let project: SdkProject;
 
-beforeAll(async () => {
-  ({ server, baseUrl } = await startServer());
-  project = await createSdkProject(baseUrl, { clientTeamCreationEnabled: true });
-});
+beforeAll(async () => ({ server, baseUrl, project } = await startServerWithProject({ clientTeamCreationEnabled: true })));
 afterAll(() => server?.close());
 
 async function signedUp(of: Pick<SdkProject, "id" | "publishableClientKey"> = project) {
