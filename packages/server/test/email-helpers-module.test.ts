@@ -8,7 +8,7 @@
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "@latchkey/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderEmail } from "../src/domain/emails/render/render.ts";
-import { PASSWORD, patchProjectConfig, uniqueEmail, type Project } from "./fixtures.ts";
+import { createProject, PASSWORD, patchProjectConfig, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError, type TestServer } from "./harness.ts";
 import { CALLBACK_URL, linkIn, ownSmtpConfig, type MailingServer, mailingWithProject } from "./mail-fixtures.ts";
 
