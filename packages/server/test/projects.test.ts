@@ -433,6 +433,30 @@ describe("admin /internal/projects/current", () => {
     }
   });
 
+  it("email_config: a sender address whose top-level domain has digits is taken; a malformed one is not", async () => {
+    const project = await createProject(server);
+    const email = (sender_email: string) => ({
+      type: "standard",
+      host: "smtp.example.com",
+      port: 587,
+      username: "u",
+      password: "p",
+      sender_name: "S",
+      sender_email,
+    });
+    for (const sender of ["noreply@mail.example.co2", "noreply@test.x1y2"]) {
+      const ok = await patchCurrent(project.admin, { config: { email_config: email(sender) } });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.config.email_config.sender_email).toBe(sender);
+    }
+    expectSchemaError(
+      await patchCurrent(project.admin, { config: { email_config: email("no reply@example.com") } }),
+      "PATCH",
+      "/internal/projects/current",
+      ["body.config.email_config.sender_email must be a valid email"],
+    );
+  });
+
   describe("production mode", () => {
     // Each fix link names the setting itself: the localhost switch, or the domain at its index in the list.
     const fix = (id: string, anchor: string) => `/projects/${id}/domains#${anchor}`;

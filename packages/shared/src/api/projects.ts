@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_MAX_LENGTH, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
 import { KnownErrors } from "../known-errors/index.ts";
-import { displayNameSchema, domainPatternSchema, emailSchema, logoUrlSchema, uuidSchema } from "../schema-fields.ts";
+import { displayNameSchema, domainPatternSchema, logoUrlSchema, serverEmailSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { listJson, successJson } from "./json.ts";
 
@@ -66,7 +66,8 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
     username: z.string(),
     password: z.string(),
     sender_name: z.string().min(1),
-    sender_email: emailSchema,
+    /** Held to the looser server-side form (schema-fields.ts), as the reference: a TLD with digits is fine. */
+    sender_email: serverEmailSchema,
   }),
 ]);
 export type EmailConfigJson = z.infer<typeof emailConfigSchema>;
