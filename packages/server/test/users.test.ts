@@ -292,7 +292,7 @@ describe("e-mail rules", () => {
     server.request("/auth/password/sign-up", { method: "POST", as: project.client, body: { email, password: PASSWORD } });
 
   // What users type is held to the strict pattern; a server's write to the looser one, as the reference holds it.
-  const strictOnly = [
+  const strictOnly: [string, string][] = [
     [".leading@example.com", "leading dot"],
     ["double..dot@example.com", "double dot"],
     ["trailing.@example.com", "trailing dot"],
@@ -314,7 +314,7 @@ describe("e-mail rules", () => {
     });
   }
 
-  const bad = [
+  const bad: [string, string][] = [
     ["no-at-sign.example.com", "no @"],
     ["spaces in@example.com", "spaces"],
     ["two@@example.com", "two @"],
@@ -433,7 +433,7 @@ describe("GET /users (server list)", () => {
     const only = await list({ include_anonymous: true, only_anonymous: true });
     expect(only.status, only.text).toBe(200);
     expect(only.body.items.map((u: { id: string }) => u.id)).toEqual(ids.slice(5));
-    for (const query of [{ only_anonymous: true }, { only_anonymous: true, include_anonymous: false }]) {
+    for (const query of [{ only_anonymous: true }, { only_anonymous: true, include_anonymous: false }] as Record<string, boolean>[]) {
       expectSchemaError(await list(query), "GET", "/users", ["query.only_anonymous requires include_anonymous=true"]);
     }
     expect((await list({ only_anonymous: false })).body.items.map((u: { id: string }) => u.id)).toEqual(regular());
