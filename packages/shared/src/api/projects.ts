@@ -267,10 +267,11 @@ export const internalProjectsEndpoints = {
   getProductionModeErrors: defineEndpoint({
     method: "GET",
     path: "/internal/projects/current/production-mode-errors",
-    summary: "What must change before the current project can be switched to production mode (empty when nothing)",
+    summary:
+      "What must change before the current project can be switched to production mode (errors, empty when nothing), and what is only unwise there (warnings)",
     tags: ["Projects"],
     access: ["admin"],
-    response: z.strictObject({ errors: z.array(productionModeErrorJson) }),
+    response: z.strictObject({ errors: z.array(productionModeErrorJson), warnings: z.array(productionModeErrorJson) }),
   }),
   deleteAdminProject: defineEndpoint({
     method: "DELETE",
