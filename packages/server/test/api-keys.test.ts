@@ -115,14 +115,6 @@ describe("POST /internal/api-keys", () => {
       "/internal/api-keys",
       ["body contains unknown properties: has_magic_key"],
     );
-    expectPlainError(
-      await server.request("/internal/api-keys", {
-        method: "POST",
-        as: project.admin,
-        body: { description: "past", expires_at_millis: server.clock.now() - 1000, ...ALL },
-      }),
-      400,
-    );
     for (const as of [project.server, project.client]) {
       expectKnownError(await server.request("/internal/api-keys", { as }), "INSUFFICIENT_ACCESS_TYPE", 401);
       expectKnownError(
@@ -271,6 +263,16 @@ describe("expiry and storage", () => {
     // Still listed, with its expiry.
     const one = await server.request(`/internal/api-keys/${keys.id}`, { as: project.admin });
     expect(one.body.expires_at_millis).toBe(keys.expires_at_millis);
+  });
+
+  it("a key may be created already expired, as the reference allows: listed, and refused at once", async () => {
+    const expiresAt = server.clock.now() - 1000;
+    const keys = await createKeys({ description: "born expired", expires_at_millis: expiresAt });
+    expect(keys.expires_at_millis).toBe(expiresAt);
+    for (const { auth, code } of authsFor(keys)) expectKnownError(await server.request("/projects/current", { as: auth }), code, 401);
+    const one = await server.request(`/internal/api-keys/${keys.id}`, { as: project.admin });
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.expires_at_millis).toBe(expiresAt);
   });
 
   it("keys are stored hashed: no full key string in the table", async () => {

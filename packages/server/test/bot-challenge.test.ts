@@ -62,7 +62,7 @@ function sendCode(email: string, body: Record<string, unknown>, as: Auth = proje
 }
 
 async function botScore(userId: string, p: Pick<Project, "server"> = project, on = server): Promise<number> {
-  const res = await on.request(`/users/${userId}`, { as: p.server });
+  const res = await on.request(`/users/${userId}`, { as: p.server, query: { include_anonymous: true } });
   expect(res.status, res.text).toBe(200);
   expect(res.body.risk_scores.sign_up.free_trial_abuse).toBe(0);
   return res.body.risk_scores.sign_up.bot;

@@ -97,7 +97,8 @@ export async function userCount(server: TestServer, project: Pick<Project, "serv
 }
 
 export async function serverUser(server: TestServer, project: Pick<Project, "server">, userId: string) {
-  const res = await server.request(`/users/${userId}`, { as: project.server });
+  // Anonymous users too: they are found by id only when asked for.
+  const res = await server.request(`/users/${userId}`, { as: project.server, query: { include_anonymous: true } });
   expect(res.status, res.text).toBe(200);
   return res.body;
 }

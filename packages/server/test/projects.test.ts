@@ -433,11 +433,34 @@ describe("admin /internal/projects/current", () => {
     }
   });
 
+  it("email_config: a sender address whose top-level domain has digits is taken; a malformed one is not", async () => {
+    const project = await createProject(server);
+    const email = (sender_email: string) => ({
+      type: "standard",
+      host: "smtp.example.com",
+      port: 587,
+      username: "u",
+      password: "p",
+      sender_name: "S",
+      sender_email,
+    });
+    for (const sender of ["noreply@mail.example.co2", "noreply@test.x1y2"]) {
+      const ok = await patchCurrent(project.admin, { config: { email_config: email(sender) } });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.config.email_config.sender_email).toBe(sender);
+    }
+    expectSchemaError(
+      await patchCurrent(project.admin, { config: { email_config: email("no reply@example.com") } }),
+      "PATCH",
+      "/internal/projects/current",
+      ["body.config.email_config.sender_email must be a valid email"],
+    );
+  });
+
   describe("production mode", () => {
     // Each fix link names the setting itself: the localhost switch, or the domain at its index in the list.
     const fix = (id: string, anchor: string) => `/projects/${id}/domains#${anchor}`;
     const LOCALHOST = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
-    const localhost: Problem = [LOCALHOST, "allow-localhost"];
     type Problem = [message: string, anchor: string];
 
     async function refused(project: Project, body: Record<string, unknown>, problems: Problem[]) {
@@ -450,16 +473,28 @@ describe("admin /internal/projects/current", () => {
       expect(await getCurrent(project.admin)).toEqual(before);
     }
 
-    it("allow_localhost on", async () => {
+    it("localhost allowed or trusted is accepted, as the reference accepts it: listed as warnings only", async () => {
       const project = await createProject(server);
-      await refused(project, {}, [localhost]);
+      const domains = ["https://localhost:3000", "https://app.example.com"].map((domain) => ({ domain, handler_path: "/handler" }));
+      const res = await patchCurrent(project.admin, { is_production_mode: true, config: { domains } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ is_production_mode: true, config: { allow_localhost: true } });
+      const problems = await server.request("/internal/projects/current/production-mode-errors", { as: project.admin });
+      expect(problems.body).toEqual({
+        errors: [],
+        warnings: [
+          { message: LOCALHOST, relative_fix_url: fix(project.id, "allow-localhost") },
+          {
+            message: "Localhost domains are not allowed to be trusted in production mode: https://localhost:3000",
+            relative_fix_url: fix(project.id, "trusted-domain-0"),
+          },
+        ],
+      });
     });
 
-    it("localhost, IP and http domains, each with its message", async () => {
+    it("IP and http domains, each with its message", async () => {
       const project = await createProject(server);
       const cases: [string, string][] = [
-        ["https://localhost:3000", "Localhost domains are not allowed to be trusted in production mode: https://localhost:3000"],
-        ["https://127.0.0.1", "Localhost domains are not allowed to be trusted in production mode: https://127.0.0.1"],
         ["https://192.168.1.10", "Direct IPs are not valid for trusted domains in production mode: https://192.168.1.10"],
         ["http://example.com", "Trusted domains should be HTTPS: http://example.com"],
       ];
@@ -468,12 +503,13 @@ describe("admin /internal/projects/current", () => {
           [message, "trusted-domain-0"],
         ]);
       }
-      // All at once, behind a valid domain and together with allow_localhost: each links to its own row.
-      const domains = ["https://ok.example.com", ...cases.map(([domain]) => domain)];
-      await refused(project, { config: { domains: domains.map((domain) => ({ domain, handler_path: "/handler" })) } }, [
-        localhost,
-        ...cases.map(([, m], i): Problem => [m, `trusted-domain-${i + 1}`]),
-      ]);
+      // All at once, behind a valid domain and a localhost one (a warning only): each links to its own row.
+      const domains = ["https://ok.example.com", "https://localhost", ...cases.map(([domain]) => domain)];
+      await refused(
+        project,
+        { config: { domains: domains.map((domain) => ({ domain, handler_path: "/handler" })) } },
+        cases.map(([, m], i): Problem => [m, `trusted-domain-${i + 2}`]),
+      );
     });
 
     it("a stored domain that is not a URL", async () => {
@@ -492,7 +528,7 @@ describe("admin /internal/projects/current", () => {
         expect(res.status, res.text).toBe(200);
         return res.body.errors;
       };
-      expect(await errors()).toEqual([{ message: LOCALHOST, relative_fix_url: fix(project.id, "allow-localhost") }]);
+      expect(await errors()).toEqual([]);
       await patchCurrent(project.admin, {
         config: {
           domains: [
@@ -502,7 +538,6 @@ describe("admin /internal/projects/current", () => {
         },
       });
       expect(await errors()).toEqual([
-        { message: LOCALHOST, relative_fix_url: fix(project.id, "allow-localhost") },
         { message: "Trusted domains should be HTTPS: http://example.com", relative_fix_url: fix(project.id, "trusted-domain-1") },
       ]);
       await patchCurrent(project.admin, {
@@ -524,7 +559,8 @@ describe("admin /internal/projects/current", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.body.is_production_mode).toBe(true);
       expect((await getCurrent(project.admin)).is_production_mode).toBe(true);
-      await refused(project, { config: { allow_localhost: true } }, [localhost]);
+      const localhostOn = await patchCurrent(project.admin, { config: { allow_localhost: true } });
+      expect(localhostOn.status, localhostOn.text).toBe(200);
       await refused(project, { config: { domains: [{ domain: "http://app.example.com", handler_path: "/handler" }] } }, [
         ["Trusted domains should be HTTPS: http://app.example.com", "trusted-domain-0"],
       ]);
@@ -535,18 +571,19 @@ describe("admin /internal/projects/current", () => {
 
     it("creating a project in production mode is checked too", async () => {
       const owner = await signUpOwner(server);
+      const http = [{ domain: "http://app.example.com", handler_path: "/handler" }];
       const res = await server.request("/internal/projects", {
         method: "POST",
         as: ownerClient(owner),
-        body: { display_name: "Prod", owner_team_id: owner.teamId, is_production_mode: true },
+        body: { display_name: "Prod", owner_team_id: owner.teamId, is_production_mode: true, config: { domains: http } },
       });
       expectPlainError(res, 400);
-      expect(res.text).toContain(LOCALHOST);
+      expect(res.text).toContain("Trusted domains should be HTTPS: http://app.example.com");
       expect((await server.request("/internal/projects", { as: ownerClient(owner) })).body.items).toEqual([]);
       const ok = await server.request("/internal/projects", {
         method: "POST",
         as: ownerClient(owner),
-        body: { display_name: "Prod", owner_team_id: owner.teamId, is_production_mode: true, config: { allow_localhost: false } },
+        body: { display_name: "Prod", owner_team_id: owner.teamId, is_production_mode: true },
       });
       expect(ok.status, ok.text).toBe(201);
       expect(ok.body.is_production_mode).toBe(true);
@@ -626,7 +663,10 @@ describe("the internal project", () => {
     ]);
     const anonymous = await server.request("/auth/anonymous/sign-up", { method: "POST", as: server.internal.client });
     expect(anonymous.status, anonymous.text).toBe(200);
-    const anonymousUser = await server.request(`/users/${anonymous.body.user_id}`, { as: server.internal.server });
+    const anonymousUser = await server.request(`/users/${anonymous.body.user_id}`, {
+      as: server.internal.server,
+      query: { include_anonymous: true },
+    });
     expect(anonymousUser.body.selected_team.display_name).toBe("Personal Team");
     // A server's POST /users is not a sign-up: no team, whatever the project says.
     const created = await server.request("/users", {

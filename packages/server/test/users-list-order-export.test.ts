@@ -88,9 +88,12 @@ describe("GET /users: order_by=last_active_at", () => {
 });
 
 describe("GET /users: only_anonymous and search by id", () => {
-  it("only_anonymous=true lists anonymous users alone, whatever include_anonymous says", async () => {
-    expect(idsOf(await list({ only_anonymous: true }))).toEqual([anonymousId]);
-    expect(idsOf(await list({ only_anonymous: true, include_anonymous: false }))).toEqual([anonymousId]);
+  it("only_anonymous=true lists anonymous users alone, asked for with include_anonymous=true", async () => {
+    expect(idsOf(await list({ only_anonymous: true, include_anonymous: true }))).toEqual([anonymousId]);
+    expectSchemaErrorIncluding(
+      await list({ only_anonymous: true, include_anonymous: false }),
+      "query.only_anonymous requires include_anonymous=true",
+    );
     expect(idsOf(await list({ only_anonymous: false }))).toEqual(ids);
     expectSchemaErrorIncluding(
       await list({ only_anonymous: "yes" }),
@@ -145,7 +148,7 @@ describe("GET /internal/users/export", () => {
         .slice(1)
         .map((r) => r[0]),
     ).toEqual([ids[2]]);
-    const anonymous = await exportOf({ format: "csv", only_anonymous: true });
+    const anonymous = await exportOf({ format: "csv", only_anonymous: true, include_anonymous: true });
     expect(csvRows(anonymous.text).slice(1)).toEqual([[anonymousId, "", "", "false", "true", expect.any(String), expect.any(String), ""]]);
   });
 

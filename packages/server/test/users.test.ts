@@ -169,6 +169,54 @@ describe("POST /users (server)", () => {
     expectKnownError(wrong, "EMAIL_PASSWORD_MISMATCH", 400);
   });
 
+  it("a server may set a password shorter than the sign-up minimum; empty is refused", async () => {
+    const email = uniqueEmail("shortpw");
+    const body = await createUser({ primary_email: email, password: "abc" });
+    expect(body.has_password).toBe(true);
+    const signIn = await passwordSignIn(server, project, email, "abc");
+    expect(signIn.status, signIn.text).toBe(200);
+    const patched = await server.request(`/users/${body.id}`, { method: "PATCH", as: project.server, body: { password: "z" } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await passwordSignIn(server, project, email, "z")).status).toBe(200);
+    expectSchemaError(
+      await server.request("/users", { method: "POST", as: project.server, body: { primary_email: uniqueEmail(), password: "" } }),
+      "POST",
+      "/users",
+      ["body.password must not be empty"],
+    );
+    // Users choosing their own keep the minimum.
+    expectKnownError(
+      await server.request("/auth/password/sign-up", {
+        method: "POST",
+        as: project.client,
+        body: { email: uniqueEmail(), password: "abc" },
+      }),
+      "PASSWORD_TOO_SHORT",
+      400,
+    );
+  });
+
+  it("refuses a bcrypt password_hash of cost over 16; 16 itself is taken", async () => {
+    const good = bcrypt.hashSync("any password", 4);
+    const withCost = (cost: number) => `${good.slice(0, 4)}${String(cost).padStart(2, "0")}${good.slice(6)}`;
+    const email = uniqueEmail("bcrypt17");
+    expectSchemaError(
+      await server.request("/users", { method: "POST", as: project.server, body: { primary_email: email, password_hash: withCost(17) } }),
+      "POST",
+      "/users",
+      ["body.password_hash must be a bcrypt hash of cost at most 16"],
+    );
+    expect((await server.request("/users", { as: project.server, query: { query: email } })).body.items).toEqual([]);
+    const user = await createUser({ primary_email: email, password_hash: withCost(16) });
+    expect(user.has_password).toBe(true);
+    expectSchemaError(
+      await server.request(`/users/${user.id}`, { method: "PATCH", as: project.server, body: { password_hash: withCost(31) } }),
+      "PATCH",
+      `/users/${user.id}`,
+      ["body.password_hash must be a bcrypt hash of cost at most 16"],
+    );
+  });
+
   it.each<[string, (password: string) => Promise<string>, RegExp]>([
     ["argon2", (pw) => argon2Hash(pw, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 }), /^\$argon2id\$/],
     ["bcrypt", async (pw) => bcrypt.hashSync(pw, 4), /^\$2[aby]\$04\$/],
@@ -238,24 +286,43 @@ describe("POST /users (server)", () => {
 });
 
 describe("e-mail rules", () => {
-  const bad = [
+  const signUp = (email: string) =>
+    server.request("/auth/password/sign-up", { method: "POST", as: project.client, body: { email, password: PASSWORD } });
+
+  // What users type is held to the strict pattern; a server's write to the looser one, as the reference holds it.
+  const strictOnly: [string, string][] = [
     [".leading@example.com", "leading dot"],
     ["double..dot@example.com", "double dot"],
     ["trailing.@example.com", "trailing dot"],
     ["one@example.c", "one-letter TLD"],
+    ["root@intranet", "no TLD"],
+  ];
+  for (const [email, why] of strictOnly) {
+    it(`a server may write a loosely formed address (${why}); sign-up refuses it: ${email}`, async () => {
+      const address = `${Date.now()}${email}`.replace(/^(\d+)\./, ".$1");
+      const created = await createUser({ primary_email: address });
+      expect(created.primary_email).toBe(address);
+      const patched = await server.request(`/users/${created.id}`, {
+        method: "PATCH",
+        as: project.server,
+        body: { primary_email: `x${address}` },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      expectSchemaError(await signUp(address), "POST", "/auth/password/sign-up", ["body.email must be a valid email"]);
+    });
+  }
+
+  const bad: [string, string][] = [
     ["no-at-sign.example.com", "no @"],
     ["spaces in@example.com", "spaces"],
+    ["two@@example.com", "two @"],
+    ["dash@-example.com", "label starting with a dash"],
   ];
   for (const [email, why] of bad) {
     it(`rejects ${why}: ${email}`, async () => {
       const res = await server.request("/users", { method: "POST", as: project.server, body: { primary_email: email } });
       expectSchemaError(res, "POST", "/users", ["body.primary_email must be a valid email"]);
-      const signUp = await server.request("/auth/password/sign-up", {
-        method: "POST",
-        as: project.client,
-        body: { email, password: PASSWORD },
-      });
-      expectSchemaError(signUp, "POST", "/auth/password/sign-up", ["body.email must be a valid email"]);
+      expectSchemaError(await signUp(email), "POST", "/auth/password/sign-up", ["body.email must be a valid email"]);
     });
   }
 
@@ -360,6 +427,18 @@ describe("GET /users (server list)", () => {
     expect(without.body.items.map((u: { id: string }) => u.id)).toEqual(regular());
   });
 
+  it("only_anonymous=true lists anonymous users alone, asked for with include_anonymous=true", async () => {
+    const only = await list({ include_anonymous: true, only_anonymous: true });
+    expect(only.status, only.text).toBe(200);
+    expect(only.body.items.map((u: { id: string }) => u.id)).toEqual(ids.slice(5));
+    for (const query of [{ only_anonymous: true }, { only_anonymous: true, include_anonymous: false }] as Record<string, boolean>[]) {
+      expectSchemaError(await list(query), "GET", "/users", ["query.only_anonymous requires include_anonymous=true"]);
+    }
+    expect((await list({ only_anonymous: false })).body.items.map((u: { id: string }) => u.id)).toEqual(regular());
+    const exported = await server.request("/internal/users/export", { as: p.admin, query: { format: "json", only_anonymous: true } });
+    expectSchemaError(exported, "GET", "/internal/users/export", ["query.only_anonymous requires include_anonymous=true"]);
+  });
+
   it("team_id keeps the team's members", async () => {
     const bravo = await getUser(regular()[1]!, p);
     const team = await server.request("/teams", {
@@ -401,6 +480,46 @@ describe("GET/PATCH/DELETE /users/{id} (server)", () => {
       "params.user_id must be a valid UUID",
     ]);
     expectKnownError(await server.request(`/users/${UNKNOWN_UUID}`, { as: project.client }), "INSUFFICIENT_ACCESS_TYPE", 401);
+  });
+
+  it("GET finds an anonymous user only with include_anonymous=true; a write by id still reaches them", async () => {
+    const anon = await server.request("/auth/anonymous/sign-up", { method: "POST", as: project.client });
+    expect(anon.status, anon.text).toBe(200);
+    const id = anon.body.user_id as string;
+    const found = await server.request(`/users/${id}`, { as: project.server, query: { include_anonymous: true } });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body).toMatchObject({ id, is_anonymous: true });
+    expectKnownError(await server.request(`/users/${id}`, { as: project.server }), "USER_NOT_FOUND", 404);
+    expectKnownError(
+      await server.request(`/users/${id}`, { as: project.server, query: { include_anonymous: false } }),
+      "USER_NOT_FOUND",
+      404,
+    );
+    const renamed = await server.request(`/users/${id}`, { method: "PATCH", as: project.server, body: { display_name: "Guest" } });
+    expect(renamed.status, renamed.text).toBe(200);
+    // A regular user is found either way; the flag is checked like any query value.
+    const regular = await createUser({ primary_email: uniqueEmail("regular") });
+    expect((await server.request(`/users/${regular.id}`, { as: project.server, query: { include_anonymous: true } })).status).toBe(200);
+    expectSchemaErrorIncluding(
+      await server.request(`/users/${regular.id}`, { as: project.server, query: { include_anonymous: "yes" } }),
+      "query.include_anonymous must be one of the following values: true, false",
+    );
+  });
+
+  it("PATCH is_anonymous: true is refused (a user leaves anonymity, never enters it); false is taken", async () => {
+    const created = await createUser({ primary_email: uniqueEmail("notanon") });
+    expectSchemaError(
+      await server.request(`/users/${created.id}`, { method: "PATCH", as: project.server, body: { is_anonymous: true } }),
+      "PATCH",
+      `/users/${created.id}`,
+      ["body.is_anonymous must be one of the following values: false"],
+    );
+    expect(await getUser(created.id)).toEqual(created);
+    const kept = await server.request(`/users/${created.id}`, { method: "PATCH", as: project.server, body: { is_anonymous: false } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.is_anonymous).toBe(false);
+    // POST /users may still create an anonymous user.
+    expect((await createUser({ is_anonymous: true })).is_anonymous).toBe(true);
   });
 
   it("PATCH updates server fields; absent fields stay", async () => {
@@ -451,7 +570,7 @@ describe("GET/PATCH/DELETE /users/{id} (server)", () => {
     const attempts = [
       { display_name: "x".repeat(257) },
       { display_name: "ok", unknown_field: 1 },
-      { display_name: "ok", password: "short" },
+      { display_name: "ok", password: "" },
       { display_name: "ok", selected_team_id: UNKNOWN_UUID },
       { display_name: "ok", profile_image_url: "not a url" },
       { display_name: "ok", country_code: "GBR" },
@@ -802,10 +921,36 @@ describe("unknown keys on routes that declare none", () => {
     expectSchemaError(res, "GET", "/users/me", ["query contains unknown properties: foo"]);
   });
 
-  it("a body on DELETE /users/me with unknown keys → SCHEMA_ERROR, user kept", async () => {
+  it("a body on DELETE is ignored, in any form the server reads; a malformed one is still BODY_PARSING_ERROR", async () => {
+    const bodies: [string, string][] = [
+      ["application/json", JSON.stringify({ confirm: true })],
+      ["application/json", "[1, 2]"],
+      ["application/x-www-form-urlencoded", "confirm=yes"],
+      ["text/plain", "please"],
+    ];
+    for (const [contentType, text] of bodies) {
+      const created = await createUser({ primary_email: uniqueEmail("del") });
+      const res = await server.request(`/users/${created.id}`, {
+        method: "DELETE",
+        as: project.server,
+        body: text,
+        headers: { "content-type": contentType },
+      });
+      expect(res.status, `${contentType}: ${res.text}`).toBe(200);
+      expect(res.body).toEqual({ success: true });
+      expectKnownError(await server.request(`/users/${created.id}`, { as: project.server }), "USER_NOT_FOUND", 404);
+    }
     const user = await signUpUser(server, project);
-    const res = await server.request("/users/me", { method: "DELETE", as: user.as, body: { confirm: true } });
-    expectSchemaError(res, "DELETE", "/users/me", ["body contains unknown properties: confirm"]);
+    const own = await server.request("/users/me", { method: "DELETE", as: user.as, body: { confirm: true } });
+    expect(own.status, own.text).toBe(400); // client deletion is off here: the body played no part
+    expect(own.text).toContain("Client user deletion is not enabled");
+    const malformed = await server.request("/users/me", {
+      method: "DELETE",
+      as: user.as,
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
+    expectKnownError(malformed, "BODY_PARSING_ERROR", 400);
     expect((await server.request("/users/me", { as: user.as })).status).toBe(200);
   });
 });

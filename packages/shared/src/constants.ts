@@ -2,6 +2,12 @@
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 70;
+/**
+ * The highest bcrypt cost an imported `password_hash` may have, as the
+ * reference allows: each step doubles the work of every sign-in check, and a
+ * cost of 31 would keep a thread busy for days per attempt.
+ */
+export const BCRYPT_MAX_COST = 16;
 export const EMAIL_MAX_LENGTH = 256;
 export const DISPLAY_NAME_MAX_LENGTH = 256;
 export const URL_MAX_LENGTH = 1_000_000;

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { isDataUrl, parseImageDataUrl } from "./image-data-url.ts";
 import {
+  BCRYPT_MAX_COST,
   BRANCH_ID_MAX_LENGTH,
   DISPLAY_NAME_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
@@ -26,6 +27,22 @@ export function isValidEmail(value: string): boolean {
 }
 
 export const emailSchema = z.string().max(EMAIL_MAX_LENGTH).refine(isValidEmail, { message: "must be a valid email" });
+
+/**
+ * The looser form a server-side write is held to, as the reference holds it:
+ * the pattern of an HTML e-mail input (any local part of the allowed
+ * characters, an @, then dot-separated labels). Addresses imported from other
+ * systems (`.x@example.com`, `a@intranet`, a sender on `mail.example.co2`)
+ * pass; what users type at sign-up still meets `emailSchema`.
+ */
+const LOOSE_EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+export function isLooselyValidEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && LOOSE_EMAIL_PATTERN.test(value);
+}
+
+export const serverEmailSchema = z.string().max(EMAIL_MAX_LENGTH).refine(isLooselyValidEmail, { message: "must be a valid email" });
 
 export function isValidUrl(value: string): boolean {
   if (/\s/.test(value)) return false;
@@ -148,6 +165,19 @@ export const totpSecretBase64Schema = base64Schema.refine(
   {
     message: `must be a TOTP secret of at least ${TOTP_SECRET_MIN_BYTES} bytes`,
   },
+);
+
+/**
+ * An imported password hash. Its algorithm and form are checked where it is
+ * stored; here, only the bcrypt cost (`$2b$<cost>$…`), bounded so that a
+ * single sign-in attempt cannot tie up the server.
+ */
+export const passwordHashSchema = z.string().refine(
+  (value) => {
+    const cost = /^\$2[aby]\$(\d{2})\$/.exec(value)?.[1];
+    return cost === undefined || Number(cost) <= BCRYPT_MAX_COST;
+  },
+  { message: `must be a bcrypt hash of cost at most ${BCRYPT_MAX_COST}` },
 );
 
 /**

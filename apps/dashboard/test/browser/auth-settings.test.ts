@@ -152,11 +152,11 @@ describe("OAuth providers", () => {
 });
 
 describe("domains and production mode", () => {
-  test("the checklist names each problem with a link to its fix; fixed, production mode turns on", async () => {
+  test("the checklist names each problem with a link to its fix, localhost as a warning; fixed, production mode turns on", async () => {
     await page.goto(projectUrl("domains"));
     await expectHeading(page, "Domains");
-    // The bad domain second, so its fix link must name its own row, not the first.
-    for (const domain of ["https://app.example.com", "http://localhost:3000"]) {
+    // The bad domains after a good one, so each fix link must name its own row, not the first.
+    for (const domain of ["https://app.example.com", "http://localhost:3000", "http://plain.example.com"]) {
       await page.getByRole("button", { name: "Add domain" }).click();
       const dialog = page.getByRole("dialog", { name: "Add a domain" });
       await dialog.getByLabel("Domain").fill(domain);
@@ -171,21 +171,29 @@ describe("domains and production mode", () => {
     await adding.getByRole("button", { name: "Add domain" }).click();
     await expect.poll(() => adding.getByRole("alert").textContent()).toContain("is not a valid trusted domain");
     await adding.getByRole("button", { name: "Cancel" }).click();
-    expect((await settings()).config.domains).toHaveLength(2);
+    expect((await settings()).config.domains).toHaveLength(3);
     // Each domain is an entry of its own under domains.trustedDomains.
     const entries = Object.entries(await environment()).filter(([key]) => key.startsWith("domains.trustedDomains."));
     expect(entries.map(([, value]) => value)).toEqual([
       { baseUrl: "https://app.example.com", handlerPath: "/handler" },
       { baseUrl: "http://localhost:3000", handlerPath: "/handler" },
+      { baseUrl: "http://plain.example.com", handlerPath: "/handler" },
     ]);
     expectWritesThroughConfig();
 
     const checklist = page.getByRole("list", { name: "Production mode checklist" });
+    const httpsMessage = "Trusted domains should be HTTPS: http://plain.example.com";
     const localhostMessage = "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings";
     const domainMessage = "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000";
+    // What keeps production mode off first, then what it only warns about.
     await expect
       .poll(() => checklist.getByRole("listitem").allTextContents())
-      .toEqual([expect.stringContaining(localhostMessage), expect.stringContaining(domainMessage)]);
+      .toEqual([
+        expect.stringContaining(httpsMessage),
+        expect.stringContaining(`Warning: ${localhostMessage}`),
+        expect.stringContaining(`Warning: ${domainMessage}`),
+      ]);
+    expect(await checklist.getByRole("listitem").first().textContent()).not.toContain("Warning");
     expect(await setting(/^Production mode/).isDisabled()).toBe(true);
     const fixIt = (message: string) =>
       checklist
@@ -196,40 +204,40 @@ describe("domains and production mode", () => {
 
     // Each "Fix it" follows the server's link, whose anchor is the setting itself.
     expect(await fixIt(domainMessage).getAttribute("href")).toBe(`/projects/${owner.id}/domains#trusted-domain-1`);
-    await fixIt(domainMessage).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("trusted-domain-1");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("http://localhost:3000");
+    expect(await fixIt(localhostMessage).getAttribute("href")).toBe(`/projects/${owner.id}/domains#allow-localhost`);
+    expect(await fixIt(httpsMessage).getAttribute("href")).toBe(`/projects/${owner.id}/domains#trusted-domain-2`);
+    await fixIt(httpsMessage).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("trusted-domain-2");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("http://plain.example.com");
     await page
-      .getByRole("row", { name: /localhost:3000/ })
+      .getByRole("row", { name: /plain\.example\.com/ })
       .getByRole("button", { name: /Remove/ })
       .click();
     await page.getByRole("dialog", { name: "Remove this domain?" }).getByRole("button", { name: "Remove domain" }).click();
-    await expect.poll(() => page.getByRole("row", { name: /localhost:3000/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("row", { name: /plain\.example\.com/ }).count()).toBe(0);
 
-    expect(await fixIt(localhostMessage).getAttribute("href")).toBe(`/projects/${owner.id}/domains#allow-localhost`);
-    await fixIt(localhostMessage).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("allow-localhost");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Allow localhost");
-    await setting(/^Allow localhost/).click();
-    await expect.poll(() => page.getByText("Every check passes.").count()).toBe(1);
-    expect((await environment())["domains.allowLocalhost"]).toBe(false);
-    expectWritesThroughConfig();
-
+    // Only warnings left: the switch is free, and production mode turns on with localhost still allowed.
+    await expect.poll(() => checklist.getByRole("listitem").count()).toBe(2);
     await expect.poll(() => setting(/^Production mode/).isDisabled()).toBe(false);
     await setting(/^Production mode/).click();
     await expect.poll(() => setting(/^Production mode/).isChecked()).toBe(true);
     const saved = await settings();
     expect(saved.isProductionMode).toBe(true);
-    expect(saved.config.allowLocalhost).toBe(false);
-    expect(saved.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
+    expect(saved.config.allowLocalhost).toBe(true);
+    expect(saved.config.domains).toEqual([
+      { domain: "https://app.example.com", handlerPath: "/handler" },
+      { domain: "http://localhost:3000", handlerPath: "/handler" },
+    ]);
 
-    // In production mode the server refuses what the checks forbid, through the config as through the project's
-    // PATCH, and the page says why.
+    // In production mode, localhost may still be switched off and on again; the warning follows.
     writes.take();
     await setting(/^Allow localhost/).click();
-    await expect.poll(() => page.getByRole("alert").filter({ hasText: localhostMessage }).count()).toBe(1);
-    expect(await setting(/^Allow localhost/).isChecked()).toBe(false);
-    expect((await settings()).config.allowLocalhost).toBe(false);
-    expect(writes.take()).toEqual(["PATCH /internal/config/override/environment"]);
+    await expect.poll(() => setting(/^Allow localhost/).isChecked()).toBe(false);
+    await expect.poll(() => checklist.getByRole("listitem").allTextContents()).toEqual([expect.stringContaining(domainMessage)]);
+    await setting(/^Allow localhost/).click();
+    await expect.poll(() => setting(/^Allow localhost/).isChecked()).toBe(true);
+    await expect.poll(() => checklist.getByRole("listitem").count()).toBe(2);
+    expect((await settings()).config.allowLocalhost).toBe(true);
+    expect(writes.take()).toEqual([THROUGH_CONFIG, THROUGH_CONFIG]);
   });
 });

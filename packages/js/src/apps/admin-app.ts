@@ -120,7 +120,7 @@ export class StackAdminApp extends StackServerApp {
         order_by: userOrderQuery(options.orderBy),
         desc: booleanText(options.desc),
         query: options.query,
-        include_anonymous: booleanText(options.includeAnonymous),
+        include_anonymous: booleanText(options.onlyAnonymous || options.includeAnonymous),
         only_anonymous: booleanText(options.onlyAnonymous),
         team_id: options.teamId,
       },

@@ -26,7 +26,7 @@ export interface StackServerAppOptions extends Omit<StackClientAppOptions, "toke
   tokenStore?: TokenStoreInit | null;
 }
 
-export interface ServerUserCreateOptions extends Omit<ServerUserUpdateOptions, "selectedTeamId"> {
+export interface ServerUserCreateOptions extends Omit<ServerUserUpdateOptions, "selectedTeamId" | "isAnonymous"> {
   primaryEmail?: string | null;
   isAnonymous?: boolean;
 }
@@ -129,7 +129,8 @@ export class StackServerApp extends StackClientApp {
         order_by: userOrderQuery(options.orderBy),
         desc: booleanText(options.desc),
         query: options.query,
-        include_anonymous: booleanText(options.includeAnonymous),
+        // The server asks for include_anonymous with only_anonymous; the option alone says both.
+        include_anonymous: booleanText(options.onlyAnonymous || options.includeAnonymous),
         only_anonymous: booleanText(options.onlyAnonymous),
         team_id: options.teamId,
       },
@@ -212,7 +213,11 @@ export class StackServerApp extends StackClientApp {
     // The signed-in user is built by currentUserFromJson below, so it is a CurrentServerUser.
     if (typeof idOrOptions !== "string") return (await super.getUser(idOrOptions)) as CurrentServerUser | null;
     try {
-      return this.serverUser(await this.api.call("GET /users/:user_id", { accessType: this.accessType, params: { user_id: idOrOptions } }));
+      // Looked up by id, an anonymous user is found too (the dashboard opens them from its lists).
+      const query = { include_anonymous: "true" } as const;
+      return this.serverUser(
+        await this.api.call("GET /users/:user_id", { accessType: this.accessType, params: { user_id: idOrOptions }, query }),
+      );
     } catch (error) {
       if (error instanceof KnownErrors.UserNotFound) return null;
       throw error;

@@ -88,11 +88,20 @@ export class AdminProject implements Project {
    * from the server's stored settings, not from this (possibly older) copy.
    */
   async getProductionModeErrors(): Promise<ProductionModeError[]> {
+    return (await this.getProductionModeProblems()).errors;
+  }
+
+  /**
+   * Both lists at once: `errors` keep production mode off; `warnings` (localhost
+   * allowed or trusted) do not, but are unwise for an app real people use.
+   */
+  async getProductionModeProblems(): Promise<{ errors: ProductionModeError[]; warnings: ProductionModeError[] }> {
     const body = await this.context.api.call("GET /internal/projects/current/production-mode-errors", {
       accessType: "admin",
       adminSession: this.context.adminSession,
     });
-    return body.errors.map((e) => ({ message: e.message, relativeFixUrl: e.relative_fix_url }));
+    const read = (e: { message: string; relative_fix_url: string }) => ({ message: e.message, relativeFixUrl: e.relative_fix_url });
+    return { errors: body.errors.map(read), warnings: body.warnings.map(read) };
   }
 
   async delete(): Promise<void> {

@@ -126,27 +126,38 @@ describe("a project's nested settings, transfer and deletion", () => {
     expect(edited.config).not.toHaveProperty("requireEmailVerification");
   });
 
-  it("lists what keeps the project out of production mode, as stored, until it is fixed", async () => {
+  it("lists what keeps the project out of production mode, as stored, until it is fixed; localhost only warns", async () => {
     const owner = await signedUpOwner();
     const project = await owner.createProject({
       displayName: "Going live",
-      config: { domains: [{ domain: "http://localhost:3000", handlerPath: "/handler" }] },
+      config: {
+        domains: [
+          { domain: "http://localhost:3000", handlerPath: "/handler" },
+          { domain: "http://app.example.com", handlerPath: "/handler" },
+        ],
+      },
     });
     const fix = `/projects/${project.id}/domains`;
-    expect(await project.getProductionModeErrors()).toEqual([
-      {
-        message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
-        relativeFixUrl: `${fix}#allow-localhost`,
-      },
-      {
-        message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000",
-        relativeFixUrl: `${fix}#trusted-domain-0`,
-      },
-    ]);
+    const https = { message: "Trusted domains should be HTTPS: http://app.example.com", relativeFixUrl: `${fix}#trusted-domain-1` };
+    expect(await project.getProductionModeErrors()).toEqual([https]);
+    expect(await project.getProductionModeProblems()).toEqual({
+      errors: [https],
+      warnings: [
+        {
+          message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+          relativeFixUrl: `${fix}#allow-localhost`,
+        },
+        {
+          message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000",
+          relativeFixUrl: `${fix}#trusted-domain-0`,
+        },
+      ],
+    });
     const fixed = await project.update({
-      config: { allowLocalhost: false, domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] },
+      config: { domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }] },
     });
     expect(await fixed.getProductionModeErrors()).toEqual([]);
+    expect((await fixed.getProductionModeProblems()).warnings).toHaveLength(1);
     expect((await fixed.update({ isProductionMode: true })).isProductionMode).toBe(true);
   });
 

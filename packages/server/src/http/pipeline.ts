@@ -87,7 +87,10 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
         )
       : undefined;
   const bodySchema = (auth?.type === "client" && route.clientBody) || route.body;
-  const body = bodySchema || rawBody !== undefined ? parsePart(messages, "body", bodySchema ?? NO_BODY, rawBody) : undefined;
+  // A DELETE's body, where the route declares none, is ignored, as the reference ignores it (clients
+  // send one out of habit); it is still read, so a malformed one stays BODY_PARSING_ERROR.
+  const checksBody = bodySchema || (rawBody !== undefined && request.method !== "DELETE");
+  const body = checksBody ? parsePart(messages, "body", bodySchema || NO_BODY, rawBody) : undefined;
   if (messages.length > 0) throw schemaError(request.method, pathOf(request), messages);
   if (route.teamPermission && auth) yield* requireTeamPermission(services, auth, route.teamPermission, { params, query, body });
 

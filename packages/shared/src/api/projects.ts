@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DISPLAY_NAME_MAX_LENGTH, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
 import { KnownErrors } from "../known-errors/index.ts";
-import { displayNameSchema, domainPatternSchema, emailSchema, logoUrlSchema, uuidSchema } from "../schema-fields.ts";
+import { displayNameSchema, domainPatternSchema, logoUrlSchema, serverEmailSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { listJson, successJson } from "./json.ts";
 
@@ -66,7 +66,8 @@ export const emailConfigSchema = z.discriminatedUnion("type", [
     username: z.string(),
     password: z.string(),
     sender_name: z.string().min(1),
-    sender_email: emailSchema,
+    /** Held to the looser server-side form (schema-fields.ts), as the reference: a TLD with digits is fine. */
+    sender_email: serverEmailSchema,
   }),
 ]);
 export type EmailConfigJson = z.infer<typeof emailConfigSchema>;
@@ -266,10 +267,11 @@ export const internalProjectsEndpoints = {
   getProductionModeErrors: defineEndpoint({
     method: "GET",
     path: "/internal/projects/current/production-mode-errors",
-    summary: "What must change before the current project can be switched to production mode (empty when nothing)",
+    summary:
+      "What must change before the current project can be switched to production mode (errors, empty when nothing), and what is only unwise there (warnings)",
     tags: ["Projects"],
     access: ["admin"],
-    response: z.strictObject({ errors: z.array(productionModeErrorJson) }),
+    response: z.strictObject({ errors: z.array(productionModeErrorJson), warnings: z.array(productionModeErrorJson) }),
   }),
   deleteAdminProject: defineEndpoint({
     method: "DELETE",

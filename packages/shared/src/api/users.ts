@@ -12,7 +12,9 @@ import {
   emailSchema,
   metadataSchema,
   clientProfileImageUrlSchema,
+  passwordHashSchema,
   profileImageUrlSchema,
+  serverEmailSchema,
   uuidSchema,
 } from "../schema-fields.ts";
 import { defineEndpoint } from "./endpoint.ts";
@@ -83,14 +85,17 @@ export const serverUserPatchBody = z.strictObject({
   totp_secret_base64: totpSecretBase64Schema.nullable().optional(),
   otp_auth_enabled: z.boolean().optional(),
   passkey_auth_enabled: z.boolean().optional(),
-  primary_email: emailSchema.nullable().optional(),
+  /** Server writes take the looser form (schema-fields.ts); a client changing its own address the strict one. */
+  primary_email: serverEmailSchema.nullable().optional(),
   client_read_only_metadata: metadataSchema.optional(),
   server_metadata: metadataSchema.optional(),
   primary_email_verified: z.boolean().optional(),
   primary_email_auth_enabled: z.boolean().optional(),
-  password: z.string().max(PASSWORD_MAX_LENGTH).nullable().optional(),
-  password_hash: z.string().optional(),
-  is_anonymous: z.boolean().optional(),
+  /** No minimum length for a server's write, as the reference: the minimum is for users choosing their own. */
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH).nullable().optional(),
+  password_hash: passwordHashSchema.optional(),
+  /** A user may leave anonymity, never enter it: the reference accepts `false` alone here (POST /users takes either). */
+  is_anonymous: z.literal(false).optional(),
   restricted_by_admin: z.boolean().optional(),
   restricted_by_admin_reason: z.string().nullable().optional(),
   restricted_by_admin_private_details: z.string().nullable().optional(),
@@ -111,16 +116,19 @@ export const clientUserPatchBody = serverUserPatchBody
     passkey_auth_enabled: true,
     primary_email: true,
   })
-  .extend({ profile_image_url: clientProfileImageUrlSchema.optional() });
+  .extend({ profile_image_url: clientProfileImageUrlSchema.optional(), primary_email: emailSchema.nullable().optional() });
 export type ClientUserPatchBody = z.input<typeof clientUserPatchBody>;
 
 export const serverUserCreateBody = serverUserPatchBody.extend({
-  oauth_providers: z.array(z.strictObject({ id: z.string(), account_id: z.string(), email: emailSchema.nullable().optional() })).optional(),
+  is_anonymous: z.boolean().optional(),
+  oauth_providers: z
+    .array(z.strictObject({ id: z.string(), account_id: z.string(), email: serverEmailSchema.nullable().optional() }))
+    .optional(),
 });
 export type ServerUserCreateBody = z.input<typeof serverUserCreateBody>;
 export type ServerUserCreate = z.output<typeof serverUserCreateBody>;
 
-export const listUsersQuery = z.strictObject({
+const listUsersFields = z.strictObject({
   cursor: uuidSchema.optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   desc: booleanQuery.optional(),
@@ -128,18 +136,30 @@ export const listUsersQuery = z.strictObject({
   order_by: z.enum(["signed_up_at", "last_active_at"]).optional(),
   query: z.string().optional(),
   include_anonymous: booleanQuery.optional(),
-  /** A Latchkey extension: anonymous users alone (implies include_anonymous). */
+  /** A Latchkey extension: anonymous users alone; asked for together with include_anonymous=true. */
   only_anonymous: booleanQuery.optional(),
   team_id: uuidSchema.optional(),
 });
 
+/** Anonymous users alone are a subset of the list with anonymous users, so asking for them means asking for those too. */
+function onlyAnonymousNeedsInclude(query: { include_anonymous?: boolean; only_anonymous?: boolean }, ctx: z.RefinementCtx): void {
+  if (query.only_anonymous && !query.include_anonymous) {
+    ctx.addIssue({ code: "custom", path: ["only_anonymous"], message: "requires include_anonymous=true" });
+  }
+}
+
+export const listUsersQuery = listUsersFields.superRefine(onlyAnonymousNeedsInclude);
+
 /** The filters and order of a user list, without its paging: what an export of the list takes, plus its format. */
-export const exportUsersQuery = listUsersQuery.omit({ cursor: true, limit: true }).extend({
-  format: z.enum(["csv", "json"]),
-});
+export const exportUsersQuery = listUsersFields
+  .omit({ cursor: true, limit: true })
+  .extend({ format: z.enum(["csv", "json"]) })
+  .superRefine(onlyAnonymousNeedsInclude);
 export type ExportUsersQuery = z.input<typeof exportUsersQuery>;
 
 const userParams = z.strictObject({ user_id: uuidSchema });
+/** An anonymous user is found by id only when asked for, as the reference answers. */
+const getUserQuery = z.strictObject({ include_anonymous: booleanQuery.optional() });
 const ALL = ["client", "server", "admin"] as const;
 const SERVER = ["server", "admin"] as const;
 const PASSWORD_ERRORS = [KnownErrors.PasswordTooShort, KnownErrors.PasswordTooLong] as const;
@@ -219,6 +239,7 @@ export const usersEndpoints = {
     tags: ["Users"],
     access: SERVER,
     params: userParams,
+    query: getUserQuery,
     response: serverUserJson,
     errors: [KnownErrors.UserNotFound],
   }),

@@ -3,6 +3,7 @@
  * the server (the same checks it applies when the switch is turned on), read
  * again after every change of the project. Each problem's fix link names
  * the very setting to change (the toggle, or the domain's row) as its anchor.
+ * Warnings (localhost) are listed too, but leave the switch free.
  */
 import { Link } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
@@ -13,8 +14,9 @@ import { ErrorNotice, Loading } from "../../ui/states.tsx";
 
 export function ProductionModeCard() {
   const project = useCurrentProject();
-  const errors = useLoad(() => project.getProductionModeErrors(), [project]);
-  const issues = errors.data ?? [];
+  const errors = useLoad(() => project.getProductionModeProblems(), [project]);
+  const issues = errors.data?.errors ?? [];
+  const warnings = errors.data?.warnings ?? [];
   const checking = errors.status !== "ready";
   const blocked = !project.isProductionMode && (checking || issues.length > 0);
   return (
@@ -27,12 +29,14 @@ export function ProductionModeCard() {
         label="Production mode"
         hint={
           project.isProductionMode
-            ? "On. Changes that would break the checks below are refused."
+            ? "On. Changes that would break a check below are refused (warnings are not)."
             : checking
               ? "Checking the project's settings…"
               : issues.length > 0
                 ? `Can be turned on once the ${issues.length === 1 ? "problem" : `${issues.length} problems`} below ${issues.length === 1 ? "is" : "are"} fixed.`
-                : "Ready: nothing stands in the way."
+                : warnings.length > 0
+                  ? "Ready; the warnings below are worth fixing before real people use your apps."
+                  : "Ready: nothing stands in the way."
         }
         checked={project.isProductionMode}
         disabled={blocked}
@@ -43,18 +47,23 @@ export function ProductionModeCard() {
         <ErrorNotice error={errors.error} retry={errors.reload} />
       ) : errors.data === undefined ? (
         <Loading label="Checking…" />
-      ) : issues.length === 0 ? (
+      ) : issues.length + warnings.length === 0 ? (
         <p className="checklist-ok">Every check passes.</p>
       ) : (
         <ul className="checklist" aria-label="Production mode checklist">
-          {issues.map((issue) => (
-            <li key={issue.message}>
-              <span className="checklist-message">{issue.message}</span>
-              <Link className="checklist-fix" to={issue.relativeFixUrl}>
-                Fix it<span className="visually-hidden">: {issue.message}</span>
-              </Link>
-            </li>
-          ))}
+          {[...issues.map((issue) => ({ issue, warning: false })), ...warnings.map((issue) => ({ issue, warning: true }))].map(
+            ({ issue, warning }) => (
+              <li key={issue.message}>
+                <span className="checklist-message">
+                  {warning ? <strong>Warning: </strong> : null}
+                  {issue.message}
+                </span>
+                <Link className="checklist-fix" to={issue.relativeFixUrl}>
+                  Fix it<span className="visually-hidden">: {issue.message}</span>
+                </Link>
+              </li>
+            ),
+          )}
         </ul>
       )}
     </Card>

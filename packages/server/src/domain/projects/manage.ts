@@ -9,7 +9,7 @@ import { NEW_PROJECT_ENVIRONMENT, legacyPatchOverride, projectConfigOf } from ".
 import { mainBranch, readOverrides, renderOverrides, saveOverride } from "../config/store.ts";
 import type { ProjectConfig } from "./config.ts";
 import { missingClientSecret, sealProviderSecrets } from "./oauth-secrets.ts";
-import { productionModeErrors, type ProductionModeError } from "./production-mode.ts";
+import { productionModeProblems, type ProductionModeError } from "./production-mode.ts";
 import { loadProjects, type ProjectStore } from "./projects.ts";
 import { inTenancy } from "../../db/tenancy.ts";
 import type { ConfigPatch } from "./schemas.ts";
@@ -68,7 +68,7 @@ function patchedOverride(serverSecret: string, current: ProjectConfig, patch: Co
 /** Throws ProductionModeRefused when a production project's config would break a production rule. */
 export function checkProductionMode(projectId: string, productionMode: boolean | undefined, config: ProjectConfig): void {
   if (!productionMode) return;
-  const errors = productionModeErrors(projectId, config);
+  const { errors } = productionModeProblems(projectId, config);
   if (errors.length > 0) throw new ProductionModeRefused(errors);
 }
 

@@ -1,7 +1,9 @@
 /**
  * What stands between a project and production mode: each problem
  * with the exact message and a link to where it is fixed, down to the
- * setting itself (the dashboard's anchor for it).
+ * setting itself (the dashboard's anchor for it). Errors refuse production
+ * mode; warnings (localhost allowed, or trusted) are only shown, as the
+ * reference lets a project in production keep localhost for its own testing.
  */
 import { ALLOW_LOCALHOST_ANCHOR, trustedDomainAnchor, type ProductionModeErrorJson } from "@latchkey/shared";
 import type { ProjectConfig } from "./config.ts";
@@ -13,11 +15,17 @@ function isLocalhost(url: URL): boolean {
   return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d+){3}$/.test(host);
 }
 
-export function productionModeErrors(projectId: string, config: ProjectConfig): ProductionModeError[] {
+export interface ProductionModeProblems {
+  errors: ProductionModeError[];
+  warnings: ProductionModeError[];
+}
+
+export function productionModeProblems(projectId: string, config: ProjectConfig): ProductionModeProblems {
   const page = `/projects/${encodeURIComponent(projectId)}/domains`;
   const errors: ProductionModeError[] = [];
+  const warnings: ProductionModeError[] = [];
   if (config.allow_localhost) {
-    errors.push({
+    warnings.push({
       message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
       relative_fix_url: `${page}#${ALLOW_LOCALHOST_ANCHOR}`,
     });
@@ -32,12 +40,12 @@ export function productionModeErrors(projectId: string, config: ProjectConfig): 
       continue;
     }
     if (isLocalhost(url)) {
-      errors.push({ message: `Localhost domains are not allowed to be trusted in production mode: ${domain}`, relative_fix_url: fix });
+      warnings.push({ message: `Localhost domains are not allowed to be trusted in production mode: ${domain}`, relative_fix_url: fix });
     } else if (/^\d+(\.\d+)*$/.test(url.hostname) || url.hostname.startsWith("[")) {
       errors.push({ message: `Direct IPs are not valid for trusted domains in production mode: ${domain}`, relative_fix_url: fix });
     } else if (url.protocol !== "https:") {
       errors.push({ message: `Trusted domains should be HTTPS: ${domain}`, relative_fix_url: fix });
     }
   }
-  return errors;
+  return { errors, warnings };
 }

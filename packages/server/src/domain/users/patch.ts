@@ -7,7 +7,10 @@ import { camelCaseKeys, StatusError, type CamelCaseKeys, type ServerUserPatch } 
 import { sealTotpSecret } from "../auth/mfa/totp.ts";
 import { passwordHashFromBody } from "../auth/password/password-fields.ts";
 
-export type UserPatch = CamelCaseKeys<Omit<ServerUserPatch, "password" | "password_hash" | "totp_secret_base64">> & {
+/** A patch's fields, or a create's: only a create may make a user anonymous. */
+type UserWrite = Partial<Omit<ServerUserPatch, "is_anonymous">> & { is_anonymous?: boolean | undefined };
+
+export type UserPatch = CamelCaseKeys<Omit<UserWrite, "password" | "password_hash" | "totp_secret_base64">> & {
   /** Already hashed. null removes the password. */
   passwordHash?: string | null;
   /** Encrypted (domain/auth/mfa/totp.ts). null turns two-factor off. */
@@ -27,7 +30,7 @@ export const PASSKEY_AUTH_CANNOT_BE_ENABLED = "Cannot manually enable passkey au
  * Validates and hashes a password (or an imported hash) if the body has one: the slow part, so done outside transactions.
  * A TOTP secret is encrypted with the server secret.
  */
-export async function userPatchFromBody(body: Partial<ServerUserPatch>, serverSecret: string): Promise<UserPatch> {
+export async function userPatchFromBody(body: UserWrite, serverSecret: string): Promise<UserPatch> {
   const { password, password_hash, totp_secret_base64: totpSecret, ...fields } = body;
   // Derived from the user's passkeys: only turning it off (removing them all) is a request one can make.
   if (fields.passkey_auth_enabled === true) throw new StatusError(400, PASSKEY_AUTH_CANNOT_BE_ENABLED);

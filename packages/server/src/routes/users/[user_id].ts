@@ -14,9 +14,12 @@ async function targetUser(services: Services, auth: RequestAuth, userId: string)
 }
 
 export default [
-  defineRoute(usersEndpoints.getUser, async ({ auth, params, services }) => ({
-    body: serverUserView(await targetUser(services, auth, params.user_id), auth.project.config),
-  })),
+  defineRoute(usersEndpoints.getUser, async ({ auth, params, query, services }) => {
+    const user = await targetUser(services, auth, params.user_id);
+    // Anonymous users stay out of reads unless asked for, as in the list; a write by id still reaches them.
+    if (user.isAnonymous && !query.include_anonymous) throw new KnownErrors.UserNotFound();
+    return { body: serverUserView(user, auth.project.config) };
+  }),
   defineRoute(usersEndpoints.updateUser, async ({ auth, params, body, services }) => {
     const user = await targetUser(services, auth, params.user_id);
     const updated = await updateUserFromBody(services, auth.project, auth.branchId, user, body);

@@ -1,6 +1,11 @@
-/** Server writes may set `password` (hashed here) or import `password_hash`. */
+/**
+ * Server writes may set `password` (hashed here) or import `password_hash`.
+ * A server's password has no minimum length, as the reference has none: the
+ * minimum guards what users choose themselves (sign-up, change, reset); the
+ * schema bounds it to 1-70 characters.
+ */
 import { StatusError } from "@latchkey/shared";
-import { checkPasswordRules, hashPassword, isSupportedPasswordHash } from "./passwords.ts";
+import { hashPassword, isSupportedPasswordHash } from "./passwords.ts";
 
 export async function passwordHashFromBody(body: {
   password?: string | null | undefined;
@@ -17,6 +22,5 @@ export async function passwordHashFromBody(body: {
   }
   if (body.password === null) return null;
   if (body.password === undefined) return undefined;
-  checkPasswordRules(body.password);
   return hashPassword(body.password);
 }
