@@ -32,6 +32,7 @@ import { ClientAddresses } from "./http/client-address.ts";
 import { Metrics } from "./lib/metrics.ts";
 import { Readiness } from "./db/readiness.ts";
 import { postgresImageStore } from "./capabilities/images/domain/postgres-store.ts";
+import { ApiKeyUsage } from "./capabilities/user-team-api-keys/domain/usage.ts";
 import type { Services } from "./services.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 
@@ -86,6 +87,7 @@ export async function startInstance(
   const caches = new Caches(bus);
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
+  const apiKeyUsage = new ApiKeyUsage(db);
   const projects = new ProjectStore(db, caches, bus, config.serverSecret);
   // Every kind registers with the runner before it starts (e-mail: EmailQueue's constructor).
   const jobs = new JobRunner(db, clock, logger);
@@ -139,6 +141,7 @@ export async function startInstance(
     metrics,
     readiness,
     images: postgresImageStore(db),
+    apiKeyUsage,
   };
   for (const subscription of capabilitySubscriptions()) {
     events.subscribe((recorded) => {
@@ -154,6 +157,7 @@ export async function startInstance(
       await jobs.close();
       await housekeeping.close();
       await sessionActivity.close();
+      await apiKeyUsage.close();
       await database.close();
     },
   };

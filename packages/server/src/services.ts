@@ -25,6 +25,7 @@ import type { Metrics } from "./lib/metrics.ts";
 import type { Readiness } from "./db/readiness.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { ImageStore } from "./capabilities/images/domain/image-store.ts";
+import type { ApiKeyUsage } from "./capabilities/user-team-api-keys/domain/usage.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -61,4 +62,6 @@ export interface Services {
   readiness: Readiness;
   /** Where images written as data: URLs are kept (capabilities/images/). */
   images: ImageStore;
+  /** When user and team API keys were last accepted, written behind (capabilities/user-team-api-keys). */
+  apiKeyUsage: ApiKeyUsage;
 }

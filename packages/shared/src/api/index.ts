@@ -29,6 +29,7 @@ import { internalMetricsEndpoints } from "./metrics.ts";
 import { configEndpoints } from "./config.ts";
 import { imagesEndpoints } from "./images.ts";
 import { aiChatEndpoints } from "./ai-chat.ts";
+import { teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -56,6 +57,7 @@ export * from "./metrics.ts";
 export * from "./config.ts";
 export * from "./images.ts";
 export * from "./ai-chat.ts";
+export * from "./user-team-api-keys.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -83,6 +85,8 @@ export const endpointsByArea = {
   config: configEndpoints,
   images: imagesEndpoints,
   aiChat: aiChatEndpoints,
+  userApiKeys: userApiKeysEndpoints,
+  teamApiKeys: teamApiKeysEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -109,6 +113,8 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof internalMetricsEndpoints> &
   EndpointMapOf<typeof configEndpoints> &
   EndpointMapOf<typeof imagesEndpoints> &
-  EndpointMapOf<typeof aiChatEndpoints>;
+  EndpointMapOf<typeof aiChatEndpoints> &
+  EndpointMapOf<typeof userApiKeysEndpoints> &
+  EndpointMapOf<typeof teamApiKeysEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));
