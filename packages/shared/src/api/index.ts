@@ -29,7 +29,7 @@ import { internalMetricsEndpoints } from "./metrics.ts";
 import { configEndpoints } from "./config.ts";
 import { imagesEndpoints } from "./images.ts";
 import { aiChatEndpoints } from "./ai-chat.ts";
-import { teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
+import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -87,6 +87,7 @@ export const endpointsByArea = {
   aiChat: aiChatEndpoints,
   userApiKeys: userApiKeysEndpoints,
   teamApiKeys: teamApiKeysEndpoints,
+  credentialScanning: credentialScanningEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -115,6 +116,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof imagesEndpoints> &
   EndpointMapOf<typeof aiChatEndpoints> &
   EndpointMapOf<typeof userApiKeysEndpoints> &
-  EndpointMapOf<typeof teamApiKeysEndpoints>;
+  EndpointMapOf<typeof teamApiKeysEndpoints> &
+  EndpointMapOf<typeof credentialScanningEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
 import { userIdOrMeSchema, uuidSchema } from "../schema-fields.ts";
 import { defineEndpoint, type SettingGate } from "./endpoint.ts";
-import { listJson } from "./json.ts";
+import { listJson, successJson } from "./json.ts";
 
 export const API_KEY_TYPES = ["user", "team"] as const;
 export type ApiKeyType = (typeof API_KEY_TYPES)[number];
@@ -217,5 +217,23 @@ export const teamApiKeysEndpoints = {
   }),
 };
 
-/** Both kinds: one capability serves them (server capabilities/user-api-keys). */
-export const userAndTeamApiKeysEndpoints = { ...userApiKeysEndpoints, ...teamApiKeysEndpoints };
+/**
+ * For secret scanners (a code host's, say) that found a key in public: no
+ * authentication, the key is its own proof. A secret key is revoked and its
+ * owner told by e-mail; a public key (`pk_`) is meant to be seen and is not.
+ */
+export const credentialScanningEndpoints = {
+  revokeLeakedApiKey: defineEndpoint({
+    method: "POST",
+    path: "/integrations/credential-scanning/revoke",
+    summary: "Revoke a user or team API key found in public (secret keys only), and tell its owner",
+    tags: ["User API keys", "Team API keys"],
+    access: "public",
+    body: apiKeyCheckBody,
+    response: successJson,
+    errors: [KnownErrors.ApiKeyNotFound, KnownErrors.PublicApiKeyCannotBeRevoked],
+  }),
+};
+
+/** Both kinds, and the scanners' revocation: one capability serves them (server capabilities/user-team-api-keys). */
+export const userAndTeamApiKeysEndpoints = { ...userApiKeysEndpoints, ...teamApiKeysEndpoints, ...credentialScanningEndpoints };

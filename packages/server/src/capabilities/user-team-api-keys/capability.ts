@@ -9,11 +9,15 @@
  * outbox's cache events (cache/caches.ts); when a key was last accepted is
  * written behind, at most once a minute (domain/usage.ts, `apiKeyUsage` in
  * the services). A deleted user's or team's keys go with it (the cascades).
+ * Secret scanners revoke a secret key they found in public, and its owner is
+ * mailed (POST /integrations/credential-scanning/revoke,
+ * domain/credential-scanning.ts).
  *
  * Outside this folder: the wire schemas (`userAndTeamApiKeysEndpoints`) and
  * the known errors are in @latchkey/shared (api/user-team-api-keys.ts,
  * known-errors/api-keys.ts); the SDK's calls in @latchkey/js
- * (models/user-api-key.ts and the user, team and server-app objects); the
+ * (models/user-team-api-key.ts and the user, team and server-app objects),
+ * and `useApiKeys` in @latchkey/react; the
  * cache of keys in cache/caches.ts; its table's migration in db/migrations/.
  */
 import { userAndTeamApiKeysEndpoints } from "@latchkey/shared";

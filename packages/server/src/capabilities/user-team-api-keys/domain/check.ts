@@ -43,7 +43,7 @@ function verdict(services: Services, type: ApiKeyType, value: string, row: UserT
 }
 
 /** In constant time: how much of a guessed key was right must not show in the answer's timing. */
-function sameDigest(storedHex: string, givenHex: string): boolean {
+export function sameDigest(storedHex: string, givenHex: string): boolean {
   const stored = Buffer.from(storedHex, "hex");
   const given = Buffer.from(givenHex, "hex");
   return stored.length === given.length && timingSafeEqual(stored, given);

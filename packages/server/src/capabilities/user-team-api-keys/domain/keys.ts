@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { teams, users } from "../../../db/schema/index.ts";
 import { inTenancy, tenancyOf, type Tenancy } from "../../../db/tenancy.ts";
-import { record } from "../../../events/transaction.ts";
+import { record, type EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
 import { userTeamApiKeys, type UserTeamApiKeyRow } from "../schema.ts";
@@ -104,6 +104,8 @@ export async function updateApiKey(
   t: Tenancy,
   row: UserTeamApiKeyRow,
   change: { description?: string | undefined; revoked?: true | undefined },
+  /** Runs in the change's transaction when it revokes the key (it was not revoked before). */
+  onRevoked?: (tx: EventTx, row: UserTeamApiKeyRow) => Promise<void>,
 ): Promise<UserTeamApiKeyRow> {
   const revoke = change.revoked === true && row.manuallyRevokedAt === null;
   if (change.description === undefined && !revoke) return row;
@@ -120,6 +122,8 @@ export async function updateApiKey(
       .returning();
     if (!updated) throw new KnownErrors.ApiKeyNotFound();
     await record(tx, { type: "api_key.updated", ...t, data: { id: row.id } });
+    // Two revocations racing: only the one whose time was kept tells anyone.
+    if (revoke && onRevoked && updated.manuallyRevokedAt?.toISOString() === now) await onRevoked(tx, updated);
     return updated;
   });
 }
