@@ -20,7 +20,6 @@ import type { Services } from "../../../services.ts";
 import type { UserTeamApiKeyRow } from "../schema.ts";
 import { parseApiKeyString } from "./key-string.ts";
 import { apiKeyView, findApiKey } from "./keys.ts";
-import type { KeyJsonOf } from "./manage.ts";
 
 export function checkApiKey(services: Services, t: Tenancy, type: ApiKeyType, value: string): MaybePromise<UserTeamApiKeyRow> {
   const parsed = parseApiKeyString(value);
@@ -49,13 +48,19 @@ export function sameDigest(storedHex: string, givenHex: string): boolean {
   return stored.length === given.length && timingSafeEqual(stored, given);
 }
 
-/** The check's answer: the key's read shape. */
-export function checkedApiKeyView<T extends ApiKeyType>(
-  services: Services,
-  t: Tenancy,
-  type: T,
-  value: string,
-): MaybePromise<KeyJsonOf<T>> {
+/**
+ * The check's answer, the key's read shape, as JSON text: kept with the row, so a cached key is answered
+ * without building or serializing it again (a cached row is never changed in place: a change replaces it).
+ */
+const answers = new WeakMap<UserTeamApiKeyRow, string>();
+
+export function checkedApiKeyJson(services: Services, t: Tenancy, type: ApiKeyType, value: string): MaybePromise<string> {
   const row = checkApiKey(services, t, type, value);
-  return isPromise(row) ? row.then((r) => apiKeyView(r) as KeyJsonOf<T>) : (apiKeyView(row) as KeyJsonOf<T>);
+  return isPromise(row) ? row.then(answerOf) : answerOf(row);
+}
+
+function answerOf(row: UserTeamApiKeyRow): string {
+  let json = answers.get(row);
+  if (json === undefined) answers.set(row, (json = JSON.stringify(apiKeyView(row))));
+  return json;
 }
