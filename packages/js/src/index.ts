@@ -32,6 +32,16 @@ export type {
 } from "./apps/admin-emails.ts";
 export type { ChatContent, ChatContextType } from "./apps/admin-ai-chat.ts";
 export { CurrentUser } from "./models/current-user.ts";
+export type {
+  ApiKey,
+  ApiKeyType,
+  ApiKeyCreationOptions,
+  ApiKeyUpdateOptions,
+  UserApiKey,
+  UserApiKeyFirstView,
+  TeamApiKey,
+  TeamApiKeyFirstView,
+} from "./models/user-team-api-key.ts";
 export { ServerUser, type ServerOnlyUserFields } from "./models/server-user.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";
 export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/user-fields.ts";

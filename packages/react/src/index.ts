@@ -12,6 +12,7 @@ export { useProject, useProjectOnceLoaded } from "./use-project.ts";
 export { useContactChannels } from "./use-contact-channels.ts";
 export { useNotificationCategories } from "./use-notification-categories.ts";
 export { usePasskeys } from "./use-passkeys.ts";
+export { useApiKeys } from "./use-api-keys.ts";
 export { useOAuthProviders } from "./use-oauth-providers.ts";
 export { useConnectedAccount } from "./use-connected-account.ts";
 export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitations, useTeamProfile } from "./use-teams.ts";

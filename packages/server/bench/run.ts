@@ -10,7 +10,7 @@
  * stdout and to BENCHMARKS.md at the repository root.
  *
  * Knobs (environment): BENCH_DURATION seconds per scenario (default 8),
- * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,refresh,refresh-distinct,sign-in,sign-up,users-page;
+ * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,api-key-check,refresh,refresh-distinct,sign-in,sign-up,users-page;
  * `BENCH_SCENARIOS=footprint` measures only what `npm start` costs: start times and idle memory, see footprint.ts),
  * BENCH_CPU_PROF directory for `node --cpu-prof` profiles of the server,
  * BENCH_NO_WRITE=1 to leave BENCHMARKS.md alone.

@@ -14,6 +14,7 @@ import {
   sessionPool,
   teamMembersFixture,
   TEAMS_PER_MEMBER,
+  userApiKeys,
   type ApiResponse,
   type BurstResult,
   type Fixture,
@@ -24,6 +25,7 @@ import { PASSKEY_SIGN_INS, passkeySignIns, registerPoolPasskeys } from "./passke
 
 export type { Row };
 
+export const API_KEY_CHECK = "POST /user-api-keys/check";
 export const REFRESH_COLD = "refresh: each session's first, read from the database";
 export const REFRESH_DISTINCT = "refresh: no session twice in a second, sessions cached";
 
@@ -194,6 +196,18 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
     );
     await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
     report.rows.push(await cannon("GET /users/me", base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("api-key-check")) {
+    // A server checking the user API keys it is given: one key per pool user, each checked in turn.
+    process.stdout.write(`[${label}] POST /user-api-keys/check…\n`);
+    const request: CannonRequest[] = (await userApiKeys(base, fx)).map((apiKey) => ({
+      method: "POST",
+      path: "/api/v1/user-api-keys/check",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ api_key: apiKey }),
+    }));
+    await cannon("warm-up", base, { headers: fx.server, request, pid }, WARMUP);
+    report.rows.push(await cannon(API_KEY_CHECK, base, { headers: fx.server, request, pid }));
   }
   if (wanted("teams") || wanted("team-permissions")) {
     const members = await teamMembersFixture(base, fx);

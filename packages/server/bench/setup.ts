@@ -117,7 +117,11 @@ export async function seed(base: string): Promise<Fixture> {
   const project = await call(base, "/internal/projects", {
     method: "POST",
     headers: { ...internal, "x-stack-access-token": owner.body.access_token },
-    body: { display_name: "Benchmark", owner_team_id: me.body.selected_team_id, config: { passkey_enabled: true } },
+    body: {
+      display_name: "Benchmark",
+      owner_team_id: me.body.selected_team_id,
+      config: { passkey_enabled: true, allow_user_api_keys: true },
+    },
   });
   expectStatus(project, 201, "create project");
   const projectId = project.body.id as string;
@@ -183,6 +187,23 @@ export async function sessionPool(base: string, fx: Fixture, count: number): Pro
     }
   }
   return tokens;
+}
+
+/** A user API key for each pool user, made with server access. */
+export async function userApiKeys(base: string, fx: Fixture): Promise<string[]> {
+  const { result, responses } = await burst(
+    fx.users.map(
+      (user) => () =>
+        call(base, "/user-api-keys", {
+          method: "POST",
+          headers: fx.server,
+          body: { user_id: user.id, description: "benchmark", expires_at_millis: null },
+        }),
+    ),
+  );
+  const keys = responses.flatMap((res) => (res?.status === 200 ? [res.body.value as string] : []));
+  if (keys.length !== fx.users.length) throw new Error(`user API keys could not all be created: ${JSON.stringify(result.statuses)}`);
+  return keys;
 }
 
 export const TEAMS_PER_MEMBER = 50;

@@ -33,6 +33,7 @@ import { Metrics } from "./lib/metrics.ts";
 import { Readiness } from "./db/readiness.ts";
 import { postgresImageStore } from "./capabilities/images/domain/postgres-store.ts";
 import { dataVaultSealerOf } from "./capabilities/data-vault/domain/local-sealer.ts";
+import { ApiKeyUsage } from "./capabilities/user-team-api-keys/domain/usage.ts";
 import type { Services } from "./services.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 
@@ -87,6 +88,7 @@ export async function startInstance(
   const caches = new Caches(bus);
   await bus.connect(database);
   const sessionActivity = new SessionActivity(db);
+  const apiKeyUsage = new ApiKeyUsage(db);
   const projects = new ProjectStore(db, caches, bus, config.serverSecret);
   // Every kind registers with the runner before it starts (e-mail: EmailQueue's constructor).
   const jobs = new JobRunner(db, clock, logger);
@@ -141,6 +143,7 @@ export async function startInstance(
     readiness,
     images: postgresImageStore(db),
     dataVaultSealer: dataVaultSealerOf(config),
+    apiKeyUsage,
   };
   for (const subscription of capabilitySubscriptions()) {
     events.subscribe((recorded) => {
@@ -156,6 +159,7 @@ export async function startInstance(
       await jobs.close();
       await housekeeping.close();
       await sessionActivity.close();
+      await apiKeyUsage.close();
       await database.close();
     },
   };

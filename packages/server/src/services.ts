@@ -26,6 +26,7 @@ import type { Readiness } from "./db/readiness.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { ImageStore } from "./capabilities/images/domain/image-store.ts";
 import type { Sealer } from "./capabilities/data-vault/domain/sealer.ts";
+import type { ApiKeyUsage } from "./capabilities/user-team-api-keys/domain/usage.ts";
 
 export interface Services {
   config: ServerConfig;
@@ -64,4 +65,6 @@ export interface Services {
   images: ImageStore;
   /** What wraps the data vault's data keys at rest (capabilities/data-vault/domain/sealer.ts). */
   dataVaultSealer: Sealer;
+  /** When user and team API keys were last accepted, written behind (capabilities/user-team-api-keys). */
+  apiKeyUsage: ApiKeyUsage;
 }

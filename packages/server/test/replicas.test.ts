@@ -40,6 +40,25 @@ describe.runIf(onPostgres)("replicas sharing one database", () => {
     }
   });
 
+  it("an API key revoked on one replica is refused by the other, where it was cached", async () => {
+    await patchProjectConfig(a, project, { allow_user_api_keys: true });
+    await b.cachesCaughtUp();
+    const user = await signUpUser(a, project);
+    const created = await a.request("/user-api-keys", {
+      method: "POST",
+      as: user.as,
+      body: { user_id: "me", description: "replicated", expires_at_millis: null },
+    });
+    expect(created.status, created.text).toBe(200);
+    const check = (server: TestServer) =>
+      server.request("/user-api-keys/check", { method: "POST", as: project.server, body: { api_key: created.body.value } });
+    expect((await check(b)).status).toBe(200); // now cached on b
+    const revoked = await a.request(`/user-api-keys/${created.body.id}`, { method: "PATCH", as: user.as, body: { revoked: true } });
+    expect(revoked.status, revoked.text).toBe(200);
+    await b.cachesCaughtUp();
+    expectKnownError(await check(b), "API_KEY_REVOKED", 401);
+  });
+
   it("a session revoked on one replica stops refreshing on the other", async () => {
     const user = await signUpUser(a, project);
     const refresh = (server: TestServer) =>

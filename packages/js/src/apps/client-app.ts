@@ -19,6 +19,7 @@ import { channelContextOf, CurrentUser, ownRecordsContextOf } from "../models/cu
 import { connectedAccessToken } from "../models/connected-account.ts";
 import { listOAuthProviders } from "../models/oauth-provider.ts";
 import { listPasskeys } from "../models/passkey.ts";
+import { listUserApiKeys, type ApiKeyContext } from "../models/user-team-api-key.ts";
 import type { UserContext } from "../models/user-fields.ts";
 import { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
@@ -59,6 +60,7 @@ export class StackClientApp extends ClientAppSignIn {
   readonly #passkeys = new CachedQuery(this.cache, "passkeys", (session: Session) =>
     listPasskeys(ownRecordsContextOf(this.userContext(session))),
   );
+  readonly #userApiKeys = new CachedQuery(this.cache, "userApiKeys", (session: Session) => listUserApiKeys(this.ownApiKeyContext(session)));
   readonly #oauthProviders = new CachedQuery(this.cache, "oauthProviders", (session: Session) =>
     listOAuthProviders(ownRecordsContextOf(this.userContext(session))),
   );
@@ -232,9 +234,22 @@ export class StackClientApp extends ClientAppSignIn {
       notificationCategories: () => this.#notificationCategories.entry(session),
       passkeys: () => this.#passkeys.entry(session),
       oauthProviders: () => this.#oauthProviders.entry(session),
+      apiKeys: () => this.#userApiKeys.entry(session),
+      apiKeyContext: () => this.ownApiKeyContext(session),
       connectedAccessToken: (provider, scope) => this.#connectedAccessTokens.entry(session, provider, scope),
       linkOAuthAccount: (provider, options) => linkOAuthAccount(this.oauthContext(session), provider, options),
       teams: this.teams,
+    };
+  }
+
+  /** How the signed-in user's API keys reach the API (`me`, with the user's session). */
+  private ownApiKeyContext(session: Session): ApiKeyContext & { owner: { type: "user" } } {
+    return {
+      api: this.api,
+      accessType: this.accessType,
+      session,
+      owner: { type: "user", userIdOrMe: "me" },
+      changed: () => this.#userApiKeys.invalidate(session),
     };
   }
 

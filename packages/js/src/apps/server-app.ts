@@ -3,7 +3,13 @@
  * user management (create, list, read, update, delete, sessions) on top of
  * everything a client app does.
  */
-import type { OAuthProviderCreateBody, SendEmailBody, ServerOAuthProviderJson } from "@latchkey/shared/api/index";
+import type {
+  OAuthProviderCreateBody,
+  SendEmailBody,
+  ServerOAuthProviderJson,
+  TeamApiKeyJson,
+  UserApiKeyJson,
+} from "@latchkey/shared/api/index";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { AccessType } from "../interface/api-client.ts";
@@ -192,9 +198,34 @@ export class StackServerApp extends StackClientApp {
     return body.items.map((grant) => ({ userId: grant.user_id, permissionId: grant.id }));
   }
 
-  /** A team by id, or null when the project has none of that id. */
-  async getTeam(teamId: string): Promise<ServerTeam | null> {
-    return (await this._teamEntry(teamId).get()) as ServerTeam | null;
+  /**
+   * A team by id, or null when the project has none of that id; or the team
+   * a team API key belongs to, null when the key may not be used (unknown,
+   * of a user, revoked or expired).
+   */
+  getTeam(teamId: string): Promise<ServerTeam | null>;
+  getTeam(options: { apiKey: string }): Promise<ServerTeam | null>;
+  async getTeam(idOrOptions: string | { apiKey: string }): Promise<ServerTeam | null> {
+    if (typeof idOrOptions !== "string") {
+      const key = await this.checkApiKey("team", idOrOptions.apiKey);
+      return key === null ? null : this.getTeam(key.team_id);
+    }
+    return (await this._teamEntry(idOrOptions).get()) as ServerTeam | null;
+  }
+
+  /** The key's object when it may be used, else null (the server's reason is one of the ApiKeyNotValid family). */
+  private async checkApiKey<T extends "user" | "team">(type: T, apiKey: string) {
+    try {
+      const body = { api_key: apiKey };
+      const key =
+        type === "user"
+          ? await this.api.call("POST /user-api-keys/check", { accessType: this.accessType, body })
+          : await this.api.call("POST /team-api-keys/check", { accessType: this.accessType, body });
+      return key as T extends "user" ? UserApiKeyJson : TeamApiKeyJson;
+    } catch (error) {
+      if (error instanceof KnownErrors.ApiKeyNotValid) return null;
+      throw error;
+    }
   }
 
   /** The cache entry behind `getTeam`, for hooks (`useTeam(id)` under a server app). */
@@ -209,7 +240,13 @@ export class StackServerApp extends StackClientApp {
   override getUser(options: GetUserOptions & { or: "redirect" | "throw" | "anonymous" }): Promise<CurrentServerUser>;
   override getUser(options?: GetUserOptions): Promise<CurrentServerUser | null>;
   override getUser(id: string): Promise<ServerUser | null>;
-  override async getUser(idOrOptions?: string | GetUserOptions): Promise<CurrentServerUser | ServerUser | null> {
+  /** The user a user API key belongs to; null when the key may not be used (unknown, of a team, revoked or expired). */
+  override getUser(options: { apiKey: string }): Promise<ServerUser | null>;
+  override async getUser(idOrOptions?: string | GetUserOptions | { apiKey: string }): Promise<CurrentServerUser | ServerUser | null> {
+    if (typeof idOrOptions === "object" && "apiKey" in idOrOptions) {
+      const key = await this.checkApiKey("user", idOrOptions.apiKey);
+      return key === null ? null : this.getUser(key.user_id);
+    }
     // The signed-in user is built by currentUserFromJson below, so it is a CurrentServerUser.
     if (typeof idOrOptions !== "string") return (await super.getUser(idOrOptions)) as CurrentServerUser | null;
     try {

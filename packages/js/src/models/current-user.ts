@@ -31,6 +31,7 @@ import type { Team, TeamCreateOptions } from "./team.ts";
 import { userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
 import type { UserTeams } from "./user-teams.ts";
 import { UserWithTeams } from "./user-with-teams.ts";
+import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
 export class CurrentUser extends UserWithTeams {
@@ -145,6 +146,24 @@ export class CurrentUser extends UserWithTeams {
   /** The cache entry behind `listPasskeys`, for hooks (`usePasskeys` of @latchkey/react). */
   _passkeysEntry(): CacheEntry<Passkey[]> {
     return this.context.passkeys();
+  }
+
+  // -------------------------------------------------------------------------
+  // API keys
+
+  /** A new API key of this user; its `value` is the whole key, this once (listed keys show the last four characters). */
+  createApiKey(options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView> {
+    return createUserApiKey(this.context.apiKeyContext(), options);
+  }
+
+  /** This user's API keys, newest first, revoked and expired ones included. */
+  listApiKeys(): Promise<UserApiKey[]> {
+    return this.context.apiKeys().get();
+  }
+
+  /** The cache entry behind `listApiKeys`, for hooks (`useApiKeys` of @latchkey/react). */
+  _apiKeysEntry(): CacheEntry<UserApiKey[]> {
+    return this.context.apiKeys();
   }
 
   // -------------------------------------------------------------------------

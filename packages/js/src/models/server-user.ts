@@ -1,4 +1,11 @@
 /** Any user of the project, as a server (or admin) app sees and manages them. */
+import {
+  createUserApiKey,
+  listUserApiKeys,
+  type ApiKeyCreationOptions,
+  type UserApiKey,
+  type UserApiKeyFirstView,
+} from "./user-team-api-key.ts";
 import type { CreateSessionBody } from "@latchkey/shared/api/index";
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
@@ -282,6 +289,27 @@ export class ServerUser extends UserWithTeams {
   async delete(): Promise<void> {
     await this.context.api.call("DELETE /users/:user_id", { accessType: this.context.accessType, params: { user_id: this.id } });
     this.context.userChanged();
+  }
+
+  /** A new API key of this user; its `value` is the whole key, this once. */
+  createApiKey(options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView> {
+    return createUserApiKey(this.apiKeyContext(), options);
+  }
+
+  /** This user's API keys, newest first, revoked and expired ones included. */
+  listApiKeys(): Promise<UserApiKey[]> {
+    return listUserApiKeys(this.apiKeyContext());
+  }
+
+  private apiKeyContext() {
+    return {
+      api: this.context.api,
+      accessType: this.context.accessType,
+      session: null,
+      owner: { type: "user" as const, userIdOrMe: this.id },
+      // Nothing of a user read by id is cached by the app.
+      changed: () => {},
+    };
   }
 
   listContactChannels(): Promise<ContactChannel[]> {

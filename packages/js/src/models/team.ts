@@ -10,6 +10,13 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { Json, ServerTeamJson, TeamJson } from "./json.ts";
 import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
+import {
+  createTeamApiKey,
+  listTeamApiKeys,
+  type ApiKeyCreationOptions,
+  type TeamApiKey,
+  type TeamApiKeyFirstView,
+} from "./user-team-api-key.ts";
 
 export type TeamCreateOptions = CamelCaseKeys<Pick<ClientTeamCreateBody, "display_name" | "profile_image_url">>;
 /** A server may also name the creator (`creatorUserId`, who joins with the team-creator permissions) and set every metadata. */
@@ -98,6 +105,20 @@ export class Team {
       params: { team_id: this.id, user_id: userId },
     });
     this.context.changed();
+  }
+
+  /** A new API key of this team; its `value` is the whole key, this once. From a client, needs `$manage_api_keys`. */
+  createApiKey(options: ApiKeyCreationOptions): Promise<TeamApiKeyFirstView> {
+    return createTeamApiKey(this.apiKeyContext(), options);
+  }
+
+  /** This team's API keys, newest first, revoked and expired ones included. From a client, needs `$manage_api_keys`. */
+  listApiKeys(): Promise<TeamApiKey[]> {
+    return listTeamApiKeys(this.apiKeyContext());
+  }
+
+  private apiKeyContext() {
+    return { ...this.caller, api: this.context.api, owner: { type: "team" as const, teamId: this.id }, changed: () => {} };
   }
 
   protected get caller() {

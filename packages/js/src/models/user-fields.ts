@@ -8,6 +8,7 @@
 import type { ClientUserPatchBody, ServerUserPatchBody, UserOAuthProviderJson } from "@latchkey/shared/api/index";
 import { snakeCaseKeys, type CamelCaseKeys } from "@latchkey/shared/case";
 import type { CacheEntry } from "../cache/entry.ts";
+import type { ApiKeyContext, UserApiKey } from "./user-team-api-key.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ContactChannel } from "./contact-channel.ts";
@@ -78,6 +79,9 @@ export interface UserContext {
   notificationCategories(): CacheEntry<NotificationCategory[]>;
   /** The app's cached list of this user's passkeys. */
   passkeys(): CacheEntry<Passkey[]>;
+  /** The app's cached list of this user's API keys, and how they reach the API. */
+  apiKeys(): CacheEntry<UserApiKey[]>;
+  apiKeyContext(): ApiKeyContext & { owner: { type: "user" } };
   /** The app's cached list of this user's OAuth provider accounts. */
   oauthProviders(): CacheEntry<OAuthProvider[]>;
   /** The app's cached answer to "is there an access token of this provider with these scopes (space-separated)?". */

@@ -17,6 +17,8 @@ export type CacheEvent =
   /** A project's permission definitions changed. */
   | { t: "permission-definitions"; id: string }
   | { t: "session"; id: string }
+  /** A user or team API key changed (revoked, described). */
+  | { t: "api-key"; id: string }
   | { t: "all" }
   /**
    * Changes nothing. Replicas hear notifications in the order their transactions committed, so once a
@@ -67,6 +69,8 @@ export function cacheEventsOf(event: DomainEvent): CacheEvent[] {
         ...event.data.team_members.map((m): CacheEvent => ({ t: "team-member", team: m.team_id, user: m.user_id })),
         ...event.data.users.map((user): CacheEvent => ({ t: "project-grants", user })),
       ];
+    case "api_key.updated":
+      return [{ t: "api-key", id: event.data.id }];
     case "user.created":
     case "team_invitation.created":
     case "session.created":

@@ -1,6 +1,6 @@
 /**
  * The per-process caches of hot reads: projects, valid project keys, users,
- * teams, owner-team memberships, live sessions and permissions. Only positive results are kept
+ * teams, owner-team memberships, live sessions, permissions and user and team API keys. Only positive results are kept
  * (a miss always asks the database), entries are bounded in number, and a
  * TTL bounds staleness should an invalidation ever be missed.
  */
@@ -11,6 +11,7 @@ import type { CacheBus } from "./bus.ts";
 import type { Tenancy } from "../db/tenancy.ts";
 import type { TeamRow } from "../db/schema/index.ts";
 import type { ProjectRow } from "../domain/projects/project-row.ts";
+import type { UserTeamApiKeyRow } from "../capabilities/user-team-api-keys/schema.ts";
 import type { CacheEvent } from "./cache-events.ts";
 import { IndexedLru, type OwnersOf } from "./indexed-lru.ts";
 
@@ -91,6 +92,16 @@ export class Caches {
   readonly userTeams = lru<CachedTeamIds, "project" | "team">(100_000, { ...byProject, team: (teams) => teams.teamIds });
   /** team id → the team's row. */
   readonly teams = lru<TeamRow, "project">(100_000, byProject);
+  /**
+   * `${projectId}:${branchId}:${keyId}` → a user or team API key, whatever its state (the check decides,
+   * capabilities/user-team-api-keys/domain/check.ts). It goes with its owner, and with any change to it.
+   */
+  readonly apiKeys = lru<UserTeamApiKeyRow, "project" | "key" | "user" | "team">(100_000, {
+    ...byProject,
+    key: (key) => key.id,
+    user: (key) => key.userId,
+    team: (key) => key.teamId,
+  });
 
   constructor(private readonly bus: CacheBus) {
     bus.onEvent((event) => this.invalidate(event));
@@ -162,6 +173,7 @@ export class Caches {
         this.teamGrants.deleteOwnedBy("project", event.id);
         this.userTeams.deleteOwnedBy("project", event.id);
         this.teams.deleteOwnedBy("project", event.id);
+        this.apiKeys.deleteOwnedBy("project", event.id);
         break;
       case "permission-definitions":
         this.permissionGraphs.deleteOwnedBy("project", event.id);
@@ -185,6 +197,8 @@ export class Caches {
         // their other entries can no longer be reached: the user is not found first.
         this.projectGrants.delete(event.id);
         this.userTeams.delete(event.id);
+        // A deleted user's keys go with the row; a changed user's are reloaded at the next check.
+        this.apiKeys.deleteOwnedBy("user", event.id);
         break;
       case "team":
         this.teams.delete(event.id);
@@ -192,9 +206,13 @@ export class Caches {
         this.memberships.deleteOwnedBy("team", event.id);
         this.teamGrants.deleteOwnedBy("team", event.id);
         this.userTeams.deleteOwnedBy("team", event.id);
+        this.apiKeys.deleteOwnedBy("team", event.id);
         break;
       case "session":
         this.sessions.deleteOwnedBy("session", event.id);
+        break;
+      case "api-key":
+        this.apiKeys.deleteOwnedBy("key", event.id);
         break;
       case "all":
         this.projects.clear();
@@ -207,6 +225,7 @@ export class Caches {
         this.projectGrants.clear();
         this.userTeams.clear();
         this.teams.clear();
+        this.apiKeys.clear();
         break;
     }
   }

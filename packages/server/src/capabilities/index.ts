@@ -9,9 +9,10 @@ import aiChat from "./ai-chat/capability.ts";
 import cliLogin from "./cli-login/capability.ts";
 import dataVault from "./data-vault/capability.ts";
 import images from "./images/capability.ts";
+import userTeamApiKeys from "./user-team-api-keys/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault];
+export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

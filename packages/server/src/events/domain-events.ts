@@ -43,6 +43,8 @@ interface EventData {
   "permission_definitions.updated": { id: string };
   /** A definition's rename or deletion rewrote these grants (no webhook: only explicit grants and revokes send one). */
   "permission_grants.rewritten": { team_members: { team_id: string; user_id: string }[]; users: string[] };
+  /** A user or team API key's description changed, or it was revoked (capabilities/user-team-api-keys). */
+  "api_key.updated": { id: string };
 }
 
 export type DomainEventType = keyof EventData;

@@ -51,7 +51,11 @@ function tooLarge() {
 
 /** The whole body, refused as soon as it is known to be too large: from content-length, or while reading. */
 async function readCapped(request: Request, headers: HeaderReader): Promise<Uint8Array> {
-  if (Number(headers.get("content-length") ?? 0) > MAX_REQUEST_BODY_BYTES) throw tooLarge();
+  const declared = headers.get("content-length");
+  if (Number(declared ?? 0) > MAX_REQUEST_BODY_BYTES) throw tooLarge();
+  // A declared length bounds the body (HTTP/1.1 reads exactly that much), so it is read in one go: under
+  // Node the adapter then reads the socket's request directly, without building a web Request and stream.
+  if (declared !== null && headers.get("transfer-encoding") === null) return new Uint8Array(await request.arrayBuffer());
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -131,7 +131,11 @@ export function routeErrors(route: RouteDefinition): KnownErrorClass[] {
   const all = [
     ...REQUEST_ERRORS,
     ...(route.access === "public" ? [] : AUTHENTICATION_ERRORS),
-    ...(route.teamPermission ? TEAM_PERMISSION_ERRORS : []),
+    ...(route.teamPermission
+      ? route.teamPermission.refusal
+        ? [KnownErrors.UserAuthenticationRequired, route.teamPermission.refusal]
+        : TEAM_PERMISSION_ERRORS
+      : []),
     ...(route.errors ?? []),
   ];
   return [...new Map(all.map((error) => [error.code, error])).values()];

@@ -1,13 +1,13 @@
 /**
  * Runs one route: body → authentication → access → input validation →
- * handler → response. Failures are thrown and mapped by the app's error
+ * setting gate → team permission → handler → response. Failures are thrown and mapped by the app's error
  * handler, so every route reports errors the same way.
  *
  * This runs on every request: it creates no closures per request and reads
  * only the parts of the request a route uses.
  */
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { KnownErrors } from "@latchkey/shared";
+import { KnownErrors, StatusError } from "@latchkey/shared";
 import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
 import { inspect } from "node:util";
@@ -92,6 +92,7 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
   const checksBody = bodySchema || (rawBody !== undefined && request.method !== "DELETE");
   const body = checksBody ? parsePart(messages, "body", bodySchema || NO_BODY, rawBody) : undefined;
   if (messages.length > 0) throw schemaError(request.method, pathOf(request), messages);
+  if (route.enabledBy && auth && !route.enabledBy.isOn(auth.project.rendered)) throw new StatusError(400, route.enabledBy.offMessage);
   if (route.teamPermission && auth) yield* requireTeamPermission(services, auth, route.teamPermission, { params, query, body });
 
   const result = yield* settle(route.handler(new Input(body, query, params, auth, services, request, headers, c)));

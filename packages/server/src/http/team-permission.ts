@@ -31,7 +31,7 @@ export function* requireTeamPermission(services: Services, auth: RequestAuth, ne
   const scope = { projectId: auth.project.id, branchId: auth.branchId };
   const granted = yield* settle(memberGrants(services, scope, teamId, user.id));
   // A team of another project, or none at all, looks the same as one the user is not in.
-  if (granted === null) throw new KnownErrors.TeamMembershipNotFound(teamId, user.id);
+  if (granted === null) throw need.refusal ? new need.refusal() : new KnownErrors.TeamMembershipNotFound(teamId, user.id);
   if (need.permissions.length === 0) return;
   if (need.exceptOwnUserIn) {
     const named = field(parts, need.exceptOwnUserIn, "user_id");
@@ -39,6 +39,7 @@ export function* requireTeamPermission(services: Services, auth: RequestAuth, ne
   }
   const graph = yield* settle(permissionGraph(services, scope));
   for (const permissionId of need.permissions) {
-    if (!graph.holds(granted, permissionId)) throw new KnownErrors.TeamPermissionRequired(teamId, user.id, permissionId);
+    if (graph.holds(granted, permissionId)) continue;
+    throw need.refusal ? new need.refusal() : new KnownErrors.TeamPermissionRequired(teamId, user.id, permissionId);
   }
 }

@@ -10,8 +10,9 @@ import type { PermissionGraph } from "../../src/domain/permissions/graph.ts";
 import type { TeamRow } from "../../src/db/schema/index.ts";
 import type { ProjectRow } from "../../src/domain/projects/project-row.ts";
 import type { UserRecord } from "../../src/domain/users/record.ts";
+import type { UserTeamApiKeyRow } from "../../src/capabilities/user-team-api-keys/schema.ts";
 
-/** Two projects, each with a team and a member of it who selected it; one session each. */
+/** Two projects, each with a team and a member of it who selected it; one session each; a key of the user and one of the team. */
 function filled() {
   const bus = new CacheBus();
   const caches = new Caches(bus);
@@ -29,6 +30,8 @@ function filled() {
     caches.projectGrants.set(u, { projectId: p, permissionIds: [] });
     caches.userTeams.set(u, { projectId: p, teamIds: [t, "shared"] });
     caches.teams.set(t, { id: t, projectId: p } as TeamRow);
+    caches.apiKeys.set(`${p}:main:k-${u}`, { id: `k-${u}`, projectId: p, userId: u, teamId: null } as UserTeamApiKeyRow);
+    caches.apiKeys.set(`${p}:main:k-${t}`, { id: `k-${t}`, projectId: p, userId: null, teamId: t } as UserTeamApiKeyRow);
   }
   const held = () => ({
     projects: [...["p1", "p2"].filter((k) => caches.projects.get(k))],
@@ -41,6 +44,7 @@ function filled() {
     projectGrants: ["u1", "u2"].filter((k) => caches.projectGrants.get(k)),
     userTeams: ["u1", "u2"].filter((k) => caches.userTeams.get(k)),
     teams: ["t1", "t2"].filter((k) => caches.teams.get(k)),
+    apiKeys: ["p1:main:k-u1", "p1:main:k-t1", "p2:main:k-u2", "p2:main:k-t2"].filter((k) => caches.apiKeys.get(k)),
   });
   return { bus, caches, held };
 }
@@ -56,6 +60,7 @@ const everything = {
   projectGrants: ["u1", "u2"],
   userTeams: ["u1", "u2"],
   teams: ["t1", "t2"],
+  apiKeys: ["p1:main:k-u1", "p1:main:k-t1", "p2:main:k-u2", "p2:main:k-t2"],
 };
 
 describe("cache events drop their owner's entries only", () => {
@@ -69,6 +74,7 @@ describe("cache events drop their owner's entries only", () => {
       teamGrants: ["t2:u2"],
       userTeams: ["u2"],
       teams: ["t2"],
+      apiKeys: ["p1:main:k-u1", "p2:main:k-u2", "p2:main:k-t2"],
     });
   });
 
@@ -92,6 +98,7 @@ describe("cache events drop their owner's entries only", () => {
       projectGrants: ["u2"],
       userTeams: ["u2"],
       teams: ["t2"],
+      apiKeys: ["p2:main:k-u2", "p2:main:k-t2"],
     });
   });
 
@@ -105,7 +112,14 @@ describe("cache events drop their owner's entries only", () => {
       sessions: ["digest-u2"],
       projectGrants: ["u2"],
       userTeams: ["u2"],
+      apiKeys: ["p1:main:k-t1", "p2:main:k-u2", "p2:main:k-t2"],
     });
+  });
+
+  it("an api-key event drops that key, wherever its project and branch key it", () => {
+    const { bus, held } = filled();
+    bus.apply({ t: "api-key", id: "k-t2" });
+    expect(held()).toEqual({ ...everything, apiKeys: ["p1:main:k-u1", "p1:main:k-t1", "p2:main:k-u2"] });
   });
 
   it("a session event drops that session by its id, wherever its digest keys it", () => {

@@ -20,6 +20,7 @@
  */
 import type { z } from "zod";
 import type { AccessType } from "../constants.ts";
+import type { RenderedConfig } from "../config/schema.ts";
 import type { KnownErrorClass } from "../known-errors/base.ts";
 import type { SystemTeamPermissionId } from "./permissions.ts";
 
@@ -45,6 +46,12 @@ export interface EndpointDefinition {
    * callers need none.
    */
   readonly teamPermission?: TeamPermissionRequirement;
+  /**
+   * The project setting that turns the endpoint on. Checked right after the
+   * request's validation (before `teamPermission` and the handler); off:
+   * 400 with `offMessage` as plain text.
+   */
+  readonly enabledBy?: SettingGate;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
@@ -78,6 +85,19 @@ export interface TeamPermissionRequirement {
   readonly teamIdIn: "params" | "query" | "body";
   /** The part that carries `user_id`: when it names the caller (`me` or their id), membership is enough. */
   readonly exceptOwnUserIn?: "params" | "query";
+  /**
+   * What a client that is not a member (or names no team of the project), or
+   * lacks a permission, is answered instead of TEAM_MEMBERSHIP_NOT_FOUND and
+   * TEAM_PERMISSION_REQUIRED: a resource that keeps the team's existence to
+   * itself (a team's API keys answer API_KEY_NOT_FOUND).
+   */
+  readonly refusal?: KnownErrorClass<[]>;
+}
+
+export interface SettingGate {
+  /** Whether the project's rendered config (its main branch's) turns the endpoint on. */
+  readonly isOn: (config: RenderedConfig) => boolean;
+  readonly offMessage: string;
 }
 
 /** Declares an endpoint; the literal type is kept, so its key and schemas are known to the type checker. */

@@ -30,6 +30,7 @@ import { configEndpoints } from "./config.ts";
 import { imagesEndpoints } from "./images.ts";
 import { aiChatEndpoints } from "./ai-chat.ts";
 import { dataVaultEndpoints } from "./data-vault.ts";
+import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
 export * from "./json.ts";
@@ -58,6 +59,7 @@ export * from "./config.ts";
 export * from "./images.ts";
 export * from "./ai-chat.ts";
 export * from "./data-vault.ts";
+export * from "./user-team-api-keys.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -86,6 +88,9 @@ export const endpointsByArea = {
   images: imagesEndpoints,
   aiChat: aiChatEndpoints,
   dataVault: dataVaultEndpoints,
+  userApiKeys: userApiKeysEndpoints,
+  teamApiKeys: teamApiKeysEndpoints,
+  credentialScanning: credentialScanningEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -113,6 +118,9 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof configEndpoints> &
   EndpointMapOf<typeof imagesEndpoints> &
   EndpointMapOf<typeof aiChatEndpoints> &
-  EndpointMapOf<typeof dataVaultEndpoints>;
+  EndpointMapOf<typeof dataVaultEndpoints> &
+  EndpointMapOf<typeof userApiKeysEndpoints> &
+  EndpointMapOf<typeof teamApiKeysEndpoints> &
+  EndpointMapOf<typeof credentialScanningEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));
