@@ -1,9 +1,10 @@
-/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, API keys (when the project allows them), teams and (when the project allows it) deleting the account. */
 import { KnownErrors, type ActiveSession, type CurrentUser } from "@latchkey/js";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
+import { UserApiKeysSection } from "./api-keys-section.tsx";
 import { ConnectedAccountsSection } from "./connected-accounts-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
@@ -27,6 +28,7 @@ export function AccountSettings() {
       {project.config.oauthProviders.length > 0 ? <ConnectedAccountsSection user={user} /> : null}
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
+      {project.config.allowUserApiKeys ? <UserApiKeysSection user={user} /> : null}
       <TeamsSection user={user} />
       {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
     </Card>
