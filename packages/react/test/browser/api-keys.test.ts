@@ -4,12 +4,13 @@
  * the value shown once, the app's server (the server SDK) finds Ada by it;
  * she revokes it with a confirmation and the server finds no one. Then a
  * team's keys: hidden from Grace, a member without `$manage_api_keys`, shown
- * once she is granted it, and a key she creates there finds the team.
+ * once she is granted it, and a key she creates there finds the team. With
+ * the project's settings off, neither section shows.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { StackServerApp, type ServerTeam } from "../../../js/src/index.ts";
-import { createSdkProject } from "../../../js/test/server/fixtures.ts";
+import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
 import { startDemoApp, type DemoApp } from "./demo-app.ts";
@@ -17,6 +18,7 @@ import { startDemoApp, type DemoApp } from "./demo-app.ts";
 const TEAM = "Difference Engines";
 
 let server: TestServer;
+let project: SdkProject;
 let demo: DemoApp;
 let serverApp: StackServerApp;
 let ada: Page;
@@ -28,7 +30,7 @@ let adaKey: string;
 beforeAll(async () => {
   server = await createTestServer();
   const apiUrl = await server.listen();
-  const project = await createSdkProject(apiUrl, { allowUserApiKeys: true, allowTeamApiKeys: true });
+  project = await createSdkProject(apiUrl, { allowUserApiKeys: true, allowTeamApiKeys: true });
   serverApp = new StackServerApp({ baseUrl: apiUrl, projectId: project.id, secretServerKey: project.secretServerKey });
   demo = await startDemoApp({
     VITE_LATCHKEY_API_URL: apiUrl,
@@ -138,5 +140,15 @@ describe("a team's API keys", () => {
     expect((await serverApp.getTeam({ apiKey: value }))?.id).toBe(team.id);
     // A team key is not a user's.
     expect(await serverApp.getUser({ apiKey: value })).toBeNull();
+  });
+});
+
+describe("the project's settings", () => {
+  test("with user and team keys turned off, neither section shows, even to a member holding $manage_api_keys", async () => {
+    await project.project.update({ config: { allowUserApiKeys: false, allowTeamApiKeys: false } });
+    await grace.reload();
+    await part(grace, "Leave team").waitFor();
+    await part(grace, "Active sessions").waitFor();
+    expect(await grace.getByRole("region", { name: "API keys", exact: true }).count()).toBe(0);
   });
 });
