@@ -6,8 +6,8 @@
  * each key's last four characters only, since the server keeps no more.
  */
 import type { ApiKey, ApiKeyCreationOptions, CurrentUser, Team } from "@latchkey/js";
-import { useCallback, useEffect, useId, useState } from "react";
-import { Alert, ConfirmedAction, Field, Section, Subsection, errorText, submitTo, useAction, useLoaded } from "./parts.tsx";
+import { useCallback, useId, useState } from "react";
+import { Alert, ConfirmedAction, Field, Section, Subsection, submitTo, useAction, useLoaded, useRead } from "./parts.tsx";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The expiry choices, in days from creation; null never expires. */
@@ -34,24 +34,19 @@ export function UserApiKeysSection({ user }: { user: CurrentUser }) {
 
 export function TeamApiKeys({ team }: { team: Team }) {
   // A team's keys are not cached by the SDK: read here, and again after each change made here.
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    team.listApiKeys().then(setKeys, (caught: unknown) => setLoadError(errorText(caught)));
-  }, [team]);
-  useEffect(load, [load]);
+  const { value: keys, error: loadError, reload } = useRead(useCallback(() => team.listApiKeys(), [team]));
   const create = useCallback(
     async (options: ApiKeyCreationOptions) => {
       const key = await team.createApiKey(options);
-      load();
+      reload();
       return key;
     },
-    [team, load],
+    [team, reload],
   );
   return (
     <Subsection title="API keys">
       <p className="lk-muted">Keys let programs act for {team.displayName}. Keep them secret.</p>
-      <ApiKeysPanel keys={keys} loadError={loadError} create={create} changed={load} />
+      <ApiKeysPanel keys={keys} loadError={loadError} create={create} changed={reload} />
     </Subsection>
   );
 }

@@ -11,9 +11,9 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { StackServerApp, type ServerTeam } from "../../../js/src/index.ts";
 import { createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
-import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
+import { uniqueEmail } from "../../../js/test/server/support.ts";
 import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
-import { startDemoApp, type DemoApp } from "./demo-app.ts";
+import { signUpInDemo, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const TEAM = "Difference Engines";
 
@@ -49,13 +49,9 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Signs a new user up in the demo app; answers their id. */
 async function signUp(page: Page, email: string): Promise<string> {
-  await page.goto(`${demo.url}/handler/sign-up`);
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign up", exact: true }).click();
-  await page.waitForURL(`${demo.url}/`);
+  await signUpInDemo(page, demo, email);
   const users = await serverApp.listUsers({ query: email });
   return users.find((user) => user.primaryEmail === email)!.id;
 }
