@@ -22,6 +22,20 @@ const projectUrl = (path: string) => `${dashboard.url}/projects/${owner.id}/${pa
 const card = () => page.getByRole("region", { name: "API keys", exact: true });
 const row = (description: string) => card().getByRole("row").filter({ hasText: description });
 
+/** Revokes a listed key through its confirmation dialog; its row stays, marked, without a Revoke button. */
+async function revokeConfirmed(description: string): Promise<void> {
+  await row(description)
+    .getByRole("button", { name: `Revoke the key ${description}` })
+    .click();
+  await page.getByRole("dialog", { name: "Revoke this API key?" }).getByRole("button", { name: "Revoke key" }).click();
+  await row(description).getByText("Revoked", { exact: true }).waitFor();
+  expect(
+    await row(description)
+      .getByRole("button", { name: /Revoke/ })
+      .count(),
+  ).toBe(0);
+}
+
 beforeAll(async () => {
   dashboard = await startDashboard();
   owner = await ownerWithProject(dashboard.url);
@@ -86,14 +100,7 @@ describe("API keys in the dashboard", () => {
     await dialog.getByRole("button", { name: "Cancel" }).click();
     expect((await app.getUser({ apiKey: cli.value }))?.id).toBe(user.id);
 
-    await row("CLI").getByRole("button", { name: "Revoke the key CLI" }).click();
-    await dialog.getByRole("button", { name: "Revoke key" }).click();
-    await row("CLI").getByText("Revoked", { exact: true }).waitFor();
-    expect(
-      await row("CLI")
-        .getByRole("button", { name: /Revoke/ })
-        .count(),
-    ).toBe(0);
+    await revokeConfirmed("CLI");
     expect(await app.getUser({ apiKey: cli.value })).toBeNull();
     await screenshot(page, "user-detail-api-keys");
   });
@@ -108,9 +115,7 @@ describe("API keys in the dashboard", () => {
     await row("Build server")
       .getByText(`…${build.value.slice(-4)}`)
       .waitFor();
-    await row("Build server").getByRole("button", { name: "Revoke the key Build server" }).click();
-    await page.getByRole("dialog", { name: "Revoke this API key?" }).getByRole("button", { name: "Revoke key" }).click();
-    await row("Build server").getByText("Revoked", { exact: true }).waitFor();
+    await revokeConfirmed("Build server");
     expect(await app.getTeam({ apiKey: build.value })).toBeNull();
     await screenshot(page, "team-detail-api-keys");
   });
