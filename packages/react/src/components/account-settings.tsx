@@ -1,15 +1,16 @@
-/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, teams and (when the project allows it) deleting the account. */
-import { KnownErrors, type ActiveSession, type CurrentUser } from "@latchkey/js";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, API keys (when the project allows them), teams and (when the project allows it) deleting the account. */
+import { KnownErrors, type CurrentUser } from "@latchkey/js";
+import { useCallback, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
+import { UserApiKeysSection } from "./api-keys-section.tsx";
 import { ConnectedAccountsSection } from "./connected-accounts-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
 import { NotificationsSection } from "./notifications-section.tsx";
 import { PasskeysSection } from "./passkeys-section.tsx";
-import { Alert, Card, ConfirmedAction, Field, Section, errorText, useAction } from "./parts.tsx";
+import { Alert, Card, ConfirmedAction, Field, Section, useAction, useRead } from "./parts.tsx";
 import { TeamsSection } from "./teams-section.tsx";
 
 export function AccountSettings() {
@@ -27,6 +28,7 @@ export function AccountSettings() {
       {project.config.oauthProviders.length > 0 ? <ConnectedAccountsSection user={user} /> : null}
       <NotificationsSection user={user} />
       <SessionsSection user={user} />
+      {project.config.allowUserApiKeys ? <UserApiKeysSection user={user} /> : null}
       <TeamsSection user={user} />
       {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
     </Card>
@@ -125,15 +127,10 @@ function PasswordSection({ user }: { user: CurrentUser }) {
 }
 
 function SessionsSection({ user }: { user: CurrentUser }) {
-  const [sessions, setSessions] = useState<ActiveSession[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    user.getActiveSessions().then(setSessions, (caught: unknown) => setError(errorText(caught)));
-  }, [user]);
-  useEffect(load, [load]);
+  const { value: sessions, error, reload } = useRead(useCallback(() => user.getActiveSessions(), [user]));
   const revoke = useAction(async (id: string) => {
     await user.revokeSession(id);
-    load();
+    reload();
   });
   return (
     <Section title="Active sessions">

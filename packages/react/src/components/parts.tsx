@@ -245,6 +245,21 @@ export function useLoaded<T>(entry: CacheEntry<T>): { value: T | null; error: st
   };
 }
 
+/**
+ * A read the SDK does not cache (a user's sessions, a team's API keys), made by the component itself: the value (null until it
+ * arrives), the error's text, and `reload` after a change made here. `read` is called again whenever it changes, so pass one
+ * made with useCallback.
+ */
+export function useRead<T>(read: () => Promise<T>): { value: T | null; error: string | null; reload(): void } {
+  const [value, setValue] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(() => {
+    read().then(setValue, (caught: unknown) => setError(errorText(caught)));
+  }, [read]);
+  useEffect(reload, [reload]);
+  return { value, error, reload };
+}
+
 /** The `code` a mailed link carries in its query string (read once, on the client). */
 export function useCodeFromUrl(): string | null {
   const [code] = useState(() => (typeof window === "undefined" ? null : new URL(window.location.href).searchParams.get("code")));

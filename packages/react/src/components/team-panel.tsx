@@ -2,16 +2,20 @@
  * One team in account settings. The user's permissions in it decide what is
  * shown: members ($read_members; removing them: $remove_members), inviting
  * ($invite_members), pending invitations ($read_members and $invite_members;
- * revoking: $remove_members), the team's name ($update_team) and deleting it
- * ($delete_team). Everyone sees their own profile in the team and may leave.
+ * revoking: $remove_members), the team's name ($update_team), deleting it
+ * ($delete_team) and, when the project allows team keys, its API keys
+ * ($manage_api_keys). Everyone sees their own profile in the team and may leave.
  */
 import type { CurrentUser, Team } from "@latchkey/js";
 import { useState } from "react";
+import { useProject } from "../use-project.ts";
+import { TeamApiKeys } from "./api-keys-section.tsx";
 import { Alert, ConfirmedAction, Field, Subsection, submitTo, useAction, useLoaded } from "./parts.tsx";
 import { TeamInvitations, TeamInviteForm, TeamMembers } from "./team-members.tsx";
 import { TeamSettings } from "./team-settings.tsx";
 
 export function TeamPanel({ user, team }: { user: CurrentUser; team: Team }) {
+  const { config } = useProject();
   const permissions = useLoaded(user._permissionsEntry(team));
   const held = new Set((permissions.value ?? []).map((permission) => permission.id));
   const can = (id: string) => held.has(id);
@@ -34,6 +38,7 @@ export function TeamPanel({ user, team }: { user: CurrentUser; team: Team }) {
           {can("$update_team") || can("$delete_team") ? (
             <TeamSettings team={team} canUpdate={can("$update_team")} canDelete={can("$delete_team")} />
           ) : null}
+          {config.allowTeamApiKeys && can("$manage_api_keys") ? <TeamApiKeys team={team} /> : null}
           <LeaveTeam user={user} team={team} />
         </>
       )}

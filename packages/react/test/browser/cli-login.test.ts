@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clientAppOf, createSdkProject, type SdkProject } from "../../../js/test/server/fixtures.ts";
 import { PASSWORD, uniqueEmail } from "../../../js/test/server/support.ts";
 import { createTestServer, type TestServer } from "../../../server/test/harness.ts";
-import { repoRoot, startDemoApp, type DemoApp } from "./demo-app.ts";
+import { repoRoot, signUpInDemo, startDemoApp, type DemoApp } from "./demo-app.ts";
 
 const screenshots = join(repoRoot, "test-artifacts");
 const cliScript = join(repoRoot, "packages", "react", "test", "browser", "fixtures", "cli-login-process.ts");
@@ -143,20 +143,11 @@ async function headingFocused(page: Page, name: string): Promise<void> {
 
 const confirmedFlag = (page: Page) => page.evaluate(() => sessionStorage.getItem("stack-cli-auth-confirmed"));
 
-async function signUpInBrowser(page: Page, email: string): Promise<void> {
-  await page.goto(`${demo.url}/handler/sign-up`);
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign up", exact: true }).click();
-  await page.waitForURL(`${demo.url}/`);
-}
-
 describe("CLI login in the demo app", () => {
   test("a signed-in user authorizes the CLI; the process receives a session of that user", async () => {
     const email = uniqueEmail("cli");
     const page = await openPage();
-    await signUpInBrowser(page, email);
+    await signUpInDemo(page, demo, email);
 
     const cli = startCli();
     const link = await cli.link;

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createServer } from "vite";
 import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
+import { PASSWORD } from "../../../js/test/server/support.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 const demoRoot = join(repoRoot, "apps", "demo");
@@ -70,4 +71,14 @@ export async function startDemoApp(env: Record<string, string>): Promise<DemoApp
       rmSync(cacheDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs `email` up on the demo app's sign-up page (password `PASSWORD`); resolves once the app is back on its home page. */
+export async function signUpInDemo(page: Page, demo: Pick<DemoApp, "url">, email: string): Promise<void> {
+  await page.goto(`${demo.url}/handler/sign-up`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
+  await page.waitForURL(`${demo.url}/`);
 }

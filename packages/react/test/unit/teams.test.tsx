@@ -4,21 +4,31 @@
  * team-invitation page the handler routes. (The whole story with a real
  * server: test/browser/teams.test.ts.)
  */
-import { StackClientApp, type CacheEntry, type CurrentUser, type Team } from "@latchkey/js";
+import { StackClientApp, type CacheEntry, type CurrentUser, type Project, type Team } from "@latchkey/js";
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { TeamPanel } from "../../src/components/team-panel.tsx";
 import { SelectedTeamSwitcher, StackHandler, StackProvider } from "../../src/index.ts";
 
-const app = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9" });
-const render = (node: ReactNode) => renderToString(<StackProvider app={app}>{node}</StackProvider>);
-
-/** An entry that already holds `value` (what the hooks read while rendering). */
+/**
+ * An entry that already holds `value` (what the hooks read while rendering). Its arrival is marked
+ * settled the way React marks the promises it has seen, so use() does not suspend on it.
+ */
 function held<T>(value: T): CacheEntry<T> {
   const snapshot = { status: "ok", value } as const;
-  return { subscribe: () => () => {}, getSnapshot: () => snapshot, arrival: Promise.resolve() } as unknown as CacheEntry<T>;
+  const arrival = Object.assign(Promise.resolve(), { status: "fulfilled", value: undefined });
+  return { subscribe: () => () => {}, getSnapshot: () => snapshot, arrival } as unknown as CacheEntry<T>;
 }
+
+/** A client app of a project whose settings allow team API keys or not. */
+function appOf(allowTeamApiKeys: boolean): StackClientApp {
+  const made = new StackClientApp({ projectId: "p", tokenStore: "memory", baseUrl: "http://127.0.0.1:9" });
+  const project = { id: "p", displayName: "Test", config: { allowTeamApiKeys, oauthProviders: [] } } as unknown as Project;
+  return Object.assign(made, { _projectEntry: () => held(project) });
+}
+const app = appOf(true);
+const render = (node: ReactNode, on = app) => renderToString(<StackProvider app={on}>{node}</StackProvider>);
 
 const team = {
   id: "t1",
@@ -80,6 +90,19 @@ describe("a team's panel in account settings", () => {
     expect(html).toMatch(/>Delete team…<\/button>/);
     const renameOnly = render(<TeamPanel user={viewerWith(["$update_team"])} team={team} />);
     expect(renameOnly).not.toContain("Delete team…");
+  });
+});
+
+describe("a team's API keys in its panel", () => {
+  it("shown to a member holding $manage_api_keys, after the team's settings", () => {
+    const html = render(<TeamPanel user={viewerWith(["$manage_api_keys"])} team={team} />);
+    expect(parts(html)).toEqual(["Your profile in this team", "API keys", "Leave team"]);
+    expect(html).toMatch(/<label for="[^"]+">Key description<\/label>/);
+  });
+
+  it("hidden from members without it, and from everyone while the project allows no team keys", () => {
+    expect(parts(render(<TeamPanel user={viewerWith(["$read_members", "$update_team"])} team={team} />))).not.toContain("API keys");
+    expect(parts(render(<TeamPanel user={viewerWith(["$manage_api_keys"])} team={team} />, appOf(false)))).not.toContain("API keys");
   });
 });
 

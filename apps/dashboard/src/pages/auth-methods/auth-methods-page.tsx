@@ -1,4 +1,4 @@
-/** How people sign in and sign up to the project, and what they may do with their account. */
+/** How people sign in and sign up to the project, what they may do with their account, and whether they may create API keys. */
 import { Link } from "react-router";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -70,6 +70,25 @@ export default function AuthMethodsPage() {
             configKey="users.allowClientUserDeletion"
           />
           <EmailVerificationSetting />
+        </div>
+      </Card>
+      <Card
+        title="API keys"
+        description="Your apps can let people create API keys for your own API, and your servers find the user or team a key belongs to."
+      >
+        <div className="settings-list">
+          <SettingToggle
+            label="User API keys"
+            hint="Users create and revoke their own keys in account settings."
+            checked={c.allowUserApiKeys}
+            configKey="apiKeys.enabled.user"
+          />
+          <SettingToggle
+            label="Team API keys"
+            hint="Team members holding the “manage API keys” permission create and revoke the team's keys."
+            checked={c.allowTeamApiKeys}
+            configKey="apiKeys.enabled.team"
+          />
         </div>
       </Card>
     </Page>

@@ -1,8 +1,9 @@
-/** One team: its profile, metadata, members with their permissions, invitations, and deleting it. */
+/** One team: its profile, metadata, members with their permissions, invitations, API keys, and deleting it. */
 import type { ServerTeam } from "@latchkey/js";
 import { Link, useNavigate, useParams } from "react-router";
-import { useAdminApp } from "../../lib/owned-projects.tsx";
+import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
+import { ApiKeysCard } from "../../ui/api-keys-card.tsx";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { MetadataCard } from "../../ui/metadata-card.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -47,6 +48,7 @@ function TeamDetail({ teamId }: { teamId: string }) {
 
 function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void }) {
   const app = useAdminApp();
+  const project = useCurrentProject();
   return (
     <Page
       title={team.displayName}
@@ -65,6 +67,7 @@ function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void
         hints={TEAM_METADATA_HINTS}
         save={async (field, value) => (await team.update({ [field]: value }), onChanged())}
       />
+      <ApiKeysCard owner={team} whose="team" enabled={project.config.allowTeamApiKeys} />
       <DeleteTeamCard team={team} />
     </Page>
   );

@@ -1,12 +1,13 @@
 /**
  * One user of the project: profile, metadata, contact channels, password and
  * two-factor, passkeys and OAuth accounts, teams and permissions, sessions,
- * impersonation and deletion. Each section loads and fails on its own.
+ * API keys, impersonation and deletion. Each section loads and fails on its own.
  */
 import type { ActiveSession, ServerUser } from "@latchkey/js";
 import { Link, useParams } from "react-router";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad, type Load } from "../../lib/use-load.ts";
+import { ApiKeysCard } from "../../ui/api-keys-card.tsx";
 import { MetadataCard } from "../../ui/metadata-card.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
@@ -83,6 +84,7 @@ function UserSections({
   onChanged: () => void;
 }) {
   const app = useAdminApp();
+  const project = useCurrentProject();
   return (
     <div className="user-detail">
       <ProfileCard user={user} onChanged={onChanged} />
@@ -97,6 +99,7 @@ function UserSections({
       <SignInMethodsCard user={user} onChanged={onChanged} />
       <PermissionsCard app={app} user={user} />
       <SessionsCard user={user} sessions={sessions} />
+      <ApiKeysCard owner={user} whose="user" enabled={project.config.allowUserApiKeys} />
       <DeleteUserCard user={user} usersPath={usersPath} />
     </div>
   );
