@@ -405,7 +405,7 @@ describe("personal teams on sign-up", () => {
     expect(res.status, res.text).toBe(200);
     const teams = await list(project.server, { user_id: res.body.user_id });
     expect(teams.body.items).toHaveLength(1);
-    const user = await server.request(`/users/${res.body.user_id}`, { as: project.server });
+    const user = await server.request(`/users/${res.body.user_id}?include_anonymous=true`, { as: project.server });
     expect(user.body.selected_team_id).toBe(teams.body.items[0].id);
     expect(await grantsOf(server, teams.body.items[0].id, res.body.user_id)).toEqual(["team_admin"]);
     return user.body.selected_team.display_name as string;
