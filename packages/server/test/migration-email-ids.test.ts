@@ -44,7 +44,8 @@ it("moves stored built-in themes and templates, and what names them, to the fixe
   });
 
   const applied = await migrate(database);
-  expect(applied).toEqual(["0019_email_reference_ids.sql"]);
+  // 0019 and whatever came after it.
+  expect(applied[0]).toBe("0019_email_reference_ids.sql");
 
   await database.rawTransaction(async (run) => {
     const themes = await run("SELECT id, tsx_source FROM email_themes WHERE project_id = 'p1' ORDER BY tsx_source");
