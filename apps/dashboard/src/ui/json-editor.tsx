@@ -48,7 +48,12 @@ export function JsonEditor({
   value: Json | undefined;
   onSave: (value: Json) => Promise<void>;
 }) {
-  const incoming = format(value);
+  const fromProps = format(value);
+  // What was just saved, until the value the page holds moves on from what it was when saving: the page may
+  // still show the old value for a moment, and an edit back to that old value must count as a change.
+  const [justSaved, setJustSaved] = useState<{ text: string; over: string } | null>(null);
+  if (justSaved !== null && fromProps !== justSaved.over) setJustSaved(null);
+  const incoming = justSaved?.text ?? fromProps;
   const [base, setBase] = useState(incoming);
   const [text, setText] = useState(incoming);
   if (incoming !== base) {
@@ -61,6 +66,7 @@ export function JsonEditor({
   const save = useAction(async () => {
     if ("error" in parsed) return;
     await onSave(parsed.value);
+    setJustSaved({ text: format(parsed.value), over: fromProps });
     setText(format(parsed.value));
     return `${label} saved.`;
   });
@@ -89,7 +95,7 @@ export function JsonEditor({
           {save.pending ? "Saving…" : `Save ${label.toLowerCase()}`}
         </button>
         {changed ? (
-          <button type="button" className="button button-secondary button-small" onClick={() => setText(format(value))}>
+          <button type="button" className="button button-secondary button-small" onClick={() => setText(incoming)}>
             Discard changes
           </button>
         ) : null}

@@ -135,11 +135,23 @@ describe("teams", () => {
     await editor.fill("");
     await expect.poll(() => page.getByText("Invalid JSON: Value expected at line 1, column 1.").count(), WAIT).toBe(1);
     expect(await save.isDisabled()).toBe(true);
+    // The page's read of the team after the save is held back, as on a slow network, until the owner has
+    // typed the old value again: that edit is a change to save, not the page's old value.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const teamRead = `**/api/v1/teams/${teamId}*`;
+    await page.route(teamRead, async (route) => {
+      if (route.request().method() === "GET") await held;
+      await route.continue();
+    });
     await editor.fill('{"plan": "pro"}');
     await save.click();
     await expect.poll(() => page.getByText("Server metadata saved.").count(), WAIT).toBe(1);
     expect((await freshServer().getTeam(teamId))!.serverMetadata).toEqual({ plan: "pro" });
     await editor.fill("null");
+    expect(await save.isDisabled()).toBe(false);
+    release();
+    await page.unroute(teamRead);
     await save.click();
     await expect.poll(async () => (await freshServer().getTeam(teamId))!.serverMetadata, WAIT).toBeNull();
   });
