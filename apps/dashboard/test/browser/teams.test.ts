@@ -140,9 +140,14 @@ describe("teams", () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const teamRead = `**/api/v1/teams/${teamId}*`;
-    await page.route(teamRead, async (route) => {
-      if (route.request().method() === "GET") await held;
-      await route.continue();
+    const passing: Promise<void>[] = [];
+    await page.route(teamRead, (route) => {
+      const passed = (async () => {
+        if (route.request().method() === "GET") await held;
+        await route.continue();
+      })();
+      passing.push(passed);
+      return passed;
     });
     await editor.fill('{"plan": "pro"}');
     await save.click();
@@ -151,6 +156,8 @@ describe("teams", () => {
     await editor.fill("null");
     expect(await save.isDisabled()).toBe(false);
     release();
+    // Removed only once the held reads went on: a route removed under a waiting handler is passed on for it.
+    await Promise.all(passing);
     await page.unroute(teamRead);
     await save.click();
     await expect.poll(async () => (await freshServer().getTeam(teamId))!.serverMetadata, WAIT).toBeNull();
