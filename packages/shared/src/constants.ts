@@ -120,13 +120,13 @@ export type AccessType = (typeof ACCESS_TYPES)[number];
 
 export const OAUTH_ACCOUNT_MERGE_STRATEGIES = ["link_method", "raise_error", "allow_duplicates"] as const;
 
-/** SPEC §9: AES-GCM runs with a 12-byte IV, and keys derived for it with a 16-byte salt. */
+/** AES-GCM runs with a 12-byte IV, and keys derived for it with a 16-byte salt. */
 export const AES_GCM_IV_BYTES = 12;
 export const ENCRYPTION_SALT_BYTES = 16;
-/** SPEC §9: PBKDF2 iterations of the data vault's key derivation (WIRE-next §3). */
+/** PBKDF2 iterations of the data vault's key derivation (packages/js/src/apps/data-vault-crypto.ts). */
 export const DATA_VAULT_KEY_DERIVATION_ITERATIONS = 100_000;
-/** SPEC §8: what the SDK throws when a data vault value does not decrypt (GCM refuses it). */
+/** What the SDK throws when a data vault value does not decrypt (GCM refuses it). */
 export const DATA_VAULT_DECRYPTION_FAILED_MESSAGE =
   "Data vault client-side decryption failed. Are you sure you're using the correct secret?";
-/** SPEC §5: the SDK refuses a data vault secret that is not a string. */
+/** The SDK refuses a data vault secret that is not a string. */
 export const DATA_VAULT_SECRET_NOT_STRING_MESSAGE = "Data vault secret must be a string.";

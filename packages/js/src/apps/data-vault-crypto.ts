@@ -1,5 +1,5 @@
 /**
- * The data vault's client-side encryption (WIRE-next §3), with WebCrypto
+ * The data vault's client-side encryption, with WebCrypto
  * only, so it runs in Node, browsers and edge runtimes alike. The app's
  * secret and the key never leave the SDK: the server gets
  * - hashed_key: PBKDF2 of a key derived from (key, secret), so the same key
@@ -45,7 +45,7 @@ async function pbkdf2(
   return new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, base, KEY_BYTES * 8));
 }
 
-/** A key's own key under a secret (K of WIRE-next §3; 100000 iterations, SPEC §9): the slow step, done once per call. */
+/** A key's own key under a secret (PBKDF2, DATA_VAULT_KEY_DERIVATION_ITERATIONS rounds): the slow step, done once per call. */
 export type DataVaultKeyMaterial = { readonly k: Uint8Array<ArrayBuffer>; readonly secret: string };
 
 export async function dataVaultKeyMaterial(key: string, secret: string): Promise<DataVaultKeyMaterial> {
@@ -86,7 +86,7 @@ export async function encryptDataVaultValue(material: DataVaultKeyMaterial, valu
 }
 
 /**
- * Throws DATA_VAULT_DECRYPTION_FAILED_MESSAGE (SPEC §8) when GCM refuses the value (another secret or key,
+ * Throws DATA_VAULT_DECRYPTION_FAILED_MESSAGE when GCM refuses the value (another secret or key,
  * or bytes changed), and a plain assertion when the value is not of this format at all.
  */
 export async function decryptDataVaultValue(material: DataVaultKeyMaterial, encrypted: string): Promise<string> {

@@ -31,7 +31,7 @@ export interface DataVaultContext {
   accessType: AccessType;
 }
 
-/** SPEC §5: checked for callers without types (plain JavaScript), whose secret could be anything. */
+/** Checked for callers without types (plain JavaScript), whose secret could be anything. */
 function secretOf(options: DataVaultOptions): string {
   const secret: unknown = options?.secret;
   if (typeof secret !== "string") throw new TypeError(DATA_VAULT_SECRET_NOT_STRING_MESSAGE);

@@ -1,6 +1,6 @@
 /**
  * AES-256-GCM as the vault uses it at rest, for data keys and for values:
- * a random 12-byte IV (SPEC §9), a full 16-byte tag, and associated data
+ * a random 12-byte IV (AES_GCM_IV_BYTES), a full 16-byte tag, and associated data
  * that ties the ciphertext to where it is stored. Output: base64url of
  * iv ‖ ciphertext ‖ tag.
  */
