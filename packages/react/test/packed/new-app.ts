@@ -4,7 +4,7 @@
  * setup page shows.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { repoRoot } from "../browser/demo-app.ts";
 
@@ -56,12 +56,16 @@ export async function startProcess(
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let running = true;
   void exited.then(() => (running = false));
+  // npm may exit before the server it started has closed its database: the stop waits for the whole group to be
+  // gone, so a caller may remove the data directory afterwards.
   const stop = async () => {
-    if (!running) return;
+    if (!groupAlive(child.pid!)) return;
     process.kill(-child.pid!, "SIGTERM");
-    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
+    if (!(await groupGone(child.pid!, 10_000))) {
+      process.kill(-child.pid!, "SIGKILL");
+      await groupGone(child.pid!, 10_000);
+    }
     await exited;
-    clearTimeout(timer);
   };
   try {
     await waitUntilAnswered(`${options.url}${options.readyPath}`, () => running);
@@ -70,6 +74,36 @@ export async function startProcess(
     throw new Error(`${(error as Error).message}\n${output()}`, { cause: error });
   }
   return { url: options.url, output, stop };
+}
+
+/**
+ * Whether any process of the group `pgid` still runs, read from /proc: a signal 0 would also count zombies, which
+ * stay in the group until a container's init (often not a reaper) collects them.
+ */
+function groupAlive(pgid: number): boolean {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // Gone between the listing and the read.
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so fields are read after its last ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
+}
+
+/** Polls until the group `pgid` has no process left; false when some remain after `ms`. */
+async function groupGone(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (groupAlive(pgid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return true;
 }
 
 /** Polls until `url` answers 200; throws when the process is gone or after three minutes (a first `npm start` builds). */
