@@ -4,9 +4,9 @@
  * the PostgreSQL server of TEST_DATABASE_URL), served through app.request()
  * or, with listen(), on a real loopback port.
  */
-import { serve } from "@hono/node-server";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
@@ -15,6 +15,7 @@ import { inject } from "vitest";
 import { notifyReplicas, type CacheEvent } from "../src/cache/bus.ts";
 import type { ServerConfig } from "../src/config.ts";
 import { connectDatabase, openPGlite, type Database } from "../src/db/connect.ts";
+import { createHttpServer } from "../src/process/listen.ts";
 import { startInstance, type Instance } from "../src/server.ts";
 import { TestClock } from "./test-clock.ts";
 
@@ -128,7 +129,7 @@ export async function createTestServer(
   // Replicas live in the same world as their primary: one clock for both.
   const clock = options.replicaOf?.clock ?? new TestClock();
   const instance = await startInstance(config, { database, logger, clock });
-  let httpServer: ReturnType<typeof serve> | null = null;
+  let httpServer: Server | null = null;
 
   const request = async (path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const headers = new Headers(options.headers);
@@ -158,8 +159,9 @@ export async function createTestServer(
     request,
     cachesCaughtUp: () => cachesCaughtUp(instance),
     async listen(port = 0) {
-      httpServer = serve({ fetch: instance.app.fetch, port, hostname: "127.0.0.1" });
-      await new Promise<void>((resolve) => httpServer!.once("listening", () => resolve()));
+      // Served as main.ts serves it (process/listen.ts), so listening tests cover the server's own request path.
+      httpServer = createHttpServer(instance.app.fetch);
+      await new Promise<void>((resolve) => httpServer!.listen(port, "127.0.0.1", () => resolve()));
       return `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
     },
     async close() {

@@ -9,7 +9,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export async function parseBody(request: Request, headers: HeaderReader): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
-  const bytes = await readCapped(request, headers);
+  return decodeBody(await readCapped(request, headers), headers);
+}
+
+/** A body already read (http/small-bodies.ts, or by parseBody), by its content type: without waiting. */
+export function decodeBody(bytes: Uint8Array, headers: HeaderReader): unknown {
   if (bytes.length === 0) return undefined;
   const contentType = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType === "application/octet-stream") return bytes;

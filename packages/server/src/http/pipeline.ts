@@ -15,11 +15,12 @@ import { z } from "zod";
 import { isPromise, run, settle, type MaybePromise, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { authenticate, type RequestAuth } from "./auth.ts";
-import { parseBody } from "./body.ts";
+import { decodeBody, parseBody } from "./body.ts";
 import { NodeHeaderReader, type HeaderReader } from "./headers.ts";
 import { checkedResponse } from "./response-check.ts";
 import { jsonResponse, jsonTextResponse } from "./response.ts";
 import { issueMessage, schemaError, type Part } from "./schema-errors.ts";
+import { preReadBody } from "./small-bodies.ts";
 import { requireTeamPermission } from "./team-permission.ts";
 import type { HandlerInput, RouteDefinition } from "./route.ts";
 import { nameRoute } from "./access-log.ts";
@@ -62,7 +63,8 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
   const noBody = incoming
     ? !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0)
     : request.body === null;
-  const rawBody = noBody ? undefined : yield* settle(parseBody(request, headers));
+  const preRead = preReadBody(incoming);
+  const rawBody = noBody ? undefined : preRead ? decodeBody(preRead, headers) : yield* settle(parseBody(request, headers));
   const auth = yield* authenticate(services, headers);
 
   if (route.access !== "public") {

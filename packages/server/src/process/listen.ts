@@ -6,15 +6,22 @@
  * 200 meanwhile: the process is up, and an orchestrator that restarted it for
  * a long migration would never let the migration finish.
  */
-import { createAdaptorServer, type ServerType } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
+import { createServer, type Server } from "node:http";
 import { HEALTH_LIVE_PATH, liveResponse } from "../http/health.ts";
 import { jsonResponse } from "../http/response.ts";
+import { readingSmallBodies } from "../http/small-bodies.ts";
 import { StartupError } from "./startup-error.ts";
 
-type Fetch = Parameters<typeof createAdaptorServer>[0]["fetch"];
+type Fetch = Parameters<typeof getRequestListener>[0];
+
+/** The HTTP server the app is served by, here and in the tests that listen on a port. */
+export function createHttpServer(fetch: Fetch): Server {
+  return createServer(readingSmallBodies(getRequestListener(fetch)));
+}
 
 export interface EarlyServer {
-  server: ServerType;
+  server: Server;
   /** From now on, requests go to `fetch`. */
   serve(fetch: Fetch): void;
   /** Stops accepting connections; requests under way may finish while the process stops. */
@@ -29,7 +36,7 @@ const starting: Fetch = (request) =>
 export async function listenEarly(port: number, hostname: string): Promise<EarlyServer> {
   let handler = starting;
   // Whatever the handler returns is passed on as it is: a response ready at once stays synchronous (lib/maybe-async.ts).
-  const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
+  const server = createHttpServer((request, env) => handler(request, env));
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenFailure(error, port, hostname)));
     server.listen(port, hostname, () => resolve());
