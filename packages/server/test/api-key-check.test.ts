@@ -6,6 +6,7 @@
  * accepted is written behind, at most once a minute.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiKeyUsage } from "../src/capabilities/user-team-api-keys/domain/usage.ts";
 import { createProject, patchProjectConfig, signUpUser, type EndUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { createTeam } from "./permission-fixtures.ts";
@@ -212,6 +213,20 @@ describe("last_used_at_millis", () => {
     } finally {
       server.clock.resume();
     }
+  });
+
+  it("is written in statements of at most 2,000 keys", async () => {
+    const statements: number[] = [];
+    const db = {
+      execute: async (query: unknown) => {
+        statements.push(new Set(JSON.stringify(query).match(/k-\d+/g)).size);
+        return [] as never;
+      },
+    };
+    const usage = new ApiKeyUsage(db as never);
+    for (let i = 0; i < 4500; i++) usage.touch(`k-${i}`, server.clock.now());
+    await usage.close();
+    expect(statements).toEqual([2000, 2000, 500]);
   });
 
   it("a refused check is no use", async () => {
