@@ -80,6 +80,21 @@ export class CacheEntry<T> {
     return this.#lastArrival;
   }
 
+  /**
+   * Settles once the reads requested so far have finished, shown or not;
+   * `_reading` then tells whether another is under way or waiting for the
+   * throttle. A caller (a test) can so know that no further read is coming
+   * without waiting out the throttle.
+   */
+  _settled(): Promise<void> {
+    return this.#runner.settled();
+  }
+
+  /** Whether a read is under way or waiting for the throttle. */
+  get _reading(): boolean {
+    return this.#runner.busy;
+  }
+
   /** What to render now; starts the first read when there is none. */
   getSnapshot = (): CacheSnapshot<T> => {
     if (this.#snapshot === null || this.#shown !== this.#generation) void this.#ensureFresh();

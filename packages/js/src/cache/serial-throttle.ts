@@ -19,6 +19,19 @@ export class SerialThrottle<T> {
     return this.#inFlight !== null || this.#queued !== null;
   }
 
+  /**
+   * Settles once the runs requested so far have finished (at once when none
+   * is under way or waiting); a run requested meanwhile is not waited for,
+   * so a run that keeps requesting another still lets this settle (`busy`
+   * then tells of the next).
+   */
+  async settled(): Promise<void> {
+    const last = this.#queued?.promise ?? this.#inFlight;
+    if (last === null) return;
+    // The runner's bookkeeping (clearing `busy`) is a callback on the same promise, run no later than this one's: done when this resumes.
+    await last.then(ignore, ignore);
+  }
+
   /** A run that starts after this call: the one already waiting, else a new one. */
   request(): Promise<T> {
     if (this.#queued) return this.#queued.promise;
@@ -56,6 +69,8 @@ export class SerialThrottle<T> {
     started.then(run.resolve, run.reject);
   }
 }
+
+function ignore(): void {}
 
 interface Deferred<T> {
   promise: Promise<T>;

@@ -28,7 +28,8 @@ export class Session {
   constructor(
     private readonly refresher: Refresher,
     tokens: Tokens,
-    private readonly now: () => number = Date.now,
+    /** Reads Date.now at each call (not once, here), so a test that moves Date.now moves existing sessions too. */
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.#accessToken = tokens.accessToken;
     this.#refreshToken = tokens.refreshToken;

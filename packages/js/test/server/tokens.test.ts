@@ -4,10 +4,10 @@
  * wait; a refused refresh token signs the client out; a token the server
  * calls invalid is dropped and the call retried.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { StackClientApp } from "../../src/index.ts";
 import { createSdkProject, type SdkProject, clientAppOf } from "./fixtures.ts";
-import { countingFetch, PASSWORD, startServer, uniqueEmail, type TestServer } from "./support.ts";
+import { countingFetch, PASSWORD, skipAhead, startServer, uniqueEmail, type TestServer } from "./support.ts";
 
 /** Tokens expire at a whole second 22–23 s after issue: fresh for the SDK (> 20 s left) at first, stale after 3.1 s. */
 const LIFETIME_MILLIS = 23_000;
@@ -22,6 +22,7 @@ beforeAll(async () => {
   project = await createSdkProject(baseUrl);
 });
 afterAll(() => server?.close());
+afterEach(() => vi.restoreAllMocks());
 
 async function signedInApp() {
   const counted = countingFetch();
@@ -41,7 +42,7 @@ describe("access tokens", () => {
     expect(await app.getAccessToken()).toBe(first);
     expect(refreshes(calls)).toBe(0);
 
-    await new Promise((resolve) => setTimeout(resolve, STALE_AFTER_MILLIS));
+    skipAhead(STALE_AFTER_MILLIS); // the SDK's and the server's time
     const users = await Promise.all(Array.from({ length: 10 }, () => app.getUser({ or: "throw" })));
     expect(new Set(users.map((u) => u.id)).size).toBe(1);
     expect(refreshes(calls)).toBe(1);
@@ -63,7 +64,7 @@ describe("access tokens", () => {
     });
     await other.signOut();
     expect(session).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, STALE_AFTER_MILLIS));
+    skipAhead(STALE_AFTER_MILLIS); // the SDK's and the server's time
     expect(await app.getUser()).toBeNull();
     expect(await app.getAuthJson()).toEqual({ accessToken: null, refreshToken: null });
   });

@@ -166,6 +166,35 @@ describe("refreshing", () => {
     expect(reads[2]!.startedAt - reads[1]!.startedAt).toBeGreaterThanOrEqual(300);
   });
 
+  it("settles _settled() once the reads requested so far have finished, one queued behind the throttle too, and not a later one", async () => {
+    const { query, reads } = controlledQuery();
+    const entry = query.entry("a");
+    entry.subscribe(() => {});
+    reads[0]!.answer.resolve("first");
+    await entry._settled();
+    expect(entry._reading).toBe(false);
+
+    entry.invalidate();
+    expect(entry._reading).toBe(true);
+    let settled = false;
+    void entry._settled().then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(reads).toHaveLength(2);
+    expect(settled).toBe(false);
+    // Requested after the _settled() call: not waited for, but told by _reading.
+    entry.invalidate();
+    reads[1]!.answer.reject(new Error("refused"));
+    await flush();
+    expect(settled).toBe(true);
+    expect(entry._reading).toBe(true);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(reads).toHaveLength(3);
+    reads[2]!.answer.resolve("latest");
+    await entry._settled();
+    expect(entry._reading).toBe(false);
+    expect(entry.getSnapshot()).toEqual({ status: "ok", value: "latest" });
+  });
+
   it("marks an entry nobody shows as stale, and reads it on the next get", async () => {
     const { query, reads } = controlledQuery();
     const first = query.get("a");

@@ -26,18 +26,22 @@ let demoUrl: string;
 /**
  * Stands in for Cloudflare's script: each widget shows a box and hands out
  * `<window.__turnstile.next>:<action>:<widget>:<n>` (none while next is
- * "never"), again after each reset.
+ * "never") a moment later, again after each reset; `delivered` lists the
+ * tokens handed out so far.
  */
 function fakeTurnstile(first: string) {
   type Options = { sitekey: string; action: string; callback: (token: string) => void };
-  const state = { next: first, rendered: [] as { sitekey: string; action: string }[], issued: 0 };
+  const state = { next: first, rendered: [] as { sitekey: string; action: string }[], issued: 0, delivered: [] as string[] };
   const widgets = new Map<string, Options>();
   const issue = (id: string) => {
     const options = widgets.get(id);
     if (!options || state.next === "never") return;
     state.issued += 1;
     const token = `${state.next}:${options.action}:${id}:${state.issued}`;
-    setTimeout(() => options.callback(token), 10);
+    setTimeout(() => {
+      options.callback(token);
+      state.delivered.push(token);
+    }, 10);
   };
   (window as unknown as { __turnstile: typeof state }).__turnstile = state;
   (window as unknown as { turnstile: unknown }).turnstile = {
@@ -106,6 +110,22 @@ async function openPage(
   return { page, context, sent };
 }
 
+/**
+ * Waits until the stand-in has handed the page's latest widget a `verdict`
+ * token. The page shows it before a click lands: Playwright clicks only once
+ * the button has held still for two animation frames.
+ */
+async function tokenHandedOut(page: Page, verdict: string): Promise<void> {
+  await page.waitForFunction((wanted) => {
+    const state = (window as unknown as { __turnstile: { rendered: unknown[]; delivered: string[] } }).__turnstile;
+    const widget = String(state.rendered.length - 1);
+    return state.delivered.some((token) => {
+      const [given, , id] = token.split(":");
+      return given === wanted && id === widget;
+    });
+  }, verdict);
+}
+
 async function botScoreOf(email: string): Promise<number> {
   const res = await mailing.server.request("/users", {
     as: { type: "server", projectId: project.id, secretServerKey: project.secretServerKey },
@@ -127,7 +147,7 @@ describe("the Turnstile widget in the demo app", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Repeat password", { exact: true }).fill(PASSWORD);
     // The stand-in hands out its token a moment after rendering.
-    await page.waitForTimeout(100);
+    await tokenHandedOut(page, "fail");
     // The widget already holds a failing token; the one it issues next will pass.
     await page.evaluate(() => ((window as unknown as { __turnstile: { next: string } }).__turnstile.next = "pass"));
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
@@ -139,7 +159,7 @@ describe("the Turnstile widget in the demo app", () => {
     });
 
     // The form reset the widget after using its token, so it now holds a new, passing one.
-    await page.waitForTimeout(100);
+    await tokenHandedOut(page, "pass");
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByText(`Signed in as ${email}`).waitFor();
@@ -172,7 +192,7 @@ describe("the Turnstile widget in the demo app", () => {
     await page.locator("[data-fake-turnstile]").waitFor();
     const email = uniqueEmail("code");
     await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.waitForTimeout(100);
+    await tokenHandedOut(page, "pass");
     await page.getByRole("button", { name: "Send sign-in code", exact: true }).click();
     await page
       .getByRole("status")
