@@ -4,20 +4,10 @@
  * anyone else, another project's team included, is answered
  * API_KEY_NOT_FOUND), what a server may do, and a deleted team's keys.
  */
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userTeamApiKeys } from "../src/db/schema/index.ts";
-import {
-  createProject,
-  expectPlainError,
-  expectSchemaError,
-  patchProjectConfig,
-  signUpUser,
-  UNKNOWN_UUID,
-  type EndUser,
-  type Project,
-} from "./fixtures.ts";
-import { createTestServer, expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
+import { expectKeyGoesWithOwner, expectKeysOff, keyCreation, projectWithApiKeys, serverWithApiKeys } from "./api-key-fixtures.ts";
+import { createProject, expectSchemaError, signUpUser, UNKNOWN_UUID, type EndUser, type Project } from "./fixtures.ts";
+import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 import { addMember, createTeam } from "./permission-fixtures.ts";
 import { defineTeamPermission, grantTeamPermission } from "./team-fixtures.ts";
 
@@ -31,9 +21,7 @@ let outsider: EndUser;
 let teamId: string;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-  await patchProjectConfig(server, project, { allow_team_api_keys: true });
+  ({ server, project } = await serverWithApiKeys("team"));
   const signUp = () => signUpUser(server, project);
   [admin, plain, direct, contained, outsider] = await Promise.all([signUp(), signUp(), signUp(), signUp(), signUp()]);
   // The creator gets team_admin, which contains every system permission.
@@ -44,15 +32,13 @@ beforeAll(async () => {
   await defineTeamPermission(server, project.id, "lead", ["key_keeper"]);
   await grantTeamPermission(server, project.id, teamId, contained.userId, "lead");
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
-const create = (as: Auth, body: Record<string, unknown>) => server.request("/team-api-keys", { method: "POST", as, body });
-
-async function created(as: Auth, body: Record<string, unknown> = {}) {
-  const res = await create(as, { team_id: teamId, description: "team key", expires_at_millis: null, ...body });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
+const { create, created } = keyCreation(
+  () => server,
+  "team",
+  () => ({ team_id: teamId, description: "team key", expires_at_millis: null }),
+);
 
 /** Every endpoint a client may call, on a team's key (an existing one of `teamId` unless told). */
 function calls(team: string, keyId: string): Record<string, (as: Auth) => Promise<TestResponse>> {
@@ -86,8 +72,7 @@ describe("the permission matrix of a client", () => {
   });
 
   it("another project's team is never reachable, by its members or its server", async () => {
-    const other = await createProject(server);
-    await patchProjectConfig(server, other, { allow_team_api_keys: true });
+    const other = await projectWithApiKeys(server, "team");
     const stranger = await signUpUser(server, other);
     const key = await created(project.server);
     // A member of this project's team, through the other project's keys.
@@ -149,11 +134,7 @@ describe("the endpoints", () => {
   it("the setting off: 400 in plain text, before the permission check", async () => {
     const off = await createProject(server);
     const user = await signUpUser(server, off);
-    for (const call of Object.values(calls(UNKNOWN_UUID, UNKNOWN_UUID))) {
-      const res = await call(user.as);
-      expectPlainError(res, 400);
-      expect(res.text).toBe("Team API keys are not enabled for this project.");
-    }
+    for (const call of Object.values(calls(UNKNOWN_UUID, UNKNOWN_UUID))) expectKeysOff(await call(user.as), "team");
   });
 });
 
@@ -161,10 +142,6 @@ describe("a deleted team", () => {
   it("takes its keys along", async () => {
     const team = await createTeam(server, project.id, admin.userId);
     const key = await created(project.server, { team_id: team });
-    const check = () => server.request("/team-api-keys/check", { method: "POST", as: project.server, body: { api_key: key.value } });
-    expect((await check()).status).toBe(200);
-    expect((await server.request(`/teams/${team}`, { method: "DELETE", as: project.server })).status).toBe(200);
-    expectKnownError(await check(), "API_KEY_NOT_FOUND", 404);
-    expect(await server.instance.services.db.select().from(userTeamApiKeys).where(eq(userTeamApiKeys.id, key.id))).toEqual([]);
+    await expectKeyGoesWithOwner(server, project, "team", key, `/teams/${team}`);
   });
 });

@@ -7,10 +7,10 @@
 import { and, eq } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
 import { expect } from "vitest";
-import { teamPermissionGrants } from "../src/db/schema/index.ts";
+import { teamMembers, teamPermissionGrants } from "../src/db/schema/index.ts";
 import { PASSWORD, createProject, patchProjectConfig, uniqueEmail, type EndUser, type Project } from "./fixtures.ts";
 import type { Auth, TestServer } from "./harness.ts";
-import { CALLBACK_URL, linkIn, type MailingServer } from "./mail-fixtures.ts";
+import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
 
 export interface TeamUser extends EndUser {
   /** The personal team the user created at sign-up. */
@@ -22,6 +22,29 @@ export async function teamProject(server: TestServer, config: Record<string, unk
   const project = await createProject(server);
   await patchProjectConfig(server, project, { create_team_on_sign_up: true, ...config });
   return project;
+}
+
+/**
+ * What the accept suites start from (in beforeAll): a mailing test server, two team projects (`other` for
+ * what must not cross from one to the other) and an inviter in `project`. The mailing server is closed again
+ * when the rest cannot be made.
+ */
+export async function acceptWorld(): Promise<{
+  mailing: MailingServer;
+  server: TestServer;
+  project: Project;
+  other: Project;
+  inviter: TeamUser;
+}> {
+  const mailing = await createMailingTestServer();
+  try {
+    const server = mailing.server;
+    const [project, other] = await Promise.all([teamProject(server), teamProject(server)]);
+    return { mailing, server, project, other, inviter: await newUser(server, project) };
+  } catch (error) {
+    await mailing.close();
+    throw error;
+  }
 }
 
 /**
@@ -113,4 +136,27 @@ export async function directGrants(server: TestServer, teamId: string, userId: s
 /** Accepts an invitation by its id, for `userId` (`me`: the caller's user). */
 export function acceptById(server: TestServer, as: Auth, id: string, userId = "me") {
   return server.request(`/team-invitations/${id}/accept`, { method: "POST", as, query: { user_id: userId } });
+}
+
+/** The user ids of a team's members, sorted. */
+export async function memberIds(server: TestServer, teamId: string): Promise<string[]> {
+  const rows = await server.instance.services.db.select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
+  return rows.map((r) => r.id).sort();
+}
+
+/** Marks the user restricted by an administrator, as the project's server may. */
+export async function restrictByAdmin(server: TestServer, project: Project, userId: string): Promise<void> {
+  const res = await server.request(`/users/${userId}`, { method: "PATCH", as: project.server, body: { restricted_by_admin: true } });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** Another flow's code for the user: the one mailed to verify their primary address, read from the mail. */
+export async function emailVerificationCode(mailing: MailingServer, user: TeamUser): Promise<string> {
+  const sent = await mailing.server.request("/contact-channels/send-verification-code", {
+    method: "POST",
+    as: user.as,
+    body: { email: user.email, callback_url: CALLBACK_URL },
+  });
+  expect(sent.status, sent.text).toBe(200);
+  return linkIn(await mailing.mailTo(user.email)).code;
 }

@@ -6,20 +6,23 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { teamMembers, teams, verificationCodes } from "../src/db/schema/index.ts";
+import { teams, verificationCodes } from "../src/db/schema/index.ts";
 import { sha256Hex } from "../src/lib/secrets.ts";
 import { UNKNOWN_UUID, expectSchemaErrorIncluding, uniqueEmail, type Project } from "./fixtures.ts";
 import { expectKnownError, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
+import type { MailingServer } from "./mail-fixtures.ts";
 import {
   acceptById,
   acceptInvitation,
+  acceptWorld,
   directGrants,
+  emailVerificationCode,
   invite,
   listByUser,
+  memberIds,
   newUser,
+  restrictByAdmin,
   revokeInvitation,
-  teamProject,
   type TeamUser,
 } from "./team-invitation-fixtures.ts";
 
@@ -31,18 +34,8 @@ let inviter: TeamUser;
 
 const db = () => server.instance.services.db;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  server = mailing.server;
-  [project, other] = await Promise.all([teamProject(server), teamProject(server)]);
-  inviter = await newUser(server, project);
-});
+beforeAll(async () => ({ mailing, server, project, other, inviter } = await acceptWorld()));
 afterAll(() => mailing?.close());
-
-async function memberIds(teamId: string): Promise<string[]> {
-  const rows = await db().select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
-  return rows.map((r) => r.id).sort();
-}
 
 async function usedAt(id: string): Promise<Date | null> {
   const [row] = await db().select({ usedAt: verificationCodes.usedAt }).from(verificationCodes).where(eq(verificationCodes.id, id));
@@ -69,7 +62,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     const res = await acceptById(server, invitee.as, sent.id);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({});
-    expect(await memberIds(team.teamId)).toEqual([team.userId, invitee.userId].sort());
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId, invitee.userId].sort());
     expect(await directGrants(server, team.teamId, invitee.userId)).toEqual(["team_member"]);
     expect((await listByUser(server, invitee.as)).body.items).toEqual([]);
     expect(await usedAt(sent.id)).not.toBeNull();
@@ -85,7 +78,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     const sent = await invite(mailing, inviter.as, inviter.teamId, second.toUpperCase());
     const res = await acceptById(server, invitee.as, sent.id, invitee.userId);
     expect(res.status, res.text).toBe(200);
-    expect(await memberIds(inviter.teamId)).toContain(invitee.userId);
+    expect(await memberIds(server, inviter.teamId)).toContain(invitee.userId);
   });
 
   it("a member already → 200 {}, and the invitation is spent all the same", async () => {
@@ -93,7 +86,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     const sent = await invite(mailing, team.as, team.teamId, team.email);
     const res = await acceptById(server, team.as, sent.id);
     expect(res.status, res.text).toBe(200);
-    expect(await memberIds(team.teamId)).toEqual([team.userId]);
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId]);
     expect(await directGrants(server, team.teamId, team.userId)).toEqual(["team_admin"]);
     expect(await usedAt(sent.id)).not.toBeNull();
   });
@@ -108,7 +101,7 @@ describe("POST /team-invitations/{id}/accept", () => {
     const res = await acceptById(server, project.server, sent.id, invitee.userId);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({});
-    expect(await memberIds(inviter.teamId)).toContain(invitee.userId);
+    expect(await memberIds(server, inviter.teamId)).toContain(invitee.userId);
   });
 });
 
@@ -127,12 +120,7 @@ describe("who may accept", () => {
   it("a user restricted by an administrator → TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED (a server may still add them)", async () => {
     const invitee = await newUser(server, project);
     const sent = await invite(mailing, inviter.as, inviter.teamId, invitee.email);
-    const patched = await server.request(`/users/${invitee.userId}`, {
-      method: "PATCH",
-      as: project.server,
-      body: { restricted_by_admin: true },
-    });
-    expect(patched.status, patched.text).toBe(200);
+    await restrictByAdmin(server, project, invitee.userId);
     const res = await acceptById(server, invitee.as, sent.id);
     expectKnownError(res, "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", 403);
     expect(res.body.details).toEqual({ restricted_reason: { type: "restricted_by_administrator" } });
@@ -150,7 +138,7 @@ describe("who may accept", () => {
       expectKnownError(await acceptById(server, invitee.as, sent.id), "VERIFICATION_CODE_NOT_FOUND", 404);
       expect(await usedAt(sent.id)).toBeNull();
     }
-    expect(await memberIds(inviter.teamId)).not.toContain(invitee.userId);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(invitee.userId);
     // The mailed link still works for whoever holds it.
     expect((await acceptInvitation(server, invitee.as, toSomeoneElse.code)).status).toBe(200);
   });
@@ -190,13 +178,7 @@ describe("invitations that cannot be accepted → VERIFICATION_CODE_NOT_FOUND", 
 
   it("another flow's code by its id (an e-mail verification), even for its own address", async () => {
     const unverified = await newUser(server, project, { verified: false });
-    const sent = await server.request("/contact-channels/send-verification-code", {
-      method: "POST",
-      as: unverified.as,
-      body: { email: unverified.email, callback_url: CALLBACK_URL },
-    });
-    expect(sent.status, sent.text).toBe(200);
-    const { code } = linkIn(await mailing.mailTo(unverified.email));
+    const code = await emailVerificationCode(mailing, unverified);
     const [row] = await db()
       .select({ id: verificationCodes.id })
       .from(verificationCodes)
@@ -228,6 +210,6 @@ describe("races", () => {
     for (const r of results.filter((r) => r.status !== 200)) {
       expect(["VERIFICATION_CODE_NOT_FOUND", "VERIFICATION_CODE_ALREADY_USED"]).toContain(r.body.code);
     }
-    expect(await memberIds(team.teamId)).toEqual([team.userId, invitee.userId].sort());
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId, invitee.userId].sort());
   });
 });

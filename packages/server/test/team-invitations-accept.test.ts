@@ -6,16 +6,20 @@
 import { VERIFICATION_CODE_MAX_ATTEMPTS } from "@latchkey/shared";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { teamMembers, teams, verificationCodes } from "../src/db/schema/index.ts";
+import { teams, verificationCodes } from "../src/db/schema/index.ts";
 import { expectSchemaErrorIncluding, patchProjectConfig, type Project } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
-import { CALLBACK_URL, createMailingTestServer, linkIn, type MailingServer } from "./mail-fixtures.ts";
+import type { MailingServer } from "./mail-fixtures.ts";
 import {
   acceptInvitation,
+  acceptWorld,
   directGrants,
+  emailVerificationCode,
   invite,
   listByTeam,
+  memberIds,
   newUser,
+  restrictByAdmin,
   revokeInvitation,
   teamProject,
   type TeamUser,
@@ -29,21 +33,11 @@ let inviter: TeamUser;
 
 const db = () => server.instance.services.db;
 
-beforeAll(async () => {
-  mailing = await createMailingTestServer();
-  server = mailing.server;
-  [project, other] = await Promise.all([teamProject(server), teamProject(server)]);
-  inviter = await newUser(server, project);
-});
+beforeAll(async () => ({ mailing, server, project, other, inviter } = await acceptWorld()));
 afterAll(() => mailing?.close());
 
 const details = (as: Auth, code: string) => server.request("/team-invitations/accept/details", { method: "POST", as, body: { code } });
 const checkCode = (as: Auth, code: string) => server.request("/team-invitations/accept/check-code", { method: "POST", as, body: { code } });
-
-async function memberIds(teamId: string): Promise<string[]> {
-  const rows = await db().select({ id: teamMembers.userId }).from(teamMembers).where(eq(teamMembers.teamId, teamId));
-  return rows.map((r) => r.id);
-}
 
 async function teamName(teamId: string): Promise<string> {
   const [row] = await db().select({ name: teams.displayName }).from(teams).where(eq(teams.id, teamId));
@@ -72,7 +66,7 @@ describe("POST /team-invitations/accept", () => {
     const res = await acceptInvitation(server, joiner.as, sent.code);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({});
-    expect((await memberIds(team.teamId)).sort()).toEqual([team.userId, joiner.userId].sort());
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId, joiner.userId].sort());
     expect(await directGrants(server, team.teamId, joiner.userId)).toEqual(["team_member"]);
     // team_member contains $read_members and $invite_members (answered from the fresh cache).
     expect((await listByTeam(server, joiner.as, team.teamId)).status).toBe(200);
@@ -102,7 +96,7 @@ describe("POST /team-invitations/accept", () => {
     const res = await acceptInvitation(server, team.as, code);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({});
-    expect(await memberIds(team.teamId)).toEqual([team.userId]);
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId]);
     expect(await directGrants(server, team.teamId, team.userId)).toEqual(["team_admin"]);
     expectKnownError(await acceptInvitation(server, team.as, code), "VERIFICATION_CODE_ALREADY_USED", 409);
   });
@@ -111,7 +105,7 @@ describe("POST /team-invitations/accept", () => {
     const { code } = await invite(mailing, inviter.as, inviter.teamId);
     const someoneElse = await newUser(server, project);
     expect((await acceptInvitation(server, someoneElse.as, code)).status).toBe(200);
-    expect(await memberIds(inviter.teamId)).toContain(someoneElse.userId);
+    expect(await memberIds(server, inviter.teamId)).toContain(someoneElse.userId);
   });
 
   it("a team deleted since → VERIFICATION_CODE_NOT_FOUND", async () => {
@@ -158,7 +152,7 @@ describe("users who may not join", () => {
     expect(anonymous.status, anonymous.text).toBe(200);
     const as = { ...project.client, accessToken: anonymous.body.access_token, allowAnonymous: true };
     await expectRestricted(as, "anonymous", code);
-    expect(await memberIds(inviter.teamId)).not.toContain(anonymous.body.user_id);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(anonymous.body.user_id);
     const joiner = await newUser(server, project);
     expect((await acceptInvitation(server, joiner.as, code)).status).toBe(200);
   });
@@ -166,15 +160,10 @@ describe("users who may not join", () => {
   it("a user restricted by an administrator → TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", async () => {
     const { code } = await invite(mailing, inviter.as, inviter.teamId);
     const user = await newUser(server, project);
-    const patched = await server.request(`/users/${user.userId}`, {
-      method: "PATCH",
-      as: project.server,
-      body: { restricted_by_admin: true },
-    });
-    expect(patched.status, patched.text).toBe(200);
+    await restrictByAdmin(server, project, user.userId);
     const as = { ...project.client, accessToken: user.accessToken };
     await expectRestricted(as, "restricted_by_administrator", code);
-    expect(await memberIds(inviter.teamId)).not.toContain(user.userId);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(user.userId);
   });
 
   it("an unverified user where the project requires verification → TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", async () => {
@@ -203,7 +192,7 @@ describe("code errors, in the catalogue's order", () => {
     for (const [, call] of codeCalls) expectKnownError(await call(joiner.as, sent.code), "VERIFICATION_CODE_EXPIRED", 400);
     await setCode(sent.id, { usedAt: new Date() });
     expectKnownError(await acceptInvitation(server, joiner.as, sent.code), "VERIFICATION_CODE_EXPIRED", 400);
-    expect(await memberIds(inviter.teamId)).not.toContain(joiner.userId);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(joiner.userId);
   });
 
   it("used → VERIFICATION_CODE_ALREADY_USED on every endpoint", async () => {
@@ -212,7 +201,7 @@ describe("code errors, in the catalogue's order", () => {
     expect((await acceptInvitation(server, first.as, code)).status).toBe(200);
     const second = await newUser(server, project);
     for (const [, call] of codeCalls) expectKnownError(await call(second.as, code), "VERIFICATION_CODE_ALREADY_USED", 409);
-    expect(await memberIds(inviter.teamId)).not.toContain(second.userId);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(second.userId);
   });
 
   it("too many attempts → VERIFICATION_CODE_MAX_ATTEMPTS_REACHED", async () => {
@@ -222,7 +211,7 @@ describe("code errors, in the catalogue's order", () => {
     for (const [, call] of codeCalls) {
       expectKnownError(await call(joiner.as, sent.code), "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED", 400);
     }
-    expect(await memberIds(inviter.teamId)).not.toContain(joiner.userId);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(joiner.userId);
   });
 
   it("a code is matched whatever its case", async () => {
@@ -233,14 +222,7 @@ describe("code errors, in the catalogue's order", () => {
 
   it("another flow's code (an e-mail verification) is unknown here", async () => {
     const unverified = await newUser(server, project, { verified: false });
-    const sent = await server.request("/contact-channels/send-verification-code", {
-      method: "POST",
-      as: unverified.as,
-      body: { email: unverified.email, callback_url: CALLBACK_URL },
-    });
-    expect(sent.status, sent.text).toBe(200);
-    const mail = await mailing.mailTo(unverified.email);
-    const { code } = linkIn(mail);
+    const code = await emailVerificationCode(mailing, unverified);
     expectKnownError(await acceptInvitation(server, unverified.as, code), "VERIFICATION_CODE_NOT_FOUND", 404);
   });
 });
@@ -275,7 +257,7 @@ describe("another project", () => {
     const outsider = await newUser(server, other);
     for (const [, call] of codeCalls) expectKnownError(await call(outsider.as, code), "VERIFICATION_CODE_NOT_FOUND", 404);
     expectKnownError(await checkCode(other.server, code), "VERIFICATION_CODE_NOT_FOUND", 404);
-    expect(await memberIds(inviter.teamId)).not.toContain(outsider.userId);
+    expect(await memberIds(server, inviter.teamId)).not.toContain(outsider.userId);
     const joiner = await newUser(server, project);
     expect((await acceptInvitation(server, joiner.as, code)).status).toBe(200);
   });
@@ -289,7 +271,7 @@ describe("races", () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => acceptInvitation(server, joiner.as, code)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 200)) expectKnownError(r, "VERIFICATION_CODE_ALREADY_USED", 409);
-    expect((await memberIds(team.teamId)).sort()).toEqual([team.userId, joiner.userId].sort());
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId, joiner.userId].sort());
     expect(await directGrants(server, team.teamId, joiner.userId)).toEqual(["team_member"]);
   });
 
@@ -301,7 +283,7 @@ describe("races", () => {
     const winners = joiners.filter((_, i) => results[i]!.status === 200);
     expect(winners).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 200)) expectKnownError(r, "VERIFICATION_CODE_ALREADY_USED", 409);
-    expect((await memberIds(team.teamId)).sort()).toEqual([team.userId, winners[0]!.userId].sort());
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId, winners[0]!.userId].sort());
   });
 
   it("one user accepting two invitations to one team at once: both 200, both spent, one membership", async () => {
@@ -311,7 +293,7 @@ describe("races", () => {
     const joiner = await newUser(server, project);
     const results = await Promise.all([acceptInvitation(server, joiner.as, a.code), acceptInvitation(server, joiner.as, b.code)]);
     for (const r of results) expect(r.status, r.text).toBe(200);
-    expect((await memberIds(team.teamId)).sort()).toEqual([team.userId, joiner.userId].sort());
+    expect(await memberIds(server, team.teamId)).toEqual([team.userId, joiner.userId].sort());
     const used = await db()
       .select({ n: sql<number>`count(*)::int` })
       .from(verificationCodes)

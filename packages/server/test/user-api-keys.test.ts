@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userTeamApiKeys } from "../src/db/schema/index.ts";
 import { crc32 } from "../src/capabilities/user-team-api-keys/domain/key-string.ts";
+import { expectKeyGoesWithOwner, expectKeysOff, keyCreation, projectWithApiKeys, serverWithApiKeys } from "./api-key-fixtures.ts";
 import { writeOverride } from "./config-fixtures.ts";
 import {
   createProject,
@@ -19,7 +20,7 @@ import {
   type EndUser,
   type Project,
 } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
+import { expectKnownError, type Auth, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 let project: Project;
@@ -27,24 +28,20 @@ let alice: EndUser;
 let bob: EndUser;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  project = await createProject(server);
-  await patchProjectConfig(server, project, { allow_user_api_keys: true });
+  ({ server, project } = await serverWithApiKeys("user"));
   [alice, bob] = await Promise.all([signUpUser(server, project), signUpUser(server, project)]);
 });
-afterAll(() => server.close());
+afterAll(() => server?.close());
 
-const create = (as: Auth, body: Record<string, unknown>) => server.request("/user-api-keys", { method: "POST", as, body });
+const { create, created } = keyCreation(
+  () => server,
+  "user",
+  () => ({ user_id: "me", description: "CLI", expires_at_millis: null }),
+);
 const list = (as: Auth, query: Record<string, string> = {}) => server.request("/user-api-keys", { as, query });
 const read = (as: Auth, id: string, query: Record<string, string> = {}) => server.request(`/user-api-keys/${id}`, { as, query });
 const update = (as: Auth, id: string, body: Record<string, unknown>, query: Record<string, string> = {}) =>
   server.request(`/user-api-keys/${id}`, { method: "PATCH", as, body, query });
-
-async function created(as: Auth, body: Record<string, unknown> = {}) {
-  const res = await create(as, { user_id: "me", description: "CLI", expires_at_millis: null, ...body });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
 
 describe("the key string", () => {
   it("has the layout: sk_ + 45-character secret + key id + user + flag 1 + marker + CRC-32", async () => {
@@ -135,8 +132,7 @@ describe("POST /user-api-keys", () => {
       "USER_NOT_FOUND",
       404,
     );
-    const other = await createProject(server);
-    await patchProjectConfig(server, other, { allow_user_api_keys: true });
+    const other = await projectWithApiKeys(server, "user");
     expectKnownError(await create(other.server, { user_id: bob.userId, description: "x", expires_at_millis: null }), "USER_NOT_FOUND", 404);
   });
 });
@@ -145,7 +141,6 @@ describe("the setting", () => {
   it("off: every endpoint answers 400 in plain text, after the schema checks", async () => {
     const off = await createProject(server);
     const user = await signUpUser(server, off);
-    const message = "User API keys are not enabled for this project.";
     const calls = [
       create(user.as, { user_id: "me", description: "x", expires_at_millis: null }),
       list(user.as, { user_id: "me" }),
@@ -153,10 +148,7 @@ describe("the setting", () => {
       update(user.as, UNKNOWN_UUID, { description: "y" }),
       server.request("/user-api-keys/check", { method: "POST", as: off.server, body: { api_key: "sk_nothing" } }),
     ];
-    for (const res of await Promise.all(calls)) {
-      expectPlainError(res, 400);
-      expect(res.text).toBe(message);
-    }
+    for (const res of await Promise.all(calls)) expectKeysOff(res, "user");
     // The request's validation comes first.
     expectSchemaError(await create(user.as, { user_id: "me" }), "POST", "/user-api-keys", [
       "body.description must be defined",
@@ -218,8 +210,7 @@ describe("GET and PATCH /user-api-keys/{id}", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: key.id, user_id: alice.userId, value: { last_four: key.value.slice(-4) } });
     expectKnownError(await read(alice.as, UNKNOWN_UUID), "API_KEY_NOT_FOUND", 404);
-    const other = await createProject(server);
-    await patchProjectConfig(server, other, { allow_user_api_keys: true });
+    const other = await projectWithApiKeys(server, "user");
     expectKnownError(await read(other.server, key.id), "API_KEY_NOT_FOUND", 404);
     // Named for another user than its own.
     expectKnownError(await read(project.server, key.id, { user_id: bob.userId }), "API_KEY_NOT_FOUND", 404);
@@ -267,11 +258,6 @@ describe("a deleted user", () => {
   it("takes their keys along", async () => {
     const user = await signUpUser(server, project);
     const key = await created(user.as);
-    const check = () => server.request("/user-api-keys/check", { method: "POST", as: project.server, body: { api_key: key.value } });
-    expect((await check()).status).toBe(200);
-    expect((await server.request(`/users/${user.userId}`, { method: "DELETE", as: project.server })).status).toBe(200);
-    expectKnownError(await check(), "API_KEY_NOT_FOUND", 404);
-    const rows = await server.instance.services.db.select().from(userTeamApiKeys).where(eq(userTeamApiKeys.id, key.id));
-    expect(rows).toEqual([]);
+    await expectKeyGoesWithOwner(server, project, "user", key, `/users/${user.userId}`);
   });
 });

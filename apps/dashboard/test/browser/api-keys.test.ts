@@ -8,12 +8,12 @@
 import type { ServerTeam, ServerUser } from "@latchkey/js";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, uniqueEmail, type Dashboard } from "./dashboard.ts";
+import { dashboardWithOwner, expectHeading, flipSetting, screenshot, uniqueEmail, type Dashboard, type ProjectOwner } from "./dashboard.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 let dashboard: Dashboard;
-let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+let owner: ProjectOwner;
 let page: Page;
 let user: ServerUser;
 let team: ServerTeam;
@@ -37,18 +37,12 @@ async function revokeConfirmed(description: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dashboard = await startDashboard();
-  owner = await ownerWithProject(dashboard.url);
+  ({ dashboard, owner, page } = await dashboardWithOwner());
   const app = owner.project.app;
   user = await app.createUser({ primaryEmail: uniqueEmail("keys"), displayName: "Ada Lovelace" });
   team = await app.createTeam({ displayName: "Analytical Engines" });
-  page = await dashboard.openPage();
-  await signInOwner(page, dashboard.url, owner.email);
 });
-
-afterAll(async () => {
-  await dashboard?.close();
-});
+afterAll(() => dashboard?.close());
 afterEach(() => dashboard.expectNoPageErrors());
 
 describe("API keys in the dashboard", () => {
@@ -61,12 +55,8 @@ describe("API keys in the dashboard", () => {
   });
 
   test("the auth methods page turns user and team keys on, as config keys", async () => {
-    for (const name of ["User API keys", "Team API keys"]) {
-      const toggle = page.getByRole("switch", { name: new RegExp(`^${name}`) });
-      expect(await toggle.isChecked()).toBe(false);
-      await toggle.click();
-      await expect.poll(() => toggle.isChecked()).toBe(true);
-    }
+    await flipSetting(page, /^User API keys/, false);
+    await flipSetting(page, /^Team API keys/, false);
     expect(await owner.project.getConfigOverride("environment")).toMatchObject({
       "apiKeys.enabled.user": true,
       "apiKeys.enabled.team": true,

@@ -10,18 +10,18 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import {
+  dashboardWithOwner,
   expectHeading,
-  ownerWithProject,
+  flipSetting,
   recordAdminWrites,
   screenshot,
-  signInOwner,
-  startDashboard,
   type Dashboard,
+  type ProjectOwner,
 } from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let page: Page;
-let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+let owner: ProjectOwner;
 let writes: ReturnType<typeof recordAdminWrites>;
 
 const settings = () => owner.project.app.getProject();
@@ -39,29 +39,19 @@ const projectUrl = (path: string) => `${dashboard.url}/projects/${owner.id}/${pa
 const setting = (name: string | RegExp) => page.getByRole("switch", { name });
 
 beforeAll(async () => {
-  dashboard = await startDashboard();
-  owner = await ownerWithProject(dashboard.url);
-  page = await dashboard.openPage();
+  ({ dashboard, owner, page } = await dashboardWithOwner());
+  // Counted from here: signing in is not a settings write.
   writes = recordAdminWrites(page);
-  await signInOwner(page, dashboard.url, owner.email);
-  writes.take();
 });
-
-afterAll(async () => {
-  await dashboard?.close();
-});
+afterAll(() => dashboard?.close());
 afterEach(() => dashboard.expectNoPageErrors());
 
 describe("auth methods", () => {
   test("passkeys on and sign-up off, as the server holds them", async () => {
     await page.goto(projectUrl("auth-methods"));
     await expectHeading(page, "Auth methods");
-    expect(await setting(/^Passkeys/).isChecked()).toBe(false);
-    await setting(/^Passkeys/).click();
-    await expect.poll(() => setting(/^Passkeys/).isChecked()).toBe(true);
-    expect(await setting(/^Allow sign-up/).isChecked()).toBe(true);
-    await setting(/^Allow sign-up/).click();
-    await expect.poll(() => setting(/^Allow sign-up/).isChecked()).toBe(false);
+    await flipSetting(page, /^Passkeys/, false);
+    await flipSetting(page, /^Allow sign-up/, true);
     const saved = await settings();
     expect(saved.config.passkeyEnabled).toBe(true);
     expect(saved.config.signUpEnabled).toBe(false);
@@ -74,11 +64,9 @@ describe("auth methods", () => {
     await owner.project.updateConfig({ "onboarding.requireEmailVerification": true });
     await page.goto(projectUrl("auth-methods"));
     await expectHeading(page, "Auth methods");
-    const verification = setting(/^Require e-mail verification/);
-    await expect.poll(() => verification.isChecked()).toBe(true);
+    await expect.poll(() => setting(/^Require e-mail verification/).isChecked()).toBe(true);
     writes.take();
-    await verification.click();
-    await expect.poll(() => verification.isChecked()).toBe(false);
+    await flipSetting(page, /^Require e-mail verification/, true);
     expect((await environment())["onboarding.requireEmailVerification"]).toBe(false);
     expect((await owner.project.getConfig()).onboarding.requireEmailVerification).toBe(false);
     expectWritesThroughConfig();
@@ -220,8 +208,7 @@ describe("domains and production mode", () => {
     // Only warnings left: the switch is free, and production mode turns on with localhost still allowed.
     await expect.poll(() => checklist.getByRole("listitem").count()).toBe(2);
     await expect.poll(() => setting(/^Production mode/).isDisabled()).toBe(false);
-    await setting(/^Production mode/).click();
-    await expect.poll(() => setting(/^Production mode/).isChecked()).toBe(true);
+    await flipSetting(page, /^Production mode/, false);
     const saved = await settings();
     expect(saved.isProductionMode).toBe(true);
     expect(saved.config.allowLocalhost).toBe(true);
@@ -232,11 +219,9 @@ describe("domains and production mode", () => {
 
     // In production mode, localhost may still be switched off and on again; the warning follows.
     writes.take();
-    await setting(/^Allow localhost/).click();
-    await expect.poll(() => setting(/^Allow localhost/).isChecked()).toBe(false);
+    await flipSetting(page, /^Allow localhost/, true);
     await expect.poll(() => checklist.getByRole("listitem").allTextContents()).toEqual([expect.stringContaining(domainMessage)]);
-    await setting(/^Allow localhost/).click();
-    await expect.poll(() => setting(/^Allow localhost/).isChecked()).toBe(true);
+    await flipSetting(page, /^Allow localhost/, false);
     await expect.poll(() => checklist.getByRole("listitem").count()).toBe(2);
     expect((await settings()).config.allowLocalhost).toBe(true);
     expect(writes.take()).toEqual([THROUGH_CONFIG, THROUGH_CONFIG]);

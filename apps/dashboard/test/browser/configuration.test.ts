@@ -6,23 +6,18 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
-import { expectHeading, ownerWithProject, screenshot, signInOwner, startDashboard, type Dashboard } from "./dashboard.ts";
+import { dashboardWithOwner, expectHeading, flipSetting, screenshot, type Dashboard, type ProjectOwner } from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let page: Page;
-let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+let owner: ProjectOwner;
 const secret = "gh-secret-never-shown-5678";
 
 beforeAll(async () => {
-  dashboard = await startDashboard();
-  owner = await ownerWithProject(dashboard.url);
-  page = await dashboard.openPage();
+  ({ dashboard, owner, page } = await dashboardWithOwner());
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dashboard.url });
-  await signInOwner(page, dashboard.url, owner.email);
 });
-afterAll(async () => {
-  await dashboard?.close();
-});
+afterAll(() => dashboard?.close());
 afterEach(() => dashboard.expectNoPageErrors());
 
 /** The JSON a document's block shows, parsed. */
@@ -76,10 +71,7 @@ test("each Copy button copies its document's JSON and says so", async () => {
 test("a setting changed on its own page shows here as the environment key it wrote", async () => {
   await page.goto(`${dashboard.url}/projects/${owner.id}/auth-methods`);
   await expectHeading(page, "Auth methods");
-  const magicLink = page.getByRole("switch", { name: /^Magic link/ });
-  expect(await magicLink.isChecked()).toBe(false);
-  await magicLink.click();
-  await expect.poll(() => magicLink.isChecked()).toBe(true);
+  await flipSetting(page, /^Magic link/, false);
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Configuration" }).click();
   await expectHeading(page, "Configuration");
   await expect

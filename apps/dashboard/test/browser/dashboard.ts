@@ -101,10 +101,43 @@ export async function expectHeading(page: Page, heading: string | RegExp): Promi
   await expect.poll(() => page.getByRole("heading", { level: 1, name: heading }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
 }
 
+/** An owner (signed up through the SDK) with one project and its keys. */
+export type ProjectOwner = SdkProject & { email: string };
+
 /** An owner (signed up through the SDK) with one project and its keys: for tests that start past the first run. */
-export async function ownerWithProject(url: string, config: Record<string, unknown> = {}): Promise<SdkProject & { email: string }> {
+export async function ownerWithProject(url: string, config: Record<string, unknown> = {}): Promise<ProjectOwner> {
   const made = await createSdkProject(url, config);
   return { ...made, email: made.owner.primaryEmail! };
+}
+
+/**
+ * A dashboard, an owner with one project (`config` is the project's), and a page signed in as that owner: what
+ * the settings suites start from (in beforeAll). The dashboard is closed again when the rest cannot be made.
+ */
+export async function dashboardWithOwner(
+  config: Record<string, unknown> = {},
+): Promise<{ dashboard: Dashboard; owner: ProjectOwner; page: Page }> {
+  const dashboard = await startDashboard();
+  try {
+    const owner = await ownerWithProject(dashboard.url, config);
+    const page = await dashboard.openPage();
+    await signInOwner(page, dashboard.url, owner.email);
+    return { dashboard, owner, page };
+  } catch (error) {
+    await dashboard.close();
+    throw error;
+  }
+}
+
+/**
+ * Flips the settings switch named `name` once it shows `from`, and waits for it to show the other value: a
+ * settings switch moves only once the server has saved the change.
+ */
+export async function flipSetting(page: Page, name: string | RegExp, from: boolean): Promise<void> {
+  const toggle = page.getByRole("switch", { name });
+  await expect.poll(() => toggle.isChecked()).toBe(from);
+  await toggle.click();
+  await expect.poll(() => toggle.isChecked()).toBe(!from);
 }
 
 /** Signs an existing owner in through the dashboard's sign-in page; resolves once the dashboard shows a signed-in page. */

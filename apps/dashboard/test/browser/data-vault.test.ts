@@ -8,29 +8,14 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
 import { StackServerApp } from "../../../../packages/js/src/index.ts";
-import {
-  expectHeading,
-  ownerWithProject,
-  recordAdminWrites,
-  screenshot,
-  signInOwner,
-  startDashboard,
-  type Dashboard,
-} from "./dashboard.ts";
+import { dashboardWithOwner, expectHeading, recordAdminWrites, screenshot, type Dashboard, type ProjectOwner } from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let page: Page;
-let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+let owner: ProjectOwner;
 
-beforeAll(async () => {
-  dashboard = await startDashboard();
-  owner = await ownerWithProject(dashboard.url);
-  page = await dashboard.openPage();
-  await signInOwner(page, dashboard.url, owner.email);
-});
-afterAll(async () => {
-  await dashboard?.close();
-});
+beforeAll(async () => ({ dashboard, owner, page } = await dashboardWithOwner()));
+afterAll(() => dashboard?.close());
 afterEach(() => dashboard.expectNoPageErrors());
 
 const card = () => page.getByRole("region", { name: "Data vault stores" });
