@@ -42,6 +42,8 @@ export interface ServerConfig {
   email: SmtpSettings | null;
   /** Whether projects' own SMTP settings may name private or local hosts (LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS). */
   smtpAllowPrivateHosts: boolean;
+  /** Whether webhook endpoints may be on private or local networks (LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS). */
+  webhooksAllowPrivateUrls: boolean;
   /**
    * Check every answer against its endpoint's response schema and fail the
    * request (500, logged) when it does not match (LATCHKEY_CHECK_RESPONSES;
@@ -169,6 +171,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     },
     email: env.STACK_EMAIL_HOST ? sharedSmtpFromEnv(env) : null,
     smtpAllowPrivateHosts: env.LATCHKEY_SMTP_ALLOW_PRIVATE_HOSTS === "true",
+    webhooksAllowPrivateUrls: env.LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS === "true",
     checkResponses: env.LATCHKEY_CHECK_RESPONSES === "true",
     botChallenge:
       env.STACK_DISABLE_BOT_CHALLENGE === "true" || !env.STACK_TURNSTILE_SECRET_KEY

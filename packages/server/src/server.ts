@@ -9,7 +9,7 @@ import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
 import { createApp } from "./app.ts";
 import { loadRoutes } from "./route-table.ts";
-import { capabilityHousekeeping, capabilitySubscriptions } from "./capabilities/index.ts";
+import { capabilityHousekeeping, capabilityJobs, capabilitySubscriptions } from "./capabilities/index.ts";
 import type { ServerConfig } from "./config.ts";
 import { connectDatabase, type Database, type DatabaseTarget } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
@@ -19,6 +19,7 @@ import { AccessTokens } from "./domain/tokens/access-token.ts";
 import { loadKeyStore } from "./domain/tokens/signing-keys.ts";
 import { CacheBus } from "./cache/bus.ts";
 import { Caches } from "./cache/caches.ts";
+import type { DomainEvent } from "./events/domain-events.ts";
 import { Events } from "./events/transaction.ts";
 import { EmailQueue } from "./domain/emails/queue.ts";
 import { JobRunner } from "./jobs/runner.ts";
@@ -146,11 +147,19 @@ export async function startInstance(
     apiKeyUsage,
   };
   for (const subscription of capabilitySubscriptions()) {
-    events.subscribe((recorded) => {
-      const wanted = recorded.filter((event) => subscription.types.includes(event.type));
-      if (wanted.length > 0) subscription.handle(services, wanted);
+    const of = (recorded: readonly DomainEvent[]) => recorded.filter((event) => subscription.types.includes(event.type));
+    events.subscribe({
+      beforeCommit: async (tx, recorded) => {
+        const wanted = of(recorded);
+        if (wanted.length > 0) await subscription.beforeCommit?.(services, tx, wanted);
+      },
+      committed: (recorded) => {
+        const wanted = of(recorded);
+        if (wanted.length > 0) subscription.handle?.(services, wanted);
+      },
     });
   }
+  for (const job of capabilityJobs()) jobs.register(job(services));
   return {
     services,
     app: createApp(services, await routes),

@@ -109,6 +109,8 @@ export async function createTestServer(
     email: null,
     // The test SMTP peers listen on loopback.
     smtpAllowPrivateHosts: true,
+    // The test receivers listen on loopback.
+    webhooksAllowPrivateUrls: true,
     checkResponses: true,
     botChallenge: null,
     smtpAllowInsecureAuth: false,

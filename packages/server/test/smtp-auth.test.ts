@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
 import { insertQueuedEmail } from "../src/domain/emails/queue.ts";
 import { authNeedsTls, sendSmtp, type SmtpSettings } from "../src/domain/emails/smtp.ts";
-import { isLoopbackAddress } from "../src/domain/emails/smtp-guard.ts";
+import { isLoopbackAddress } from "../src/lib/network-addresses.ts";
 import { createProject } from "./fixtures.ts";
 import { createTestServer } from "./harness.ts";
 import { startSmtpPeer, type SmtpPeer } from "./smtp-peer.ts";

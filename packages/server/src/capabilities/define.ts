@@ -14,15 +14,22 @@ import type { EndpointDefinition } from "@latchkey/shared";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { DomainEvent, DomainEventType } from "../events/domain-events.ts";
 import type { HousekeepingTask } from "../domain/housekeeping/housekeeping.ts";
+import type { EventTx } from "../events/transaction.ts";
+import type { AnyJobKindDefinition } from "../jobs/kinds.ts";
 import type { Services } from "../services.ts";
 
 export type { HousekeepingTask };
 
-/** What a capability does after a write of some events' types was committed (events/transaction.ts). */
+/** What a capability does with the events of some types (events/transaction.ts). */
 export interface EventSubscription {
   types: readonly DomainEventType[];
-  /** Only the committed events of `types`, never an empty list. It must not throw for the writer: a failure is logged. */
-  handle(services: Services, events: readonly DomainEvent[]): void;
+  /** After the commit: only the events of `types`, never an empty list. It must not throw for the writer: a failure is logged. */
+  handle?(services: Services, events: readonly DomainEvent[]): void;
+  /**
+   * In the transaction, after its last write and before its commit: only the events of `types`, never an empty
+   * list. What it writes commits with the change or not at all; failing fails the write.
+   */
+  beforeCommit?(services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
 }
 
 export interface Capability {
@@ -36,6 +43,8 @@ export interface Capability {
   /** The project settings it reads, as dotted keys of the config schema in @latchkey/shared. */
   configKeys: readonly string[];
   housekeeping: readonly HousekeepingTask[];
+  /** The kinds of job it runs (jobs/kinds.ts), registered with the runner once the services exist. */
+  jobs: readonly ((services: Services) => AnyJobKindDefinition)[];
 }
 
 /** A capability's registration (its capability.ts); listed in capabilities/index.ts. */

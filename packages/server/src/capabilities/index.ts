@@ -10,9 +10,10 @@ import cliLogin from "./cli-login/capability.ts";
 import dataVault from "./data-vault/capability.ts";
 import images from "./images/capability.ts";
 import userTeamApiKeys from "./user-team-api-keys/capability.ts";
+import webhooks from "./webhooks/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys];
+export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys, webhooks];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {
@@ -25,4 +26,8 @@ export function capabilityHousekeeping(): HousekeepingTask[] {
 
 export function capabilitySubscriptions(): EventSubscription[] {
   return capabilities.flatMap((capability) => capability.events.subscribes);
+}
+
+export function capabilityJobs(): Capability["jobs"][number][] {
+  return capabilities.flatMap((capability) => capability.jobs);
 }

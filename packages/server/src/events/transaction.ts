@@ -26,6 +26,11 @@ export interface Subscriber {
    * the change commits. Failing fails the write.
    */
   recorded?(tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
+  /**
+   * In the transaction, after its last write and before its commit: all its events, in the order recorded. For
+   * what must describe the change as it commits (the webhook payloads). Failing fails the write.
+   */
+  beforeCommit?(tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
   /** After the commit: the transaction's events, in the order recorded. */
   committed?(events: readonly DomainEvent[]): void;
 }
@@ -58,9 +63,14 @@ export class Events {
     // A transaction's type passes for a Db; its events would be handed on before it commits.
     if (!parent && db instanceof PgTransaction) throw new Error("Open the outer transaction with Events.transaction, not db.transaction");
     const events: DomainEvent[] = [];
-    const result = await (db as Db).transaction((tx) => {
+    const result = await (db as Db).transaction(async (tx) => {
       recorded.set(tx, { events, subscribers: this.#subscribers });
-      return fn(tx as EventTx);
+      const value = await fn(tx as EventTx);
+      // A savepoint's events join its parent's, whose commit this is not.
+      if (!parent && events.length > 0) {
+        for (const subscriber of this.#subscribers) await subscriber.beforeCommit?.(tx as EventTx, events);
+      }
+      return value;
     });
     if (parent) parent.events.push(...events);
     else this.#deliver(events);

@@ -8,6 +8,8 @@
 export interface JobPayloads {
   /** A message recorded in sent_emails (domain/emails/queue.ts). */
   "email.send": { email_id: string };
+  /** One message to one endpoint (capabilities/webhooks); `manual`: a resend or recovery asked for by an owner. */
+  "webhook.deliver": { message_id: string; endpoint_id: string; manual: boolean };
 }
 
 export type JobKind = keyof JobPayloads;
@@ -59,6 +61,9 @@ export interface JobKindDefinition<K extends JobKind = JobKind> {
   leaseMillis: number;
   handler: (job: JobContext<K>) => Promise<void>;
 }
+
+/** The definition of one kind of job, whichever. */
+export type AnyJobKindDefinition = { [K in JobKind]: JobKindDefinition<K> }[JobKind];
 
 /** A failure that no later attempt would change: the job fails now, whatever attempts are left. */
 export class FinalJobError extends Error {

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Database, Db } from "../db/connect.ts";
 import type { Clock } from "../lib/clock.ts";
-import { FinalJobError, retryDelayMillis, type JobContext, type JobKind, type JobKindDefinition } from "./kinds.ts";
+import { FinalJobError, retryDelayMillis, type AnyJobKindDefinition, type JobContext, type JobKind, type JobKindDefinition } from "./kinds.ts";
 import { JOBS_CHANNEL, claimNextJob, finishJob, nextJobWakeUp, type JobRow } from "./store.ts";
 
 /** The longest the runner sleeps without looking: a notification lost while the listener reconnected is found. */
@@ -45,7 +45,7 @@ export class JobRunner {
   }
 
   /** Adds a kind this process runs (claimed from the next wake on). */
-  register<K extends JobKind>(definition: JobKindDefinition<K>): void {
+  register(definition: AnyJobKindDefinition): void {
     if (this.#kinds.has(definition.kind)) throw new Error(`Job kind ${definition.kind} is registered twice`);
     if (definition.retry.maxAttempts < 1) throw new Error(`Job kind ${definition.kind} needs at least one attempt`);
     this.#kinds.set(definition.kind, definition as unknown as JobKindDefinition);

@@ -1,12 +1,7 @@
 /** Which SMTP hosts a project may name, and what an admin is told when sending fails. */
 import { describe, expect, it } from "vitest";
-import {
-  PrivateSmtpHostError,
-  SmtpDeadlineError,
-  isPrivateAddress,
-  resolveSmtpHost,
-  smtpFailureSummary,
-} from "../../src/domain/emails/smtp-guard.ts";
+import { PrivateSmtpHostError, SmtpDeadlineError, resolveSmtpHost, smtpFailureSummary } from "../../src/domain/emails/smtp-guard.ts";
+import { isPrivateAddress } from "../../src/lib/network-addresses.ts";
 
 describe("isPrivateAddress", () => {
   it.each([

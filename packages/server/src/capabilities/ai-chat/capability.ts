@@ -24,4 +24,5 @@ export default defineCapability({
   events: { subscribes: [] },
   configKeys: [],
   housekeeping: [],
+  jobs: [],
 });

@@ -24,4 +24,5 @@ export default defineCapability({
   configKeys: ["onboarding.requireEmailVerification"],
   // Starting a login also sweeps a batch (domain/start.ts); this covers quiet times.
   housekeeping: [{ name: "expiredCliLogins", sweep: deleteLongExpired }],
+  jobs: [],
 });

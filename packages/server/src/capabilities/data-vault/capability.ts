@@ -29,4 +29,5 @@ export default defineCapability({
   events: { subscribes: [] },
   configKeys: ["dataVault.stores"],
   housekeeping: [],
+  jobs: [],
 });

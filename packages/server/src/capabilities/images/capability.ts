@@ -20,4 +20,5 @@ export default defineCapability({
   configKeys: [],
   // Nothing to sweep yet: an image is small and kept while its project lives.
   housekeeping: [],
+  jobs: [],
 });

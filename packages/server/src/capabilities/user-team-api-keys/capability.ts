@@ -33,4 +33,5 @@ export default defineCapability({
   configKeys: ["apiKeys.enabled.user", "apiKeys.enabled.team"],
   // Nothing to sweep: a key stays listed, revoked or expired, until its owner goes.
   housekeeping: [],
+  jobs: [],
 });

@@ -13,6 +13,7 @@ export * from "../../capabilities/images/schema.ts";
 export * from "../../capabilities/ai-chat/schema.ts";
 export * from "../../capabilities/data-vault/schema.ts";
 export * from "../../capabilities/user-team-api-keys/schema.ts";
+export * from "../../capabilities/webhooks/schema.ts";
 export * from "./oauth.ts";
 export * from "./config-overrides.ts";
 export * from "./events.ts";

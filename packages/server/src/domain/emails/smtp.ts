@@ -1,7 +1,8 @@
 /** Sending one message over SMTP with nodemailer (loaded by the first send, not when the server starts). */
 import { isIP } from "node:net";
 import type { Transporter } from "nodemailer";
-import { isLoopbackAddress, resolveSmtpAddresses } from "./smtp-guard.ts";
+import { isLoopbackAddress } from "../../lib/network-addresses.ts";
+import { resolveSmtpAddresses } from "./smtp-guard.ts";
 
 export interface SmtpSettings {
   host: string;

@@ -1,0 +1,25 @@
+/**
+ * Webhooks, built in: what happens to a project's users, teams, memberships, permissions, sessions, invitations
+ * and API keys is sent to the URLs its owners register, signed per Standard Webhooks (with the `svix-*` header
+ * names too, so receivers written for Svix verify unchanged). Nothing is lost: a message is written in the
+ * transaction of the change it reports (domain/messages.ts, from the events as they are recorded), with a
+ * delivery job per endpoint that the job runner runs and retries on Svix's schedule (domain/deliver.ts); an
+ * endpoint failing for five days is disabled and its owners told. Endpoints must be on the public internet
+ * unless the operator sets LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS=true (domain/send.ts).
+ *
+ * Outside this folder: the job kind's payload in jobs/kinds.ts; the address ranges in lib/network-addresses.ts.
+ */
+import { defineCapability } from "../define.ts";
+import { webhookDeliveryJob } from "./domain/deliver.ts";
+import { recordWebhookMessages, WEBHOOK_EVENT_TYPES } from "./domain/messages.ts";
+import { webhookAttempts, webhookEndpoints, webhookMessages } from "./schema.ts";
+
+export default defineCapability({
+  name: "webhooks",
+  contract: {},
+  tables: [webhookEndpoints, webhookMessages, webhookAttempts],
+  events: { subscribes: [{ types: WEBHOOK_EVENT_TYPES, beforeCommit: recordWebhookMessages }] },
+  configKeys: [],
+  housekeeping: [],
+  jobs: [webhookDeliveryJob],
+});

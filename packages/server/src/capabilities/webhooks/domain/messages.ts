@@ -1,0 +1,141 @@
+/**
+ * Webhook messages are written in the transaction of the change they report (capability.ts subscribes this to
+ * the events as they are recorded): a message exists exactly when its change committed, with the payload as it
+ * was then, and one delivery job per endpoint that wants it. A rollback leaves neither; a crash after the
+ * commit leaves both, for the job runner to deliver after the restart. A project with no endpoints gets no
+ * messages: there is nobody to send them to.
+ */
+import { and, eq } from "drizzle-orm";
+import { DEFAULT_BRANCH_ID, type Json } from "@latchkey/shared";
+import type { EventTx } from "../../../events/transaction.ts";
+import type { DomainEvent, DomainEventType } from "../../../events/domain-events.ts";
+import { findUser } from "../../../domain/users/record.ts";
+import { serverUserView } from "../../../domain/users/views.ts";
+import { findTeam } from "../../../domain/teams/cached.ts";
+import { serverTeamView } from "../../../domain/teams/views.ts";
+import { enqueueJob } from "../../../jobs/store.ts";
+import type { Services } from "../../../services.ts";
+import { webhookEndpoints, webhookMessages, type WebhookEndpointRow } from "../schema.ts";
+import { webhookId } from "./ids.ts";
+
+/** The events sent as webhooks; the others are the server's own bookkeeping. */
+export const WEBHOOK_EVENT_TYPES = [
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "team.created",
+  "team.updated",
+  "team.deleted",
+  "team_membership.created",
+  "team_membership.deleted",
+  "team_permission.created",
+  "team_permission.deleted",
+  "project_permission.created",
+  "project_permission.deleted",
+  "session.created",
+  "session.revoked",
+  "contact_channel.verified",
+  "team_invitation.created",
+  "team_invitation.accepted",
+] as const satisfies readonly DomainEventType[];
+
+/** The endpoints a project has, read once per transaction that records webhook events for it. */
+const endpointsOfTx = new WeakMap<EventTx, Map<string, Promise<WebhookEndpointRow[]>>>();
+
+function projectEndpoints(tx: EventTx, projectId: string): Promise<WebhookEndpointRow[]> {
+  let byProject = endpointsOfTx.get(tx);
+  if (!byProject) endpointsOfTx.set(tx, (byProject = new Map()));
+  let endpoints = byProject.get(projectId);
+  if (!endpoints) {
+    endpoints = tx
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.disabled, false)));
+    byProject.set(projectId, endpoints);
+  }
+  return endpoints;
+}
+
+/** Whether an endpoint takes messages of `type` (no filter: every type). */
+export function wantsType(endpoint: Pick<WebhookEndpointRow, "filterTypes">, type: string): boolean {
+  return endpoint.filterTypes === null || endpoint.filterTypes.length === 0 || endpoint.filterTypes.includes(type);
+}
+
+/** In the change's transaction: a message per webhook event, and a delivery job per endpoint that wants it. */
+export async function recordWebhookMessages(services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void> {
+  for (const event of events) {
+    const endpoints = await projectEndpoints(tx, event.projectId);
+    if (endpoints.length === 0) continue;
+    const data = await payloadData(services, tx, event);
+    if (data === null) continue;
+    await createMessage(services, tx, event.projectId, { type: event.type, data }, endpoints);
+  }
+}
+
+/** A message of `payload.type` and its delivery jobs, for `endpoints` (those that want the type). */
+export async function createMessage(
+  services: Services,
+  tx: EventTx,
+  projectId: string,
+  payload: { type: string; data: unknown },
+  endpoints: readonly WebhookEndpointRow[],
+  eventId: string | null = null,
+): Promise<string> {
+  const now = services.clock.date();
+  const id = webhookId("msg", now.getTime());
+  await tx.insert(webhookMessages).values({ id, projectId, eventType: payload.type, eventId, payload, createdAt: now });
+  for (const endpoint of endpoints) {
+    if (!wantsType(endpoint, payload.type)) continue;
+    await enqueueJob(
+      tx,
+      { kind: "webhook.deliver", payload: { message_id: id, endpoint_id: endpoint.id, manual: false }, tenancy: { projectId, branchId: null } },
+      now,
+    );
+  }
+  return id;
+}
+
+/**
+ * What a webhook event's `data` holds: users and teams as the server API shows them, at this commit; the rest
+ * as recorded. Null for events that are not sent as webhooks (the server's own bookkeeping), or whose subject
+ * is already gone in this transaction.
+ */
+async function payloadData(services: Services, tx: EventTx, event: DomainEvent): Promise<Json | null> {
+  const scope = { projectId: event.projectId, branchId: event.branchId ?? DEFAULT_BRANCH_ID };
+  switch (event.type) {
+    case "user.created":
+    case "user.updated": {
+      const project = await services.projects.get(event.projectId);
+      const user = project && (await findUser(tx, scope.projectId, scope.branchId, event.data.id));
+      return project && user ? (serverUserView(user, project.config) as unknown as Json) : null;
+    }
+    case "team.created":
+    case "team.updated": {
+      const team = await findTeam(tx, scope, event.data.id);
+      return team ? (serverTeamView(team) as unknown as Json) : null;
+    }
+    case "user.deleted":
+      return { id: event.data.id, teams: event.data.teams };
+    case "team.deleted":
+      return { id: event.data.id };
+    case "team_membership.created":
+    case "team_membership.deleted":
+      return { team_id: event.data.team_id, user_id: event.data.user_id };
+    case "team_permission.created":
+    case "team_permission.deleted":
+      return { id: event.data.id, team_id: event.data.team_id, user_id: event.data.user_id };
+    case "project_permission.created":
+    case "project_permission.deleted":
+      return { id: event.data.id, user_id: event.data.user_id };
+    case "session.created":
+    case "session.revoked":
+    case "contact_channel.verified":
+      return { id: event.data.id, user_id: event.data.user_id };
+    case "team_invitation.created":
+      return { id: event.data.id, team_id: event.data.team_id };
+    case "team_invitation.accepted":
+      return { team_id: event.data.team_id, user_id: event.data.user_id };
+    default:
+      return null;
+  }
+}

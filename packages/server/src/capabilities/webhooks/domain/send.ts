@@ -1,0 +1,115 @@
+/**
+ * One HTTP POST of a webhook: to public addresses only, unless the operator allows private ones
+ * (LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS), and to the very address that was checked (the lookup is the check, so a
+ * second DNS answer cannot swap in a private address). Redirects are not followed: a receiver answers for itself.
+ * Whatever happens is an outcome, never a throw: the caller records it as an attempt.
+ */
+import { lookup } from "node:dns";
+import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import { isIP } from "node:net";
+import { isPrivateAddress } from "../../../lib/network-addresses.ts";
+
+/** How long a receiver has to answer, from the connection to the last byte (Svix allows 15 s). */
+export const WEBHOOK_TIMEOUT_MILLIS = 15_000;
+/** How much of a receiver's answer the message log keeps. */
+export const WEBHOOK_RESPONSE_KEPT_CHARS = 1000;
+
+export interface SendOutcome {
+  /** 0 when no answer came. */
+  statusCode: number;
+  /** The answer's body (cut), or what went wrong when none came. */
+  response: string;
+  durationMs: number;
+}
+
+export interface SendOptions {
+  allowPrivate: boolean;
+  timeoutMillis?: number;
+}
+
+class PrivateAddressError extends Error {
+  constructor(host: string) {
+    super(`The endpoint's host ${host} is on a private or local network, which this server does not send webhooks to.`);
+  }
+}
+
+/** Resolves as Node would, refusing a private answer. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const list = addresses as { address: string; family: number }[];
+      if (list.length === 0) return callback(new Error(`${hostname} does not resolve.`), "", 0);
+      if (!allowPrivate && list.some((a) => isPrivateAddress(a.address))) return callback(new PrivateAddressError(hostname), "", 0);
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+export function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve({ statusCode: 0, response: "The endpoint URL is not valid.", durationMs: 0 });
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, "");
+    // An address in the URL is not looked up: it is checked here.
+    if (isIP(host) && !options.allowPrivate && isPrivateAddress(host)) {
+      return resolve({ statusCode: 0, response: new PrivateAddressError(host).message, durationMs: 0 });
+    }
+    const requestOptions: RequestOptions = {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Latchkey-Webhooks/1.0", ...headers },
+      lookup: guardedLookup(options.allowPrivate),
+      timeout: options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS,
+    };
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(target, requestOptions, (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on("data", (chunk: Buffer) => {
+        // Enough bytes for the kept characters (UTF-8: at most 4 each); the rest is read and dropped.
+        if (kept < WEBHOOK_RESPONSE_KEPT_CHARS * 4) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      });
+      res.on("end", () =>
+        resolve({
+          statusCode: res.statusCode ?? 0,
+          response: Buffer.concat(chunks).toString("utf8").slice(0, WEBHOOK_RESPONSE_KEPT_CHARS),
+          durationMs: elapsed(),
+        }),
+      );
+      res.on("error", (error) => resolve({ statusCode: res.statusCode ?? 0, response: failureText(error), durationMs: elapsed() }));
+    });
+    const deadline = setTimeout(() => req.destroy(new Error("The endpoint did not answer in time.")), options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS);
+    req.on("close", () => clearTimeout(deadline));
+    req.on("timeout", () => req.destroy(new Error("The endpoint did not answer in time.")));
+    req.on("error", (error) => resolve({ statusCode: 0, response: failureText(error), durationMs: elapsed() }));
+    req.end(body);
+  });
+}
+
+/** What the log says when no answer came: what went wrong, in words an owner can act on. */
+function failureText(error: Error & { code?: string }): string {
+  if (error instanceof PrivateAddressError) return error.message;
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "The endpoint refused the connection.";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "The endpoint's host name does not resolve.";
+    case "ECONNRESET":
+      return "The endpoint closed the connection before answering.";
+  }
+  if (error.code?.startsWith("ERR_TLS") || error.code?.includes("CERT")) return "The TLS connection to the endpoint failed.";
+  return error.message;
+}
