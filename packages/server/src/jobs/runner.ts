@@ -11,7 +11,14 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Database, Db } from "../db/connect.ts";
 import type { Clock } from "../lib/clock.ts";
-import { FinalJobError, retryDelayMillis, type AnyJobKindDefinition, type JobContext, type JobKind, type JobKindDefinition } from "./kinds.ts";
+import {
+  FinalJobError,
+  retryDelayMillis,
+  type AnyJobKindDefinition,
+  type JobContext,
+  type JobKind,
+  type JobKindDefinition,
+} from "./kinds.ts";
 import { JOBS_CHANNEL, claimNextJob, finishJob, nextJobWakeUp, type JobRow } from "./store.ts";
 
 /** The longest the runner sleeps without looking: a notification lost while the listener reconnected is found. */

@@ -58,13 +58,19 @@ async function deliver(services: Services, job: JobContext<"webhook.deliver">): 
   const now = services.clock.date();
   const body = JSON.stringify(message.payload);
   const timestamp = Math.floor(now.getTime() / 1000);
-  const outcome = await sendWebhook(endpoint.url, signedHeaders(signingSecrets(services, endpoint, now), message.id, timestamp, body), body, {
-    allowPrivate: services.config.webhooksAllowPrivateUrls,
-  });
+  const outcome = await sendWebhook(
+    endpoint.url,
+    signedHeaders(signingSecrets(services, endpoint, now), message.id, timestamp, body),
+    body,
+    {
+      allowPrivate: services.config.webhooksAllowPrivateUrls,
+    },
+  );
   const succeeded = outcome.statusCode >= 200 && outcome.statusCode < 300;
   await recordAttempt(services, endpoint, messageId, outcome, succeeded, manual);
   if (succeeded) return;
-  if (outcome.statusCode === STOP_RETRIES_STATUS) throw new FinalJobError(`The endpoint answered ${STOP_RETRIES_STATUS}: no more attempts.`);
+  if (outcome.statusCode === STOP_RETRIES_STATUS)
+    throw new FinalJobError(`The endpoint answered ${STOP_RETRIES_STATUS}: no more attempts.`);
   throw new Error(outcome.statusCode === 0 ? outcome.response : `The endpoint answered ${outcome.statusCode}.`);
 }
 
@@ -135,7 +141,12 @@ async function tellOwners(services: Services, tx: EventTx, endpoint: WebhookEndp
     `disabled and is sent nothing more. Messages stay in the log: once the receiver works again, enable the endpoint ` +
     `on the project's Webhooks page and recover what it missed.`;
   for (const email of new Set(rows.map((row) => row.email))) {
-    await enqueueEmail(tx, INTERNAL_PROJECT_ID, { to: [email], subject: `Webhook endpoint disabled: ${endpoint.url}`, text, html: `<p>${escapeHtml(text)}</p>` }, now);
+    await enqueueEmail(
+      tx,
+      INTERNAL_PROJECT_ID,
+      { to: [email], subject: `Webhook endpoint disabled: ${endpoint.url}`, text, html: `<p>${escapeHtml(text)}</p>` },
+      now,
+    );
   }
 }
 

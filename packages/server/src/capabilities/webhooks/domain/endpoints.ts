@@ -23,7 +23,12 @@ export interface EndpointFields {
   rateLimit?: number | null;
 }
 
-export async function createEndpoint(services: Services, projectId: string, fields: EndpointFields, secret?: string): Promise<WebhookEndpointRow> {
+export async function createEndpoint(
+  services: Services,
+  projectId: string,
+  fields: EndpointFields,
+  secret?: string,
+): Promise<WebhookEndpointRow> {
   const now = services.clock.date();
   const [row] = await services.db
     .insert(webhookEndpoints)
@@ -47,18 +52,29 @@ export async function createEndpoint(services: Services, projectId: string, fiel
 }
 
 export function listEndpoints(db: DbOrTx, projectId: string): Promise<WebhookEndpointRow[]> {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.projectId, projectId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.projectId, projectId))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
 /** By id, or by the caller's uid (Svix accepts either where an endpoint is named). */
 export async function findEndpoint(db: DbOrTx, projectId: string, idOrUid: string): Promise<WebhookEndpointRow | null> {
   const column = idOrUid.startsWith("ep_") ? webhookEndpoints.id : webhookEndpoints.uid;
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.projectId, projectId), eq(column, idOrUid)));
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, projectId), eq(column, idOrUid)));
   return row ?? null;
 }
 
 /** Replaces the fields given; enabling a disabled endpoint starts its failing streak afresh. */
-export async function updateEndpoint(services: Services, endpoint: WebhookEndpointRow, fields: Partial<EndpointFields>): Promise<WebhookEndpointRow> {
+export async function updateEndpoint(
+  services: Services,
+  endpoint: WebhookEndpointRow,
+  fields: Partial<EndpointFields>,
+): Promise<WebhookEndpointRow> {
   const disabled = fields.disabled ?? endpoint.disabled;
   const [row] = await services.db
     .update(webhookEndpoints)

@@ -27,5 +27,7 @@ export function webhookId(prefix: WebhookIdPrefix, nowMillis: number): string {
 
 /** Whether `value` has the shape of an id with `prefix` (checked before a lookup). */
 export function isWebhookId(prefix: WebhookIdPrefix, value: string): boolean {
-  return value.length === prefix.length + 1 + LENGTH && value.startsWith(`${prefix}_`) && /^[0-9A-Za-z]+$/.test(value.slice(prefix.length + 1));
+  return (
+    value.length === prefix.length + 1 + LENGTH && value.startsWith(`${prefix}_`) && /^[0-9A-Za-z]+$/.test(value.slice(prefix.length + 1))
+  );
 }

@@ -88,7 +88,11 @@ export async function createMessage(
     if (!wantsType(endpoint, payload.type)) continue;
     await enqueueJob(
       tx,
-      { kind: "webhook.deliver", payload: { message_id: id, endpoint_id: endpoint.id, manual: false }, tenancy: { projectId, branchId: null } },
+      {
+        kind: "webhook.deliver",
+        payload: { message_id: id, endpoint_id: endpoint.id, manual: false },
+        tenancy: { projectId, branchId: null },
+      },
       now,
     );
   }

@@ -66,7 +66,12 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
     }
     const requestOptions: RequestOptions = {
       method: "POST",
-      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "Latchkey-Webhooks/1.0", ...headers },
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+        "user-agent": "Latchkey-Webhooks/1.0",
+        ...headers,
+      },
       lookup: guardedLookup(options.allowPrivate),
       timeout: options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS,
     };
@@ -90,7 +95,10 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       );
       res.on("error", (error) => resolve({ statusCode: res.statusCode ?? 0, response: failureText(error), durationMs: elapsed() }));
     });
-    const deadline = setTimeout(() => req.destroy(new Error("The endpoint did not answer in time.")), options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS);
+    const deadline = setTimeout(
+      () => req.destroy(new Error("The endpoint did not answer in time.")),
+      options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS,
+    );
     req.on("close", () => clearTimeout(deadline));
     req.on("timeout", () => req.destroy(new Error("The endpoint did not answer in time.")));
     req.on("error", (error) => resolve({ statusCode: 0, response: failureText(error), durationMs: elapsed() }));
