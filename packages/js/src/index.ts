@@ -42,7 +42,8 @@ export type {
   TeamApiKey,
   TeamApiKeyFirstView,
 } from "./models/user-team-api-key.ts";
-export { ServerUser, type ServerOnlyUserFields } from "./models/server-user.ts";
+export { ServerUser } from "./models/server-user.ts";
+export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";
 export type { User, UserUpdateOptions, ServerUserUpdateOptions } from "./models/user-fields.ts";
 export { CurrentInternalUser, AdminOwnedProject, type AdminProjectCreateOptions } from "./models/internal-user.ts";

@@ -11,14 +11,10 @@
  * (process/startup-error.ts).
  */
 import type { Logger } from "pino";
-import {
-  configFromEnv,
-  databaseFromEnv,
-  MIN_SERVER_SECRET_LENGTH,
-  productionFromEnv,
-  type EnvConfig,
-  type ServerConfig,
-} from "./config.ts";
+import { configFromEnv, type EnvConfig, type ServerConfig } from "./config.ts";
+import { databaseFromEnv } from "./config/database.ts";
+import { productionFromEnv } from "./config/production.ts";
+import { MIN_SERVER_SECRET_LENGTH } from "./config/secrets.ts";
 import type { Database } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { dataVaultSealerOf } from "./capabilities/data-vault/domain/local-sealer.ts";

@@ -4,7 +4,8 @@
  * believed only through trusted hops, on a real socket whose peer is 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { configFromEnv, type TrustedProxies } from "../src/config.ts";
+import { configFromEnv } from "../src/config.ts";
+import type { TrustedProxies } from "../src/config/trusted-proxies.ts";
 import { EmailSendRateLimit } from "../src/domain/emails/rate-limit.ts";
 import { ClientAddresses, forwardedFor, isoCountry } from "../src/http/client-address.ts";
 import { createProject, uniqueEmail, type Project } from "./fixtures.ts";

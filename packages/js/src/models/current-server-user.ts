@@ -5,14 +5,8 @@
  */
 import { CurrentUser } from "./current-user.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
-import {
-  clientViewOf,
-  createUserSession,
-  serverOnlyUserFields,
-  type CreateSessionOptions,
-  type CreatedSession,
-  type ServerOnlyUserFields,
-} from "./server-user.ts";
+import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
+import { createUserSession, type CreateSessionOptions, type CreatedSession } from "./server-user-sessions.ts";
 import type { ServerTeam, ServerTeamCreateOptions } from "./team.ts";
 import type { ServerUserUpdateOptions, UserContext } from "./user-fields.ts";
 import type { TeamRef } from "./user-teams.ts";

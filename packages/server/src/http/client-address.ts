@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import proxyaddr from "proxy-addr";
-import type { TrustedProxies } from "../config.ts";
+import type { TrustedProxies } from "../config/trusted-proxies.ts";
 import type { HeaderReader } from "./headers.ts";
 
 /** The geo headers of the proxies that send one (Cloudflare, Vercel), in the order they are read. */

@@ -1,0 +1,77 @@
+/**
+ * The first layer of `ServerUser` (models/server-user.ts): a user read by id, its
+ * server-only fields, and the writes to the user itself (fields, metadata, e-mail,
+ * deletion). Each layer above adds one area: teams, contact channels, connected
+ * accounts, sessions, then the password, passkeys and API keys.
+ */
+import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
+import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
+import type { ServerTeam } from "./team.ts";
+import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
+import { UserWithTeams } from "./user-with-teams.ts";
+
+/** What a user read by a server app needs from the app. */
+export type ServerUserContext = Pick<UserContext, "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl">;
+
+// The fields are assigned from `serverOnlyUserFields` in the constructor, so
+// the merged declaration is safe; it keeps the field list in one place.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface ServerUserProfile extends ServerOnlyUserFields {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
+export abstract class ServerUserProfile extends UserWithTeams {
+  declare readonly selectedTeam: ServerTeam | null;
+  readonly #json: ServerUserJson;
+
+  constructor(
+    json: ServerUserJson,
+    protected readonly context: ServerUserContext,
+  ) {
+    super(json, context.teams, null);
+    Object.assign(this, serverOnlyUserFields(json));
+    this.#json = json;
+  }
+
+  toServerJson(): ServerUserJson {
+    return this.#json;
+  }
+
+  /** The user as a client app reads them: without the server-only fields. */
+  toClientJson(): ClientUserJson {
+    return clientViewOf(this.#json);
+  }
+
+  async update(update: ServerUserUpdateOptions): Promise<void> {
+    await this.context.api.call("PATCH /users/:user_id", {
+      accessType: this.context.accessType,
+      params: { user_id: this.id },
+      body: userUpdateToJson(update),
+    });
+    this.context.userChanged();
+  }
+
+  setDisplayName(displayName: string | null): Promise<void> {
+    return this.update({ displayName });
+  }
+
+  setServerMetadata(serverMetadata: Json): Promise<void> {
+    return this.update({ serverMetadata });
+  }
+
+  setClientReadOnlyMetadata(clientReadOnlyMetadata: Json): Promise<void> {
+    return this.update({ clientReadOnlyMetadata });
+  }
+
+  setClientMetadata(clientMetadata: Json): Promise<void> {
+    return this.update({ clientMetadata });
+  }
+
+  setPrimaryEmail(email: string | null, options: { verified?: boolean } = {}): Promise<void> {
+    return this.update({ primaryEmail: email, ...(options.verified !== undefined ? { primaryEmailVerified: options.verified } : {}) });
+  }
+
+  async delete(): Promise<void> {
+    await this.context.api.call("DELETE /users/:user_id", { accessType: this.context.accessType, params: { user_id: this.id } });
+    this.context.userChanged();
+  }
+}
