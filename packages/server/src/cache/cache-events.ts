@@ -70,10 +70,12 @@ export function cacheEventsOf(event: DomainEvent): CacheEvent[] {
         ...event.data.users.map((user): CacheEvent => ({ t: "project-grants", user })),
       ];
     case "api_key.updated":
+    case "api_key.revoked":
       return [{ t: "api-key", id: event.data.id }];
     case "user.created":
     case "team_invitation.created":
     case "session.created":
+    case "api_key.created":
     case "email.queued":
       // Nothing cached can predate them: the caches keep only what was found.
       return [];

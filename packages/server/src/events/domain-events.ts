@@ -43,11 +43,63 @@ interface EventData {
   "permission_definitions.updated": { id: string };
   /** A definition's rename or deletion rewrote these grants (no webhook: only explicit grants and revokes send one). */
   "permission_grants.rewritten": { team_members: { team_id: string; user_id: string }[]; users: string[] };
-  /** A user or team API key's description changed, or it was revoked (capabilities/user-team-api-keys). */
+  /** A user or team API key was created, or revoked (the first revocation only), for its owner (capabilities/user-team-api-keys). */
+  "api_key.created": ApiKeyOwner;
+  "api_key.revoked": ApiKeyOwner;
+  /** A user or team API key's description changed (no webhook: the issue's list has created and revoked only). */
   "api_key.updated": { id: string };
 }
 
+type ApiKeyOwner = { id: string; user_id: string } | { id: string; team_id: string };
+
 export type DomainEventType = keyof EventData;
+
+/**
+ * The events a project's webhooks are sent (WIRE-next.md §4 and the ones
+ * beyond the reference); the other types are for this server's own
+ * consumers. Each is recorded exactly when (and only when) the change the
+ * webhook announces commits:
+ * - `user.created|updated` on every write of the users API (POST /users,
+ *   PATCH /users/{id} and /users/me), every sign-up (password, one-time code,
+ *   OAuth, anonymous) and anonymous upgrade, and other writes that change the
+ *   server user (a password set or changed, `passkey_auth_enabled` following
+ *   the user's passkeys); `user.deleted` with `team_membership.deleted` for
+ *   each team the user was in.
+ * - `team.created` also for a personal team; the creator's membership and
+ *   permissions send nothing, and `team.deleted` sends no member events.
+ * - `team_membership.created` (POST /team-memberships, an accepted invitation)
+ *   with `team_permission.created` for each default permission granted;
+ *   otherwise permission events only for an explicit grant or revoke.
+ * - `contact_channel.verified` when a code mailed to the address proves it
+ *   (a verification link, a one-time sign-in code, a password reset); a
+ *   server setting `is_verified` sends no such event.
+ * Payloads carry ids; `team.created` and `team_membership.deleted` carry
+ * fields for the caches too (`creator_user_id`, `selected_team_cleared`),
+ * which are not part of the published payload.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "team.created",
+  "team.updated",
+  "team.deleted",
+  "team_membership.created",
+  "team_membership.deleted",
+  "team_permission.created",
+  "team_permission.deleted",
+  "project_permission.created",
+  "project_permission.deleted",
+  "session.created",
+  "session.revoked",
+  "contact_channel.verified",
+  "api_key.created",
+  "api_key.revoked",
+  "team_invitation.created",
+  "team_invitation.accepted",
+] as const satisfies readonly DomainEventType[];
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** `branchId` is null for events of the whole project. */
 export type DomainEvent = {

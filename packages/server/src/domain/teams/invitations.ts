@@ -268,9 +268,9 @@ async function joinInvitedTeam(tx: EventTx, project: ProjectRow, branchId: strin
   if (!team) throw new KnownErrors.VerificationCodeNotFound();
   const joining: JoiningUser = { id: user.id, displayName: user.displayName, profileImageUrl: user.profileImageUrl };
   const granted = await joinOnce(tx, project, branchId, team.id, joining);
-  if (!granted) return;
+  // The invitation is spent either way; a member already joined nothing.
   await record(tx, { type: "team_invitation.accepted", ...scope, data: { team_id: team.id, user_id: user.id } });
-  await record(tx, ...joinedEvents(scope, team.id, user.id, granted));
+  if (granted) await record(tx, ...joinedEvents(scope, team.id, user.id, granted));
 }
 
 /** Adds the member unless they already are one (null); returns the permissions granted. */

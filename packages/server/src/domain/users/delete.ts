@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/connect.ts";
 import { teamMembers, users } from "../../db/schema/index.ts";
 import { record, type Events } from "../../events/transaction.ts";
@@ -15,7 +15,9 @@ export async function deleteUser(db: Db, events: Events, t: Tenancy, userId: str
     const teams = await tx
       .select({ id: teamMembers.teamId })
       .from(teamMembers)
-      .where(and(inTenancy(teamMembers, t), eq(teamMembers.userId, userId)));
+      .where(and(inTenancy(teamMembers, t), eq(teamMembers.userId, userId)))
+      // Oldest membership first, as the user's team list reads: the events come in a stable order.
+      .orderBy(asc(teamMembers.createdAt), asc(teamMembers.teamId));
     const rows = await tx
       .delete(users)
       .where(and(inTenancy(users, t), eq(users.id, userId)))

@@ -1,11 +1,12 @@
 /**
  * Creating, listing, reading and changing user and team API keys. Every
  * query keeps to the caller's tenancy; the owner (user or team) must be of
- * it too. A change is announced (`api_key.updated`), so every replica's
- * cached copy (check.ts) is dropped when it commits.
+ * it too. Each write is announced (`api_key.created`, `api_key.updated` for
+ * a new description, `api_key.revoked`), so every replica's cached copy
+ * (check.ts) is dropped when it commits.
  */
 import { KnownErrors, type ApiKeyType, type TeamApiKeyJson, type UserApiKeyJson } from "@latchkey/shared";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { teams, users } from "../../../db/schema/index.ts";
@@ -27,39 +28,49 @@ export interface NewApiKey {
 
 /** Creates a key for `owner`, which must be of the tenancy (else USER_NOT_FOUND or TEAM_NOT_FOUND). */
 export async function createApiKey(
-  services: Services,
+  services: Pick<Services, "db" | "events" | "clock">,
   t: Tenancy,
   owner: Owner,
   input: NewApiKey,
 ): Promise<{ row: UserTeamApiKeyRow; value: string }> {
-  if (owner.type === "user" && !(await userExists(services.db, t, owner.userId))) throw new KnownErrors.UserNotFound();
-  if (owner.type === "team" && !(await teamExists(services.db, t, owner.teamId))) throw new KnownErrors.TeamNotFound(owner.teamId);
   const id = randomUUID();
   const value = newApiKeyString(id, owner.type, input.isPublic);
-  const [row] = await services.db
-    .insert(userTeamApiKeys)
-    .values({
-      id,
-      ...tenancyOf(t),
-      type: owner.type,
-      userId: owner.type === "user" ? owner.userId : null,
-      teamId: owner.type === "team" ? owner.teamId : null,
-      description: input.description,
-      isPublic: input.isPublic,
-      valueDigest: sha256Hex(value),
-      lastFour: value.slice(-4),
-      createdAt: services.clock.date(),
-      expiresAt: input.expiresAtMillis ? new Date(input.expiresAtMillis) : null,
-    })
-    .returning();
-  return { row: row!, value };
+  return services.events.transaction(services.db, async (tx) => {
+    if (owner.type === "user" && !(await userExists(tx, t, owner.userId))) throw new KnownErrors.UserNotFound();
+    if (owner.type === "team" && !(await teamExists(tx, t, owner.teamId))) throw new KnownErrors.TeamNotFound(owner.teamId);
+    const [row] = await tx
+      .insert(userTeamApiKeys)
+      .values({
+        id,
+        ...tenancyOf(t),
+        type: owner.type,
+        userId: owner.type === "user" ? owner.userId : null,
+        teamId: owner.type === "team" ? owner.teamId : null,
+        description: input.description,
+        isPublic: input.isPublic,
+        valueDigest: sha256Hex(value),
+        lastFour: value.slice(-4),
+        createdAt: services.clock.date(),
+        expiresAt: input.expiresAtMillis ? new Date(input.expiresAtMillis) : null,
+      })
+      .returning();
+    await record(tx, { type: "api_key.created", ...t, data: ownerData(row!) });
+    return { row: row!, value };
+  });
+}
+
+/** The key and its owner, as the api_key.created and api_key.revoked events carry them. */
+function ownerData(row: UserTeamApiKeyRow): { id: string; user_id: string } | { id: string; team_id: string } {
+  return row.type === "user" ? { id: row.id, user_id: row.userId! } : { id: row.id, team_id: row.teamId! };
 }
 
 async function userExists(db: DbOrTx, t: Tenancy, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(inTenancy(users, t), eq(users.id, userId)));
+    .where(and(inTenancy(users, t), eq(users.id, userId)))
+    // Held until the key is written: a deletion of the owner waits, then takes the key along.
+    .for("key share");
   return row !== undefined;
 }
 
@@ -67,7 +78,8 @@ async function teamExists(db: DbOrTx, t: Tenancy, teamId: string): Promise<boole
   const [row] = await db
     .select({ id: teams.id })
     .from(teams)
-    .where(and(inTenancy(teams, t), eq(teams.id, teamId)));
+    .where(and(inTenancy(teams, t), eq(teams.id, teamId)))
+    .for("key share");
   return row !== undefined;
 }
 
@@ -95,8 +107,8 @@ export async function findApiKey(db: DbOrTx, t: Tenancy, type: ApiKeyType, id: s
 
 /**
  * Changes the description, and revokes: the first revocation's time is kept
- * (a later one changes nothing). Announced in the same transaction, so once
- * this returns no replica accepts a revoked key.
+ * (a later one changes nothing and tells no one). Announced in the same
+ * transaction, so once this returns no replica accepts a revoked key.
  */
 export async function updateApiKey(
   db: Db,
@@ -107,24 +119,31 @@ export async function updateApiKey(
   /** Runs in the change's transaction when it revokes the key (it was not revoked before). */
   onRevoked?: (tx: EventTx, row: UserTeamApiKeyRow) => Promise<void>,
 ): Promise<UserTeamApiKeyRow> {
-  const revoke = change.revoked === true && row.manuallyRevokedAt === null;
-  if (change.description === undefined && !revoke) return row;
-  const now = services.clock.date().toISOString();
+  if (change.description === undefined && !(change.revoked === true && row.manuallyRevokedAt === null)) return row;
   return services.events.transaction(db, async (tx) => {
+    // Locked and read again: of two revocations racing, the second finds the key revoked.
+    const [current] = await tx
+      .select({ manuallyRevokedAt: userTeamApiKeys.manuallyRevokedAt })
+      .from(userTeamApiKeys)
+      .where(and(inTenancy(userTeamApiKeys, t), eq(userTeamApiKeys.id, row.id)))
+      .for("update");
+    if (!current) throw new KnownErrors.ApiKeyNotFound();
+    const revoke = change.revoked === true && current.manuallyRevokedAt === null;
+    if (change.description === undefined && !revoke) return { ...row, manuallyRevokedAt: current.manuallyRevokedAt };
     const [updated] = await tx
       .update(userTeamApiKeys)
       .set({
         ...(change.description === undefined ? {} : { description: change.description }),
-        // Two revocations racing: the first one's time stays.
-        ...(revoke ? { manuallyRevokedAt: sql`coalesce(${userTeamApiKeys.manuallyRevokedAt}, ${now}::timestamptz)` } : {}),
+        ...(revoke ? { manuallyRevokedAt: services.clock.date() } : {}),
       })
       .where(and(inTenancy(userTeamApiKeys, t), eq(userTeamApiKeys.id, row.id)))
       .returning();
-    if (!updated) throw new KnownErrors.ApiKeyNotFound();
-    await record(tx, { type: "api_key.updated", ...t, data: { id: row.id } });
-    // Two revocations racing: only the one whose time was kept tells anyone.
-    if (revoke && onRevoked && updated.manuallyRevokedAt?.toISOString() === now) await onRevoked(tx, updated);
-    return updated;
+    if (change.description !== undefined) await record(tx, { type: "api_key.updated", ...t, data: { id: row.id } });
+    if (revoke) {
+      await record(tx, { type: "api_key.revoked", ...t, data: ownerData(updated!) });
+      await onRevoked?.(tx, updated!);
+    }
+    return updated!;
   });
 }
 

@@ -24,6 +24,8 @@ export async function upgradeAnonymousUser(
     primaryEmailAuthEnabled?: boolean;
     primaryEmailVerified?: boolean;
     passwordHash: string | null;
+    /** A one-time code signed the user up: their e-mail signs in with codes from now on. */
+    otpAuthEnabled?: boolean;
     /** Filled in only where the anonymous user has none. */
     displayName?: string | null;
     profileImageUrl?: string | null;
@@ -42,11 +44,12 @@ export async function upgradeAnonymousUser(
     ...(credentials.displayName && user.displayName === null ? { displayName: credentials.displayName } : {}),
     ...(credentials.profileImageUrl && user.profileImageUrl === null ? { profileImageUrl: credentials.profileImageUrl } : {}),
     ...(credentials.passwordHash ? { passwordHash: credentials.passwordHash } : {}),
+    ...(credentials.otpAuthEnabled ? { otpAuthEnabled: true } : {}),
     // Signing up is when the account gets its e-mail; the anonymous start answered no challenge.
     ...(credentials.signUpBotRiskScore !== undefined ? { signUpBotRiskScore: credentials.signUpBotRiskScore } : {}),
   });
   if (upgraded.selectedTeamId) {
-    await tx
+    const renamed = await tx
       .update(teams)
       .set({ displayName: personalTeamName(upgraded.displayName, upgraded.primaryEmail) })
       .where(
@@ -55,8 +58,12 @@ export async function upgradeAnonymousUser(
           eq(teams.id, upgraded.selectedTeamId),
           eq(teams.displayName, personalTeamName(null, null)),
         ),
-      );
-    await record(tx, { type: "team.updated", projectId: project.id, branchId: user.branchId, data: { id: upgraded.selectedTeamId } });
+      )
+      .returning({ id: teams.id });
+    // A team the user has named (or another selected team) is left as it is, and nothing is announced for it.
+    if (renamed.length > 0) {
+      await record(tx, { type: "team.updated", projectId: project.id, branchId: user.branchId, data: { id: upgraded.selectedTeamId } });
+    }
   }
   return upgraded;
 }

@@ -18,7 +18,6 @@ import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
 import { useCode, type CodeScope } from "../../codes/verification-codes.ts";
 import { createUser } from "../../users/create.ts";
 import { findAuthEmailChannel, findUser, isAuthEmail, type UserRecord } from "../../users/record.ts";
-import { updateUser } from "../../users/update.ts";
 import { lockAnonymousUser, upgradeAnonymousUser } from "../anonymous/upgrade-anonymous.ts";
 import { completeSignIn, signedInOrMfaRequired, type SignInOutcome, type SignedIn } from "../complete-sign-in.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
@@ -215,12 +214,14 @@ async function signUpByEmail(
 ): Promise<UserRecord> {
   const anonymous = anonymousUser && (await lockAnonymousUser(tx, project, branchId, anonymousUser.id));
   if (anonymous) {
-    const upgraded = await upgradeAnonymousUser(tx, project, anonymous, {
+    // One write, one user.updated: the code proved the address, which signs in with codes from now on.
+    return upgradeAnonymousUser(tx, project, anonymous, {
       primaryEmail: email,
+      primaryEmailVerified: true,
+      otpAuthEnabled: true,
       passwordHash: null,
       signUpBotRiskScore: botRiskScore,
     });
-    return updateUser(tx, project, branchId, upgraded, { primaryEmailVerified: true, otpAuthEnabled: true });
   }
   return createUser(tx, project, branchId, {
     signingUp: true,

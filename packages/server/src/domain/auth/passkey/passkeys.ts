@@ -89,5 +89,12 @@ export async function syncPasskeyFlag(tx: EventTx, t: Tenancy, userId: string): 
     .set({ passkeyAuthEnabled: enabled })
     .where(and(inTenancy(users, t), eq(users.id, userId), eq(users.passkeyAuthEnabled, !enabled)))
     .returning({ id: users.id });
-  if (changed.length > 0) await record(tx, { type: "user.sign_in_methods_changed", ...t, data: { id: userId } });
+  // The server user's passkey_auth_enabled changed: a users write as any other (events/domain-events.ts).
+  if (changed.length > 0) {
+    await record(
+      tx,
+      { type: "user.sign_in_methods_changed", ...t, data: { id: userId } },
+      { type: "user.updated", ...t, data: { id: userId } },
+    );
+  }
 }

@@ -7,11 +7,12 @@
  */
 import { KnownErrors } from "@latchkey/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { contactChannels, sessions, users, verificationCodes } from "../../../db/schema/index.ts";
+import { contactChannels, users, verificationCodes } from "../../../db/schema/index.ts";
 import { record } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import { prepareCodeMail, saveCodeMail } from "../../codes/mail-code.ts";
 import { checkCode, useCode, type CodeScope } from "../../codes/verification-codes.ts";
+import { revokeUserSessions } from "../../sessions/sessions.ts";
 import { findAuthEmailChannel, isAuthEmail } from "../../users/record.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
@@ -69,7 +70,7 @@ export async function resetPassword(
     // The code proves access to one inbox; once that address is no longer how the user
     // signs in (moved away from a lost or stolen mailbox), it resets nothing.
     const [channel] = await tx
-      .select({ id: contactChannels.id })
+      .select({ id: contactChannels.id, isVerified: contactChannels.isVerified })
       .from(contactChannels)
       .where(and(isAuthEmail(project.id, branchId, data.email), eq(contactChannels.userId, data.user_id)))
       .for("update");
@@ -79,10 +80,13 @@ export async function resetPassword(
       .update(users)
       .set({ passwordHash })
       .where(and(inTenancy(users, t), eq(users.id, data.user_id)));
-    await tx
-      .update(contactChannels)
-      .set({ isVerified: true })
-      .where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)));
+    if (!channel.isVerified) {
+      await tx
+        .update(contactChannels)
+        .set({ isVerified: true })
+        .where(and(inTenancy(contactChannels, t), eq(contactChannels.id, channel.id)));
+      await record(tx, { type: "contact_channel.verified", ...t, data: { id: channel.id, user_id: data.user_id } });
+    }
     // Other reset links of this user stop working too: one reset ends them all.
     await tx
       .update(verificationCodes)
@@ -95,8 +99,7 @@ export async function resetPassword(
           sql`${verificationCodes.data}->>'user_id' = ${data.user_id}`,
         ),
       );
-    await tx.delete(sessions).where(and(inTenancy(sessions, t), eq(sessions.userId, data.user_id)));
-    // Its cache event also drops the user's sessions from every replica's cache.
+    await revokeUserSessions(tx, t, data.user_id, null);
     await record(tx, { type: "user.sign_in_methods_changed", projectId: project.id, branchId, data: { id: data.user_id } });
   });
 }
