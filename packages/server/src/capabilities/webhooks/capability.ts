@@ -11,7 +11,8 @@
  */
 import { defineCapability } from "../define.ts";
 import { webhookDeliveryJob } from "./domain/deliver.ts";
-import { recordWebhookMessages, WEBHOOK_EVENT_TYPES } from "./domain/messages.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../events/domain-events.ts";
+import { recordWebhookMessages } from "./domain/messages.ts";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "./schema.ts";
 
 export default defineCapability({

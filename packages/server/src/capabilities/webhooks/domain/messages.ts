@@ -8,7 +8,7 @@
 import { and, eq } from "drizzle-orm";
 import { DEFAULT_BRANCH_ID, type Json } from "@latchkey/shared";
 import type { EventTx } from "../../../events/transaction.ts";
-import type { DomainEvent, DomainEventType } from "../../../events/domain-events.ts";
+import type { DomainEvent } from "../../../events/domain-events.ts";
 import { findUser } from "../../../domain/users/record.ts";
 import { serverUserView } from "../../../domain/users/views.ts";
 import { findTeam } from "../../../domain/teams/cached.ts";
@@ -17,27 +17,6 @@ import { enqueueJob } from "../../../jobs/store.ts";
 import type { Services } from "../../../services.ts";
 import { webhookEndpoints, webhookMessages, type WebhookEndpointRow } from "../schema.ts";
 import { webhookId } from "./ids.ts";
-
-/** The events sent as webhooks; the others are the server's own bookkeeping. */
-export const WEBHOOK_EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-  "project_permission.created",
-  "project_permission.deleted",
-  "session.created",
-  "session.revoked",
-  "contact_channel.verified",
-  "team_invitation.created",
-  "team_invitation.accepted",
-] as const satisfies readonly DomainEventType[];
 
 /** The endpoints a project has, read once per transaction that records webhook events for it. */
 const endpointsOfTx = new WeakMap<EventTx, Map<string, Promise<WebhookEndpointRow[]>>>();
@@ -139,6 +118,9 @@ async function payloadData(services: Services, tx: EventTx, event: DomainEvent):
       return { id: event.data.id, team_id: event.data.team_id };
     case "team_invitation.accepted":
       return { team_id: event.data.team_id, user_id: event.data.user_id };
+    case "api_key.created":
+    case "api_key.revoked":
+      return { ...event.data };
     default:
       return null;
   }
