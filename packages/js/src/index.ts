@@ -159,6 +159,15 @@ export {
   type ImpersonationTokens,
 } from "./urls/impersonation.ts";
 export { UntrustedRedirectError, type RedirectMethod } from "./urls/redirect.ts";
+/** Webhook deliveries, checked on an app's server. */
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from "./webhooks.ts";
+export {
+  TEST_WEBHOOK_MESSAGE,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEvent,
+  type WebhookEventData,
+  type WebhookEventType,
+} from "@latchkey/shared/api/index";
 export { KnownError, KnownErrors, RateLimitedError, StatusError, isKnownError } from "@latchkey/shared/known-errors/index";
 export type { AnyKnownError, CodedKnownError, KnownErrorCode, KnownErrorOf } from "@latchkey/shared/known-errors/index";
 export { SDK_VERSION } from "./version.ts";

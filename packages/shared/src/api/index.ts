@@ -60,6 +60,7 @@ export * from "./images.ts";
 export * from "./ai-chat.ts";
 export * from "./data-vault.ts";
 export * from "./user-team-api-keys.ts";
+export * from "./webhooks.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {

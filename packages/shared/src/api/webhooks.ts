@@ -1,0 +1,56 @@
+/**
+ * Webhook events: what the server delivers to a project's endpoints. Each
+ * delivery's body is `{"type": <event type>, "data": <payload>}`, signed per
+ * Standard Webhooks. Users and teams arrive as the server sees them (the
+ * JSON of GET /users/:id and GET /teams/:id with server access); the other
+ * events carry ids only.
+ */
+import { z } from "zod";
+import { serverTeamJson } from "./teams.ts";
+import { serverUserJson } from "./users.ts";
+
+const id = z.string();
+const teamMembershipJson = z.strictObject({ team_id: id, user_id: id });
+const teamPermissionJson = z.strictObject({ id, team_id: id, user_id: id });
+const projectPermissionJson = z.strictObject({ id, user_id: id });
+const ofUserJson = z.strictObject({ id, user_id: id });
+/** A user's key names its user, a team's key its team. */
+const apiKeyJson = z.union([z.strictObject({ id, user_id: id }), z.strictObject({ id, team_id: id })]);
+
+/** The message of the test event the dashboard sends (POST /internal/send-test-webhook). */
+export const TEST_WEBHOOK_MESSAGE = "Stack webhook test event triggered from the Stack dashboard.";
+
+/** Each event type's `data`. */
+export const webhookEventDataSchemas = {
+  "user.created": serverUserJson,
+  "user.updated": serverUserJson,
+  /** With the teams the user was a member of (each also gets its own team_membership.deleted). */
+  "user.deleted": z.strictObject({ id, teams: z.array(z.strictObject({ id })) }),
+  "team.created": serverTeamJson,
+  "team.updated": serverTeamJson,
+  "team.deleted": z.strictObject({ id }),
+  "team_membership.created": teamMembershipJson,
+  "team_membership.deleted": teamMembershipJson,
+  "team_permission.created": teamPermissionJson,
+  "team_permission.deleted": teamPermissionJson,
+  "project_permission.created": projectPermissionJson,
+  "project_permission.deleted": projectPermissionJson,
+  "session.created": ofUserJson,
+  "session.revoked": ofUserJson,
+  "contact_channel.verified": ofUserJson,
+  "api_key.created": apiKeyJson,
+  "api_key.revoked": apiKeyJson,
+  "team_invitation.created": z.strictObject({ id, team_id: id }),
+  "team_invitation.accepted": teamMembershipJson,
+  /** `endpointUrl` is the endpoint it was sent to. */
+  "stack.test": z.strictObject({ message: z.string(), endpointUrl: z.string() }),
+} as const;
+
+export type WebhookEventType = keyof typeof webhookEventDataSchemas;
+export const WEBHOOK_EVENT_TYPES = Object.keys(webhookEventDataSchemas) as WebhookEventType[];
+
+/** Each event type's `data`, as JSON. */
+export type WebhookEventData = { [K in WebhookEventType]: z.infer<(typeof webhookEventDataSchemas)[K]> };
+
+/** A delivery's body: `switch (event.type)` narrows `data`. */
+export type WebhookEvent = { [K in WebhookEventType]: { type: K; data: WebhookEventData[K] } }[WebhookEventType];
