@@ -6,6 +6,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
+import { webhookEventDataSchemas } from "@latchkey/shared";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -101,6 +102,8 @@ describe("a change's message", () => {
     expect(event.type).toBe("user.created");
     const read = await server.request(`/users/${user.id}`, { as: project.server });
     expect(event.data).toEqual(read.body);
+    // The shape @latchkey/shared publishes for it (what verifyWebhook's types promise).
+    expect(() => webhookEventDataSchemas["user.created"].parse(event.data)).not.toThrow();
     expect(request.headers["svix-id"]).toBe(request.headers["webhook-id"]);
     expect(request.headers["svix-timestamp"]).toBe(request.headers["webhook-timestamp"]);
     expect(request.headers["svix-signature"]).toBe(request.headers["webhook-signature"]);

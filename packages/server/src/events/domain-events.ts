@@ -2,12 +2,13 @@
  * What domain code records when it changes something (events/record.ts), in
  * the transaction of the change. The names and payloads of webhook events
  * follow the published webhook payloads; `user.created|updated` and `team.created|updated`
- * carry the id only, as the server user or team is rendered when delivered.
+ * carry the id only: the server user or team is rendered before the change commits (capabilities/webhooks).
  * The other events (e-mail queued, a contact channel or an OAuth account
  * changed, permission definitions rewritten, project settings) are for this
  * server's own consumers: the caches and the job runner, which subscribe
  * to them (Events.subscribe).
  */
+import { WEBHOOK_EVENT_TYPES as ALL_WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@latchkey/shared";
 interface EventData {
   "user.created": { id: string };
   "user.updated": { id: string };
@@ -77,29 +78,17 @@ export type DomainEventType = keyof EventData;
  * fields for the caches too (`creator_user_id`, `selected_team_cleared`),
  * which are not part of the published payload.
  */
-export const WEBHOOK_EVENT_TYPES = [
-  "user.created",
-  "user.updated",
-  "user.deleted",
-  "team.created",
-  "team.updated",
-  "team.deleted",
-  "team_membership.created",
-  "team_membership.deleted",
-  "team_permission.created",
-  "team_permission.deleted",
-  "project_permission.created",
-  "project_permission.deleted",
-  "session.created",
-  "session.revoked",
-  "contact_channel.verified",
-  "api_key.created",
-  "api_key.revoked",
-  "team_invitation.created",
-  "team_invitation.accepted",
-] as const satisfies readonly DomainEventType[];
+export const WEBHOOK_EVENT_TYPES: readonly WebhookChangeType[] = ALL_WEBHOOK_EVENT_TYPES.filter(
+  (type): type is WebhookChangeType => type !== "stack.test",
+);
 
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * The webhook events of @latchkey/shared that report a change: all but the dashboard's test event. Each must be a
+ * domain event (the check below fails to compile when one is not).
+ */
+export type WebhookChangeType = Exclude<WebhookEventType, "stack.test">;
+type MustBeDomainEvents<T extends DomainEventType> = T;
+export type WebhookDomainEventType = MustBeDomainEvents<WebhookChangeType>;
 
 /** `branchId` is null for events of the whole project. */
 export type DomainEvent = {
