@@ -12,7 +12,7 @@
  * once a revocation has returned, this process accepts the key no more.
  */
 import { KnownErrors, type ApiKeyType } from "@latchkey/shared";
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import { isPromise, type MaybePromise } from "../../../lib/maybe-async.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
@@ -32,13 +32,23 @@ export function checkApiKey(services: Services, t: Tenancy, type: ApiKeyType, va
 }
 
 function verdict(services: Services, type: ApiKeyType, value: string, row: UserTeamApiKeyRow | null): UserTeamApiKeyRow {
-  if (row === null || !sameDigest(row.valueDigest, sha256Hex(value))) throw new KnownErrors.ApiKeyNotFound();
+  if (row === null || !matchesDigest(row, value)) throw new KnownErrors.ApiKeyNotFound();
   if (row.type !== type) throw new KnownErrors.WrongApiKeyType(type, row.type);
   if (row.manuallyRevokedAt !== null) throw new KnownErrors.ApiKeyRevoked();
   const now = services.clock.now();
   if (row.expiresAt !== null && row.expiresAt.getTime() < now) throw new KnownErrors.ApiKeyExpired();
   services.apiKeyUsage.touch(row.id, now);
   return row;
+}
+
+/** A cached row's digest as bytes, decoded once (a cached row is never changed in place: a change replaces it). */
+const digests = new WeakMap<UserTeamApiKeyRow, Buffer>();
+
+function matchesDigest(row: UserTeamApiKeyRow, value: string): boolean {
+  let stored = digests.get(row);
+  if (stored === undefined) digests.set(row, (stored = Buffer.from(row.valueDigest, "hex")));
+  const given = createHash("sha256").update(value).digest();
+  return stored.length === given.length && timingSafeEqual(stored, given);
 }
 
 /** In constant time: how much of a guessed key was right must not show in the answer's timing. */

@@ -47,7 +47,14 @@ export function parseApiKeyString(value: string): ParsedApiKey | null {
 }
 
 function checksum(text: string): string {
-  return crc32(Buffer.from(text, "utf8")).toString(16).padStart(8, "0");
+  return crc32Ascii(text).toString(16).padStart(8, "0");
+}
+
+/** crc32 of an ASCII string's bytes (a key's characters all are), read without copying it into a buffer. */
+function crc32Ascii(text: string): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < text.length; i++) crc = TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** CRC-32 (IEEE 802.3, reflected, as zlib's crc32), by table. */
