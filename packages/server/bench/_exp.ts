@@ -21,7 +21,7 @@ for (const [name, headers, request] of [["floor", {}, floor], ["me", fx.client, 
   await cannon("warm", base, { headers, request, pid }, 2);
   let st: ReturnType<typeof spawn> | null = null;
   if (process.env.STRACE) { st = spawn("strace", ["-c", "-f", "-p", String(pid), "-o", `/tmp/strace-${name}.txt`]); await new Promise((r) => setTimeout(r, 500)); }
-  const row = await cannon(name, base, { headers, request, pid }, Number(process.env.SECS ?? 5));
+  const row = await cannon(name, base, { headers, request, pid, ...(process.env.AMOUNT ? { amount: Number(process.env.AMOUNT) } : {}) }, Number(process.env.SECS ?? 5));
   if (st) { st.kill("SIGINT"); await new Promise((r) => st!.once("exit", r)); }
   console.log(name, Math.round(row.rps), "req/s", (row.serverCpu * 1000 / row.rps).toFixed(3), "ms/req");
 }

@@ -6,7 +6,7 @@
  * here only measures; starting and stopping processes is processes.ts's job.
  */
 import { hashPassword, verifyPassword } from "../src/domain/auth/password/passwords.ts";
-import { CONNECTIONS, DISTINCT_SESSIONS, HELLO_ENTRY, PASSWORD, PROBE_COUNT, RUN_ID, WARMUP, wanted } from "./config.ts";
+import { CONNECTIONS, DISTINCT_SESSIONS, DURATION, HELLO_ENTRY, PASSWORD, PROBE_COUNT, RUN_ID, WARMUP, wanted } from "./config.ts";
 import { freePort, startChild, stopChild, waitReady } from "./processes.ts";
 import {
   burst,
@@ -26,6 +26,28 @@ import { PASSKEY_SIGN_INS, passkeySignIns, registerPoolPasskeys } from "./passke
 export type { Row };
 
 export const API_KEY_CHECK = "POST /user-api-keys/check";
+export const USERS_ME = "GET /users/me";
+export const USERS_ME_PAIRED = "GET /users/me (alternating with the check)";
+/** How many slices of each the check and its session read alternate in. */
+const PAIRED_SLICES = 4;
+
+/** Slices of one scenario as one row: mean throughput and CPU, the worst p99. */
+function meanRow(scenario: string, rows: Row[]): Row {
+  const mean = (pick: (row: Row) => number) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+  return {
+    scenario,
+    rps: mean((r) => r.rps),
+    p50: mean((r) => r.p50),
+    p99: Math.max(...rows.map((r) => r.p99)),
+    errors: rows.reduce((sum, r) => sum + r.errors, 0),
+    errorDetail: rows
+      .map((r) => r.errorDetail)
+      .filter(Boolean)
+      .join("; "),
+    serverCpu: mean((r) => r.serverCpu),
+    loadCpu: mean((r) => r.loadCpu),
+  };
+}
 export const REFRESH_COLD = "refresh: each session's first, read from the database";
 export const REFRESH_DISTINCT = "refresh: no session twice in a second, sessions cached";
 
@@ -186,16 +208,16 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
     await cannon("warm-up", base, { request, pid }, WARMUP);
     report.rows.push(await cannon("GET /api/v1/ (Latchkey pipeline, no auth, no DB)", base, { request, pid }));
   }
+  const meRequest = eachWithHeader(
+    "GET",
+    "/api/v1/users/me",
+    "x-stack-access-token",
+    fx.users.map((u) => u.accessToken),
+  );
   if (wanted("me")) {
     process.stdout.write(`[${label}] GET /users/me…\n`);
-    const request = eachWithHeader(
-      "GET",
-      "/api/v1/users/me",
-      "x-stack-access-token",
-      fx.users.map((u) => u.accessToken),
-    );
-    await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
-    report.rows.push(await cannon("GET /users/me", base, { headers: fx.client, request, pid }));
+    await cannon("warm-up", base, { headers: fx.client, request: meRequest, pid }, WARMUP);
+    report.rows.push(await cannon(USERS_ME, base, { headers: fx.client, request: meRequest, pid }));
   }
   if (wanted("api-key-check")) {
     // A server checking the user API keys it is given: one key per pool user, each checked in turn.
@@ -207,7 +229,20 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
       body: JSON.stringify({ api_key: apiKey }),
     }));
     await cannon("warm-up", base, { headers: fx.server, request, pid }, WARMUP);
-    report.rows.push(await cannon(API_KEY_CHECK, base, { headers: fx.server, request, pid }));
+    if (!wanted("me")) {
+      report.rows.push(await cannon(API_KEY_CHECK, base, { headers: fx.server, request, pid }));
+    } else {
+      // Compared with the session read on a machine whose speed drifts within seconds: the two alternate in short
+      // slices, and each row is the mean of its slices.
+      const checks: Row[] = [];
+      const reads: Row[] = [];
+      const slice = Math.max(2, DURATION / PAIRED_SLICES);
+      for (let i = 0; i < PAIRED_SLICES; i++) {
+        reads.push(await cannon(USERS_ME_PAIRED, base, { headers: fx.client, request: meRequest, pid }, slice));
+        checks.push(await cannon(API_KEY_CHECK, base, { headers: fx.server, request, pid }, slice));
+      }
+      report.rows.push(meanRow(API_KEY_CHECK, checks), meanRow(USERS_ME_PAIRED, reads));
+    }
   }
   if (wanted("teams") || wanted("team-permissions")) {
     const members = await teamMembersFixture(base, fx);

@@ -12,7 +12,7 @@
  * once a revocation has returned, this process accepts the key no more.
  */
 import { KnownErrors, type ApiKeyType } from "@latchkey/shared";
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import { isPromise, type MaybePromise } from "../../../lib/maybe-async.ts";
 import { sha256Hex } from "../../../lib/secrets.ts";
@@ -47,7 +47,8 @@ const digests = new WeakMap<UserTeamApiKeyRow, Buffer>();
 function matchesDigest(row: UserTeamApiKeyRow, value: string): boolean {
   let stored = digests.get(row);
   if (stored === undefined) digests.set(row, (stored = Buffer.from(row.valueDigest, "hex")));
-  const given = createHash("sha256").update(value).digest();
+  // The one-shot hash (Node 20.12+): no Hash object per check.
+  const given = hash("sha256", value, "buffer");
   return stored.length === given.length && timingSafeEqual(stored, given);
 }
 
