@@ -4,7 +4,7 @@
  * stopped by a 410, an endpoint disabled after five failing days with its owners mailed, private addresses
  * refused unless allowed, and a rotated secret honoured during its grace period.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { webhookEventDataSchemas } from "@latchkey/shared";
 import { Webhook } from "standardwebhooks";
@@ -16,6 +16,7 @@ import {
   rotateEndpointSecret,
 } from "../src/capabilities/webhooks/domain/endpoints.ts";
 import { WEBHOOK_DISABLE_AFTER_MILLIS, WEBHOOK_RETRY_POLICY } from "../src/capabilities/webhooks/domain/deliver.ts";
+import { deleteOldWebhookMessages, WEBHOOK_MESSAGES_KEPT_MILLIS } from "../src/capabilities/webhooks/domain/retention.ts";
 import { webhookAttempts, webhookEndpoints, webhookMessages, type WebhookEndpointRow } from "../src/capabilities/webhooks/schema.ts";
 import { jobs, sentEmails } from "../src/db/schema/index.ts";
 import { record } from "../src/events/transaction.ts";
@@ -108,7 +109,10 @@ describe("a change's message", () => {
     expect(request.headers["svix-timestamp"]).toBe(request.headers["webhook-timestamp"]);
     expect(request.headers["svix-signature"]).toBe(request.headers["webhook-signature"]);
     expect(request.headers["webhook-id"]).toMatch(/^msg_[0-9A-Za-z]{27}$/);
-    expect(Number(request.headers["webhook-timestamp"])).toBe(Math.floor(server.clock.now() / 1000));
+    // The time it was sent, in seconds, by the server's clock (a second or so before this line).
+    const sentAt = Number(request.headers["webhook-timestamp"]);
+    expect(server.clock.now() / 1000 - sentAt).toBeGreaterThanOrEqual(0);
+    expect(server.clock.now() / 1000 - sentAt).toBeLessThan(30);
     // A Svix-style verification: the same headers under the svix names, as receivers written for the reference read them.
     const svixHeaders = {
       "webhook-id": request.headers["svix-id"],
@@ -287,5 +291,28 @@ describe("a rotated secret", () => {
     expect(String(second.headers["webhook-signature"]).split(" ")).toHaveLength(1);
     expect(verify(second, fresh).type).toBe("team.deleted");
     expect(() => verify(second, old)).toThrow();
+  });
+});
+
+describe("the message log", () => {
+  it("is kept for 90 days, then swept with its attempts", async () => {
+    await freshEndpoint();
+    await recordTeamDeleted(services(), project.id);
+    await flush();
+    const [message] = await services()
+      .db.select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.projectId, project.id))
+      .orderBy(desc(webhookMessages.createdAt))
+      .limit(1);
+    expect(await attemptsOf(endpoint.id)).toHaveLength(1);
+    const at = (millis: number) => new Date(message!.createdAt.getTime() + millis);
+    const kept = () => services().db.select().from(webhookMessages).where(eq(webhookMessages.id, message!.id));
+    // Sweeps go on until a batch comes back empty; older messages of this file's other tests go first.
+    while ((await deleteOldWebhookMessages(services().db, at(WEBHOOK_MESSAGES_KEPT_MILLIS - 1000))) > 0);
+    expect(await kept()).toHaveLength(1);
+    while ((await deleteOldWebhookMessages(services().db, at(WEBHOOK_MESSAGES_KEPT_MILLIS + 1000))) > 0);
+    expect(await kept()).toEqual([]);
+    expect(await attemptsOf(endpoint.id)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * names too, so receivers written for Svix verify unchanged). Nothing is lost: a message is written in the
  * transaction of the change it reports (domain/messages.ts, from the events as they are recorded), with a
  * delivery job per endpoint that the job runner runs and retries on Svix's schedule (domain/deliver.ts); an
- * endpoint failing for five days is disabled and its owners told. Endpoints must be on the public internet
+ * endpoint failing for five days is disabled and its owners told. The log is kept for 90 days (domain/retention.ts). Endpoints must be on the public internet
  * unless the operator sets LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS=true (domain/send.ts).
  *
  * Outside this folder: the job kind's payload in jobs/kinds.ts; the address ranges in lib/network-addresses.ts.
@@ -13,6 +13,7 @@ import { defineCapability } from "../define.ts";
 import { webhookDeliveryJob } from "./domain/deliver.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../events/domain-events.ts";
 import { recordWebhookMessages } from "./domain/messages.ts";
+import { deleteOldWebhookMessages } from "./domain/retention.ts";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "./schema.ts";
 
 export default defineCapability({
@@ -21,6 +22,6 @@ export default defineCapability({
   tables: [webhookEndpoints, webhookMessages, webhookAttempts],
   events: { subscribes: [{ types: WEBHOOK_EVENT_TYPES, beforeCommit: recordWebhookMessages }] },
   configKeys: [],
-  housekeeping: [],
+  housekeeping: [{ name: "oldWebhookMessages", sweep: deleteOldWebhookMessages }],
   jobs: [webhookDeliveryJob],
 });

@@ -60,7 +60,11 @@ export const webhookMessages = pgTable(
     payload: jsonb("payload").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [index("webhook_messages_project_idx").on(t.projectId, t.createdAt)],
+  (t) => [
+    index("webhook_messages_project_idx").on(t.projectId, t.createdAt),
+    // Housekeeping's sweep of old messages, across projects.
+    index("webhook_messages_created_at_idx").on(t.createdAt),
+  ],
 );
 
 /**

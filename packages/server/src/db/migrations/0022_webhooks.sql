@@ -49,4 +49,5 @@ CREATE INDEX "webhook_attempts_endpoint_idx" ON "webhook_attempts" USING btree (
 CREATE INDEX "webhook_attempts_message_idx" ON "webhook_attempts" USING btree ("message_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_project_idx" ON "webhook_endpoints" USING btree ("project_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_endpoints_uid_idx" ON "webhook_endpoints" USING btree ("project_id","uid") WHERE uid is not null;--> statement-breakpoint
-CREATE INDEX "webhook_messages_project_idx" ON "webhook_messages" USING btree ("project_id","created_at");
+CREATE INDEX "webhook_messages_project_idx" ON "webhook_messages" USING btree ("project_id","created_at");--> statement-breakpoint
+CREATE INDEX "webhook_messages_created_at_idx" ON "webhook_messages" USING btree ("created_at");
