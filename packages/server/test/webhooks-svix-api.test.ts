@@ -116,6 +116,9 @@ describe("the Svix-compatible API", () => {
     const replaced = await svix.endpoint.upsert(project.id, created.id, { url: "https://example.com/other" });
     expect(replaced).toMatchObject({ url: "https://example.com/other", description: "", disabled: false, eventTypes: null });
 
+    const filtered = await svix.endpoint.upsert(project.id, created.id, { url: "https://example.com/other", eventTypes: ["team.created"] });
+    expect(filtered.eventTypes).toEqual(["team.created"]);
+
     const more = [];
     for (let i = 0; i < 2; i++) more.push(await svix.endpoint.create(project.id, { url: `https://example.com/${i}` }));
     const first = await svix.endpoint.list(project.id, { limit: 2 });
@@ -128,6 +131,20 @@ describe("the Svix-compatible API", () => {
 
     await svix.endpoint.delete(project.id, created.id);
     expect((await failure(svix.endpoint.get(project.id, created.id))).code).toBe(404);
+  });
+
+  it("creates an endpoint on a PUT by a new uid, and keeps uids unique", async () => {
+    const byUid = await svix.endpoint.upsert(project.id, "orders-hook", { url: "https://example.com/orders" });
+    expect(byUid).toMatchObject({ uid: "orders-hook", url: "https://example.com/orders" });
+    expect((await svix.endpoint.get(project.id, "orders-hook")).id).toBe(byUid.id);
+    const again = await svix.endpoint.upsert(project.id, "orders-hook", { url: "https://example.com/orders2", uid: "orders-hook" });
+    expect(again).toMatchObject({ id: byUid.id, url: "https://example.com/orders2" });
+    expect((await failure(svix.endpoint.create(project.id, { url: "https://example.com/x", uid: "orders-hook" }))).code).toBe(409);
+    const second = await svix.endpoint.create(project.id, { url: "https://example.com/y", uid: "second" });
+    expect((await failure(svix.endpoint.patch(project.id, second.id, { uid: "orders-hook" }))).code).toBe(409);
+    expect((await failure(svix.endpoint.upsert(project.id, "ep_000000000000000000000000000", { url: "https://example.com/z" }))).code).toBe(
+      404,
+    );
   });
 
   it("answers the secret, rotates it (to a new one or the one given)", async () => {
@@ -257,6 +274,10 @@ describe("the Svix-compatible API", () => {
     const missing = await fetch(url);
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ code: "authentication_failed", detail: "Invalid token" });
+    // Callable from a browser, as the API is: the client's own headers pass the preflight.
+    expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+    const preflight = await fetch(url, { method: "OPTIONS" });
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("idempotency-key");
     expect((await failure(new Svix("garbled", { serverUrl: `${base}/svix` }).endpoint.list(project.id))).code).toBe(401);
 
     const { token } = await svixToken(project);

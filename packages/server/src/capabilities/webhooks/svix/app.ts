@@ -301,10 +301,17 @@ export function svixApi(services: Services): Hono {
   route("GET", "/app/:app_id", async (c, projectId) => c.json(await appJson(projectId)));
 
   // Endpoints.
+  /** A uid names one endpoint of the project: another's is a conflict. */
+  async function checkUid(projectId: string, uid: string | null | undefined, self?: WebhookEndpointRow): Promise<void> {
+    if (!uid) return;
+    const holder = await findEndpoint(services.db, projectId, uid);
+    if (holder && holder.id !== self?.id)
+      throw new SvixError(409, { code: "conflict", detail: "An endpoint with this uid already exists." });
+  }
+
   route("POST", "/app/:app_id/endpoint", async (c, projectId) => {
     const body = await parsed(endpointInSchema, c);
-    if (body.uid && (await findEndpoint(services.db, projectId, body.uid)))
-      throw new SvixError(409, { code: "conflict", detail: "An endpoint with this uid already exists." });
+    await checkUid(projectId, body.uid);
     const fields = { ...endpointFields(body), url: body.url };
     const endpoint = await createEndpoint(services, projectId, fields, body.secret ?? undefined);
     return c.json(endpointJson(endpoint), 201);
@@ -323,24 +330,35 @@ export function svixApi(services: Services): Hono {
     return c.json({ ...list, data: list.data.map(endpointJson) });
   });
   route("GET", "/app/:app_id/endpoint/:endpoint_id", async (c, projectId) => c.json(endpointJson(await endpointOf(c, projectId))));
+  // Create or replace (Svix's upsert): an endpoint named by a uid it does not have yet is created with that uid.
   route("PUT", "/app/:app_id/endpoint/:endpoint_id", async (c, projectId) => {
-    const endpoint = await endpointOf(c, projectId);
+    const named = c.req.param("endpoint_id")!;
+    const endpoint = await findEndpoint(services.db, projectId, named);
     const body = await parsed(endpointFieldsSchema, c);
     // A full update: what is left out goes back to its default.
-    const fields = endpointFields({
-      description: null,
-      disabled: null,
+    const fields: EndpointFields = {
+      description: "",
+      disabled: false,
       filterTypes: null,
       uid: null,
-      metadata: null,
+      metadata: {},
       rateLimit: null,
-      ...body,
-    });
+      ...endpointFields(body),
+      url: body.url,
+    };
+    if (!endpoint) {
+      const uidShaped = /^[a-zA-Z0-9\-_.]{1,256}$/.test(named) && !named.startsWith("ep_");
+      if (!uidShaped || (fields.uid && fields.uid !== named)) throw notFound();
+      await checkUid(projectId, named);
+      return c.json(endpointJson(await createEndpoint(services, projectId, { ...fields, uid: named })), 201);
+    }
+    await checkUid(projectId, fields.uid, endpoint);
     return c.json(endpointJson(await updateEndpoint(services, endpoint, fields)));
   });
   route("PATCH", "/app/:app_id/endpoint/:endpoint_id", async (c, projectId) => {
     const endpoint = await endpointOf(c, projectId);
     const body = await parsed(endpointPatchSchema, c);
+    await checkUid(projectId, body.uid, endpoint);
     return c.json(endpointJson(await updateEndpoint(services, endpoint, endpointFields(body))));
   });
   route("DELETE", "/app/:app_id/endpoint/:endpoint_id", async (c, projectId) => {
