@@ -22,13 +22,15 @@ import { nameRoute, observeRequests } from "./http/access-log.ts";
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH, liveResponse, readyResponse } from "./http/health.ts";
 import { METRICS_PATH, metricsResponse } from "./http/metrics.ts";
 import type { Services } from "./services.ts";
+import { SVIX_BASE_PATH } from "./capabilities/webhooks/domain/svix-token.ts";
+import { svixApi } from "./capabilities/webhooks/svix/app.ts";
 
 export const API_PREFIX = "/api/v1";
 /** `/api/latest` is served by rewriting it to `/api/v1`, so each route is registered once. */
 const LATEST_PREFIX = "/api/latest";
 /** Paths the server answers itself outside the API, never with a dashboard page (the SDK's tarballs live under /sdk/). */
-const RESERVED_PREFIXES = ["/health/", "/sdk/"];
-const RESERVED_PATHS = new Set(["/health", METRICS_PATH, "/sdk"]);
+const RESERVED_PREFIXES = ["/health/", "/sdk/", `${SVIX_BASE_PATH}/`];
+const RESERVED_PATHS = new Set(["/health", METRICS_PATH, "/sdk", SVIX_BASE_PATH]);
 /** Route labels (access log, metrics) of answers no API route gave. */
 const DASHBOARD_ROUTE = "(dashboard)";
 const PREFLIGHT_ROUTE = "(preflight)";
@@ -38,6 +40,10 @@ const CORS_ALLOWED_HEADERS = [
   "authorization",
   // The official SDK sends it on every request; without it a browser's preflight fails.
   "ngrok-skip-browser-warning",
+  // The `svix` client's, for the webhooks management API in a browser (capabilities/webhooks/svix/app.ts).
+  "idempotency-key",
+  "svix-req-id",
+  "svix-retry-count",
   ...STACK_REQUEST_HEADERS.flatMap((h) => [`x-stack-${h}`, `x-hexclave-${h}`]),
 ].join(", ");
 
@@ -92,6 +98,9 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   // The SDK's packages, for apps to install from this server (outside /api/v1: files, not an endpoint).
   const sdk = new SdkPackages(services.config.sdkDir, services.config.apiUrl);
   app.get("/sdk/:file", (c) => sdk.respond(c.req.param("file"), c.req.header("if-none-match")));
+
+  // The Svix-compatible webhooks management API: Svix's wire, not the API's (capabilities/webhooks/svix/app.ts).
+  app.route(SVIX_BASE_PATH, svixApi(services));
 
   // Operating endpoints, outside the API and the dashboard (http/health.ts, http/metrics.ts).
   const operating: [string, (c: Context) => Response | Promise<Response>][] = [

@@ -30,6 +30,7 @@ import { configEndpoints } from "./config.ts";
 import { imagesEndpoints } from "./images.ts";
 import { aiChatEndpoints } from "./ai-chat.ts";
 import { dataVaultEndpoints } from "./data-vault.ts";
+import { webhooksEndpoints } from "./webhooks.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -92,6 +93,7 @@ export const endpointsByArea = {
   userApiKeys: userApiKeysEndpoints,
   teamApiKeys: teamApiKeysEndpoints,
   credentialScanning: credentialScanningEndpoints,
+  webhooks: webhooksEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -122,6 +124,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof dataVaultEndpoints> &
   EndpointMapOf<typeof userApiKeysEndpoints> &
   EndpointMapOf<typeof teamApiKeysEndpoints> &
-  EndpointMapOf<typeof credentialScanningEndpoints>;
+  EndpointMapOf<typeof credentialScanningEndpoints> &
+  EndpointMapOf<typeof webhooksEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

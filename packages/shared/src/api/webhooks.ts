@@ -6,6 +6,7 @@
  * events carry ids only.
  */
 import { z } from "zod";
+import { defineEndpoint } from "./endpoint.ts";
 import { serverTeamJson } from "./teams.ts";
 import { serverUserJson } from "./users.ts";
 
@@ -54,3 +55,43 @@ export type WebhookEventData = { [K in WebhookEventType]: z.infer<(typeof webhoo
 
 /** A delivery's body: `switch (event.type)` narrows `data`. */
 export type WebhookEvent = { [K in WebhookEventType]: { type: K; data: WebhookEventData[K] } }[WebhookEventType];
+
+/**
+ * A token for the Svix-compatible management API the server serves for the caller's project (under `url`, the
+ * `serverUrl` of the `svix` client): the project's endpoints, messages and attempts, and nothing else.
+ */
+export const svixTokenJson = z.strictObject({ token: z.string(), url: z.string() });
+export type SvixTokenJson = z.infer<typeof svixTokenJson>;
+
+export const sendTestWebhookBody = z.strictObject({ endpoint_id: z.string() });
+export type SendTestWebhookBody = z.infer<typeof sendTestWebhookBody>;
+
+export const sendTestWebhookResultJson = z.union([
+  z.strictObject({ success: z.literal(true) }),
+  z.strictObject({ success: z.literal(false), error_message: z.string() }),
+]);
+export type SendTestWebhookResultJson = z.infer<typeof sendTestWebhookResultJson>;
+
+const ADMIN = ["admin"] as const;
+
+export const webhooksEndpoints = {
+  createSvixToken: defineEndpoint({
+    method: "POST",
+    path: "/webhooks/svix-token",
+    summary: "A token for the project's Svix-compatible webhook management API, and that API's base URL",
+    tags: ["Webhooks"],
+    access: ADMIN,
+    body: z.strictObject({}),
+    status: 201,
+    response: svixTokenJson,
+  }),
+  sendTestWebhook: defineEndpoint({
+    method: "POST",
+    path: "/internal/send-test-webhook",
+    summary: "Send a stack.test event now and report whether the endpoint took it",
+    tags: ["Webhooks"],
+    access: ADMIN,
+    body: sendTestWebhookBody,
+    response: sendTestWebhookResultJson,
+  }),
+};

@@ -7,8 +7,14 @@
  * endpoint failing for five days is disabled and its owners told. The log is kept for 90 days (domain/retention.ts). Endpoints must be on the public internet
  * unless the operator sets LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS=true (domain/send.ts).
  *
- * Outside this folder: the job kind's payload in jobs/kinds.ts; the address ranges in lib/network-addresses.ts.
+ * Owners manage endpoints through a Svix-compatible API (svix/app.ts, served under /svix with a token of
+ * POST /webhooks/svix-token), so the `svix` client and the tools built on it work against this server.
+ *
+ * Outside this folder: the job kind's payload in jobs/kinds.ts; the address ranges in lib/network-addresses.ts;
+ * the wire schemas of svix-token and send-test-webhook in @latchkey/shared (api/webhooks.ts); the mount of the
+ * Svix-compatible API in app.ts.
  */
+import { webhooksEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
 import { webhookDeliveryJob } from "./domain/deliver.ts";
 import { WEBHOOK_EVENT_TYPES } from "../../events/domain-events.ts";
@@ -18,7 +24,7 @@ import { webhookAttempts, webhookEndpoints, webhookMessages } from "./schema.ts"
 
 export default defineCapability({
   name: "webhooks",
-  contract: {},
+  contract: webhooksEndpoints,
   tables: [webhookEndpoints, webhookMessages, webhookAttempts],
   events: { subscribes: [{ types: WEBHOOK_EVENT_TYPES, beforeCommit: recordWebhookMessages }] },
   configKeys: [],

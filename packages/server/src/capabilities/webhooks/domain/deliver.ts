@@ -15,7 +15,14 @@ import { enqueueEmail } from "../../../domain/emails/queue.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import { FinalJobError, type JobContext, type JobKindDefinition, type RetryPolicy } from "../../../jobs/kinds.ts";
 import type { Services } from "../../../services.ts";
-import { ATTEMPT_STATUS, webhookAttempts, webhookEndpoints, webhookMessages, type WebhookEndpointRow } from "../schema.ts";
+import {
+  ATTEMPT_STATUS,
+  webhookAttempts,
+  webhookEndpoints,
+  webhookMessages,
+  type WebhookEndpointRow,
+  type WebhookMessageRow,
+} from "../schema.ts";
 import { signingSecrets } from "./endpoint-secrets.ts";
 import { webhookId } from "./ids.ts";
 import { sendWebhook, WEBHOOK_TIMEOUT_MILLIS, type SendOutcome } from "./send.ts";
@@ -54,7 +61,20 @@ async function deliver(services: Services, job: JobContext<"webhook.deliver">): 
     .where(eq(webhookMessages.id, messageId));
   // Gone with its project or endpoint; a disabled endpoint is sent nothing (a resend after enabling it is).
   if (!found || found.endpoint.disabled) return;
-  const { message, endpoint } = found;
+  const outcome = await attemptDelivery(services, found.message, found.endpoint, manual);
+  if (outcome.succeeded) return;
+  if (outcome.statusCode === STOP_RETRIES_STATUS)
+    throw new FinalJobError(`The endpoint answered ${STOP_RETRIES_STATUS}: no more attempts.`);
+  throw new Error(outcome.statusCode === 0 ? outcome.response : `The endpoint answered ${outcome.statusCode}.`);
+}
+
+/** One signed POST of `message` to `endpoint`, logged as an attempt (the job's, or a test send's made at once). */
+export async function attemptDelivery(
+  services: Services,
+  message: WebhookMessageRow,
+  endpoint: WebhookEndpointRow,
+  manual: boolean,
+): Promise<SendOutcome & { succeeded: boolean }> {
   const now = services.clock.date();
   const body = JSON.stringify(message.payload);
   const timestamp = Math.floor(now.getTime() / 1000);
@@ -67,11 +87,8 @@ async function deliver(services: Services, job: JobContext<"webhook.deliver">): 
     },
   );
   const succeeded = outcome.statusCode >= 200 && outcome.statusCode < 300;
-  await recordAttempt(services, endpoint, messageId, outcome, succeeded, manual);
-  if (succeeded) return;
-  if (outcome.statusCode === STOP_RETRIES_STATUS)
-    throw new FinalJobError(`The endpoint answered ${STOP_RETRIES_STATUS}: no more attempts.`);
-  throw new Error(outcome.statusCode === 0 ? outcome.response : `The endpoint answered ${outcome.statusCode}.`);
+  await recordAttempt(services, endpoint, message.id, outcome, succeeded, manual);
+  return { ...outcome, succeeded };
 }
 
 /** The attempt's log row, and the endpoint's failing streak: ended by a success, and past its limit, disabling it. */

@@ -15,7 +15,7 @@ import { findTeam } from "../../../domain/teams/cached.ts";
 import { serverTeamView } from "../../../domain/teams/views.ts";
 import { enqueueJob } from "../../../jobs/store.ts";
 import type { Services } from "../../../services.ts";
-import { webhookEndpoints, webhookMessages, type WebhookEndpointRow } from "../schema.ts";
+import { webhookEndpoints, webhookMessages, type WebhookEndpointRow, type WebhookMessageRow } from "../schema.ts";
 import { webhookId } from "./ids.ts";
 
 /** The endpoints a project has, read once per transaction that records webhook events for it. */
@@ -47,24 +47,28 @@ export async function recordWebhookMessages(services: Services, tx: EventTx, eve
     if (endpoints.length === 0) continue;
     const data = await payloadData(services, tx, event);
     if (data === null) continue;
-    await createMessage(services, tx, event.projectId, { type: event.type, data }, endpoints);
+    await createMessage(services, tx, event.projectId, event.type, { type: event.type, data }, endpoints);
   }
 }
 
-/** A message of `payload.type` and its delivery jobs, for `endpoints` (those that want the type). */
+/**
+ * A message of `eventType` and its delivery jobs, for `endpoints` (those that want the type). The server's own
+ * events send `{type, data}`; a message made through the Svix-compatible API sends the payload its caller gave.
+ */
 export async function createMessage(
   services: Services,
   tx: EventTx,
   projectId: string,
-  payload: { type: string; data: unknown },
+  eventType: string,
+  payload: Json,
   endpoints: readonly WebhookEndpointRow[],
   eventId: string | null = null,
-): Promise<string> {
+): Promise<WebhookMessageRow> {
   const now = services.clock.date();
   const id = webhookId("msg", now.getTime());
-  await tx.insert(webhookMessages).values({ id, projectId, eventType: payload.type, eventId, payload, createdAt: now });
+  const [row] = await tx.insert(webhookMessages).values({ id, projectId, eventType, eventId, payload, createdAt: now }).returning();
   for (const endpoint of endpoints) {
-    if (!wantsType(endpoint, payload.type)) continue;
+    if (!wantsType(endpoint, eventType)) continue;
     await enqueueJob(
       tx,
       {
@@ -75,7 +79,7 @@ export async function createMessage(
       now,
     );
   }
-  return id;
+  return row!;
 }
 
 /**
