@@ -31,6 +31,7 @@ export type {
   ThemeChoice,
 } from "./apps/admin-emails.ts";
 export type { ChatContent, ChatContextType } from "./apps/admin-ai-chat.ts";
+export type { WebhooksToken } from "./apps/admin-webhooks.ts";
 export { CurrentUser } from "./models/current-user.ts";
 export type {
   ApiKey,

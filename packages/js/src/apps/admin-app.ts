@@ -29,6 +29,7 @@ import {
   type EmailThemeUpdateOptions,
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
+import { AdminWebhooks } from "./admin-webhooks.ts";
 import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
 
 /** What `exportUsers` writes: the users a list's filters select, in its order, as CSV or JSON. */
@@ -50,6 +51,7 @@ export class StackAdminApp extends StackServerApp {
   protected override readonly accessType: AccessType = "admin";
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
+  readonly #webhooks: AdminWebhooks;
   readonly #aiChat: AdminAiChat;
   readonly #definitions: PermissionDefinitions;
   /** The rendered config, read by `project.getConfig()` and the `useConfig` hook, read again after every write of the project. */
@@ -64,6 +66,7 @@ export class StackAdminApp extends StackServerApp {
     // Every request of this app — user management included — goes as the owner.
     this.api.defaultAdminSession = this.#ownerSession;
     this.#emails = new AdminEmails(this.adminProjectContext());
+    this.#webhooks = new AdminWebhooks(this.adminProjectContext());
     this.#aiChat = new AdminAiChat(this.adminProjectContext());
     this.#definitions = new PermissionDefinitions({
       api: this.api,
@@ -192,6 +195,12 @@ export class StackAdminApp extends StackServerApp {
   updateEmailDraft = (id: string, update: EmailDraftUpdateOptions) => this.#emails.updateEmailDraft(id, update);
   deleteEmailDraft = (id: string) => this.#emails.deleteEmailDraft(id);
   getEmailPreview = (options: Parameters<AdminEmails["getEmailPreview"]>[0]) => this.#emails.getEmailPreview(options);
+
+  // -------------------------------------------------------------------------
+  // Webhooks: a test event, and the token of the Svix-compatible management API
+
+  sendTestWebhook = (options: { endpointId: string }) => this.#webhooks.sendTestWebhook(options);
+  getSvixToken = () => this.#webhooks.getSvixToken();
 
   // -------------------------------------------------------------------------
   // The AI assistant of the e-mail editors: threads of messages, and its replies
