@@ -15,7 +15,6 @@ import { KnownErrors, type ApiKeyType } from "@latchkey/shared";
 import { hash, timingSafeEqual } from "node:crypto";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import { isPromise, type MaybePromise } from "../../../lib/maybe-async.ts";
-import { sha256Hex } from "../../../lib/secrets.ts";
 import type { Services } from "../../../services.ts";
 import type { UserTeamApiKeyRow } from "../schema.ts";
 import { parseApiKeyString } from "./key-string.ts";
