@@ -103,7 +103,8 @@ function verdicts(report: DatabaseReport): string[] {
     out.push(
       `- Webhook deliveries sustained by one process: ${fmt(d.deliveries / d.drainedSeconds, 1)}/s ` +
         `(${d.deliveries} deliveries to the receiver in the bench process from the load's start until drained (a last sign-up marks the end), ${fmt(d.drainedSeconds, 1)} s; ` +
-        `${d.duringLoad} of them during the ${fmt(d.loadSeconds, 1)} s of load, ${fmt(d.duringLoad / d.loadSeconds, 1)}/s)`,
+        `${d.duringLoad} of them during the ${fmt(d.loadSeconds, 1)} s of load, ${fmt(d.duringLoad / d.loadSeconds, 1)}/s; ` +
+        `${fmt((d.deliveries - d.duringLoad) / (d.drainedSeconds - d.loadSeconds), 1)}/s after it, with no other load)`,
     );
   }
   const signIn = report.rows.find((r) => r.scenario === "POST /auth/password/sign-in");
