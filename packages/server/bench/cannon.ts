@@ -59,10 +59,18 @@ async function quiet(pid: number): Promise<void> {
 export async function cannon(
   name: string,
   base: string,
-  options: { headers?: Record<string, string>; request: CannonRequest | CannonRequest[]; pid: number; amount?: number },
+  options: {
+    headers?: Record<string, string>;
+    request: CannonRequest | CannonRequest[];
+    pid: number;
+    amount?: number;
+    /** Called as the load starts (after the wait for an idle server), e.g. to count what happens from then on. */
+    onStart?: () => void;
+  },
   seconds = DURATION,
 ): Promise<Row> {
   await quiet(options.pid);
+  options.onStart?.();
   const serverCpu0 = processCpuSeconds(options.pid);
   const ownCpu0 = process.cpuUsage();
   const started = performance.now();

@@ -4,7 +4,7 @@
  * means the same everywhere.
  *
  * Knobs (environment): BENCH_DURATION seconds per scenario (default 8),
- * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,api-key-check,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-in-cheap-hash,mfa-sign-in,passkey-sign-in,sign-up,users-page),
+ * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,api-key-check,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-in-cheap-hash,mfa-sign-in,passkey-sign-in,sign-up,sign-up-webhooks,users-page),
  * BENCH_CPU_PROF directory for `node --cpu-prof` profiles of the server,
  * BENCH_NO_WRITE=1 to leave BENCHMARKS.md alone.
  */

@@ -178,6 +178,8 @@ export function startServer(
     STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: SEED.publishableClientKey,
     STACK_SEED_INTERNAL_PROJECT_SECRET_SERVER_KEY: SEED.secretServerKey,
     STACK_SEED_INTERNAL_PROJECT_SUPER_SECRET_ADMIN_KEY: SEED.superSecretAdminKey,
+    // The sign-up-webhooks scenario's receiver is in the bench process, on loopback.
+    LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

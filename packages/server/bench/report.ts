@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { CONNECTIONS, DISTINCT_SESSIONS, DURATION, NO_WRITE, POOL_SIZE, ROOT, WARMUP } from "./config.ts";
-import { API_KEY_CHECK, USERS_ME, USERS_ME_PAIRED, type DatabaseReport, type Row } from "./scenarios.ts";
+import { API_KEY_CHECK, SIGN_UP, SIGN_UP_WEBHOOKS, USERS_ME, USERS_ME_PAIRED, type DatabaseReport, type Row } from "./scenarios.ts";
 import type { BurstResult } from "./setup.ts";
 
 const TARGETS = [
@@ -20,6 +20,8 @@ const TARGETS = [
 ];
 /** The API key check's throughput as a share of the session read's (GET /users/me) in the same run. */
 const API_KEY_CHECK_SHARE = 0.8;
+/** The sign-up's throughput with webhook endpoints on the project, as a share of the plain sign-up's in the same run. */
+const SIGN_UP_WEBHOOKS_SHARE = 0.95;
 /** Sign-in counts as hash-bound when the hash is at least this share of its server CPU time. */
 const HASH_BOUND_SHARE = 0.7;
 
@@ -82,6 +84,27 @@ function verdicts(report: DatabaseReport): string[] {
     out.push(
       `- \`${API_KEY_CHECK}\` ≥ ${API_KEY_CHECK_SHARE * 100}% of \`${me.scenario}\` in the same run: ${fmt(check.rps)} vs ${fmt(me.rps)} req/s, ` +
         `${fmt(share * 100, 1)}% — **${met ? "met" : "not met"}** (by CPU per request: ${fmt((cpuPerRequest(me) / cpuPerRequest(check)) * 100, 1)}%)`,
+    );
+  }
+  // Webhook messages and jobs are written in the sign-up's transaction, delivered after it: the sign-up barely slows.
+  const signUp = report.rows.find((r) => r.scenario === SIGN_UP);
+  const withWebhooks = report.rows.find((r) => r.scenario === SIGN_UP_WEBHOOKS);
+  if (signUp && withWebhooks) {
+    const share = withWebhooks.rps / signUp.rps;
+    const met = share >= SIGN_UP_WEBHOOKS_SHARE && withWebhooks.errors === 0;
+    out.push(
+      `- \`${SIGN_UP_WEBHOOKS}\` within ${fmt((1 - SIGN_UP_WEBHOOKS_SHARE) * 100)}% of \`${SIGN_UP}\` in the same run: ` +
+        `${fmt(withWebhooks.rps, 1)} vs ${fmt(signUp.rps, 1)} req/s, ${fmt(share * 100, 1)}% — **${met ? "met" : "not met"}** ` +
+        `(server CPU per sign-up ${fmt(cpuPerRequest(withWebhooks), 2)} vs ${fmt(cpuPerRequest(signUp), 2)} ms, deliveries included)`,
+    );
+  }
+  const d = report.webhookDeliveries;
+  if (d) {
+    out.push(
+      `- Webhook deliveries sustained by one process: ${fmt(d.deliveries / d.drainedSeconds, 1)}/s ` +
+        `(${d.deliveries} deliveries to the receiver in the bench process from the load's start until drained (a last sign-up marks the end), ${fmt(d.drainedSeconds, 1)} s; ` +
+        `${d.duringLoad} of them during the ${fmt(d.loadSeconds, 1)} s of load, ${fmt(d.duringLoad / d.loadSeconds, 1)}/s; ` +
+        `${fmt((d.deliveries - d.duringLoad) / (d.drainedSeconds - d.loadSeconds), 1)}/s after it, with no other load)`,
     );
   }
   const signIn = report.rows.find((r) => r.scenario === "POST /auth/password/sign-in");
@@ -219,7 +242,7 @@ export function writeReport(
     "## Targets",
     "",
     "Benchmarks, not tests: `GET /users/me` ≥ 50% of the ceiling; refresh ≥ 30%; `POST /user-api-keys/check` ≥ 80%",
-    "of `GET /users/me`; sign-in bound by the hash",
+    "of `GET /users/me`; sign-in bound by the hash; sign-up with 3 webhook endpoints within 5% of the plain sign-up",
     "(argon2id is the cost by design; the rest of the request should not matter next to it).",
     "",
     "## How to run",
@@ -230,7 +253,7 @@ export function writeReport(
     "```",
     "",
     "With `DATABASE_URL`, a fresh database `latchkey_bench_<random>` is created on that server and dropped afterwards",
-    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=footprint,hello,floor,me,api-key-check,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-up`,",
+    "(the role needs CREATEDB). Options: `BENCH_DURATION=<seconds>`, `BENCH_SCENARIOS=footprint,hello,floor,me,api-key-check,teams,team-permissions,refresh,refresh-distinct,sign-in,sign-up,sign-up-webhooks`,",
     "`BENCH_CPU_PROF=<dir>` (the server runs with `node --cpu-prof`; open the largest `.cpuprofile` in Chrome DevTools),",
     "`BENCH_NO_WRITE=1` (leave this file alone). Other load on the machine skews req/s; compare ratios and CPU per request.",
     "",

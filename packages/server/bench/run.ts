@@ -10,7 +10,7 @@
  * stdout and to BENCHMARKS.md at the repository root.
  *
  * Knobs (environment): BENCH_DURATION seconds per scenario (default 8),
- * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,api-key-check,refresh,refresh-distinct,sign-in,sign-up,users-page;
+ * BENCH_SCENARIOS comma list to run a subset (footprint,hello,floor,me,api-key-check,refresh,refresh-distinct,sign-in,sign-up,sign-up-webhooks,users-page;
  * `BENCH_SCENARIOS=footprint` measures only what `npm start` costs: start times and idle memory, see footprint.ts),
  * BENCH_CPU_PROF directory for `node --cpu-prof` profiles of the server,
  * BENCH_NO_WRITE=1 to leave BENCHMARKS.md alone.
@@ -23,7 +23,9 @@
  * - report.ts      tables, verdicts and BENCHMARKS.md (hand-written notes below the marker are kept)
  * - hello-server.ts the bare Hono app measured as the ceiling (its own process)
  */
+import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
+import { join } from "node:path";
 import { POOL_SIZE, wanted } from "./config.ts";
 import {
   cleanups,
@@ -41,6 +43,7 @@ import { buildFirst, footprint, footprintTable } from "./footprint.ts";
 import { writeReport } from "./report.ts";
 import { hello, meanCeiling, runScenarios, type DatabaseReport } from "./scenarios.ts";
 import { seed } from "./setup.ts";
+import { insertEndpoints } from "./webhooks.ts";
 import { usersPageBench, usersPageTable } from "./users-page.ts";
 
 /**
@@ -61,6 +64,7 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     burst: null,
     race: null,
     probe: null,
+    webhookDeliveries: null,
     serverErrors: [],
     failure: null,
   };
@@ -88,8 +92,11 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     }
 
     const port = await freePort();
-    const server = startServer(label, port, dataDir, url);
+    // Kept for a second start on the same data, and to seal what is written into the database.
+    const serverSecret = randomBytes(32).toString("hex");
+    let server = startServer(label, port, dataDir, url, { serverSecret });
     child = server;
+    const earlierErrors: string[] = [];
     const base = `http://127.0.0.1:${port}`;
     process.stdout.write(`[${label}] starting server…\n`);
     await waitReady(`${base}/api/v1`, server);
@@ -98,8 +105,25 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     const fx = await seed(base);
     report.burst = fx.burst;
 
-    await runScenarios(label, base, server.process.pid!, fx, report);
-    report.serverErrors = server.errorLines();
+    const where = { databaseUrl: url, pgliteDataDir: join(dataDir, "data") };
+    await runScenarios(label, base, server.process.pid!, fx, report, {
+      async addWebhookEndpoints(projectId, receiverUrl) {
+        if (url) {
+          await insertEndpoints(where, serverSecret, projectId, receiverUrl);
+          return server.process.pid!;
+        }
+        // PGlite belongs to one process: stopped, written, started again on the same data.
+        earlierErrors.push(...server.errorLines());
+        await stopChild(server);
+        child = null;
+        await insertEndpoints(where, serverSecret, projectId, receiverUrl);
+        server = startServer(label, port, dataDir, url, { serverSecret });
+        child = server;
+        await waitReady(`${base}/api/v1`, server);
+        return server.process.pid!;
+      },
+    });
+    report.serverErrors = [...earlierErrors, ...server.errorLines()];
     await stopChild(server);
     child = null;
 

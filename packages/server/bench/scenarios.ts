@@ -22,6 +22,7 @@ import {
 import { cannon, eachWithHeader, jsonPost, roundRobin, withHeaderPerRequest, type CannonRequest, type Row } from "./cannon.ts";
 import { attemptCodes, currentTotp, importUsers, MFA_SIGN_INS } from "./second-factor.ts";
 import { PASSKEY_SIGN_INS, passkeySignIns, registerPoolPasskeys } from "./passkeys.ts";
+import { deliveryFigures, startBenchReceiver, WEBHOOK_ENDPOINTS, type DeliveryFigures } from "./webhooks.ts";
 
 export type { Row };
 
@@ -50,6 +51,12 @@ function meanRow(scenario: string, rows: Row[]): Row {
 }
 export const REFRESH_COLD = "refresh: each session's first, read from the database";
 export const REFRESH_DISTINCT = "refresh: no session twice in a second, sessions cached";
+export const SIGN_UP = "POST /auth/password/sign-up";
+export const SIGN_UP_WEBHOOKS = `POST /auth/password/sign-up (${WEBHOOK_ENDPOINTS} webhook endpoints)`;
+/** How long the deliveries of the sign-up-webhooks load may take to drain before the run counts as failed. */
+const DRAIN_TIMEOUT_MILLIS = 300_000;
+/** No delivery for this long after the last sign-up's: the queue is empty. */
+const DRAIN_QUIET_MILLIS = 500;
 
 const REFRESH_PATH = "/api/v1/auth/sessions/current/refresh";
 const refreshWith = (nextRefreshToken: () => string) =>
@@ -189,8 +196,19 @@ export interface DatabaseReport {
   burst: BurstResult | null;
   race: BurstResult | null;
   probe: TimingProbe | null;
+  /** What the receiver of the sign-up-webhooks scenario counted. */
+  webhookDeliveries: DeliveryFigures | null;
   serverErrors: string[];
   failure: string | null;
+}
+
+/** What the scenarios may ask of the orchestrator (run.ts), which owns the server process. */
+export interface ServerControl {
+  /**
+   * Gives the project WEBHOOK_ENDPOINTS endpoints at `receiverUrl`; resolves with the server's pid, a new one
+   * when the server had to be stopped for it (PGlite).
+   */
+  addWebhookEndpoints(projectId: string, receiverUrl: string): Promise<number>;
 }
 
 /**
@@ -198,7 +216,14 @@ export interface DatabaseReport {
  * then the robustness and timing probes, against the running server `pid` at
  * `base`. Fills `report` as it goes, so what was measured before a failure is kept.
  */
-export async function runScenarios(label: string, base: string, pid: number, fx: Fixture, report: DatabaseReport): Promise<void> {
+export async function runScenarios(
+  label: string,
+  base: string,
+  pid: number,
+  fx: Fixture,
+  report: DatabaseReport,
+  control: ServerControl,
+): Promise<void> {
   const nextUser = roundRobin(fx.users);
 
   if (wanted("floor")) {
@@ -350,14 +375,66 @@ export async function runScenarios(label: string, base: string, pid: number, fx:
       }),
     );
   }
-  if (wanted("sign-up")) {
+  // The sign-up with webhooks is compared with the plain sign-up of the same run, which it needs.
+  if (wanted("sign-up") || wanted("sign-up-webhooks")) {
     process.stdout.write(`[${label}] sign-up…\n`);
     let n = 0;
     const request = jsonPost("/api/v1/auth/password/sign-up", () => ({
       email: `load-${RUN_ID}-${label.toLowerCase()}-${n++}@example.com`,
       password: PASSWORD,
     }));
-    report.rows.push(await cannon("POST /auth/password/sign-up", base, { headers: fx.client, request, pid }));
+    report.rows.push(await cannon(SIGN_UP, base, { headers: fx.client, request, pid }));
+  }
+  if (wanted("sign-up-webhooks")) {
+    // From here on the project has endpoints: the probes below send webhooks too (their figures are not rates).
+    process.stdout.write(`[${label}] ${WEBHOOK_ENDPOINTS} webhook endpoints on the project, then sign-up…\n`);
+    const receiver = await startBenchReceiver();
+    try {
+      pid = await control.addWebhookEndpoints(fx.client["x-stack-project-id"]!, receiver.url);
+      let n = 0;
+      const request = jsonPost("/api/v1/auth/password/sign-up", () => ({
+        email: `load-webhooks-${RUN_ID}-${label.toLowerCase()}-${n++}@example.com`,
+        password: PASSWORD,
+      }));
+      // Drained: one more sign-up's messages have reached every endpoint (jobs are claimed in order of due time),
+      // and nothing more comes.
+      const drain = async (what: string) => {
+        const last = `drained-${what}-${RUN_ID}-${label.toLowerCase()}@example.com`;
+        const lastSeen = receiver.seen(last, WEBHOOK_ENDPOINTS);
+        const res = await call(base, "/auth/password/sign-up", {
+          method: "POST",
+          headers: fx.client,
+          body: { email: last, password: PASSWORD },
+        });
+        if (res.status !== 200) throw new Error(`the sign-up after the ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          lastSeen,
+          new Promise((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`webhook deliveries not drained ${DRAIN_TIMEOUT_MILLIS / 1000} s after the ${what}`)),
+              DRAIN_TIMEOUT_MILLIS,
+            );
+          }),
+        ]).finally(() => clearTimeout(timer));
+        for (let count = -1; count !== receiver.arrivals.length;) {
+          count = receiver.arrivals.length;
+          await new Promise((resolve) => setTimeout(resolve, DRAIN_QUIET_MILLIS));
+        }
+      };
+      // The plain sign-up ran on a warm server; this one may have just been restarted. The warm-up's deliveries
+      // are drained before the load, so the figures count the load's own.
+      await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
+      await drain("warm-up");
+      let started = NaN;
+      const row = await cannon(SIGN_UP_WEBHOOKS, base, { headers: fx.client, request, pid, onStart: () => (started = performance.now()) });
+      const loadEnded = performance.now();
+      report.rows.push(row);
+      await drain("load");
+      report.webhookDeliveries = deliveryFigures(receiver, started, loadEnded);
+    } finally {
+      await receiver.close();
+    }
   }
 
   process.stdout.write(`[${label}] robustness and timing probes…\n`);

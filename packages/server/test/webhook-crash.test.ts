@@ -1,0 +1,205 @@
+/**
+ * A webhook survives its server's kill -9 between the commit of the change and the delivery: with real server
+ * processes, the receiver holds the first request unanswered while the process is killed; the next start, on the
+ * same database, takes the job over once its claim has expired and delivers it, and the message log shows the one
+ * attempt that got an answer. The endpoint is written with SQL while no process runs (the embedded database
+ * belongs to one process at a time). Slow by design: the restarted process waits out the killed one's claim
+ * (the delivery job's lease, 75 s of real time), as a replica taking over a lost one's job does.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { Webhook } from "standardwebhooks";
+import { afterAll, expect, inject, it } from "vitest";
+import { sealEndpointSecret } from "../src/capabilities/webhooks/domain/endpoint-secrets.ts";
+import { webhookId } from "../src/capabilities/webhooks/domain/ids.ts";
+import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.ts";
+import { webhookAttempts, webhookEndpoints, webhookMessages } from "../src/capabilities/webhooks/schema.ts";
+import { connectDatabase, type Database } from "../src/db/connect.ts";
+import { jobs } from "../src/db/schema/index.ts";
+import { freePort, migratedDataDir, PROCESS_TIMEOUT, startProcess, tempDir } from "./process-fixtures.ts";
+
+const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
+/** With DATABASE_URL the process is in production mode: a log line instead of the development banner. */
+const SERVING = onPostgres ? "Latchkey is serving" : "Internal project";
+
+interface HeldRequest {
+  headers: IncomingHttpHeaders;
+  body: string;
+  answered: boolean;
+}
+
+/**
+ * A receiver that takes the first request and never answers it (the server is killed while it waits), and answers
+ * every later one 204.
+ */
+async function startHoldingReceiver() {
+  const requests: HeldRequest[] = [];
+  const held: ServerResponse[] = [];
+  const waiters: { test: () => boolean; resolve: () => void }[] = [];
+  const changed = () => {
+    for (const waiter of waiters.filter((w) => w.test())) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const request: HeldRequest = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), answered: false };
+      requests.push(request);
+      if (requests.length === 1) held.push(res);
+      else
+        res.writeHead(204).end(() => {
+          request.answered = true;
+          changed();
+        });
+      changed();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    requests,
+    until: (test: () => boolean) => (test() ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve }))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The process's database as the test reaches it: a PGlite data directory (only while no process runs) or a PostgreSQL URL. */
+async function openDatabase(target: { dataDir: string; url: string | null }): Promise<Database> {
+  return target.url
+    ? connectDatabase({ kind: "postgres", url: target.url, max: 1 })
+    : connectDatabase({ kind: "pglite", dataDir: target.dataDir });
+}
+
+/** On PostgreSQL, a database of its own made from the run's migrated template; dropped at the end. */
+async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const name = `latchkey_crash_${randomBytes(6).toString("hex")}`;
+  const template = inject("postgresTemplate");
+  await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+const dir = tempDir("latchkey-webhook-crash-");
+const cleanups: (() => Promise<void> | void)[] = [() => dir.remove()];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+it(
+  "a message committed before a kill -9 is delivered after the restart, answered once, with one attempt logged",
+  async () => {
+    const dataDir = join(dir.path, "data");
+    migratedDataDir(dataDir);
+    let url: string | null = null;
+    if (onPostgres) {
+      const database = await postgresDatabase();
+      cleanups.push(database.drop);
+      url = database.url;
+    }
+    const receiver = await startHoldingReceiver();
+    cleanups.push(receiver.close);
+    const port = await freePort();
+    const apiUrl = `http://127.0.0.1:${port}`;
+    const serverSecret = randomBytes(32).toString("hex");
+    const publishableClientKey = `pck_crash_${randomBytes(20).toString("hex")}`;
+    const env = {
+      PORT: String(port),
+      LATCHKEY_API_URL: apiUrl,
+      LATCHKEY_DATA_DIR: dataDir,
+      STACK_SERVER_SECRET: serverSecret,
+      STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: publishableClientKey,
+      LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+      ...(url && { DATABASE_URL: url }),
+    };
+
+    // A first start makes the internal project and its keys; the endpoint is written while it is stopped.
+    const first = startProcess(env);
+    await first.waitFor(SERVING);
+    expect(await first.stop()).toBe(0);
+    const secret = newEndpointSecret();
+    const endpointId = webhookId("ep", Date.now());
+    const setup = await openDatabase({ dataDir, url });
+    await setup.db.insert(webhookEndpoints).values({
+      id: endpointId,
+      projectId: "internal",
+      url: receiver.url,
+      // One message per sign-up (it also creates a team and a session): the one job that the kill interrupts.
+      filterTypes: ["user.created"],
+      secretSealed: sealEndpointSecret(serverSecret, secret),
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    await setup.close();
+
+    const killed = startProcess(env);
+    await killed.waitFor(SERVING);
+    const signUp = await fetch(`${apiUrl}/api/v1/auth/password/sign-up`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-stack-access-type": "client",
+        "x-stack-project-id": "internal",
+        "x-stack-publishable-client-key": publishableClientKey,
+      },
+      body: JSON.stringify({ email: "crash@example.com", password: "a long enough password" }),
+    });
+    expect(signUp.status).toBe(200);
+    // The commit is done and the first attempt is at the receiver, unanswered: the process dies now.
+    await receiver.until(() => receiver.requests.length === 1);
+    killed.child.kill("SIGKILL");
+    expect(await killed.exited).toBeNull();
+    expect(receiver.requests.every((r) => !r.answered)).toBe(true);
+
+    const restarted = startProcess(env);
+    try {
+      await restarted.waitFor(SERVING);
+      // The dead process's claim expires (the kind's lease), and the restarted one takes the job over.
+      await receiver.until(() => receiver.requests.some((r) => r.answered));
+    } finally {
+      expect(await restarted.stop()).toBe(0);
+    }
+
+    const [held, delivered, ...more] = receiver.requests;
+    expect(more).toEqual([]);
+    expect(delivered!.headers["webhook-id"]).toBe(held!.headers["webhook-id"]);
+    const plain = Object.fromEntries(Object.entries(delivered!.headers).map(([k, v]) => [k, String(v)]));
+    expect(new Webhook(secret).verify(delivered!.body, plain)).toMatchObject({
+      type: "user.created",
+      data: { primary_email: "crash@example.com" },
+    });
+
+    const after = await openDatabase({ dataDir, url });
+    try {
+      const messages = await after.db.select().from(webhookMessages).where(eq(webhookMessages.projectId, "internal"));
+      const userCreated = messages.filter((m) => m.eventType === "user.created");
+      expect(userCreated.map((m) => m.id)).toEqual([held!.headers["webhook-id"]]);
+      const attempts = await after.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId));
+      // The killed process logged nothing: the attempt it began never ended.
+      expect(attempts.map((a) => [a.messageId, a.status, a.responseStatusCode])).toEqual([[userCreated[0]!.id, 0, 204]]);
+      const deliveries = await after.db.select().from(jobs).where(eq(jobs.kind, "webhook.deliver"));
+      expect(deliveries.map((j) => [j.status, j.attempts])).toEqual([["done", 2]]);
+    } finally {
+      await after.close();
+    }
+  },
+  2 * PROCESS_TIMEOUT,
+);
