@@ -5,7 +5,7 @@
  * its last byte arrived, on the adapter's synchronous path, as a GET is. Larger or chunked bodies stream as before,
  * capped while read.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener } from "node:http";
 
 /** Up to this size a body is read whole before routing: API requests are a few hundred bytes. */
 export const SMALL_BODY_BYTES = 64 * 1024;
@@ -18,29 +18,15 @@ export interface WithRawBody {
 export function readingSmallBodies(listener: RequestListener): RequestListener {
   return (incoming, outgoing) => {
     if (!hasSmallBody(incoming)) return void listener(incoming, outgoing);
-    // The request is announced when its headers are parsed; a body in the same packet is parsed right after, before
-    // a microtask runs. Taken then from the stream's buffer, it skips the stream's flowing machinery.
-    queueMicrotask(() => (incoming.complete ? handBuffered(incoming, outgoing, listener) : readStreamed(incoming, outgoing, listener)));
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // A client that leaves mid-body is simply gone: no answer is owed, and the error must not be unhandled.
+    incoming.once("error", () => undefined);
+    incoming.once("end", () => {
+      (incoming as WithRawBody).rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      void listener(incoming, outgoing);
+    });
   };
-}
-
-/** A body already parsed whole: read from the stream's buffer at once. */
-function handBuffered(incoming: IncomingMessage, outgoing: ServerResponse, listener: RequestListener): void {
-  const buffered = incoming.read() as Buffer | null;
-  (incoming as WithRawBody).rawBody = buffered ?? Buffer.alloc(0);
-  void listener(incoming, outgoing);
-}
-
-/** A body still arriving: collected as it comes. */
-function readStreamed(incoming: IncomingMessage, outgoing: ServerResponse, listener: RequestListener): void {
-  const chunks: Buffer[] = [];
-  incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-  // A client that leaves mid-body is simply gone: no answer is owed, and the error must not be unhandled.
-  incoming.once("error", () => undefined);
-  incoming.once("end", () => {
-    (incoming as WithRawBody).rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    void listener(incoming, outgoing);
-  });
 }
 
 function hasSmallBody(incoming: IncomingMessage): boolean {
