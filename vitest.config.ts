@@ -30,6 +30,12 @@ const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : 
 /** Each test server's database starts as a copy of one migrated database, made once per run. */
 const databaseTemplate = ["packages/server/test/database-template.ts"];
 
+/**
+ * expect.poll waits 1 s by default: enough on an idle machine, not for a page or a job on a 2-core CI machine
+ * running every file at once. A poll returns as soon as its condition holds, so only a failing poll waits longer.
+ */
+const patientPolls = { poll: { timeout: 15_000 } };
+
 export default defineConfig({
   test: {
     // Vitest's default leaves one core idle (one worker on a 2-core CI machine), but these test files
@@ -40,6 +46,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "shared",
+          expect: patientPolls,
           include: ["packages/shared/test/**/*.test.ts"],
         },
       },
@@ -47,6 +54,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "dev-oidc-provider",
+          expect: patientPolls,
           include: ["apps/dev-oidc-provider/test/**/*.test.ts"],
         },
       },
@@ -55,6 +63,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "server",
+          expect: patientPolls,
           include: ["packages/server/test/unit/**/*.test.ts"],
           testTimeout: 30_000,
         },
@@ -63,6 +72,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: `server:${db}`,
+          expect: patientPolls,
           include: ["packages/server/test/**/*.test.ts"],
           exclude: ["packages/server/test/unit/**"],
           globalSetup: databaseTemplate,
@@ -76,6 +86,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "js",
+          expect: patientPolls,
           include: ["packages/js/test/unit/**/*.test.ts"],
         },
       },
@@ -83,6 +94,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: `js:${db}`,
+          expect: patientPolls,
           include: ["packages/js/test/server/**/*.test.ts"],
           globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: db },
@@ -94,6 +106,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "react",
+          expect: patientPolls,
           include: ["packages/react/test/unit/**/*.test.{ts,tsx}"],
         },
       },
@@ -103,6 +116,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "browser",
+          expect: patientPolls,
           include: ["packages/react/test/browser/**/*.test.ts"],
           globalSetup: databaseTemplate,
           env: { LATCHKEY_TEST_DB: "pglite" },
@@ -115,6 +129,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "dashboard",
+          expect: patientPolls,
           include: ["apps/dashboard/test/**/*.test.{ts,tsx}"],
           globalSetup: [...databaseTemplate, "apps/dashboard/test/build-once.ts"],
           env: { LATCHKEY_TEST_DB: "pglite" },
@@ -128,6 +143,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "packed-sdk",
+          expect: patientPolls,
           include: ["packages/react/test/packed/**/*.test.ts"],
           globalSetup: ["packages/react/test/packed/pack-once.ts", "apps/dashboard/test/build-once.ts"],
           testTimeout: 180_000,
