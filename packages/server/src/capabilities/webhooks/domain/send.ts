@@ -3,10 +3,15 @@
  * (LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS), and to the very address that was checked (the lookup is the check, so a
  * second DNS answer cannot swap in a private address). Redirects are not followed: a receiver answers for itself.
  * Whatever happens is an outcome, never a throw: the caller records it as an attempt.
+ *
+ * Connections are kept open between deliveries, so a busy endpoint costs a TCP and TLS handshake once, not per
+ * message. The pools are our own, one per protocol and address rule, so a connection opened where private addresses
+ * were allowed is never reused where they are not. A kept connection the receiver closed just as it was reused fails
+ * before any answer; that send is made once more on a new connection, since nothing reached the receiver's app.
  */
 import { lookup } from "node:dns";
-import { request as httpRequest, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 import { isPrivateAddress } from "../../../lib/network-addresses.ts";
@@ -15,6 +20,25 @@ import { isPrivateAddress } from "../../../lib/network-addresses.ts";
 export const WEBHOOK_TIMEOUT_MILLIS = 15_000;
 /** How much of a receiver's answer the message log keeps. */
 export const WEBHOOK_RESPONSE_KEPT_CHARS = 1000;
+
+/**
+ * How long a kept connection may sit unused. Below the 5 s a Node receiver keeps an idle connection by default,
+ * so the pool lets go first and a reused connection is rarely one the receiver is closing.
+ */
+const IDLE_CONNECTION_MILLIS = 4_000;
+
+const pools = new Map<string, HttpAgent>();
+
+function pool(protocol: "http:" | "https:", allowPrivate: boolean): HttpAgent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = pools.get(key);
+  if (agent === undefined) {
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MILLIS, scheduling: "lifo" as const };
+    agent = protocol === "https:" ? new HttpsAgent(options) : new HttpAgent(options);
+    pools.set(key, agent);
+  }
+  return agent;
+}
 
 export interface SendOutcome {
   /** 0 when no answer came. */
@@ -64,6 +88,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
     if (isIP(host) && !options.allowPrivate && isPrivateAddress(host)) {
       return resolve({ statusCode: 0, response: new PrivateAddressError(host).message, durationMs: 0 });
     }
+    const protocol = target.protocol === "https:" ? "https:" : "http:";
     const requestOptions: RequestOptions = {
       method: "POST",
       headers: {
@@ -74,36 +99,47 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       },
       lookup: guardedLookup(options.allowPrivate),
       timeout: options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS,
+      agent: pool(protocol, options.allowPrivate),
     };
-    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = send(target, requestOptions, (res) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      res.on("data", (chunk: Buffer) => {
-        // Enough bytes for the kept characters (UTF-8: at most 4 each); the rest is read and dropped.
-        if (kept < WEBHOOK_RESPONSE_KEPT_CHARS * 4) {
-          chunks.push(chunk);
-          kept += chunk.length;
-        }
-      });
-      res.on("end", () =>
-        resolve({
-          statusCode: res.statusCode ?? 0,
-          response: Buffer.concat(chunks).toString("utf8").slice(0, WEBHOOK_RESPONSE_KEPT_CHARS),
-          durationMs: elapsed(),
-        }),
+    const send = protocol === "https:" ? httpsRequest : httpRequest;
+    const attempt = (retried: boolean) => {
+      const req = send(target, requestOptions, (res) => readAnswer(res, (outcome) => resolve({ ...outcome, durationMs: elapsed() })));
+      const deadline = setTimeout(
+        () => req.destroy(new Error("The endpoint did not answer in time.")),
+        options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS,
       );
-      res.on("error", (error) => resolve({ statusCode: res.statusCode ?? 0, response: failureText(error), durationMs: elapsed() }));
-    });
-    const deadline = setTimeout(
-      () => req.destroy(new Error("The endpoint did not answer in time.")),
-      options.timeoutMillis ?? WEBHOOK_TIMEOUT_MILLIS,
-    );
-    req.on("close", () => clearTimeout(deadline));
-    req.on("timeout", () => req.destroy(new Error("The endpoint did not answer in time.")));
-    req.on("error", (error) => resolve({ statusCode: 0, response: failureText(error), durationMs: elapsed() }));
-    req.end(body);
+      req.on("close", () => clearTimeout(deadline));
+      req.on("timeout", () => req.destroy(new Error("The endpoint did not answer in time.")));
+      req.on("error", (error) => {
+        if (!retried && closedOnReuse(req, error)) return attempt(true);
+        resolve({ statusCode: 0, response: failureText(error), durationMs: elapsed() });
+      });
+      req.end(body);
+    };
+    attempt(false);
   });
+}
+
+/** A kept connection the receiver had closed: the request failed on it before any answer began. */
+function closedOnReuse(req: ClientRequest, error: Error & { code?: string }): boolean {
+  return req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+}
+
+/** Reads the whole answer (a connection goes back to the pool only once it is read), keeping its start. */
+function readAnswer(res: IncomingMessage, done: (outcome: Omit<SendOutcome, "durationMs">) => void): void {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  res.on("data", (chunk: Buffer) => {
+    // Enough bytes for the kept characters (UTF-8: at most 4 each); the rest is read and dropped.
+    if (kept < WEBHOOK_RESPONSE_KEPT_CHARS * 4) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+  });
+  res.on("end", () =>
+    done({ statusCode: res.statusCode ?? 0, response: Buffer.concat(chunks).toString("utf8").slice(0, WEBHOOK_RESPONSE_KEPT_CHARS) }),
+  );
+  res.on("error", (error) => done({ statusCode: res.statusCode ?? 0, response: failureText(error) }));
 }
 
 /** What the log says when no answer came: what went wrong, in words an owner can act on. */
