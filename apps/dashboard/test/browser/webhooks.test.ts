@@ -2,13 +2,23 @@
  * The Webhooks page, against a real server and a real receiver on loopback: an endpoint added (a URL the server
  * refuses is said beside the field), its secret revealed and rotated, a test event that arrives signed with a
  * secret the receiver can check, the attempts with their status codes in the endpoint's log and the message log,
- * a failed attempt resent, the event filter edited, the endpoint disabled and deleted.
+ * a failed attempt resent, the event filter edited, the endpoint disabled and deleted. And on a server that sends
+ * to public addresses only, a loopback URL refused with the server's reason beside the field.
  */
 import { verifyWebhook } from "@latchkey/js";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../../../../packages/server/test/webhook-receiver.ts";
-import { dashboardWithOwner, expectHeading, screenshot, type Dashboard, type ProjectOwner } from "./dashboard.ts";
+import {
+  dashboardWithOwner,
+  expectHeading,
+  ownerWithProject,
+  screenshot,
+  signInOwner,
+  startDashboard,
+  type Dashboard,
+  type ProjectOwner,
+} from "./dashboard.ts";
 
 let dashboard: Dashboard;
 let owner: ProjectOwner;
@@ -40,17 +50,17 @@ async function revealedSecret(): Promise<string> {
   return field.inputValue();
 }
 
-beforeAll(async () => {
-  ({ dashboard, owner, page } = await dashboardWithOwner());
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-  await dashboard?.close();
-});
-afterEach(() => dashboard.expectNoPageErrors());
-
 describe("the Webhooks page", () => {
+  beforeAll(async () => {
+    ({ dashboard, owner, page } = await dashboardWithOwner());
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await dashboard?.close();
+  });
+  afterEach(() => dashboard.expectNoPageErrors());
+
   test("starts empty, with the way to add an endpoint", async () => {
     await page.goto(projectUrl("webhooks"));
     await expectHeading(page, "Webhooks");
@@ -151,15 +161,21 @@ describe("the Webhooks page", () => {
     await expectHeading(page, "Webhooks");
     const messages = card("Message log").getByRole("row").filter({ hasText: "stack.test" });
     await expect.poll(() => messages.count()).toBe(2);
-    // Newest first: the message whose first attempt failed, then resent.
-    await messages
-      .first()
-      .getByRole("button", { name: /^Attempts of stack\.test/ })
-      .click();
-    const attempts = card("Message log").getByRole("table", { name: /^Attempts of msg_/ });
-    await expect.poll(() => attempts.getByRole("row").filter({ hasText: receiver.url }).count()).toBe(2);
-    await answered(attempts.getByRole("row"), 500).waitFor();
-    await answered(attempts.getByRole("row"), 204).waitFor();
+    // Both opened: the test server's clock stands still, so the two messages have the same time and either may list first.
+    for (const row of await messages.all()) await row.getByRole("button", { name: /^Attempts of stack\.test/ }).click();
+    const attemptTables = card("Message log").getByRole("table", { name: /^Attempts of msg_/ });
+    await expect.poll(() => attemptTables.count()).toBe(2);
+    const attempts = attemptTables.getByRole("row").filter({ hasText: receiver.url });
+    await expect.poll(() => attempts.count()).toBe(3);
+    // The first message's one attempt; the second's failed one and its resend.
+    expect(await answered(attempts, 204).count()).toBe(2);
+    expect(await answered(attempts, 500).count()).toBe(1);
+    expect(
+      await attemptTables
+        .filter({ has: page.getByText("500", { exact: true }) })
+        .getByRole("row")
+        .count(),
+    ).toBe(3);
     await screenshot(page, "webhooks-message-log");
   });
 
@@ -201,6 +217,37 @@ describe("the Webhooks page", () => {
     await page.goto(endpointUrl);
     await expectHeading(page, "Endpoint not found");
     await screenshot(page, "webhooks-endpoint-not-found");
+  });
+});
+
+describe("the Webhooks page of a server that sends to public addresses only", () => {
+  beforeAll(async () => {
+    dashboard = await startDashboard({ config: { webhooksAllowPrivateUrls: false } });
+    owner = await ownerWithProject(dashboard.url);
+    page = await dashboard.openPage();
+    await signInOwner(page, dashboard.url, owner.email);
+  });
+  afterAll(() => dashboard?.close());
+  afterEach(() => dashboard.expectNoPageErrors());
+
+  test("an endpoint on loopback is refused, with the server's reason beside the URL field", async () => {
+    await page.goto(projectUrl("webhooks"));
+    await expectHeading(page, "Webhooks");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add endpoint" });
+    const url = dialog.getByLabel("Endpoint URL");
+    await url.fill("http://localhost:3000/webhooks");
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    const reason = dialog.getByText("The host localhost is on a private or local network, which this server does not send webhooks to.");
+    await reason.waitFor();
+    // Said beside the field: it is the field's description for screen readers.
+    expect(await url.getAttribute("aria-invalid")).toBe("true");
+    expect(await url.getAttribute("aria-describedby")).toContain(await reason.getAttribute("id"));
+    await screenshot(page, "webhooks-private-url-refused");
+    await url.fill("https://hooks.example.com/latchkey");
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    await expectHeading(page, "Webhook endpoint");
+    expect((await (await fetchSvix("/endpoint")).json()).data).toHaveLength(1);
   });
 });
 
