@@ -84,9 +84,11 @@ export function EndpointForm({
         </p>
       ))}
       <ActionStatus error={noEvents ? "Choose at least one event, or all events." : saving.error} />
-      <button type="submit" className="button" disabled={saving.pending || noEvents}>
-        {saving.pending ? pendingLabel : submitLabel}
-      </button>
+      <div>
+        <button type="submit" className="button" disabled={saving.pending || noEvents}>
+          {saving.pending ? pendingLabel : submitLabel}
+        </button>
+      </div>
     </form>
   );
 }

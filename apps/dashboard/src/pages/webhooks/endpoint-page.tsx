@@ -96,14 +96,16 @@ function EndpointView({ api, endpoint, onChanged }: { api: WebhooksApi; endpoint
             <dd>{endpoint.createdAt.toLocaleString()}</dd>
           </dl>
         )}
-        <Toggle
-          label="Enabled"
-          hint="A disabled endpoint is sent nothing. One whose deliveries have all failed for five days is disabled by the server."
-          checked={!endpoint.disabled}
-          disabled={enable.pending}
-          onChange={(on) => void enable.run(on)}
-        />
-        <ActionStatus error={enable.error} pending={enable.pending} />
+        <div className="webhook-enabled">
+          <Toggle
+            label="Enabled"
+            hint="A disabled endpoint is sent nothing. One whose deliveries have all failed for five days is disabled by the server."
+            checked={!endpoint.disabled}
+            disabled={enable.pending}
+            onChange={(on) => void enable.run(on)}
+          />
+          <ActionStatus error={enable.error} pending={enable.pending} />
+        </div>
       </Card>
       <EndpointSecretCard api={api} endpoint={endpoint} />
       <TestSendCard endpoint={endpoint} onSent={attempts.reload} />

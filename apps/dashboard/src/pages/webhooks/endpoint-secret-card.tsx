@@ -19,22 +19,19 @@ export function EndpointSecretCard({ api, endpoint }: { api: WebhooksApi; endpoi
       title="Signing secret"
       description="Your receiver checks each delivery's signature with this secret (verifyWebhook in @latchkey/js does it)."
     >
-      {secret ? (
-        <CopyField label="Secret" value={secret} secret />
-      ) : (
-        <div>
-          <button type="button" className="button button-secondary" disabled={reveal.pending} onClick={() => void reveal.run()}>
-            {reveal.pending ? "Loading…" : "Reveal secret"}
-          </button>
-        </div>
-      )}
+      {secret ? <CopyField label="Secret" value={secret} secret /> : null}
       <ActionStatus error={reveal.error} />
       {rotated ? (
         <p className="notice notice-success" role="status">
           The secret was rotated. The old one keeps signing deliveries, beside the new one, for 24 hours.
         </p>
       ) : null}
-      <div>
+      <div className="row-actions webhook-secret-actions">
+        {secret ? null : (
+          <button type="button" className="button button-secondary" disabled={reveal.pending} onClick={() => void reveal.run()}>
+            {reveal.pending ? "Loading…" : "Reveal secret"}
+          </button>
+        )}
         <ConfirmButton
           label="Rotate secret"
           title="Rotate this endpoint's secret?"
