@@ -8,6 +8,7 @@
 import { verifyWebhook } from "@latchkey/js";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { SVIX_TOKEN_LIFETIME_MILLIS } from "../../../../packages/server/src/capabilities/webhooks/domain/svix-token.ts";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../../../../packages/server/test/webhook-receiver.ts";
 import {
   dashboardWithOwner,
@@ -161,7 +162,7 @@ describe("the Webhooks page", () => {
     await expectHeading(page, "Webhooks");
     const messages = card("Message log").getByRole("row").filter({ hasText: "stack.test" });
     await expect.poll(() => messages.count()).toBe(2);
-    // Both opened: the test server's clock stands still, so the two messages have the same time and either may list first.
+    // Both opened: ids sort by the second they were made in (domain/ids.ts), and these two share theirs, so either may list first.
     for (const row of await messages.all()) await row.getByRole("button", { name: /^Attempts of stack\.test/ }).click();
     const attemptTables = card("Message log").getByRole("table", { name: /^Attempts of msg_/ });
     await expect.poll(() => attemptTables.count()).toBe(2);
@@ -248,6 +249,20 @@ describe("the Webhooks page of a server that sends to public addresses only", ()
     await dialog.getByRole("button", { name: "Add endpoint" }).click();
     await expectHeading(page, "Webhook endpoint");
     expect((await (await fetchSvix("/endpoint")).json()).data).toHaveLength(1);
+  });
+
+  test("a page open past its token's lifetime asks for a new token and goes on", async () => {
+    // Tokens given (a request the SDK first makes with an expired session answers 401 and is made again).
+    const tokensGiven: number[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).pathname === "/api/v1/webhooks/svix-token" && response.ok()) tokensGiven.push(response.status());
+    });
+    dashboard.server.clock.advance(SVIX_TOKEN_LIFETIME_MILLIS + 60_000);
+    const attempts = card("Attempts");
+    await attempts.getByRole("button", { name: "Refresh" }).click();
+    await expect.poll(() => tokensGiven).toEqual([201]);
+    await attempts.getByText("Nothing has been sent to this endpoint yet.").waitFor();
+    expect(await page.getByRole("alert").count()).toBe(0);
   });
 });
 
