@@ -346,3 +346,41 @@ describe("the mount", () => {
     expect(await res.text()).not.toContain("<html");
   });
 });
+
+describe("endpoints on private networks (LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS unset)", () => {
+  it("are refused when made or moved there, when the URL itself shows it; public ones are taken", async () => {
+    const strict = await serverWithProject({ server: { webhooksAllowPrivateUrls: false } });
+    try {
+      const strictBase = await strict.server.listen();
+      const res = await strict.server.request("/webhooks/svix-token", { method: "POST", as: strict.project.admin, body: {} });
+      const client = new Svix((res.body as { token: string }).token, { serverUrl: `${strictBase}/svix` });
+      const appId = strict.project.id;
+      for (const url of [
+        "http://127.0.0.1:8080/hook",
+        "http://10.1.2.3/hook",
+        "http://[::1]/hook",
+        "http://localhost:3000/hook",
+        "http://api.localhost/hook",
+      ]) {
+        const refused = await failure(client.endpoint.create(appId, { url }));
+        expect(refused.code, url).toBe(422);
+        expect(refused.body, url).toMatchObject({
+          detail: [
+            {
+              loc: ["body", "url"],
+              msg: expect.stringMatching(/is on a private or local network, which this server does not send webhooks to\.$/),
+            },
+          ],
+        });
+      }
+      const endpoint = await client.endpoint.create(appId, { url: "https://hooks.example.com/latchkey" });
+      expect((await failure(client.endpoint.patch(appId, endpoint.id, { url: "http://192.168.1.10/hook" }))).code).toBe(422);
+      expect((await failure(client.endpoint.upsert(appId, endpoint.id, { url: "http://127.0.0.1/hook" }))).code).toBe(422);
+      expect((await client.endpoint.get(appId, endpoint.id)).url).toBe("https://hooks.example.com/latchkey");
+      // Other changes of an endpoint leave its URL alone and are taken.
+      expect((await client.endpoint.patch(appId, endpoint.id, { disabled: true })).disabled).toBe(true);
+    } finally {
+      await strict.server.close();
+    }
+  });
+});

@@ -35,6 +35,8 @@ export const projectPages: ProjectPage[] = [
     load: () => import("./oauth-providers/oauth-providers-page.tsx"),
   },
   { path: "domains", nav: { group: "Settings", label: "Domains" }, load: () => import("./domains/domains-page.tsx") },
+  { path: "webhooks", nav: { group: "Settings", label: "Webhooks" }, load: () => import("./webhooks/webhooks-page.tsx") },
+  { path: "webhooks/:endpointId", load: () => import("./webhooks/endpoint-page.tsx") },
   {
     path: "configuration",
     nav: { group: "Settings", label: "Configuration" },

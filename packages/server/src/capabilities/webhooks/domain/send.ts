@@ -59,6 +59,22 @@ class PrivateAddressError extends Error {
   }
 }
 
+/**
+ * The host of `url` when the URL alone shows it is private (an address in a private range, or a name under
+ * `localhost`, which resolves to loopback): such an endpoint is refused when it is made, not only at each send.
+ * Other names are checked when they are looked up, at each send.
+ */
+export function evidentlyPrivateHost(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return null;
+  }
+  if (isIP(host)) return isPrivateAddress(host) ? host : null;
+  return host === "localhost" || host.endsWith(".localhost") ? host : null;
+}
+
 /** Resolves as Node would, refusing a private answer. */
 function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {

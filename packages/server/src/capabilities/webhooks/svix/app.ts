@@ -37,6 +37,7 @@ import {
   type EndpointFields,
 } from "../domain/endpoints.ts";
 import { createMessage, wantsType } from "../domain/messages.ts";
+import { evidentlyPrivateHost } from "../domain/send.ts";
 import { projectOfSvixToken } from "../domain/svix-token.ts";
 
 const DEFAULT_LIMIT = 50;
@@ -101,6 +102,15 @@ const listQuerySchema = z.object({
 });
 
 type EndpointInput = z.infer<typeof endpointFieldsSchema>;
+
+/** A URL the server would never send to (LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS unset) is refused as a field of the body. */
+function checkPublicUrl(services: Services, url: string | undefined): void {
+  if (url === undefined || services.config.webhooksAllowPrivateUrls) return;
+  const host = evidentlyPrivateHost(url);
+  if (host === null) return;
+  const msg = `The host ${host} is on a private or local network, which this server does not send webhooks to.`;
+  throw new SvixError(422, { detail: [{ loc: ["body", "url"], msg, type: "value_error" }] });
+}
 
 /** What the caller sent, in our fields; keys the caller left out are left out. */
 function endpointFields(input: Partial<EndpointInput>): Partial<EndpointFields> {
@@ -311,6 +321,7 @@ export function svixApi(services: Services): Hono {
 
   route("POST", "/app/:app_id/endpoint", async (c, projectId) => {
     const body = await parsed(endpointInSchema, c);
+    checkPublicUrl(services, body.url);
     await checkUid(projectId, body.uid);
     const fields = { ...endpointFields(body), url: body.url };
     const endpoint = await createEndpoint(services, projectId, fields, body.secret ?? undefined);
@@ -335,6 +346,7 @@ export function svixApi(services: Services): Hono {
     const named = c.req.param("endpoint_id")!;
     const endpoint = await findEndpoint(services.db, projectId, named);
     const body = await parsed(endpointFieldsSchema, c);
+    checkPublicUrl(services, body.url);
     // A full update: what is left out goes back to its default.
     const fields: EndpointFields = {
       description: "",
@@ -358,6 +370,7 @@ export function svixApi(services: Services): Hono {
   route("PATCH", "/app/:app_id/endpoint/:endpoint_id", async (c, projectId) => {
     const endpoint = await endpointOf(c, projectId);
     const body = await parsed(endpointPatchSchema, c);
+    checkPublicUrl(services, body.url);
     await checkUid(projectId, body.uid, endpoint);
     return c.json(endpointJson(await updateEndpoint(services, endpoint, endpointFields(body))));
   });
