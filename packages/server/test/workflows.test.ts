@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import { WORKFLOW_TOKEN_LIFETIME_MILLIS } from "@latchkey/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mintWorkflowToken, revokeWorkflowToken } from "../src/capabilities/workflows/domain/tokens.ts";
+import { deleteOldWorkflowRuns, WORKFLOW_RUNS_KEPT_MILLIS } from "../src/capabilities/workflows/domain/retention.ts";
+import { deleteExpiredWorkflowTokens, mintWorkflowToken, revokeWorkflowToken } from "../src/capabilities/workflows/domain/tokens.ts";
 import { workflowRuns } from "../src/capabilities/workflows/schema.ts";
 import { createProject, serverWithProject, signUpUser, UNKNOWN_UUID, type Project } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
@@ -211,6 +212,20 @@ describe("the workflow token", () => {
     });
   });
 
+  it("takes its place among the checks: after the project's, and in place of the keys (a wrong key is ignored)", async () => {
+    const token = await mintWorkflowToken(services(), project.id, runId);
+    const unknownProject = await server.request("/users", {
+      as: { type: "server", projectId: UNKNOWN_UUID },
+      headers: { "x-stack-workflow-token": token },
+    });
+    expectKnownError(unknownProject, "CURRENT_PROJECT_NOT_FOUND", 400);
+    const withWrongKey = await server.request("/users", {
+      as: { ...project.server, secretServerKey: "wrong" },
+      headers: { "x-stack-workflow-token": token },
+    });
+    expect(withWrongKey.status, withWrongKey.text).toBe(200);
+  });
+
   it("does not stand in for the admin key", async () => {
     const token = await mintWorkflowToken(services(), project.id, runId);
     const res = await server.request("/internal/workflows", {
@@ -218,6 +233,20 @@ describe("the workflow token", () => {
       headers: { "x-stack-workflow-token": token },
     });
     expectKnownError(res, "ADMIN_AUTHENTICATION_REQUIRED", 401);
+  });
+
+  it("is swept by housekeeping a day after it expired, with the run log past its 90 days", async () => {
+    const token = await mintWorkflowToken(services(), project.id, runId);
+    const day = 24 * 3600 * 1000;
+    expect(await deleteExpiredWorkflowTokens(services().db, new Date(server.clock.now() + day))).toBe(0);
+    expect(
+      await deleteExpiredWorkflowTokens(services().db, new Date(server.clock.now() + WORKFLOW_TOKEN_LIFETIME_MILLIS + day + 1)),
+    ).toBeGreaterThan(0);
+    expectKnownError(await get(token), "WORKFLOW_TOKEN_DOES_NOT_EXIST", 400);
+    const later = new Date(server.clock.now() + WORKFLOW_RUNS_KEPT_MILLIS + 1000);
+    expect(await deleteOldWorkflowRuns(services().db, new Date(server.clock.now()))).toBe(0);
+    expect(await deleteOldWorkflowRuns(services().db, later)).toBeGreaterThan(0);
+    expect(await services().db.select().from(workflowRuns).where(eq(workflowRuns.id, runId))).toEqual([]);
   });
 });
 
