@@ -37,7 +37,7 @@ const runJobs = () => services().jobs.flush();
 
 const SET_METADATA = `
 export default async function (event: { type: string; data: { id: string } }) {
-  console.log("welcoming", event.data.id);
+  console.log("welcoming", event.data.id, undefined);
   const answer = await latchkey.api("PATCH", "/users/" + event.data.id, { server_metadata: { welcomed: true } });
   console.log("answered", answer.status);
   if (!answer.ok) throw new Error("the update failed: " + JSON.stringify(answer.body));
@@ -96,7 +96,7 @@ describe("a workflow on user.created", () => {
       const [run, ...more] = await runsOf(workflow.id);
       expect(more).toEqual([]);
       expect(run).toMatchObject({ status: "succeeded", event_type: "user.created", error: null });
-      expect(run!.output).toBe(`welcoming ${user.userId}\nanswered 200\n`);
+      expect(run!.output).toBe(`welcoming ${user.userId} undefined\nanswered 200\n`);
       expect(run!.finished_at_millis).not.toBeNull();
     } finally {
       await deleteWorkflow(workflow.id);

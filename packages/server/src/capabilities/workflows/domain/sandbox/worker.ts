@@ -98,7 +98,10 @@ async function run({ script, eventJson }: StartMessage): Promise<RunOutcome> {
   const consoleObject = ctx.newObject();
   for (const level of ["log", "info", "warn", "error", "debug"]) {
     const fn = ctx.newFunction(level, (...args) => {
-      const words = args.map((arg) => (ctx.typeof(arg) === "string" ? ctx.getString(arg) : JSON.stringify(ctx.dump(arg))));
+      const words = args.map((arg) => {
+        const value: unknown = ctx.dump(arg);
+        return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+      });
       log(level === "log" || level === "info" ? words.join(" ") : `[${level}] ${words.join(" ")}`);
     });
     ctx.setProp(consoleObject, level, fn);
