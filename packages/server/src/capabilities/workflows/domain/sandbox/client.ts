@@ -23,7 +23,7 @@ export function runWorkflowScript(
   callApi: (call: Omit<CallMessage, "type" | "id">) => Promise<ApiAnswer>,
 ): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL("./worker.mjs", import.meta.url), {
+    const worker = new Worker(new URL("./workflow-worker.mjs", import.meta.url), {
       execArgv: [],
       resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     });
