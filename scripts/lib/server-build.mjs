@@ -8,6 +8,8 @@
 //                      a route manifest instead of reading the route folders at run time;
 // - worker.mjs         the e-mail sandbox's worker thread (render/client.ts
 //                      starts ./worker.mjs next to itself, as in the sources);
+// - workflow-worker.mjs  a workflow run's worker thread (capabilities/workflows/
+//                      domain/sandbox/client.ts starts ./workflow-worker.mjs next to itself);
 // - sandbox-runtime.js the sandbox's program, prebuilt, so the worker never
 //                      starts esbuild to bundle it;
 // - migrations/        the SQL files, found next to the bundle as db/migrate.ts
@@ -186,6 +188,11 @@ export async function buildServer({ outDir = serverDist } = {}) {
       ...common,
       entryPoints: [join(src, "domain", "emails", "render", "worker.ts")],
       outfile: join(outDir, "worker.mjs"),
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: [join(src, "capabilities", "workflows", "domain", "sandbox", "worker.ts")],
+      outfile: join(outDir, "workflow-worker.mjs"),
     }),
     esbuild.build({ ...runtimeBuildOptions, outfile: join(outDir, SANDBOX_RUNTIME) }),
     writePgliteTemplate(join(outDir, PGLITE_TEMPLATE)),

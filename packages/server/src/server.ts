@@ -116,6 +116,8 @@ export async function startInstance(
   housekeeping.start();
   const readiness = new Readiness(database, clock);
   watchOperatingGauges(metrics, database, emails, readiness);
+  // The app is built from the services, and the services answer requests through it: bound once it exists.
+  let app: ReturnType<typeof createApp> | null = null;
   const services: Services = {
     config,
     clock,
@@ -145,6 +147,12 @@ export async function startInstance(
     images: postgresImageStore(db),
     dataVaultSealer: dataVaultSealerOf(config),
     apiKeyUsage,
+    api: {
+      fetch: async (request) => {
+        if (!app) throw new Error("The server's app is not built yet");
+        return app.fetch(request);
+      },
+    },
   };
   for (const subscription of capabilitySubscriptions()) {
     const of = (recorded: readonly DomainEvent[]) => recorded.filter((event) => subscription.types.includes(event.type));
@@ -162,7 +170,7 @@ export async function startInstance(
   for (const job of capabilityJobs()) jobs.register(job(services));
   return {
     services,
-    app: createApp(services, await routes),
+    app: (app = createApp(services, await routes)),
     close: async () => {
       // Graceful: no new claims, and the handlers running now end before the database closes.
       await jobs.close();

@@ -67,4 +67,6 @@ export interface Services {
   dataVaultSealer: Sealer;
   /** When user and team API keys were last accepted, written behind (capabilities/user-team-api-keys). */
   apiKeyUsage: ApiKeyUsage;
+  /** This server's own HTTP app, answering a Request in process (a workflow's calls back to the API: capabilities/workflows). */
+  api: { fetch(request: Request): Promise<Response> };
 }

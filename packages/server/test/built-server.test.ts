@@ -116,7 +116,7 @@ const admin = {
 
 describe("the built server", () => {
   it("is plain JavaScript with its migrations, worker and sandbox runtime next to it", () => {
-    for (const file of ["main.js", "worker.mjs", "sandbox-runtime.js", "migrations/0000_init.sql"]) {
+    for (const file of ["main.js", "worker.mjs", "workflow-worker.mjs", "sandbox-runtime.js", "migrations/0000_init.sql"]) {
       expect(existsSync(join(outDir, file)), file).toBe(true);
     }
   });
@@ -172,5 +172,37 @@ describe("the built server", () => {
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.html).toContain("Rendered by the build");
     expect(body.subject).toBe("Built");
+  });
+
+  it("runs a workflow in its own worker from the build, calling the API back", async () => {
+    const json = { ...admin, "content-type": "application/json" };
+    const created = await fetch(`${base}/api/v1/internal/workflows`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        display_name: "Built",
+        trigger_event_types: ["user.created"],
+        source: `export default async (event: { data: { id: string } }) => {
+          console.log((await latchkey.api("GET", "/users/" + event.data.id)).status);
+        };`,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const signUp = await fetch(`${base}/api/v1/auth/password/sign-up`, {
+      method: "POST",
+      headers: {
+        "x-stack-access-type": "client",
+        "x-stack-project-id": "internal",
+        "x-stack-publishable-client-key": SEED_KEYS.publishableClientKey,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ email: `built-${Date.now()}@example.com`, password: "a long enough password 1" }),
+    });
+    expect(signUp.status).toBe(200);
+    // The server's own job runner runs it, in another process: watched, not waited for by time.
+    const runs = async () =>
+      ((await (await fetch(`${base}/api/v1/internal/workflows/${id}/runs`, { headers: admin })).json()) as { items: unknown[] }).items;
+    await expect.poll(async () => (await runs())[0], { timeout: 30_000 }).toMatchObject({ status: "succeeded", output: "200\n" });
   });
 });

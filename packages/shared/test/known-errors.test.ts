@@ -708,6 +708,13 @@ const TABLE: Row[] = [
   },
   { code: "WORKFLOW_TOKEN_DOES_NOT_EXIST", status: 400, cls: K.WorkflowTokenDoesNotExist, make: () => new K.WorkflowTokenDoesNotExist() },
   { code: "WORKFLOW_TOKEN_EXPIRED", status: 400, cls: K.WorkflowTokenExpired, make: () => new K.WorkflowTokenExpired() },
+  {
+    code: "WORKFLOW_NOT_FOUND",
+    status: 404,
+    cls: K.WorkflowNotFound,
+    make: () => new K.WorkflowNotFound(ID),
+    details: ["workflow_id"],
+  },
   { code: "INFINITE_LOOP_DETECTED", status: 508, cls: K.InfiniteLoopDetected, make: () => new K.InfiniteLoopDetected() },
 
   // AI chat

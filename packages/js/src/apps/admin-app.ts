@@ -30,6 +30,7 @@ import {
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
 import { AdminWebhooks } from "./admin-webhooks.ts";
+import { AdminWorkflows, type WorkflowCreateOptions, type WorkflowUpdateOptions } from "./admin-workflows.ts";
 import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
 
 /** What `exportUsers` writes: the users a list's filters select, in its order, as CSV or JSON. */
@@ -52,6 +53,7 @@ export class StackAdminApp extends StackServerApp {
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
   readonly #webhooks: AdminWebhooks;
+  readonly #workflows: AdminWorkflows;
   readonly #aiChat: AdminAiChat;
   readonly #definitions: PermissionDefinitions;
   /** The rendered config, read by `project.getConfig()` and the `useConfig` hook, read again after every write of the project. */
@@ -67,6 +69,7 @@ export class StackAdminApp extends StackServerApp {
     this.api.defaultAdminSession = this.#ownerSession;
     this.#emails = new AdminEmails(this.adminProjectContext());
     this.#webhooks = new AdminWebhooks(this.adminProjectContext());
+    this.#workflows = new AdminWorkflows(this.adminProjectContext());
     this.#aiChat = new AdminAiChat(this.adminProjectContext());
     this.#definitions = new PermissionDefinitions({
       api: this.api,
@@ -201,6 +204,15 @@ export class StackAdminApp extends StackServerApp {
 
   sendTestWebhook = (options: { endpointId: string }) => this.#webhooks.sendTestWebhook(options);
   getSvixToken = () => this.#webhooks.getSvixToken();
+
+  // -------------------------------------------------------------------------
+  // Workflows (Latchkey's own): TypeScript run on the project's events, and their run log
+
+  listWorkflows = () => this.#workflows.listWorkflows();
+  createWorkflow = (options: WorkflowCreateOptions) => this.#workflows.createWorkflow(options);
+  updateWorkflow = (id: string, options: WorkflowUpdateOptions) => this.#workflows.updateWorkflow(id, options);
+  deleteWorkflow = (id: string) => this.#workflows.deleteWorkflow(id);
+  listWorkflowRuns = (id: string) => this.#workflows.listWorkflowRuns(id);
 
   // -------------------------------------------------------------------------
   // The AI assistant of the e-mail editors: threads of messages, and its replies

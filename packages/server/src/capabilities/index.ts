@@ -11,9 +11,10 @@ import dataVault from "./data-vault/capability.ts";
 import images from "./images/capability.ts";
 import userTeamApiKeys from "./user-team-api-keys/capability.ts";
 import webhooks from "./webhooks/capability.ts";
+import workflows from "./workflows/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys, webhooks];
+export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys, webhooks, workflows];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

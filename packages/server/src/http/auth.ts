@@ -4,6 +4,7 @@
  * check is the one reported.
  */
 import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
+import { checkWorkflowToken } from "../capabilities/workflows/domain/tokens.ts";
 import { checkProjectKey } from "../domain/api-keys/key-check.ts";
 import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
@@ -67,10 +68,14 @@ export function* authenticate(services: Services, headers: HeaderReader): Steps<
   const project = yield* settle(services.projects.get(projectId));
   if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
 
-  // 7: keys, or a project owner's admin token (which makes keys irrelevant).
+  // 7: keys, or a project owner's admin token (which makes keys irrelevant), or for client and server access a
+  // workflow run's token, which stands for the keys of its own project (capabilities/workflows).
   const adminToken = stackHeader(headers, "admin-access-token");
+  const workflowToken = type === "admin" ? null : stackHeader(headers, "workflow-token");
   if (adminToken) {
     yield* checkAdminToken(services, adminToken, project);
+  } else if (workflowToken !== null) {
+    yield* settle(checkWorkflowToken(services, project.id, workflowToken));
   } else if (type === "client") {
     const publishableKey = stackHeader(headers, "publishable-client-key");
     if (publishableKey !== null) {

@@ -10,6 +10,8 @@ export interface JobPayloads {
   "email.send": { email_id: string };
   /** One message to one endpoint (capabilities/webhooks); `manual`: a resend or recovery asked for by an owner. */
   "webhook.deliver": { message_id: string; endpoint_id: string; manual: boolean };
+  /** One run of a workflow (capabilities/workflows), recorded in workflow_runs. */
+  "workflow.run": { run_id: string };
 }
 
 export type JobKind = keyof JobPayloads;

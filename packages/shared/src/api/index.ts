@@ -31,6 +31,7 @@ import { imagesEndpoints } from "./images.ts";
 import { aiChatEndpoints } from "./ai-chat.ts";
 import { dataVaultEndpoints } from "./data-vault.ts";
 import { webhooksEndpoints } from "./webhooks.ts";
+import { workflowsEndpoints } from "./workflows.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -62,6 +63,7 @@ export * from "./ai-chat.ts";
 export * from "./data-vault.ts";
 export * from "./user-team-api-keys.ts";
 export * from "./webhooks.ts";
+export * from "./workflows.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -94,6 +96,7 @@ export const endpointsByArea = {
   teamApiKeys: teamApiKeysEndpoints,
   credentialScanning: credentialScanningEndpoints,
   webhooks: webhooksEndpoints,
+  workflows: workflowsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -125,6 +128,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof userApiKeysEndpoints> &
   EndpointMapOf<typeof teamApiKeysEndpoints> &
   EndpointMapOf<typeof credentialScanningEndpoints> &
-  EndpointMapOf<typeof webhooksEndpoints>;
+  EndpointMapOf<typeof webhooksEndpoints> &
+  EndpointMapOf<typeof workflowsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

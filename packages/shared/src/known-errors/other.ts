@@ -22,6 +22,12 @@ export const WorkflowTokenExpired = defineKnownError("WORKFLOW_TOKEN_EXPIRED", 4
   message: "The workflow token has expired.",
 }));
 
+/** Latchkey's own: a workflow id the project does not have (GET/PATCH/DELETE /internal/workflows/{workflow_id}). */
+export const WorkflowNotFound = defineKnownError("WORKFLOW_NOT_FOUND", 404, (workflowId: string) => ({
+  message: `Workflow ${JSON.stringify(workflowId)} does not exist in this project.`,
+  details: { workflow_id: workflowId },
+}));
+
 /** Sent when a request loops back into the server; the client retries it. */
 export const InfiniteLoopDetected = defineKnownError("INFINITE_LOOP_DETECTED", 508, () => ({
   message: "An infinite loop was detected while handling this request. Try again.",

@@ -18,3 +18,4 @@ export * from "./oauth.ts";
 export * from "./config-overrides.ts";
 export * from "./events.ts";
 export * from "./jobs.ts";
+export * from "../../capabilities/workflows/schema.ts";

@@ -45,7 +45,7 @@ export async function recordWebhookMessages(services: Services, tx: EventTx, eve
   for (const event of events) {
     const endpoints = await projectEndpoints(tx, event.projectId);
     if (endpoints.length === 0) continue;
-    const data = await payloadData(services, tx, event);
+    const data = await webhookEventData(services, tx, event);
     if (data === null) continue;
     await createMessage(services, tx, event.projectId, event.type, { type: event.type, data }, endpoints);
   }
@@ -85,9 +85,9 @@ export async function createMessage(
 /**
  * What a webhook event's `data` holds: users and teams as the server API shows them, at this commit; the rest
  * as recorded. Null for events that are not sent as webhooks (the server's own bookkeeping), or whose subject
- * is already gone in this transaction.
+ * is already gone in this transaction. Workflows get the same (capabilities/workflows/domain/runs.ts).
  */
-async function payloadData(services: Services, tx: EventTx, event: DomainEvent): Promise<Json | null> {
+export async function webhookEventData(services: Services, tx: EventTx, event: DomainEvent): Promise<Json | null> {
   const scope = { projectId: event.projectId, branchId: event.branchId ?? DEFAULT_BRANCH_ID };
   switch (event.type) {
     case "user.created":

@@ -44,36 +44,47 @@ export const ALLOWED_IMPORTS = ["react", "react/jsx-runtime", "@react-email/comp
 /** A compile failure, worded for the admin who wrote the TSX. */
 export class CompileError extends Error {}
 
-const allowImports: Plugin = {
-  name: "latchkey-allowed-imports",
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind === "entry-point") return undefined;
-      if (ALLOWED_IMPORTS.includes(args.path)) return { path: args.path, external: true };
-      return { errors: [{ text: `"${args.path}" cannot be imported (only ${ALLOWED_IMPORTS.join(", ")})` }] };
-    });
-  },
-};
+/** Resolves only `allowed` imports (left as `require` calls for the sandbox to answer); any other fails the compile. */
+function allowImports(allowed: readonly string[]): Plugin {
+  return {
+    name: "latchkey-allowed-imports",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === "entry-point") return undefined;
+        if (allowed.includes(args.path)) return { path: args.path, external: true };
+        const only = allowed.length > 0 ? `only ${allowed.join(", ")}` : "nothing can be";
+        return { errors: [{ text: `"${args.path}" cannot be imported (${only})` }] };
+      });
+    },
+  };
+}
 
 function describe(message: Message): string {
   const at = message.location ? ` (line ${message.location.line}, column ${message.location.column + 1})` : "";
   return `${message.text}${at}`;
 }
 
-/** `what` names the module in messages ("template", "theme"). */
-export async function compileModule(source: string, what: string): Promise<string> {
+/** How a module is compiled: e-mail TSX by default; workflows are TypeScript that imports nothing. */
+export interface CompileOptions {
+  loader?: "tsx" | "ts";
+  allowedImports?: readonly string[];
+}
+
+/** `what` names the module in messages ("template", "theme", "workflow"). */
+export async function compileModule(source: string, what: string, options: CompileOptions = {}): Promise<string> {
+  const { loader = "tsx", allowedImports = ALLOWED_IMPORTS } = options;
   compileStarted();
   try {
     const { build } = await import("esbuild");
     const result = await build({
-      stdin: { contents: source, loader: "tsx", sourcefile: `${what}.tsx` },
+      stdin: { contents: source, loader, sourcefile: `${what}.${loader}` },
       bundle: true,
       write: false,
       format: "cjs",
       platform: "neutral",
       target: "es2022",
       jsx: "automatic",
-      plugins: [allowImports],
+      plugins: [allowImports(allowedImports)],
       logLevel: "silent",
     });
     return result.outputFiles[0]!.text;

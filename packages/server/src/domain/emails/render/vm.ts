@@ -30,7 +30,7 @@ import {
 import { RENDER_CPU_MILLIS, RENDER_MEMORY_BYTES } from "./limits.ts";
 
 // The package's types describe its CommonJS build (the variant under `default`); Node loads its ES build, whose default is the variant.
-const releaseSync = ((releaseSyncImport as { default?: QuickJSSyncVariant }).default ?? releaseSyncImport) as QuickJSSyncVariant;
+export const releaseSync = ((releaseSyncImport as { default?: QuickJSSyncVariant }).default ?? releaseSyncImport) as QuickJSSyncVariant;
 
 /**
  * QuickJS's own stack limit, well inside the WebAssembly stack (5 MiB in this
@@ -39,8 +39,8 @@ const releaseSync = ((releaseSyncImport as { default?: QuickJSSyncVariant }).def
  * parser's) can exhaust the host's stack first: a RangeError in the host,
  * after which the engine is replaced (see `run`).
  */
-const MAX_STACK_BYTES = 2 * 1024 * 1024;
-const PAGE_BYTES = 65536;
+export const MAX_STACK_BYTES = 2 * 1024 * 1024;
+export const PAGE_BYTES = 65536;
 /**
  * A render that grew the memory this far past the snapshot retires its
  * engine: restoring zeroes everything past the snapshot (~13 ms per 100 MB),
