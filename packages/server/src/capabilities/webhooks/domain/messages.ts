@@ -7,6 +7,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { DEFAULT_BRANCH_ID, type Json } from "@latchkey/shared";
+import { oncePerTransaction } from "../../../events/once-per-transaction.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { DomainEvent } from "../../../events/domain-events.ts";
 import { findUser } from "../../../domain/users/record.ts";
@@ -19,20 +20,15 @@ import { webhookEndpoints, webhookMessages, type WebhookEndpointRow, type Webhoo
 import { webhookId } from "./ids.ts";
 
 /** The endpoints a project has, read once per transaction that records webhook events for it. */
-const endpointsOfTx = new WeakMap<EventTx, Map<string, Promise<WebhookEndpointRow[]>>>();
+const endpointsOnce = oncePerTransaction<WebhookEndpointRow[]>();
 
 function projectEndpoints(tx: EventTx, projectId: string): Promise<WebhookEndpointRow[]> {
-  let byProject = endpointsOfTx.get(tx);
-  if (!byProject) endpointsOfTx.set(tx, (byProject = new Map()));
-  let endpoints = byProject.get(projectId);
-  if (!endpoints) {
-    endpoints = tx
+  return endpointsOnce(tx, projectId, async () =>
+    tx
       .select()
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.disabled, false)));
-    byProject.set(projectId, endpoints);
-  }
-  return endpoints;
+      .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.disabled, false))),
+  );
 }
 
 /** Whether an endpoint takes messages of `type` (no filter: every type). */
