@@ -121,6 +121,35 @@ describe("a workflow on user.created", () => {
   });
 });
 
+describe("a workflow's own changes", () => {
+  it("trigger no workflow: one on user.updated that updates the user runs once per update made outside it", async () => {
+    const user = await signUpUser(server, project);
+    await runJobs();
+    const workflow = await createWorkflow({
+      trigger_event_types: ["user.updated"],
+      source: `
+export default async function (event: { data: { id: string; server_metadata: { count?: number } | null } }) {
+  const count = (event.data.server_metadata?.count ?? 0) + 1;
+  const answer = await latchkey.api("PATCH", "/users/" + event.data.id, { server_metadata: { count } });
+  if (!answer.ok) throw new Error(JSON.stringify(answer.body));
+}
+`,
+    });
+    try {
+      const update = await server.request(`/users/${user.userId}`, { method: "PATCH", as: project.server, body: { display_name: "Ada" } });
+      expect(update.status, update.text).toBe(200);
+      await runJobs();
+      await runJobs();
+      const runs = await runsOf(workflow.id);
+      expect(runs.map((run) => run.status)).toEqual(["succeeded"]);
+      const read = await server.request(`/users/${user.userId}`, { as: project.server });
+      expect(read.body.server_metadata).toEqual({ count: 1 });
+    } finally {
+      await deleteWorkflow(workflow.id);
+    }
+  });
+});
+
 describe("a run that goes wrong is logged, and the server keeps serving", () => {
   it("a script that throws fails with its error and the output it made", async () => {
     const run = await runOnce(`export default async () => { console.warn("about to fail"); throw new Error("no luck"); };`);

@@ -14,6 +14,7 @@ import { workflowRuns, workflows } from "../schema.ts";
 import { runWorkflowScript, WORKFLOW_RUN_WALL_MILLIS, type ApiAnswer } from "./sandbox/client.ts";
 import type { CallMessage, RunOutcome } from "./sandbox/protocol.ts";
 import { mintWorkflowToken, revokeWorkflowToken } from "./tokens.ts";
+import { asWorkflowCall } from "./workflow-calls.ts";
 
 const METHODS = new Set(["GET", "POST", "PATCH", "PUT", "DELETE"]);
 
@@ -52,7 +53,9 @@ async function runWorkflow(services: Services, runId: string): Promise<void> {
   const token = await mintWorkflowToken(services, run.projectId, runId);
   let outcome: RunOutcome;
   try {
-    outcome = await runWorkflowScript(script, JSON.stringify(run.event), (call) => callApi(services, run.projectId, token, call));
+    outcome = await runWorkflowScript(script, JSON.stringify(run.event), (call) =>
+      asWorkflowCall(runId, () => callApi(services, run.projectId, token, call)),
+    );
   } finally {
     await revokeWorkflowToken(services, token);
   }
