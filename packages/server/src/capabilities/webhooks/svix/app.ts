@@ -2,7 +2,7 @@
  * The Svix-compatible management API, served under SVIX_BASE_PATH (domain/svix-token.ts) so that the `svix`
  * client, made as `new Svix(token, { serverUrl: <api url>/svix })` with a token of POST /webhooks/svix-token,
  * works unchanged. It speaks Svix's wire, not ours: camelCase JSON, `Authorization: Bearer`, lists as
- * `{data, iterator, done}`, errors as `{code, detail}` (401, 404, 409) and validation errors as
+ * `{data, iterator, done}`, errors as `{code, detail}` (401, 404, 405, 409) and validation errors as
  * `{detail: [{loc, msg, type}]}` (422). One application per project: its id, uid and name are the project's id.
  *
  * The subset served: the application (get, and create as get-or-create); endpoints (create, list, get, update,
@@ -19,10 +19,11 @@ import { messageRoutes } from "./messages.ts";
 import { svixRouter } from "./router.ts";
 
 export function svixApi(services: Services): Hono {
-  const { api, route } = svixRouter(services);
+  const { api, route, refuseOtherMethods } = svixRouter(services);
   applicationRoutes(route, services);
   endpointRoutes(route, services);
   messageRoutes(route, services);
   attemptRoutes(route, services);
+  refuseOtherMethods();
   return api;
 }

@@ -77,9 +77,14 @@ type Handler = (c: Context, projectId: string) => Promise<Response>;
 /** Serves `handler` at `method` and `/api/v1<path>`, for the project of the request's token. */
 export type SvixRoute = (method: SvixMethod, path: string, handler: Handler) => void;
 
-/** The API's Hono app, and `route` to add a route to it behind the token check and Svix's error answers. */
-export function svixRouter(services: Services): { api: Hono; route: SvixRoute } {
+/**
+ * The API's Hono app; `route` to add a route to it behind the token check and Svix's error answers, and, once every
+ * route is added, `refuseOtherMethods` so that a known path asked with another method is 405, in Svix's shape.
+ */
+export function svixRouter(services: Services): { api: Hono; route: SvixRoute; refuseOtherMethods: () => void } {
   const api = new Hono();
+  /** The methods served at each path, for the Allow header of a 405. */
+  const methodsByPath = new Map<string, SvixMethod[]>();
 
   /** The project the bearer token is for; 401 without a valid one. */
   async function projectOf(c: Context): Promise<string> {
@@ -93,6 +98,7 @@ export function svixRouter(services: Services): { api: Hono; route: SvixRoute } 
 
   const route: SvixRoute = (method, path, handler) => {
     const pattern = `/api/v1${path}`;
+    methodsByPath.set(pattern, [...(methodsByPath.get(pattern) ?? []), method]);
     api.on(method, pattern, async (c) => {
       nameRoute(`(svix) ${method} ${pattern}`);
       let response: Response;
@@ -111,5 +117,19 @@ export function svixRouter(services: Services): { api: Hono; route: SvixRoute } 
       return response;
     });
   };
-  return { api, route };
+
+  // Added after every route, so that each path's own methods answer first. No token is asked: which methods a
+  // path has is the same for everyone. (OPTIONS never gets here: the server's preflight answers it, app.ts.)
+  function refuseOtherMethods(): void {
+    for (const [pattern, methods] of methodsByPath) {
+      // Left unnamed, as the server's other 405s: logged as unmatched (http/access-log.ts).
+      api.all(pattern, (c) => {
+        const response = c.json({ code: "method_not_allowed", detail: "Method not allowed" }, 405);
+        response.headers.set("allow", methods.join(", "));
+        response.headers.set("access-control-allow-origin", "*");
+        return response;
+      });
+    }
+  }
+  return { api, route, refuseOtherMethods };
 }
