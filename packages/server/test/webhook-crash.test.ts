@@ -20,7 +20,7 @@ import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.t
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../src/capabilities/webhooks/schema.ts";
 import { connectDatabase, type Database } from "../src/db/connect.ts";
 import { jobs } from "../src/db/schema/index.ts";
-import { freePort, migratedDataDir, PROCESS_TIMEOUT, startProcess, tempDir } from "./process-fixtures.ts";
+import { freePort, migratedDataDir, PROCESS_TIMEOUT, signUpToInternal, startProcess, tempDir } from "./process-fixtures.ts";
 
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
 /** With DATABASE_URL the process is in production mode: a log line instead of the development banner. */
@@ -152,17 +152,7 @@ it(
 
     const killed = startProcess(env);
     await killed.waitFor(SERVING);
-    const signUp = await fetch(`${apiUrl}/api/v1/auth/password/sign-up`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-stack-access-type": "client",
-        "x-stack-project-id": "internal",
-        "x-stack-publishable-client-key": publishableClientKey,
-      },
-      body: JSON.stringify({ email: "crash@example.com", password: "a long enough password" }),
-    });
-    expect(signUp.status).toBe(200);
+    await signUpToInternal(apiUrl, publishableClientKey, "crash@example.com");
     // The commit is done and the first attempt is at the receiver, unanswered: the process dies now.
     await receiver.until(() => receiver.requests.length === 1);
     killed.child.kill("SIGKILL");
