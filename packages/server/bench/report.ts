@@ -11,7 +11,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { CONNECTIONS, DISTINCT_SESSIONS, DURATION, NO_WRITE, POOL_SIZE, ROOT, WARMUP } from "./config.ts";
-import { API_KEY_CHECK, SIGN_UP, SIGN_UP_WEBHOOKS, USERS_ME, USERS_ME_PAIRED, type DatabaseReport, type Row } from "./scenarios.ts";
+import { API_KEY_CHECK, USERS_ME_PAIRED } from "./api-key-scenario.ts";
+import type { Row } from "./cannon.ts";
+import { USERS_ME } from "./read-scenarios.ts";
+import type { DatabaseReport } from "./scenario-run.ts";
+import { SIGN_UP, SIGN_UP_WEBHOOKS } from "./sign-up-scenarios.ts";
 import type { BurstResult } from "./setup.ts";
 
 const TARGETS = [
@@ -75,7 +79,7 @@ function verdicts(report: DatabaseReport): string[] {
     );
   }
   // A cached check of an API key is a read like the session read: within 80% of it, in the same run (alternating
-  // with it when both are measured: scenarios.ts).
+  // with it when both are measured: api-key-scenario.ts).
   const me = report.rows.find((r) => r.scenario === USERS_ME_PAIRED) ?? report.rows.find((r) => r.scenario === USERS_ME);
   const check = report.rows.find((r) => r.scenario === API_KEY_CHECK);
   if (me && check) {

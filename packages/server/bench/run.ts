@@ -19,7 +19,8 @@
  * - config.ts      constants and the environment knobs above
  * - processes.ts   child processes (server, hello), temp dir, bench database, clean-up on errors and signals
  * - setup.ts       the small HTTP client, bursts, and the seeded fixture (owner, project, keys, user pool)
- * - scenarios.ts   autocannon scenarios with CPU sampling, hello ceiling, hash rate, race burst, timing probe
+ * - scenarios.ts   autocannon scenarios by area (read-, api-key-, sign-in-, sign-up-scenarios.ts), race burst
+ * - ceiling.ts     the hello ceiling, before and after the scenarios
  * - report.ts      tables, verdicts and BENCHMARKS.md (hand-written notes below the marker are kept)
  * - hello-server.ts the bare Hono app measured as the ceiling (its own process)
  */
@@ -41,7 +42,9 @@ import {
 } from "./processes.ts";
 import { buildFirst, footprint, footprintTable } from "./footprint.ts";
 import { writeReport } from "./report.ts";
-import { hello, meanCeiling, runScenarios, type DatabaseReport } from "./scenarios.ts";
+import { hello, meanCeiling } from "./ceiling.ts";
+import type { DatabaseReport } from "./scenario-run.ts";
+import { runScenarios } from "./scenarios.ts";
 import { seed } from "./setup.ts";
 import { insertEndpoints } from "./webhooks.ts";
 import { usersPageBench, usersPageTable } from "./users-page.ts";

@@ -68,7 +68,7 @@ async function startCommand(): Promise<void> {
     log.warn(`STACK_SERVER_SECRET is shorter than ${MIN_SERVER_SECRET_LENGTH} characters: production mode would refuse it.`);
   }
   const database = await openedDatabase(fromEnv);
-  const instance = await startInstance(config, { database, logger: log });
+  const instance = await startInstance(config, { database, logger: log, holdsDataDirLock: lock !== null });
   undo.pop(); // the instance closes the database from now on
   undo.push(() => instance.close());
   const dashboard = instance.services.dashboard;

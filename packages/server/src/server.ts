@@ -46,8 +46,11 @@ export interface Instance {
 
 export async function startInstance(
   config: ServerConfig,
-  /** `clock`: what time it is (lib/clock.ts); the system's unless a test brings its own. */
-  options: { database?: Database; target?: DatabaseTarget; logger?: Logger; clock?: Clock } = {},
+  /**
+   * `clock`: what time it is (lib/clock.ts); the system's unless a test brings its own. `holdsDataDirLock`: this
+   * process holds the PGlite data directory's lock (main.ts), so it is the database's only user.
+   */
+  options: { database?: Database; target?: DatabaseTarget; logger?: Logger; clock?: Clock; holdsDataDirLock?: boolean } = {},
 ): Promise<Instance> {
   // The route files load while the database starts; a bad one still fails the start where it is awaited.
   const routes = loadRoutes();
@@ -105,7 +108,7 @@ export async function startInstance(
     metrics,
   );
   emails.start();
-  await jobs.start(database);
+  await jobs.start(database, { holdsDataDirLock: options.holdsDataDirLock });
   const events = new Events(logger);
   bus.subscribeTo(events);
   // Jobs enqueued by a commit wake the runners by notification (jobs/store.ts); mail is not kept waiting for it.

@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const MAIN = "packages/server/src/main.ts";
@@ -123,6 +123,22 @@ export function migratedDataDir(dataDir: string): void {
   if (!template) return;
   const untar = spawnSync("tar", ["-xf", template, "-C", dataDir]);
   if (untar.status !== 0) throw new Error(`could not unpack ${template}: ${untar.stderr}`);
+}
+
+/** A password sign-up to the internal project of the process at `apiUrl`; fails the test unless it succeeds. */
+export async function signUpToInternal(apiUrl: string, publishableClientKey: string, email: string) {
+  const res = await fetch(`${apiUrl}/api/v1/auth/password/sign-up`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-stack-access-type": "client",
+      "x-stack-project-id": "internal",
+      "x-stack-publishable-client-key": publishableClientKey,
+    },
+    body: JSON.stringify({ email, password: "a long enough password" }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { access_token: string };
 }
 
 /** Lines of stdout that are not JSON objects. */

@@ -6,27 +6,20 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, migratedDataDir, PROCESS_TIMEOUT, startProcess, tempDir, type ServerProcess } from "./process-fixtures.ts";
+import {
+  freePort,
+  migratedDataDir,
+  PROCESS_TIMEOUT,
+  signUpToInternal,
+  startProcess,
+  tempDir,
+  type ServerProcess,
+} from "./process-fixtures.ts";
 
 const BANNER = "Internal project";
 
 function bannerKeys(output: string): Record<string, string> {
   return Object.fromEntries([...output.matchAll(/^ {4}(\w+_key) +(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
-}
-
-async function signUp(apiUrl: string, publishableClientKey: string, email: string) {
-  const res = await fetch(`${apiUrl}/api/v1/auth/password/sign-up`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-stack-access-type": "client",
-      "x-stack-project-id": "internal",
-      "x-stack-publishable-client-key": publishableClientKey,
-    },
-    body: JSON.stringify({ email, password: "a long enough password" }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { access_token: string };
 }
 
 async function me(apiUrl: string, publishableClientKey: string, accessToken: string) {
@@ -69,7 +62,7 @@ describe.skipIf(process.env.LATCHKEY_TEST_DB !== "pglite")("one process per PGli
   it(
     "refuses a second process on another port, naming the directory and the first; the first keeps serving its data",
     async () => {
-      const { access_token } = await signUp(apiUrl, keys.publishable_client_key!, "kept@example.com");
+      const { access_token } = await signUpToInternal(apiUrl, keys.publishable_client_key!, "kept@example.com");
       const second = startProcess({ PORT: String(await freePort()), LATCHKEY_DATA_DIR: dataDir });
       expect(await second.exited).toBe(1);
       expect(second.stderr().trim()).toBe(
@@ -121,7 +114,7 @@ describe.skipIf(process.env.LATCHKEY_TEST_DB !== "pglite")("a lock left by a kil
       const killed = startProcess(env);
       await killed.waitFor(BANNER);
       const keys = bannerKeys(killed.stdout());
-      const { access_token } = await signUp(apiUrl, keys.publishable_client_key!, "survivor@example.com");
+      const { access_token } = await signUpToInternal(apiUrl, keys.publishable_client_key!, "survivor@example.com");
       killed.child.kill("SIGKILL");
       await killed.exited;
       const [lockFile] = readdirSync(dataDir).filter((name) => name.startsWith("latchkey.lock."));

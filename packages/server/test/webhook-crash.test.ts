@@ -3,8 +3,9 @@
  * processes, the receiver holds the first request unanswered while the process is killed; the next start, on the
  * same database, takes the job over once its claim has expired and delivers it, and the message log shows the one
  * attempt that got an answer. The endpoint is written with SQL while no process runs (the embedded database
- * belongs to one process at a time). Slow by design: the restarted process waits out the killed one's claim
- * (the delivery job's lease, 75 s of real time), as a replica taking over a lost one's job does.
+ * belongs to one process at a time). On PGlite the restarted process holds the data directory's lock, so it runs
+ * out the dead one's claim at start (jobs/runner.ts); on PostgreSQL it waits out the claim (the delivery job's
+ * lease, 75 s of real time), as a replica taking over a lost one's job does: slow by design.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
@@ -20,11 +21,13 @@ import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.t
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../src/capabilities/webhooks/schema.ts";
 import { connectDatabase, type Database } from "../src/db/connect.ts";
 import { jobs } from "../src/db/schema/index.ts";
-import { freePort, migratedDataDir, PROCESS_TIMEOUT, startProcess, tempDir } from "./process-fixtures.ts";
+import { freePort, migratedDataDir, PROCESS_TIMEOUT, signUpToInternal, startProcess, tempDir } from "./process-fixtures.ts";
 
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
 /** With DATABASE_URL the process is in production mode: a log line instead of the development banner. */
 const SERVING = onPostgres ? "Latchkey is serving" : "Internal project";
+/** What the runner logs when it runs out the claims a previous process left (jobs/runner.ts). */
+const TOOK_OVER = "took over the jobs a previous process left running";
 
 interface HeldRequest {
   headers: IncomingHttpHeaders;
@@ -152,17 +155,7 @@ it(
 
     const killed = startProcess(env);
     await killed.waitFor(SERVING);
-    const signUp = await fetch(`${apiUrl}/api/v1/auth/password/sign-up`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-stack-access-type": "client",
-        "x-stack-project-id": "internal",
-        "x-stack-publishable-client-key": publishableClientKey,
-      },
-      body: JSON.stringify({ email: "crash@example.com", password: "a long enough password" }),
-    });
-    expect(signUp.status).toBe(200);
+    await signUpToInternal(apiUrl, publishableClientKey, "crash@example.com");
     // The commit is done and the first attempt is at the receiver, unanswered: the process dies now.
     await receiver.until(() => receiver.requests.length === 1);
     killed.child.kill("SIGKILL");
@@ -172,8 +165,10 @@ it(
     const restarted = startProcess(env);
     try {
       await restarted.waitFor(SERVING);
-      // The dead process's claim expires (the kind's lease), and the restarted one takes the job over.
+      // On PGlite the dead process's claim is run out at start; on PostgreSQL it expires (the kind's lease). Either
+      // way the restarted process takes the job over.
       await receiver.until(() => receiver.requests.some((r) => r.answered));
+      expect(restarted.output().includes(TOOK_OVER)).toBe(!onPostgres);
     } finally {
       expect(await restarted.stop()).toBe(0);
     }

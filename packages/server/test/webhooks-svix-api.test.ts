@@ -339,6 +339,30 @@ describe("POST /internal/send-test-webhook", () => {
   });
 });
 
+describe("a known path asked with another method", () => {
+  it("answers 405 with the path's methods in Allow, in Svix's error shape", async () => {
+    const authorization = `Bearer ${(await svixToken(project)).token}`;
+    const cases: [string, string, string][] = [
+      ["DELETE", `/app/${project.id}/msg/msg_000000000000000000000000000`, "GET"],
+      ["POST", `/app/${project.id}/endpoint/ep_000000000000000000000000000`, "GET, PUT, PATCH, DELETE"],
+      ["PATCH", `/app/${project.id}/endpoint`, "POST, GET"],
+      ["GET", `/app/${project.id}/endpoint/ep_000000000000000000000000000/recover`, "POST"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await fetch(`${base}/svix/api/v1${path}`, { method, headers: { authorization } });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(await res.json()).toEqual({ code: "method_not_allowed", detail: "Method not allowed" });
+    }
+    // The path's own methods still answer, and a path that is not the API's is still 404.
+    expect((await fetch(`${base}/svix/api/v1/app/${project.id}/endpoint`, { headers: { authorization } })).status).toBe(200);
+    expect((await fetch(`${base}/svix/api/v1/app/${project.id}/nothing`, { method: "DELETE", headers: { authorization } })).status).toBe(
+      404,
+    );
+  });
+});
+
 describe("the mount", () => {
   it("keeps /svix paths from the dashboard", async () => {
     const res = await fetch(`${base}/svix/not-a-route`);

@@ -19,7 +19,7 @@ import {
   type JobKind,
   type JobKindDefinition,
 } from "./kinds.ts";
-import { JOBS_CHANNEL, claimNextJob, finishJob, nextJobWakeUp, type JobRow } from "./store.ts";
+import { JOBS_CHANNEL, claimNextJob, expireAllClaims, finishJob, nextJobWakeUp, type JobRow } from "./store.ts";
 
 /** The longest the runner sleeps without looking: a notification lost while the listener reconnected is found. */
 const MAX_SLEEP_MILLIS = 5000;
@@ -58,9 +58,19 @@ export class JobRunner {
     this.#kinds.set(definition.kind, definition as unknown as JobKindDefinition);
   }
 
-  /** Listens for enqueued jobs and runs what is due, until closed. */
-  async start(database: Database): Promise<void> {
+  /**
+   * Listens for enqueued jobs and runs what is due, until closed. `holdsDataDirLock`: this process holds the PGlite
+   * data directory's lock (process/data-dir-lock.ts), so no other process can use the database.
+   */
+  async start(database: Database, options: { holdsDataDirLock?: boolean } = {}): Promise<void> {
     this.#started = true;
+    // A job still running at start on a database no other process can use was claimed by a process that is gone
+    // (killed mid-run): no one will finish it, so its claim is run out now rather than after its lease. Only
+    // then: on PostgreSQL, or an embedded database shared within a process, another runner may hold a live claim.
+    if (options.holdsDataDirLock && database.kind === "pglite") {
+      const expired = await expireAllClaims(this.db, this.clock.date());
+      if (expired > 0) this.logger.info({ jobs: expired }, "took over the jobs a previous process left running");
+    }
     // A (re)connected listener may have missed notifications: look at the table.
     await database.listen(
       JOBS_CHANNEL,

@@ -4,7 +4,7 @@
  * end is recorded once however many replicas run. Times are the injected clock's, never the database's now():
  * a test that moves its clock makes retries due and claims stale.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../db/connect.ts";
 import { queryRows } from "../db/rows.ts";
 import { jobs } from "../db/schema/index.ts";
@@ -113,6 +113,23 @@ export async function finishJob(
     .where(and(eq(jobs.id, job.id), eq(jobs.claimedBy, job.claimedBy!), eq(jobs.status, "running")))
     .returning({ id: jobs.id });
   return rows.length === 1;
+}
+
+/**
+ * Runs out every claim now, as if each had reached the end of its lease: for a process that is the database's only
+ * user (see JobRunner.start), whose running jobs at start can only be claims of a process that is gone. Each is then
+ * taken over by the next claim, as any expired claim is. Returns how many there were.
+ */
+export async function expireAllClaims(db: Db, now: Date): Promise<number> {
+  // Just before now: a claim is taken over once its claimed_until is before the claim's time (claimNextJob).
+  const past = new Date(now.getTime() - 1);
+  // tenancy: one queue serves every project; a job carries its tenancy for its handler
+  const rows = await db
+    .update(jobs)
+    .set({ claimedUntil: past })
+    .where(and(eq(jobs.status, "running"), gt(jobs.claimedUntil, past)))
+    .returning({ id: jobs.id });
+  return rows.length;
 }
 
 /** When this process should look again: the earliest due time or claim expiry of the kinds, or null when none waits. */

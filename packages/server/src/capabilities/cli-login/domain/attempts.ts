@@ -7,8 +7,9 @@
  * dropped as soon as the request is seen expired; the row itself goes a day
  * after it expired (see `deleteLongExpired`).
  */
-import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
+import { sweepOlderThan } from "../../../db/sweep.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { cliAuthAttempts } from "../schema.ts";
 import { decryptWithSecret, encryptWithSecret, sha256Hex } from "../../../lib/secrets.ts";
@@ -100,16 +101,7 @@ export const CLI_AUTH_SWEEP_ROWS = 100;
  */
 export async function deleteLongExpired(db: DbOrTx, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - CLI_AUTH_KEPT_AFTER_EXPIRY_MILLIS);
-  // tenancy: housekeeping sweeps every project's expired requests
-  const batch = db
-    .select({ id: cliAuthAttempts.id })
-    .from(cliAuthAttempts)
-    .where(lt(cliAuthAttempts.expiresAt, cutoff))
-    .limit(CLI_AUTH_SWEEP_ROWS)
-    .for("update", { skipLocked: true });
-  // tenancy: the batch above, across projects
-  const deleted = await db.delete(cliAuthAttempts).where(inArray(cliAuthAttempts.id, batch)).returning({ id: cliAuthAttempts.id });
-  return deleted.length;
+  return sweepOlderThan(db, cliAuthAttempts, cliAuthAttempts.expiresAt, cutoff, CLI_AUTH_SWEEP_ROWS);
 }
 
 /** Applies `changes` to the row only while `condition` holds; whether it did (one winner among concurrent callers). */
