@@ -339,6 +339,25 @@ describe("POST /internal/send-test-webhook", () => {
   });
 });
 
+describe("paths", () => {
+  it("are served with a trailing slash too, as clients of Svix's older specification send them", async () => {
+    const headers = { authorization: `Bearer ${(await svixToken(project)).token}`, "content-type": "application/json" };
+    const created = await fetch(`${base}/svix/api/v1/app/${project.id}/endpoint/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: "https://example.com/slash" }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const read = await fetch(`${base}/svix/api/v1/app/${project.id}/endpoint/${id}/`, { headers });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ id, url: "https://example.com/slash" });
+    const wrong = await fetch(`${base}/svix/api/v1/app/${project.id}/endpoint/${id}/secret/`, { method: "DELETE", headers });
+    expect(wrong.status).toBe(405);
+    expect((await fetch(`${base}/svix/api/v1/app/${project.id}/endpoint/${id}/`, { method: "DELETE", headers })).status).toBe(204);
+  });
+});
+
 describe("a known path asked with another method", () => {
   it("answers 405 with the path's methods in Allow, in Svix's error shape", async () => {
     const authorization = `Bearer ${(await svixToken(project)).token}`;

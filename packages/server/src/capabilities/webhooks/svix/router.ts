@@ -81,6 +81,14 @@ export type SvixRoute = (method: SvixMethod, path: string, handler: Handler) => 
  * The API's Hono app; `route` to add a route to it behind the token check and Svix's error answers, and, once every
  * route is added, `refuseOtherMethods` so that a known path asked with another method is 405, in Svix's shape.
  */
+/**
+ * Each path with and without a trailing slash: Svix's API answers both, and clients generated from its older
+ * specification (and hand-written calls copied from its older docs) end every path with one.
+ */
+function withTrailingSlash(pattern: string): string[] {
+  return [pattern, `${pattern}/`];
+}
+
 export function svixRouter(services: Services): { api: Hono; route: SvixRoute; refuseOtherMethods: () => void } {
   const api = new Hono();
   /** The methods served at each path, for the Allow header of a 405. */
@@ -99,7 +107,7 @@ export function svixRouter(services: Services): { api: Hono; route: SvixRoute; r
   const route: SvixRoute = (method, path, handler) => {
     const pattern = `/api/v1${path}`;
     methodsByPath.set(pattern, [...(methodsByPath.get(pattern) ?? []), method]);
-    api.on(method, pattern, async (c) => {
+    api.on(method, withTrailingSlash(pattern), async (c) => {
       nameRoute(`(svix) ${method} ${pattern}`);
       let response: Response;
       try {
@@ -123,7 +131,7 @@ export function svixRouter(services: Services): { api: Hono; route: SvixRoute; r
   function refuseOtherMethods(): void {
     for (const [pattern, methods] of methodsByPath) {
       // Left unnamed, as the server's other 405s: logged as unmatched (http/access-log.ts).
-      api.all(pattern, (c) => {
+      api.on("ALL", withTrailingSlash(pattern), (c) => {
         const response = c.json({ code: "method_not_allowed", detail: "Method not allowed" }, 405);
         response.headers.set("allow", methods.join(", "));
         response.headers.set("access-control-allow-origin", "*");
