@@ -24,9 +24,7 @@
  * - report.ts      tables, verdicts and BENCHMARKS.md (hand-written notes below the marker are kept)
  * - hello-server.ts the bare Hono app measured as the ceiling (its own process)
  */
-import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { join } from "node:path";
 import { POOL_SIZE, wanted } from "./config.ts";
 import {
   cleanups,
@@ -46,7 +44,6 @@ import { hello, meanCeiling } from "./ceiling.ts";
 import type { DatabaseReport } from "./scenario-run.ts";
 import { runScenarios } from "./scenarios.ts";
 import { seed } from "./setup.ts";
-import { insertEndpoints } from "./webhooks.ts";
 import { usersPageBench, usersPageTable } from "./users-page.ts";
 
 /**
@@ -95,11 +92,8 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     }
 
     const port = await freePort();
-    // Kept for a second start on the same data, and to seal what is written into the database.
-    const serverSecret = randomBytes(32).toString("hex");
-    let server = startServer(label, port, dataDir, url, { serverSecret });
+    const server = startServer(label, port, dataDir, url);
     child = server;
-    const earlierErrors: string[] = [];
     const base = `http://127.0.0.1:${port}`;
     process.stdout.write(`[${label}] starting server…\n`);
     await waitReady(`${base}/api/v1`, server);
@@ -108,25 +102,8 @@ async function benchDatabase(label: string, databaseUrl: string | null): Promise
     const fx = await seed(base);
     report.burst = fx.burst;
 
-    const where = { databaseUrl: url, pgliteDataDir: join(dataDir, "data") };
-    await runScenarios(label, base, server.process.pid!, fx, report, {
-      async addWebhookEndpoints(projectId, receiverUrl) {
-        if (url) {
-          await insertEndpoints(where, serverSecret, projectId, receiverUrl);
-          return server.process.pid!;
-        }
-        // PGlite belongs to one process: stopped, written, started again on the same data.
-        earlierErrors.push(...server.errorLines());
-        await stopChild(server);
-        child = null;
-        await insertEndpoints(where, serverSecret, projectId, receiverUrl);
-        server = startServer(label, port, dataDir, url, { serverSecret });
-        child = server;
-        await waitReady(`${base}/api/v1`, server);
-        return server.process.pid!;
-      },
-    });
-    report.serverErrors = [...earlierErrors, ...server.errorLines()];
+    await runScenarios(label, base, server.process.pid!, fx, report);
+    report.serverErrors = server.errorLines();
     await stopChild(server);
     child = null;
 

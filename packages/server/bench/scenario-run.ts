@@ -27,14 +27,6 @@ export interface DatabaseReport {
 }
 
 /** What the scenarios may ask of the orchestrator (run.ts), which owns the server process. */
-export interface ServerControl {
-  /**
-   * Gives the project WEBHOOK_ENDPOINTS endpoints at `receiverUrl`; resolves with the server's pid, a new one
-   * when the server had to be stopped for it (PGlite).
-   */
-  addWebhookEndpoints(projectId: string, receiverUrl: string): Promise<number>;
-}
-
 /** A scenario's view of the run: the server `pid` at `base`, seeded with `fx`; it adds what it measures to `report`. */
 export interface ScenarioRun {
   label: string;

@@ -9,7 +9,7 @@
 import { CONNECTIONS, PASSWORD, RUN_ID } from "./config.ts";
 import { apiKeyCheck } from "./api-key-scenario.ts";
 import { pipelineFloor, refreshes, teamReads, usersMe } from "./read-scenarios.ts";
-import type { DatabaseReport, ServerControl } from "./scenario-run.ts";
+import type { DatabaseReport } from "./scenario-run.ts";
 import { burst, call, type Fixture } from "./setup.ts";
 import { signIns, timingProbe } from "./sign-in-scenarios.ts";
 import { signUps } from "./sign-up-scenarios.ts";
@@ -19,14 +19,7 @@ import { signUps } from "./sign-up-scenarios.ts";
  * then the robustness and timing probes, against the running server `pid` at
  * `base`. Fills `report` as it goes, so what was measured before a failure is kept.
  */
-export async function runScenarios(
-  label: string,
-  base: string,
-  pid: number,
-  fx: Fixture,
-  report: DatabaseReport,
-  control: ServerControl,
-): Promise<void> {
+export async function runScenarios(label: string, base: string, pid: number, fx: Fixture, report: DatabaseReport): Promise<void> {
   const run = { label, base, pid, fx, report };
   await pipelineFloor(run);
   await usersMe(run);
@@ -34,7 +27,7 @@ export async function runScenarios(
   await teamReads(run);
   await refreshes(run);
   await signIns(run);
-  await signUps(run, control);
+  await signUps(run);
 
   process.stdout.write(`[${label}] robustness and timing probes…\n`);
   const raceEmail = `race-${RUN_ID}@example.com`;

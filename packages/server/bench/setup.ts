@@ -44,7 +44,7 @@ export async function call(
   return { status: res.status, body, knownError: res.headers.get("x-stack-known-error"), millis };
 }
 
-function expectStatus(res: ApiResponse, status: number, what: string): void {
+export function expectStatus(res: ApiResponse, status: number, what: string): void {
   if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
@@ -67,6 +67,8 @@ export interface Fixture {
   client: Record<string, string>;
   /** Server access with a secret key, to create sessions directly. */
   server: Record<string, string>;
+  /** Admin access with the project's admin key, for what only owners manage (webhook endpoints). */
+  admin: Record<string, string>;
   users: EndUser[];
   /** 64 concurrent sign-ups of distinct e-mails (the user pool). */
   burst: BurstResult;
@@ -137,7 +139,7 @@ export async function seed(base: string): Promise<Fixture> {
       expires_at_millis: Date.now() + 24 * 3600_000,
       has_publishable_client_key: true,
       has_secret_server_key: true,
-      has_super_secret_admin_key: false,
+      has_super_secret_admin_key: true,
     },
   });
   expectStatus(keys, 200, "create api keys");
@@ -146,6 +148,11 @@ export async function seed(base: string): Promise<Fixture> {
     "x-stack-access-type": "server",
     "x-stack-project-id": projectId,
     "x-stack-secret-server-key": keys.body.secret_server_key as string,
+  };
+  const admin = {
+    "x-stack-access-type": "admin",
+    "x-stack-project-id": projectId,
+    "x-stack-super-secret-admin-key": keys.body.super_secret_admin_key as string,
   };
 
   const emails = Array.from({ length: POOL_SIZE }, (_, i) => `pool-${RUN_ID}-${i}@example.com`);
@@ -161,7 +168,7 @@ export async function seed(base: string): Promise<Fixture> {
     }
   });
   if (users.length === 0) throw new Error(`no end user could sign up: ${JSON.stringify(result.statuses)}`);
-  return { client, server, users, burst: result };
+  return { client, server, admin, users, burst: result };
 }
 
 /**

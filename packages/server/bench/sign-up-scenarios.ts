@@ -4,9 +4,9 @@
  */
 import { PASSWORD, RUN_ID, WARMUP, wanted } from "./config.ts";
 import { cannon, jsonPost } from "./cannon.ts";
-import type { ScenarioRun, ServerControl } from "./scenario-run.ts";
+import type { ScenarioRun } from "./scenario-run.ts";
 import { call } from "./setup.ts";
-import { deliveryFigures, startBenchReceiver, WEBHOOK_ENDPOINTS } from "./webhooks.ts";
+import { addEndpoints, deliveryFigures, startBenchReceiver, WEBHOOK_ENDPOINTS } from "./webhooks.ts";
 
 export const SIGN_UP = "POST /auth/password/sign-up";
 export const SIGN_UP_WEBHOOKS = `POST /auth/password/sign-up (${WEBHOOK_ENDPOINTS} webhook endpoints)`;
@@ -15,9 +15,8 @@ const DRAIN_TIMEOUT_MILLIS = 300_000;
 /** No delivery for this long after the last sign-up's: the queue is empty. */
 const DRAIN_QUIET_MILLIS = 500;
 
-export async function signUps(run: ScenarioRun, control: ServerControl): Promise<void> {
-  const { label, base, fx, report } = run;
-  let { pid } = run;
+export async function signUps(run: ScenarioRun): Promise<void> {
+  const { label, base, pid, fx, report } = run;
   // The sign-up with webhooks is compared with the plain sign-up of the same run, which it needs.
   if (wanted("sign-up") || wanted("sign-up-webhooks")) {
     process.stdout.write(`[${label}] sign-up…\n`);
@@ -33,7 +32,7 @@ export async function signUps(run: ScenarioRun, control: ServerControl): Promise
     process.stdout.write(`[${label}] ${WEBHOOK_ENDPOINTS} webhook endpoints on the project, then sign-up…\n`);
     const receiver = await startBenchReceiver();
     try {
-      pid = await control.addWebhookEndpoints(fx.client["x-stack-project-id"]!, receiver.url);
+      await addEndpoints(base, fx, receiver.url);
       let n = 0;
       const request = jsonPost("/api/v1/auth/password/sign-up", () => ({
         email: `load-webhooks-${RUN_ID}-${label.toLowerCase()}-${n++}@example.com`,
@@ -65,8 +64,7 @@ export async function signUps(run: ScenarioRun, control: ServerControl): Promise
           await new Promise((resolve) => setTimeout(resolve, DRAIN_QUIET_MILLIS));
         }
       };
-      // The plain sign-up ran on a warm server; this one may have just been restarted. The warm-up's deliveries
-      // are drained before the load, so the figures count the load's own.
+      // The warm-up's deliveries are drained before the load, so the figures count the load's own.
       await cannon("warm-up", base, { headers: fx.client, request, pid }, WARMUP);
       await drain("warm-up");
       let started = NaN;

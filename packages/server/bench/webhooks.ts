@@ -1,17 +1,10 @@
 /**
  * The webhook side of the "sign-up-webhooks" scenario: a receiver on loopback in the bench process that answers
- * every delivery 204 and notes when it came, and the bench project's endpoints pointing at it. The server has no
- * route for endpoints yet, so they are written into its database: on PostgreSQL while it runs, on PGlite (one
- * process per data directory) while it is stopped, by the caller's restart. The endpoint secret is sealed with the
- * server secret the bench started the server with.
+ * every delivery 204 and notes when it came, and the bench project's endpoints pointing at it.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { sealEndpointSecret } from "../src/capabilities/webhooks/domain/endpoint-secrets.ts";
-import { webhookId } from "../src/capabilities/webhooks/domain/ids.ts";
-import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.ts";
-import { webhookEndpoints } from "../src/capabilities/webhooks/schema.ts";
-import { connectDatabase } from "../src/db/connect.ts";
+import { call, expectStatus, type Fixture } from "./setup.ts";
 
 export const WEBHOOK_ENDPOINTS = 3;
 
@@ -60,31 +53,21 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
   };
 }
 
-/** Writes WEBHOOK_ENDPOINTS endpoints of `projectId`, each at its own path of the receiver (`/1`, `/2`, …). */
-export async function insertEndpoints(
-  where: { databaseUrl: string | null; pgliteDataDir: string },
-  serverSecret: string,
-  projectId: string,
-  receiverUrl: string,
-): Promise<void> {
-  const database = await connectDatabase(
-    where.databaseUrl ? { kind: "postgres", url: where.databaseUrl, max: 1 } : { kind: "pglite", dataDir: where.pgliteDataDir },
-  );
-  try {
-    const now = new Date();
-    await database.db.insert(webhookEndpoints).values(
-      Array.from({ length: WEBHOOK_ENDPOINTS }, (_, i) => ({
-        id: webhookId("ep", now.getTime()),
-        projectId,
-        url: `${receiverUrl}/${i + 1}`,
-        description: `benchmark receiver ${i + 1}`,
-        secretSealed: sealEndpointSecret(serverSecret, newEndpointSecret()),
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-  } finally {
-    await database.close();
+/**
+ * Gives the bench project WEBHOOK_ENDPOINTS endpoints, each at its own path of the receiver (`/1`, `/2`, …), as
+ * an owner would: through the Svix-compatible API with the token of POST /webhooks/svix-token.
+ */
+export async function addEndpoints(base: string, fx: Fixture, receiverUrl: string): Promise<void> {
+  const token = await call(base, "/webhooks/svix-token", { method: "POST", headers: fx.admin, body: {} });
+  expectStatus(token, 201, "webhooks token");
+  const projectId = fx.admin["x-stack-project-id"]!;
+  for (let i = 1; i <= WEBHOOK_ENDPOINTS; i++) {
+    const res = await fetch(`${token.body.url as string}/api/v1/app/${projectId}/endpoint`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token.body.token as string}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: `${receiverUrl}/${i}`, description: `benchmark receiver ${i}` }),
+    });
+    if (res.status !== 201) throw new Error(`webhook endpoint ${i}: ${res.status} ${await res.text()}`);
   }
 }
 
