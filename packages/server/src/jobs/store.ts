@@ -33,26 +33,45 @@ export interface NewJob<K extends JobKind> {
  * `now` is the clock's time (lib/clock.ts).
  */
 export async function enqueueJob<K extends JobKind>(tx: EventTx, job: NewJob<K>, now: Date): Promise<string> {
-  const id = await insertJob(tx, job, now);
-  // Delivered by PostgreSQL at the commit, to every replica listening; a rollback drops it.
-  await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${job.kind})`);
-  return id;
+  return (await enqueueJobs(tx, [job], now))[0]!;
+}
+
+/** Kinds already announced by each transaction: one notification per kind tells the runners all there is. */
+const announced = new WeakMap<EventTx, Set<string>>();
+
+/** Several jobs at once (a webhook message's deliveries): one insert, and each kind announced once per transaction. */
+export async function enqueueJobs<K extends JobKind>(tx: EventTx, list: readonly NewJob<K>[], now: Date): Promise<string[]> {
+  if (list.length === 0) return [];
+  const rows = await tx
+    .insert(jobs)
+    .values(list.map((job) => jobValues(job, now)))
+    .returning({ id: jobs.id });
+  let kinds = announced.get(tx);
+  if (!kinds) announced.set(tx, (kinds = new Set()));
+  for (const kind of new Set(list.map((job) => job.kind))) {
+    if (kinds.has(kind)) continue;
+    kinds.add(kind);
+    // Delivered by PostgreSQL at the commit, to every replica listening; a rollback drops it.
+    await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${kind})`);
+  }
+  return rows.map((row) => row.id);
 }
 
 /** The job's row alone, announced to no runner: found at the next timer or flush (for tests and migrations of data). */
 export async function insertJob<K extends JobKind>(db: DbOrTx, job: NewJob<K>, now: Date): Promise<string> {
-  const [row] = await db
-    .insert(jobs)
-    .values({
-      kind: job.kind,
-      payload: job.payload,
-      projectId: job.tenancy?.projectId ?? null,
-      branchId: job.tenancy?.branchId ?? null,
-      runAt: job.runAt ?? now,
-      createdAt: now,
-    })
-    .returning({ id: jobs.id });
+  const [row] = await db.insert(jobs).values(jobValues(job, now)).returning({ id: jobs.id });
   return row!.id;
+}
+
+function jobValues<K extends JobKind>(job: NewJob<K>, now: Date) {
+  return {
+    kind: job.kind,
+    payload: job.payload,
+    projectId: job.tenancy?.projectId ?? null,
+    branchId: job.tenancy?.branchId ?? null,
+    runAt: job.runAt ?? now,
+    createdAt: now,
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { findUser } from "../../../domain/users/record.ts";
 import { serverUserView } from "../../../domain/users/views.ts";
 import { findTeam } from "../../../domain/teams/cached.ts";
 import { serverTeamView } from "../../../domain/teams/views.ts";
-import { enqueueJob } from "../../../jobs/store.ts";
+import { enqueueJobs } from "../../../jobs/store.ts";
 import type { Services } from "../../../services.ts";
 import { webhookEndpoints, webhookMessages, type WebhookEndpointRow, type WebhookMessageRow } from "../schema.ts";
 import { webhookId } from "./ids.ts";
@@ -63,18 +63,17 @@ export async function createMessage(
   const now = services.clock.date();
   const id = webhookId("msg", now.getTime());
   const [row] = await tx.insert(webhookMessages).values({ id, projectId, eventType, eventId, payload, createdAt: now }).returning();
-  for (const endpoint of endpoints) {
-    if (!wantsType(endpoint, eventType)) continue;
-    await enqueueJob(
-      tx,
-      {
-        kind: "webhook.deliver",
+  await enqueueJobs(
+    tx,
+    endpoints
+      .filter((endpoint) => wantsType(endpoint, eventType))
+      .map((endpoint) => ({
+        kind: "webhook.deliver" as const,
         payload: { message_id: id, endpoint_id: endpoint.id, manual: false },
         tenancy: { projectId, branchId: null },
-      },
-      now,
-    );
-  }
+      })),
+    now,
+  );
   return row!;
 }
 
