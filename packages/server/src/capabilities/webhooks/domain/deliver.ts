@@ -101,24 +101,30 @@ async function recordAttempt(
   manual: boolean,
 ): Promise<void> {
   const now = services.clock.date();
-  await services.events.transaction(services.db, async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      id: webhookId("atmpt", now.getTime()),
-      projectId: endpoint.projectId,
-      messageId,
-      endpointId: endpoint.id,
-      url: endpoint.url,
-      status: succeeded ? ATTEMPT_STATUS.succeeded : ATTEMPT_STATUS.failed,
-      responseStatusCode: outcome.statusCode,
-      response: outcome.response,
-      responseDurationMs: outcome.durationMs,
-      triggerType: manual ? 1 : 0,
-      createdAt: now,
-    });
-    if (succeeded) {
-      await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
-      return;
+  const attempt = {
+    id: webhookId("atmpt", now.getTime()),
+    projectId: endpoint.projectId,
+    messageId,
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    status: succeeded ? ATTEMPT_STATUS.succeeded : ATTEMPT_STATUS.failed,
+    responseStatusCode: outcome.statusCode,
+    response: outcome.response,
+    responseDurationMs: outcome.durationMs,
+    triggerType: manual ? 1 : 0,
+    createdAt: now,
+  };
+  if (succeeded) {
+    // The common case, kept to one write: a success ends a failing streak only where one had begun (as read when
+    // the delivery began; a streak begun since is ended by the endpoint's next success).
+    await services.db.insert(webhookAttempts).values(attempt);
+    if (endpoint.failingSince !== null) {
+      await services.db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
     }
+    return;
+  }
+  await services.events.transaction(services.db, async (tx) => {
+    await tx.insert(webhookAttempts).values(attempt);
     const [streak] = await tx
       .update(webhookEndpoints)
       .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
