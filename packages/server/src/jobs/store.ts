@@ -90,25 +90,27 @@ export async function claimNextJob(db: Db, leases: ReadonlyMap<string, number>, 
     kinds.map((kind) => sql`${kind}`),
     sql`, `,
   );
-  const rows = await queryRows<{ id: string }>(
-    db,
-    // tenancy: one queue serves every project; a job carries its tenancy for its handler
-    sql`
-    update ${jobs} set status = 'running', claimed_by = ${claim}, attempts = attempts + 1,
-      claimed_until = ${at}::timestamptz + make_interval(secs => (case kind ${lease} end) / 1000.0)
-    where id = (
-      select id from ${jobs}
-      where kind in (${kindList})
-        and ((status = 'queued' and run_at <= ${at}::timestamptz) or (status = 'running' and claimed_until < ${at}::timestamptz))
-      order by run_at
-      limit 1
-      for update skip locked
-    )
-    returning id`,
-  );
-  if (rows.length === 0) return null;
   // tenancy: one queue serves every project; a job carries its tenancy for its handler
-  const [row] = await db.select().from(jobs).where(eq(jobs.id, rows[0]!.id));
+  const [row] = await db
+    .update(jobs)
+    .set({
+      status: "running",
+      claimedBy: claim,
+      attempts: sql`${jobs.attempts} + 1`,
+      claimedUntil: sql`${at}::timestamptz + make_interval(secs => (case ${jobs.kind} ${lease} end) / 1000.0)`,
+    })
+    .where(
+      // tenancy: the same queue, the next due job of any project
+      sql`${jobs.id} = (
+        select id from ${jobs}
+        where kind in (${kindList})
+          and ((status = 'queued' and run_at <= ${at}::timestamptz) or (status = 'running' and claimed_until < ${at}::timestamptz))
+        order by run_at
+        limit 1
+        for update skip locked
+      )`,
+    )
+    .returning();
   return row ?? null;
 }
 
