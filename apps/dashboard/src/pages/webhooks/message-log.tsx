@@ -8,6 +8,7 @@ import { Card } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import { AttemptsTable } from "./attempts-table.tsx";
+import { useWatchNewAttempt } from "./watch-new-attempt.ts";
 import type { WebhookEndpoint, WebhookMessage, WebhooksApi } from "./webhooks-api.ts";
 
 export function MessageLog({ api, endpoints }: { api: WebhooksApi; endpoints: WebhookEndpoint[] }) {
@@ -76,6 +77,7 @@ function MessageRows({ api, message }: { api: WebhooksApi; message: WebhookMessa
 
 function MessageAttempts({ api, message }: { api: WebhooksApi; message: WebhookMessage }) {
   const attempts = useLoad(() => api.messageAttempts(message.id), [api, message.id]);
+  const watchNewAttempt = useWatchNewAttempt(attempts);
   return (
     <div className="webhook-attempts">
       <Loaded load={attempts}>
@@ -83,7 +85,7 @@ function MessageAttempts({ api, message }: { api: WebhooksApi; message: WebhookM
           list.length === 0 ? (
             <p className="muted small">No attempts yet: no endpoint wanted this event, or its delivery is still queued.</p>
           ) : (
-            <AttemptsTable api={api} attempts={list} label={`Attempts of ${message.id}`} column="endpoint" onResent={attempts.reload} />
+            <AttemptsTable api={api} attempts={list} label={`Attempts of ${message.id}`} column="endpoint" onResent={watchNewAttempt} />
           )
         }
       </Loaded>
