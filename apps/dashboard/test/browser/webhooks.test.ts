@@ -2,12 +2,14 @@
  * The Webhooks page, against a real server and a real receiver on loopback: an endpoint added (a URL the server
  * refuses is said beside the field), its secret revealed and rotated, a test event that arrives signed with a
  * secret the receiver can check, the attempts with their status codes in the endpoint's log and the message log,
- * a failed attempt resent, the event filter edited, the endpoint disabled and deleted. And on a server that sends
- * to public addresses only, a loopback URL refused with the server's reason beside the field.
+ * a failed attempt resent (its new attempt showing without a Refresh), the event filter edited, the lists read a
+ * page at a time, the endpoint disabled and deleted. And on a server that sends to public addresses only, a
+ * loopback URL refused with the server's reason beside the field.
  */
 import { verifyWebhook } from "@latchkey/js";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { ENDPOINTS_PAGE, LOG_PAGE } from "../../src/pages/webhooks/webhooks-api.ts";
 import { SVIX_TOKEN_LIFETIME_MILLIS } from "../../../../packages/server/src/capabilities/webhooks/domain/svix-token.ts";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../../../../packages/server/test/webhook-receiver.ts";
 import {
@@ -213,6 +215,55 @@ describe("the Webhooks page", () => {
     expect((await (await fetchSvix(`/endpoint/${id}`)).json()).disabled).toBe(false);
   });
 
+  test("the message log and the attempt lists show a page at a time, and Load more reads the next", async () => {
+    // Events no endpoint wants (the filter is user.created and team.created now): the log grows, nothing is sent.
+    await Promise.all(Array.from({ length: LOG_PAGE }, (_, n) => svix("POST", "/msg", { eventType: "invoice.paid", payload: { n } })));
+    // One message resent until it has more attempts than a page, in its own list and on the endpoint's page.
+    const id = endpointUrl.split("/").at(-1)!;
+    const { data: tests } = await (await svix("GET", "/msg?event_types=stack.test")).json();
+    const resentId: string = tests[0].id;
+    for (let n = 0; n < LOG_PAGE; n++) await svix("POST", `/msg/${resentId}/endpoint/${id}/resend`, {});
+    await receiver.request(4 + LOG_PAGE);
+    await dashboard.server.instance.services.jobs.flush();
+    const total = async (path: string) => (await (await svix("GET", `${path}?limit=250`)).json()).data.length as number;
+    const [messages, resentAttempts, endpointAttempts] = [
+      await total("/msg"),
+      await total(`/attempt/msg/${resentId}`),
+      await total(`/attempt/endpoint/${id}`),
+    ];
+    expect(messages).toBeGreaterThan(LOG_PAGE);
+    expect(resentAttempts).toBeGreaterThan(LOG_PAGE);
+
+    await page.goto(projectUrl("webhooks"));
+    await expectHeading(page, "Webhooks");
+    const log = card("Message log");
+    const messageRows = log.getByRole("button", { name: /^Attempts of / });
+    await expect.poll(() => messageRows.count()).toBe(LOG_PAGE);
+    await log.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => messageRows.count()).toBe(messages);
+    // The log read to its end: nothing more to load.
+    expect(await log.getByRole("button", { name: "Load more" }).count()).toBe(0);
+
+    await log.getByRole("button", { name: `Attempts of stack.test ${resentId}` }).click();
+    const resentRows = log
+      .getByRole("table", { name: `Attempts of ${resentId}` })
+      .getByRole("row")
+      .filter({ hasText: receiver.url });
+    await expect.poll(() => resentRows.count()).toBe(LOG_PAGE);
+    await log.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => resentRows.count()).toBe(resentAttempts);
+    expect(await log.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    await screenshot(page, "webhooks-load-more");
+
+    await page.goto(endpointUrl);
+    await expectHeading(page, "Loopback receiver");
+    const rows = attemptRows().filter({ hasText: "stack.test" });
+    await expect.poll(() => rows.count()).toBe(LOG_PAGE);
+    await card("Attempts").getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => rows.count()).toBe(endpointAttempts);
+    expect(await card("Attempts").getByRole("button", { name: "Load more" }).count()).toBe(0);
+  });
+
   test("the endpoint is deleted after a confirmation; its page then says it is not found", async () => {
     await page.goto(endpointUrl);
     await expectHeading(page, "Loopback receiver");
@@ -269,12 +320,35 @@ describe("the Webhooks page of a server that sends to public addresses only", ()
     await attempts.getByText("Nothing has been sent to this endpoint yet.").waitFor();
     expect(await page.getByRole("alert").count()).toBe(0);
   });
+
+  test("the endpoints show a page at a time, and Load more reads the next", async () => {
+    // On public hosts this server may send to; no event is made, so none is sent.
+    for (let batch = 0; batch < ENDPOINTS_PAGE; batch += 25)
+      await Promise.all(Array.from({ length: 25 }, (_, n) => svix("POST", "/endpoint", { url: `https://hooks.example.com/${batch + n}` })));
+    await page.goto(projectUrl("webhooks"));
+    await expectHeading(page, "Webhooks");
+    const links = card("Endpoints").getByRole("link");
+    await expect.poll(() => links.count()).toBe(ENDPOINTS_PAGE);
+    await card("Endpoints").getByRole("button", { name: "Load more" }).click();
+    // And the one the test before added.
+    await expect.poll(() => links.count()).toBe(ENDPOINTS_PAGE + 1);
+    expect(await card("Endpoints").getByRole("button", { name: "Load more" }).count()).toBe(0);
+  });
 });
 
 /** A read of the project's webhooks API as the SDK's admin would make it (the page's view checked against the server's). */
-async function fetchSvix(path: string): Promise<Response> {
+function fetchSvix(path: string): Promise<Response> {
+  return svix("GET", path);
+}
+
+/** A call of the project's webhooks API as the SDK's admin would make it, which must succeed. */
+async function svix(method: string, path: string, body?: unknown): Promise<Response> {
   const { token } = await owner.project.app.getSvixToken();
-  const response = await fetch(`${dashboard.url}/svix/api/v1/app/${owner.id}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(response.status).toBe(200);
+  const response = await fetch(`${dashboard.url}/svix/api/v1/app/${owner.id}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
   return response;
 }
