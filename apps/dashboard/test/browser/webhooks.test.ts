@@ -3,13 +3,13 @@
  * refuses is said beside the field), its secret revealed and rotated, a test event that arrives signed with a
  * secret the receiver can check, the attempts with their status codes in the endpoint's log and the message log,
  * a failed attempt resent (its new attempt showing without a Refresh), the event filter edited, the lists read a
- * page at a time, the endpoint disabled and deleted. And on a server that sends to public addresses only, a
+ * page at a time, a long answer cut short, the endpoint disabled and deleted. And on a server that sends to public addresses only, a
  * loopback URL refused with the server's reason beside the field.
  */
 import { verifyWebhook } from "@latchkey/js";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { ENDPOINTS_PAGE, LOG_PAGE } from "../../src/pages/webhooks/webhooks-api.ts";
+import { ENDPOINTS_PAGE, LOG_PAGE, RESPONSE_PREVIEW_CHARS } from "../../src/pages/webhooks/webhooks-api.ts";
 import { SVIX_TOKEN_LIFETIME_MILLIS } from "../../../../packages/server/src/capabilities/webhooks/domain/svix-token.ts";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../../../../packages/server/test/webhook-receiver.ts";
 import {
@@ -215,6 +215,21 @@ describe("the Webhooks page", () => {
     expect((await (await fetchSvix(`/endpoint/${id}`)).json()).disabled).toBe(false);
   });
 
+  test("an answer body longer than the log shows is cut short there, and whole in its title", async () => {
+    const body = "The receiver says more than the log shows. ".repeat(10);
+    expect(body.length).toBeGreaterThan(RESPONSE_PREVIEW_CHARS);
+    receiver.answer({ status: 200, body });
+    await page.goto(endpointUrl);
+    await expectHeading(page, "Loopback receiver");
+    await card("Send a test event").getByRole("button", { name: "Send test event" }).click();
+    await card("Send a test event").getByText("The endpoint took the test event.").waitFor();
+    const response = answered(attemptRows(), 200).locator("code");
+    await response.waitFor();
+    expect(await response.textContent()).toBe(`${body.slice(0, RESPONSE_PREVIEW_CHARS)}…`);
+    expect(await response.getAttribute("title")).toBe(body);
+    await screenshot(page, "webhooks-long-answer");
+  });
+
   test("the message log and the attempt lists show a page at a time, and Load more reads the next", async () => {
     // Events no endpoint wants (the filter is user.created and team.created now): the log grows, nothing is sent.
     await Promise.all(Array.from({ length: LOG_PAGE }, (_, n) => svix("POST", "/msg", { eventType: "invoice.paid", payload: { n } })));
@@ -222,8 +237,9 @@ describe("the Webhooks page", () => {
     const id = endpointUrl.split("/").at(-1)!;
     const { data: tests } = await (await svix("GET", "/msg?event_types=stack.test")).json();
     const resentId: string = tests[0].id;
+    const deliveries = receiver.received.length + LOG_PAGE;
     for (let n = 0; n < LOG_PAGE; n++) await svix("POST", `/msg/${resentId}/endpoint/${id}/resend`, {});
-    await receiver.request(4 + LOG_PAGE);
+    await receiver.request(deliveries);
     await dashboard.server.instance.services.jobs.flush();
     const total = async (path: string) => (await (await svix("GET", `${path}?limit=250`)).json()).data.length as number;
     const [messages, resentAttempts, endpointAttempts] = [
