@@ -1,6 +1,7 @@
 /**
  * A webhook receiver on loopback for tests: it keeps every request it gets and answers each with the next
- * status of its script (then 204), so a test decides which attempts fail.
+ * status of its script (then 204), so a test decides which attempts fail, and with what body (by default
+ * `answer <n>`, n counting the requests).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,11 +11,16 @@ export interface ReceivedWebhook {
   body: string;
 }
 
+export interface ScriptedAnswer {
+  status: number;
+  body: string;
+}
+
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
-  /** The statuses the next requests are answered with, in order. */
-  answer(...statuses: number[]): void;
+  /** The statuses the next requests are answered with, in order; a status with a body answers that body. */
+  answer(...answers: (number | ScriptedAnswer)[]): void;
   /** Resolves with the request numbered `count` (1-based) once it has come. */
   request(count: number): Promise<ReceivedWebhook>;
   close(): Promise<void>;
@@ -22,7 +28,7 @@ export interface WebhookReceiver {
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  const script: number[] = [];
+  const script: (number | ScriptedAnswer)[] = [];
   const waiting: { count: number; resolve: (request: ReceivedWebhook) => void }[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -30,7 +36,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on("end", () => {
       const request = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       received.push(request);
-      res.writeHead(script.shift() ?? 204, { "content-type": "text/plain" }).end(`answer ${received.length}`);
+      const next = script.shift() ?? 204;
+      const { status, body } = typeof next === "number" ? { status: next, body: `answer ${received.length}` } : next;
+      res.writeHead(status, { "content-type": "text/plain" }).end(body);
       for (const wait of waiting.filter((w) => w.count === received.length)) wait.resolve(request);
     });
   });
@@ -38,7 +46,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     received,
-    answer: (...statuses) => script.push(...statuses),
+    answer: (...answers) => script.push(...answers),
     request: (count) =>
       count <= received.length ? Promise.resolve(received[count - 1]!) : new Promise((resolve) => waiting.push({ count, resolve })),
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -2,12 +2,14 @@
  * The Webhooks page, against a real server and a real receiver on loopback: an endpoint added (a URL the server
  * refuses is said beside the field), its secret revealed and rotated, a test event that arrives signed with a
  * secret the receiver can check, the attempts with their status codes in the endpoint's log and the message log,
- * a failed attempt resent, the event filter edited, the endpoint disabled and deleted. And on a server that sends
- * to public addresses only, a loopback URL refused with the server's reason beside the field.
+ * a failed attempt resent (its new attempt showing without a Refresh), the event filter edited, the lists read a
+ * page at a time, a long answer cut short, the endpoint disabled and deleted. And on a server that sends to public addresses only, a
+ * loopback URL refused with the server's reason beside the field.
  */
 import { verifyWebhook } from "@latchkey/js";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { ENDPOINTS_PAGE, LOG_PAGE, RESPONSE_PREVIEW_CHARS } from "../../src/pages/webhooks/webhooks-api.ts";
 import { SVIX_TOKEN_LIFETIME_MILLIS } from "../../../../packages/server/src/capabilities/webhooks/domain/svix-token.ts";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../../../../packages/server/test/webhook-receiver.ts";
 import {
@@ -148,12 +150,9 @@ describe("the Webhooks page", () => {
     await failed.getByRole("button", { name: /^Resend stack\.test/ }).click();
     const resent = await receiver.request(3);
     expect(JSON.parse(resent.body)).toMatchObject({ type: "stack.test" });
-    await expect
-      .poll(async () => {
-        await card("Attempts").getByRole("button", { name: "Refresh" }).click();
-        return answered(attemptRows(), 204).count();
-      })
-      .toBe(2);
+    // The job runner makes the new attempt after the click's own reload: the page reads again until it shows.
+    await answered(attemptRows(), 204).nth(1).waitFor();
+    expect(await answered(attemptRows(), 500).count()).toBe(1);
     await screenshot(page, "webhooks-resent");
   });
 
@@ -178,6 +177,14 @@ describe("the Webhooks page", () => {
         .count(),
     ).toBe(3);
     await screenshot(page, "webhooks-message-log");
+
+    // Resent from the log, the new attempt joins its message's attempts without a Refresh.
+    const failedMessage = attemptTables.filter({ has: page.getByText("500", { exact: true }) });
+    await answered(failedMessage.getByRole("row"), 500)
+      .getByRole("button", { name: /^Resend msg_/ })
+      .click();
+    await receiver.request(4);
+    await answered(failedMessage.getByRole("row"), 204).nth(1).waitFor();
   });
 
   test("the event filter is edited, and the endpoint disabled and enabled again", async () => {
@@ -201,11 +208,76 @@ describe("the Webhooks page", () => {
     // Disabled, it is sent nothing: a new user makes a message with no attempt at it.
     await owner.project.app.createUser({ primaryEmail: `hooks-${Date.now()}@example.com` });
     await dashboard.server.instance.services.jobs.flush();
-    expect(receiver.received).toHaveLength(3);
+    expect(receiver.received).toHaveLength(4);
 
     await enabled.click();
     await expect.poll(() => enabled.isChecked()).toBe(true);
     expect((await (await fetchSvix(`/endpoint/${id}`)).json()).disabled).toBe(false);
+  });
+
+  test("an answer body longer than the log shows is cut short there, and whole in its title", async () => {
+    const body = "The receiver says more than the log shows. ".repeat(10);
+    expect(body.length).toBeGreaterThan(RESPONSE_PREVIEW_CHARS);
+    receiver.answer({ status: 200, body });
+    await page.goto(endpointUrl);
+    await expectHeading(page, "Loopback receiver");
+    await card("Send a test event").getByRole("button", { name: "Send test event" }).click();
+    await card("Send a test event").getByText("The endpoint took the test event.").waitFor();
+    const response = answered(attemptRows(), 200).locator("code");
+    await response.waitFor();
+    expect(await response.textContent()).toBe(`${body.slice(0, RESPONSE_PREVIEW_CHARS)}…`);
+    expect(await response.getAttribute("title")).toBe(body);
+    await screenshot(page, "webhooks-long-answer");
+  });
+
+  test("the message log and the attempt lists show a page at a time, and Load more reads the next", async () => {
+    // Events no endpoint wants (the filter is user.created and team.created now): the log grows, nothing is sent.
+    await Promise.all(Array.from({ length: LOG_PAGE }, (_, n) => svix("POST", "/msg", { eventType: "invoice.paid", payload: { n } })));
+    // One message resent until it has more attempts than a page, in its own list and on the endpoint's page.
+    const id = endpointUrl.split("/").at(-1)!;
+    const { data: tests } = await (await svix("GET", "/msg?event_types=stack.test")).json();
+    const resentId: string = tests[0].id;
+    const deliveries = receiver.received.length + LOG_PAGE;
+    for (let n = 0; n < LOG_PAGE; n++) await svix("POST", `/msg/${resentId}/endpoint/${id}/resend`, {});
+    await receiver.request(deliveries);
+    await dashboard.server.instance.services.jobs.flush();
+    const total = async (path: string) => (await (await svix("GET", `${path}?limit=250`)).json()).data.length as number;
+    const [messages, resentAttempts, endpointAttempts] = [
+      await total("/msg"),
+      await total(`/attempt/msg/${resentId}`),
+      await total(`/attempt/endpoint/${id}`),
+    ];
+    expect(messages).toBeGreaterThan(LOG_PAGE);
+    expect(resentAttempts).toBeGreaterThan(LOG_PAGE);
+
+    await page.goto(projectUrl("webhooks"));
+    await expectHeading(page, "Webhooks");
+    const log = card("Message log");
+    const messageRows = log.getByRole("button", { name: /^Attempts of / });
+    await expect.poll(() => messageRows.count()).toBe(LOG_PAGE);
+    await log.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => messageRows.count()).toBe(messages);
+    // The log read to its end: nothing more to load.
+    expect(await log.getByRole("button", { name: "Load more" }).count()).toBe(0);
+
+    await log.getByRole("button", { name: `Attempts of stack.test ${resentId}` }).click();
+    const resentRows = log
+      .getByRole("table", { name: `Attempts of ${resentId}` })
+      .getByRole("row")
+      .filter({ hasText: receiver.url });
+    await expect.poll(() => resentRows.count()).toBe(LOG_PAGE);
+    await log.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => resentRows.count()).toBe(resentAttempts);
+    expect(await log.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    await screenshot(page, "webhooks-load-more");
+
+    await page.goto(endpointUrl);
+    await expectHeading(page, "Loopback receiver");
+    const rows = attemptRows().filter({ hasText: "stack.test" });
+    await expect.poll(() => rows.count()).toBe(LOG_PAGE);
+    await card("Attempts").getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => rows.count()).toBe(endpointAttempts);
+    expect(await card("Attempts").getByRole("button", { name: "Load more" }).count()).toBe(0);
   });
 
   test("the endpoint is deleted after a confirmation; its page then says it is not found", async () => {
@@ -264,12 +336,35 @@ describe("the Webhooks page of a server that sends to public addresses only", ()
     await attempts.getByText("Nothing has been sent to this endpoint yet.").waitFor();
     expect(await page.getByRole("alert").count()).toBe(0);
   });
+
+  test("the endpoints show a page at a time, and Load more reads the next", async () => {
+    // On public hosts this server may send to; no event is made, so none is sent.
+    for (let batch = 0; batch < ENDPOINTS_PAGE; batch += 25)
+      await Promise.all(Array.from({ length: 25 }, (_, n) => svix("POST", "/endpoint", { url: `https://hooks.example.com/${batch + n}` })));
+    await page.goto(projectUrl("webhooks"));
+    await expectHeading(page, "Webhooks");
+    const links = card("Endpoints").getByRole("link");
+    await expect.poll(() => links.count()).toBe(ENDPOINTS_PAGE);
+    await card("Endpoints").getByRole("button", { name: "Load more" }).click();
+    // And the one the test before added.
+    await expect.poll(() => links.count()).toBe(ENDPOINTS_PAGE + 1);
+    expect(await card("Endpoints").getByRole("button", { name: "Load more" }).count()).toBe(0);
+  });
 });
 
 /** A read of the project's webhooks API as the SDK's admin would make it (the page's view checked against the server's). */
-async function fetchSvix(path: string): Promise<Response> {
+function fetchSvix(path: string): Promise<Response> {
+  return svix("GET", path);
+}
+
+/** A call of the project's webhooks API as the SDK's admin would make it, which must succeed. */
+async function svix(method: string, path: string, body?: unknown): Promise<Response> {
   const { token } = await owner.project.app.getSvixToken();
-  const response = await fetch(`${dashboard.url}/svix/api/v1/app/${owner.id}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(response.status).toBe(200);
+  const response = await fetch(`${dashboard.url}/svix/api/v1/app/${owner.id}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
   return response;
 }

@@ -10,7 +10,9 @@ import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
 import { AttemptsTable } from "./attempts-table.tsx";
 import { EndpointForm } from "./endpoint-form.tsx";
 import { EndpointSecretCard } from "./endpoint-secret-card.tsx";
+import { LoadMore, usePagedLoad } from "./paged-load.tsx";
 import { TestSendCard } from "./test-send-card.tsx";
+import { useWatchNewAttempt } from "./watch-new-attempt.ts";
 import { WebhooksApiError, useWebhooksApi, type WebhookEndpoint, type WebhooksApi } from "./webhooks-api.ts";
 import { EndpointStatus, eventsText } from "./webhooks-page.tsx";
 import "./webhooks.css";
@@ -52,7 +54,8 @@ function Endpoint({ endpointId }: { endpointId: string }) {
 function EndpointView({ api, endpoint, onChanged }: { api: WebhooksApi; endpoint: WebhookEndpoint; onChanged: () => void }) {
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
-  const attempts = useLoad(() => api.endpointAttempts(endpoint.id), [api, endpoint.id]);
+  const attempts = usePagedLoad((iterator) => api.endpointAttempts(endpoint.id, iterator), [api, endpoint.id]);
+  const watchNewAttempt = useWatchNewAttempt(attempts);
   const enable = useAction(async (on: boolean) => {
     await api.updateEndpoint(endpoint.id, { disabled: !on });
     onChanged();
@@ -108,7 +111,7 @@ function EndpointView({ api, endpoint, onChanged }: { api: WebhooksApi; endpoint
         </div>
       </Card>
       <EndpointSecretCard api={api} endpoint={endpoint} />
-      <TestSendCard endpoint={endpoint} onSent={attempts.reload} />
+      <TestSendCard endpoint={endpoint} onSent={watchNewAttempt} />
       <Card
         title="Attempts"
         description="Each delivery to this endpoint, newest first."
@@ -125,7 +128,10 @@ function EndpointView({ api, endpoint, onChanged }: { api: WebhooksApi; endpoint
                 <p>Nothing has been sent to this endpoint yet.</p>
               </Empty>
             ) : (
-              <AttemptsTable api={api} attempts={list} label="Attempts" column="event" onResent={attempts.reload} />
+              <>
+                <AttemptsTable api={api} attempts={list} label="Attempts" column="event" onResent={watchNewAttempt} />
+                <LoadMore list={attempts} />
+              </>
             )
           }
         </Loaded>

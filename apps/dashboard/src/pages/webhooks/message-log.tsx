@@ -3,15 +3,16 @@
  * attempts at every endpoint (with a Resend each). The server keeps the log for 90 days.
  */
 import { useState } from "react";
-import { useLoad } from "../../lib/use-load.ts";
 import { Card } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import { AttemptsTable } from "./attempts-table.tsx";
+import { LoadMore, usePagedLoad } from "./paged-load.tsx";
+import { useWatchNewAttempt } from "./watch-new-attempt.ts";
 import type { WebhookEndpoint, WebhookMessage, WebhooksApi } from "./webhooks-api.ts";
 
 export function MessageLog({ api, endpoints }: { api: WebhooksApi; endpoints: WebhookEndpoint[] }) {
-  const messages = useLoad(() => api.listMessages(), [api]);
+  const messages = usePagedLoad((iterator) => api.listMessages(iterator), [api]);
   return (
     <Card
       title="Message log"
@@ -29,11 +30,14 @@ export function MessageLog({ api, endpoints }: { api: WebhooksApi; endpoints: We
               <p>No events yet. {endpoints.length > 0 ? "Send a test event from an endpoint's page." : ""}</p>
             </Empty>
           ) : (
-            <Table columns={["Event", "Message id", "Time"]} actions label="Messages">
-              {list.map((message) => (
-                <MessageRows key={message.id} api={api} message={message} />
-              ))}
-            </Table>
+            <>
+              <Table columns={["Event", "Message id", "Time"]} actions label="Messages">
+                {list.map((message) => (
+                  <MessageRows key={message.id} api={api} message={message} />
+                ))}
+              </Table>
+              <LoadMore list={messages} />
+            </>
           )
         }
       </Loaded>
@@ -75,7 +79,8 @@ function MessageRows({ api, message }: { api: WebhooksApi; message: WebhookMessa
 }
 
 function MessageAttempts({ api, message }: { api: WebhooksApi; message: WebhookMessage }) {
-  const attempts = useLoad(() => api.messageAttempts(message.id), [api, message.id]);
+  const attempts = usePagedLoad((iterator) => api.messageAttempts(message.id, iterator), [api, message.id]);
+  const watchNewAttempt = useWatchNewAttempt(attempts);
   return (
     <div className="webhook-attempts">
       <Loaded load={attempts}>
@@ -83,7 +88,10 @@ function MessageAttempts({ api, message }: { api: WebhooksApi; message: WebhookM
           list.length === 0 ? (
             <p className="muted small">No attempts yet: no endpoint wanted this event, or its delivery is still queued.</p>
           ) : (
-            <AttemptsTable api={api} attempts={list} label={`Attempts of ${message.id}`} column="endpoint" onResent={attempts.reload} />
+            <>
+              <AttemptsTable api={api} attempts={list} label={`Attempts of ${message.id}`} column="endpoint" onResent={watchNewAttempt} />
+              <LoadMore list={attempts} />
+            </>
           )
         }
       </Loaded>

@@ -49,7 +49,18 @@ const attemptSchema = z.object({
 });
 export type WebhookAttempt = z.infer<typeof attemptSchema>;
 
+/** How many messages or attempts one read of the log gives, and endpoints (a project has few): "Load more" reads the next. */
+export const LOG_PAGE = 50;
+export const ENDPOINTS_PAGE = 250;
+
+/** One page of a list, newest first: `iterator` names where the next starts, unless it is `done`. */
+export interface ListPage<T> {
+  data: T[];
+  done: boolean;
+  iterator: string | null;
+}
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), done: z.boolean(), iterator: z.string().nullable() });
+const after = (iterator: string | null) => (iterator ? `&iterator=${encodeURIComponent(iterator)}` : "");
 const secretSchema = z.object({ key: z.string() });
 /** Svix's refusals: `{code, detail}`, or for a body it does not take `{detail: [{loc, msg}]}` (422). */
 const errorSchema = z.object({
@@ -134,8 +145,8 @@ export class WebhooksApi {
     throw new WebhooksApiError(401, "The server refused a new webhooks token.");
   }
 
-  async listEndpoints(): Promise<WebhookEndpoint[]> {
-    return (await this.call("GET", "/endpoint?limit=250", listOf(endpointSchema))).data;
+  listEndpoints(iterator: string | null): Promise<ListPage<WebhookEndpoint>> {
+    return this.call("GET", `/endpoint?limit=${ENDPOINTS_PAGE}${after(iterator)}`, listOf(endpointSchema));
   }
   getEndpoint(id: string): Promise<WebhookEndpoint> {
     return this.call("GET", `/endpoint/${encodeURIComponent(id)}`, endpointSchema);
@@ -155,15 +166,16 @@ export class WebhooksApi {
   async rotateSecret(id: string): Promise<void> {
     await this.call("POST", `/endpoint/${encodeURIComponent(id)}/secret/rotate`, null, {});
   }
-  async listMessages(limit = 50): Promise<WebhookMessage[]> {
-    return (await this.call("GET", `/msg?limit=${limit}&with_content=false`, listOf(messageSchema))).data;
+  listMessages(iterator: string | null): Promise<ListPage<WebhookMessage>> {
+    return this.call("GET", `/msg?limit=${LOG_PAGE}&with_content=false${after(iterator)}`, listOf(messageSchema));
   }
-  async messageAttempts(messageId: string): Promise<WebhookAttempt[]> {
-    return (await this.call("GET", `/attempt/msg/${encodeURIComponent(messageId)}?limit=250`, listOf(attemptSchema))).data;
+  messageAttempts(messageId: string, iterator: string | null): Promise<ListPage<WebhookAttempt>> {
+    const path = `/attempt/msg/${encodeURIComponent(messageId)}?limit=${LOG_PAGE}${after(iterator)}`;
+    return this.call("GET", path, listOf(attemptSchema));
   }
-  async endpointAttempts(endpointId: string, limit = 50): Promise<WebhookAttempt[]> {
-    const path = `/attempt/endpoint/${encodeURIComponent(endpointId)}?limit=${limit}&with_msg=true`;
-    return (await this.call("GET", path, listOf(attemptSchema))).data;
+  endpointAttempts(endpointId: string, iterator: string | null): Promise<ListPage<WebhookAttempt>> {
+    const path = `/attempt/endpoint/${encodeURIComponent(endpointId)}?limit=${LOG_PAGE}&with_msg=true${after(iterator)}`;
+    return this.call("GET", path, listOf(attemptSchema));
   }
   async resend(messageId: string, endpointId: string): Promise<void> {
     await this.call("POST", `/msg/${encodeURIComponent(messageId)}/endpoint/${encodeURIComponent(endpointId)}/resend`, null, {});

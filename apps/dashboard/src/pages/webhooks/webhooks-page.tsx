@@ -4,20 +4,20 @@
  */
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useLoad } from "../../lib/use-load.ts";
 import { Dialog } from "../../ui/dialog.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import { EndpointForm } from "./endpoint-form.tsx";
 import { MessageLog } from "./message-log.tsx";
+import { LoadMore, usePagedLoad } from "./paged-load.tsx";
 import { useWebhooksApi, type WebhookEndpoint } from "./webhooks-api.ts";
 import "./webhooks.css";
 
 export default function WebhooksPage() {
   const api = useWebhooksApi();
   const navigate = useNavigate();
-  const endpoints = useLoad(() => api.listEndpoints(), [api]);
+  const endpoints = usePagedLoad((iterator) => api.listEndpoints(iterator), [api]);
   const [adding, setAdding] = useState(false);
   return (
     <Page
@@ -49,11 +49,14 @@ export default function WebhooksPage() {
                 <p>No endpoints yet. Add the URL of a server that should hear of this project's events.</p>
               </Empty>
             ) : (
-              <Table columns={["URL", "Description", "Events", "Status"]} label="Endpoints">
-                {list.map((endpoint) => (
-                  <EndpointRow key={endpoint.id} endpoint={endpoint} />
-                ))}
-              </Table>
+              <>
+                <Table columns={["URL", "Description", "Events", "Status"]} label="Endpoints">
+                  {list.map((endpoint) => (
+                    <EndpointRow key={endpoint.id} endpoint={endpoint} />
+                  ))}
+                </Table>
+                <LoadMore list={endpoints} />
+              </>
             )
           }
         </Loaded>
