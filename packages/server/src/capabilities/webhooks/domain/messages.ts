@@ -36,15 +36,30 @@ export function wantsType(endpoint: Pick<WebhookEndpointRow, "filterTypes">, typ
   return endpoint.filterTypes === null || endpoint.filterTypes.length === 0 || endpoint.filterTypes.includes(type);
 }
 
-/** In the change's transaction: a message per webhook event, and a delivery job per endpoint that wants it. */
+/**
+ * In the change's transaction: a message per webhook event, and a delivery job per endpoint that wants it — all
+ * of the change's messages in one insert, and their jobs in another, since this runs inside every change of a
+ * project with endpoints (a sign-up records several events).
+ */
 export async function recordWebhookMessages(services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void> {
+  const messages: NewMessage[] = [];
   for (const event of events) {
     const endpoints = await projectEndpoints(tx, event.projectId);
     if (endpoints.length === 0) continue;
     const data = await webhookEventData(services, tx, event);
     if (data === null) continue;
-    await createMessage(services, tx, event.projectId, event.type, { type: event.type, data }, endpoints);
+    messages.push({ projectId: event.projectId, eventType: event.type, payload: { type: event.type, data }, endpoints });
   }
+  await createMessages(services, tx, messages);
+}
+
+interface NewMessage {
+  projectId: string;
+  eventType: string;
+  payload: Json;
+  /** The project's endpoints; those that want the type get a delivery job. */
+  endpoints: readonly WebhookEndpointRow[];
+  eventId?: string | null;
 }
 
 /**
@@ -60,21 +75,35 @@ export async function createMessage(
   endpoints: readonly WebhookEndpointRow[],
   eventId: string | null = null,
 ): Promise<WebhookMessageRow> {
+  return (await createMessages(services, tx, [{ projectId, eventType, payload, endpoints, eventId }]))[0]!;
+}
+
+async function createMessages(services: Services, tx: EventTx, messages: readonly NewMessage[]): Promise<WebhookMessageRow[]> {
+  if (messages.length === 0) return [];
   const now = services.clock.date();
-  const id = webhookId("msg", now.getTime());
-  const [row] = await tx.insert(webhookMessages).values({ id, projectId, eventType, eventId, payload, createdAt: now }).returning();
+  const values = messages.map((message) => ({
+    id: webhookId("msg", now.getTime()),
+    projectId: message.projectId,
+    eventType: message.eventType,
+    eventId: message.eventId ?? null,
+    payload: message.payload,
+    createdAt: now,
+  }));
+  const rows = await tx.insert(webhookMessages).values(values).returning();
   await enqueueJobs(
     tx,
-    endpoints
-      .filter((endpoint) => wantsType(endpoint, eventType))
-      .map((endpoint) => ({
+    values.flatMap((value, i) =>
+      messages[i]!.endpoints.filter((endpoint) => wantsType(endpoint, value.eventType)).map((endpoint) => ({
         kind: "webhook.deliver" as const,
-        payload: { message_id: id, endpoint_id: endpoint.id, manual: false },
-        tenancy: { projectId, branchId: null },
+        payload: { message_id: value.id, endpoint_id: endpoint.id, manual: false },
+        tenancy: { projectId: value.projectId, branchId: null },
       })),
+    ),
     now,
   );
-  return row!;
+  // In the order asked for, whatever order the insert answers in.
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return values.map((value) => byId.get(value.id)!);
 }
 
 /**
