@@ -122,7 +122,11 @@ export async function usersPageBench(label: string, databaseUrl: string | null):
       { limit: "25", desc: "true", order_by: "last_active_at", cursor },
       { ...base, orderBy: "last_active_at", cursor },
     );
-    await measure("only anonymous", { limit: "25", desc: "true", only_anonymous: "true" }, { ...base, onlyAnonymous: true });
+    await measure(
+      "only anonymous",
+      { limit: "25", desc: "true", include_anonymous: "true", only_anonymous: "true" },
+      { ...base, onlyAnonymous: true },
+    );
     const exportStart = performance.now();
     const exported = await server.request("/internal/users/export", { as: project.admin, query: { format: "csv" } });
     const exportMillis = performance.now() - exportStart;
