@@ -2,7 +2,7 @@
  * Builds the HTTP app from the route modules. `app.request()` serves a
  * Request with no socket (tests); `serve()` in main.ts binds a port.
  */
-import { KnownError, RateLimitedError, StatusError } from "@latchkey/shared";
+import { API_PREFIX, KnownError, RateLimitedError, StatusError } from "@latchkey/shared";
 import { Hono, type Context } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
@@ -25,7 +25,6 @@ import type { Services } from "./services.ts";
 import { SVIX_BASE_PATH } from "./capabilities/webhooks/domain/svix-token.ts";
 import { svixApi } from "./capabilities/webhooks/svix/app.ts";
 
-export const API_PREFIX = "/api/v1";
 /** `/api/latest` is served by rewriting it to `/api/v1`, so each route is registered once. */
 const LATEST_PREFIX = "/api/latest";
 /** Paths the server answers itself outside the API, never with a dashboard page (the SDK's tarballs live under /sdk/). */

@@ -1,5 +1,8 @@
 /** The numbers both sides (server and SDK) agree on: limits, lengths and lifetimes. */
 
+/** Where the API is served on the server's origin: every endpoint's path is under it. */
+export const API_PREFIX = "/api/v1";
+
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 70;
 /**

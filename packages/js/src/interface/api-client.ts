@@ -11,7 +11,7 @@ import type {
   EndpointResponse,
   Endpoints,
 } from "@latchkey/shared/api/index";
-import { PUBLIC_CLIENT_SECRET_SENTINEL } from "@latchkey/shared/constants";
+import { API_PREFIX, PUBLIC_CLIENT_SECRET_SENTINEL } from "@latchkey/shared/constants";
 import { KnownError, KnownErrors, knownErrorFromJson } from "@latchkey/shared/known-errors/index";
 import { ConnectionError, HttpError, KnownErrorMismatchError, OFFLINE_MESSAGE, cannotConnectMessage } from "../errors.ts";
 import type { Session } from "../session/session.ts";
@@ -254,7 +254,7 @@ export class ApiClient {
       if (value !== undefined && value !== null) params.set(key, String(value));
     }
     const search = params.toString();
-    return `${this.baseUrl}/api/v1${path}${search ? `?${search}` : ""}`;
+    return `${this.baseUrl}${API_PREFIX}${path}${search ? `?${search}` : ""}`;
   }
 
   private headers(request: RequestOptions, accessToken: string | null, adminToken: string | null): Record<string, string> {

@@ -6,14 +6,15 @@
  * again is its owner's decision. Whatever the script does, the run ends logged as succeeded, failed or timed out.
  */
 import { eq } from "drizzle-orm";
-import { API_PREFIX } from "../../../app.ts";
-import { CompileError, compileModule } from "../../../domain/emails/render/compile.ts";
+import { API_PREFIX } from "@latchkey/shared";
+import { CompileError } from "../../../domain/emails/render/compile.ts";
 import type { JobKindDefinition } from "../../../jobs/kinds.ts";
 import type { Services } from "../../../services.ts";
 import { workflowRuns, workflows } from "../schema.ts";
 import { runWorkflowScript, WORKFLOW_RUN_WALL_MILLIS, type ApiAnswer } from "./sandbox/client.ts";
 import type { CallMessage, RunOutcome } from "./sandbox/protocol.ts";
 import { mintWorkflowToken, revokeWorkflowToken } from "./tokens.ts";
+import { compileWorkflow } from "./workflows.ts";
 import { asWorkflowCall } from "./workflow-calls.ts";
 
 const METHODS = new Set(["GET", "POST", "PATCH", "PUT", "DELETE"]);
@@ -45,7 +46,7 @@ async function runWorkflow(services: Services, runId: string): Promise<void> {
 
   let script: string;
   try {
-    script = await compileModule(workflow.source, "workflow", { loader: "ts", allowedImports: [] });
+    script = await compileWorkflow(workflow.source);
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
     return finish(services, runId, { status: "failed", output: "", error: error.message });
