@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteOldWorkflowRuns, WORKFLOW_RUNS_KEPT_MILLIS } from "../src/capabilities/workflows/domain/retention.ts";
 import { deleteExpiredWorkflowTokens, mintWorkflowToken, revokeWorkflowToken } from "../src/capabilities/workflows/domain/tokens.ts";
-import { workflowRuns } from "../src/capabilities/workflows/schema.ts";
+import { workflowRuns, workflows } from "../src/capabilities/workflows/schema.ts";
 import { createProject, serverWithProject, signUpUser, UNKNOWN_UUID, type Project } from "./fixtures.ts";
 import { expectKnownError, type Auth, type TestResponse, type TestServer } from "./harness.ts";
 
@@ -165,10 +165,20 @@ describe("a run that goes wrong is logged, and the server keeps serving", () => 
     expect(res.status).toBe(200);
   });
 
-  it("a script that does not compile, exports no function or imports anything fails with why", async () => {
-    expect((await runOnce(`export default function ( {`)).error).toMatch(/^The workflow does not compile: /);
+  it("a script that exports no function fails with why; one stored before it stopped compiling too", async () => {
     expect((await runOnce(`export const x = 1;`)).error).toMatch(/must export a default function/);
-    expect((await runOnce(`import fs from "fs"; export default () => fs;`)).error).toMatch(/"fs" cannot be imported/);
+    // Saved sources compile (see the admin endpoints); one that no longer does still fails its run, with why.
+    const workflow = await createWorkflow();
+    try {
+      await services().db.update(workflows).set({ source: "export default function ( {" }).where(eq(workflows.id, workflow.id));
+      await signUpUser(server, project);
+      await runJobs();
+      const [run] = await runsOf(workflow.id);
+      expect(run).toMatchObject({ status: "failed" });
+      expect(run!.error).toMatch(/^The workflow does not compile: /);
+    } finally {
+      await deleteWorkflow(workflow.id);
+    }
   });
 
   it("a script that waits for nothing, or grows past the memory limit, fails", async () => {
@@ -327,6 +337,32 @@ describe("the admin endpoints", () => {
       expectSchemaErrorAt(patch, "body.source");
     } finally {
       await deleteWorkflow(theirs.id, other);
+    }
+  });
+
+  it("refuse a source that does not compile or imports a module when it is saved, and keep what was there", async () => {
+    const post = await server.request("/internal/workflows", {
+      method: "POST",
+      as: project.admin,
+      body: { display_name: "Broken", trigger_event_types: ["user.created"], source: "export default function ( {" },
+    });
+    expectKnownError(post, "SCHEMA_ERROR", 400);
+    expect(post.body.error).toMatch(/^body\.source: The workflow does not compile: /);
+    const listed = await server.request("/internal/workflows", { as: project.admin });
+    expect(listed.body.items.map((w: { display_name: string }) => w.display_name)).not.toContain("Broken");
+    const workflow = await createWorkflow();
+    try {
+      const patch = await server.request(`/internal/workflows/${workflow.id}`, {
+        method: "PATCH",
+        as: project.admin,
+        body: { source: `import fs from "fs"; export default () => fs;`, enabled: false },
+      });
+      expectKnownError(patch, "SCHEMA_ERROR", 400);
+      expect(patch.body.error).toMatch(/^body\.source: .*"fs" cannot be imported/);
+      const read = await server.request(`/internal/workflows/${workflow.id}`, { as: project.admin });
+      expect(read.body).toMatchObject({ source: SET_METADATA, enabled: true });
+    } finally {
+      await deleteWorkflow(workflow.id);
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * The Workflows page: none at first; a new one made, named, enabled and its TypeScript written and saved; its
  * runs listed with their status and output once the events it names fire (the job runner awaited, not slept
- * on), a failed run with its error; deleted after asking.
+ * on), a failed run with its error; a source that does not compile refused on saving; deleted after asking.
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
@@ -71,7 +71,7 @@ test("creates, writes and enables a workflow, then shows its runs with their out
   await screenshot(page, "workflows");
 });
 
-test("shows a failed run with its error, and deletes the workflow after asking", async () => {
+test("shows a failed run with its error, refuses a source that does not compile, and deletes after asking", async () => {
   const [workflow] = await owner.project.app.listWorkflows();
   await owner.project.app.updateWorkflow(workflow!.id, { source: `export default () => { throw new Error("no luck"); };` });
   await signUpSomeone();
@@ -80,6 +80,12 @@ test("shows a failed run with its error, and deletes the workflow after asking",
   await expect.poll(() => runs().count()).toBe(2);
   expect(await runs().first().locator("td").nth(2).textContent()).toBe("Failed");
   expect(await runs().first().locator("summary").textContent()).toBe("Error: no luck");
+
+  // A source that does not compile is refused on saving, in the compiler's words, and the saved one kept.
+  await replaceSource("export default function ( {");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect.poll(() => page.getByText(/The workflow does not compile: /).count()).toBe(1);
+  expect((await owner.project.app.listWorkflows())[0]!.source).toContain("no luck");
 
   await page.getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete this workflow?" });

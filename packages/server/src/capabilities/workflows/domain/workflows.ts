@@ -1,6 +1,7 @@
 /** A project's workflows as admins manage them (routes/internal/workflows), and the run log they read. */
 import { KnownErrors, type WorkflowCreateBody, type WorkflowJson, type WorkflowRunJson, type WorkflowUpdateBody } from "@latchkey/shared";
 import { and, desc, eq } from "drizzle-orm";
+import { CompileError, compileModule } from "../../../domain/emails/render/compile.ts";
 import type { Services } from "../../../services.ts";
 import { workflowRuns, workflows, type WorkflowRow, type WorkflowRunRow } from "../schema.ts";
 
@@ -8,6 +9,24 @@ import { workflowRuns, workflows, type WorkflowRow, type WorkflowRunRow } from "
 export const WORKFLOW_RUNS_LISTED = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The script a run executes (run-job.ts): TypeScript that imports nothing. A CompileError says why it cannot be. */
+export function compileWorkflow(source: string): Promise<string> {
+  return compileModule(source, "workflow", { loader: "ts", allowedImports: [] });
+}
+
+/**
+ * Refuses a source that cannot run, as a field of the request (the compiler's words): checked when it is saved, so
+ * its author learns it then and not from a failed run.
+ */
+async function assertCompiles(source: string): Promise<void> {
+  try {
+    await compileWorkflow(source);
+  } catch (error) {
+    if (error instanceof CompileError) throw new KnownErrors.SchemaError(`body.source: ${error.message}`);
+    throw error;
+  }
+}
 
 export function workflowView(row: WorkflowRow): WorkflowJson {
   return {
@@ -40,6 +59,7 @@ export async function listWorkflows(services: Services, projectId: string): Prom
 }
 
 export async function createWorkflow(services: Services, projectId: string, body: WorkflowCreateBody): Promise<WorkflowRow> {
+  await assertCompiles(body.source);
   const now = services.clock.date();
   const [row] = await services.db
     .insert(workflows)
@@ -70,6 +90,7 @@ export async function getWorkflow(services: Services, projectId: string, id: str
 
 export async function updateWorkflow(services: Services, projectId: string, id: string, body: WorkflowUpdateBody): Promise<WorkflowRow> {
   await getWorkflow(services, projectId, id);
+  if (body.source !== undefined) await assertCompiles(body.source);
   const [row] = await services.db
     .update(workflows)
     .set({
