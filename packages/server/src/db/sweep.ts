@@ -1,7 +1,8 @@
 /**
- * Housekeeping's delete of old rows, for the tables whose rows expire (webhook messages, CLI login requests): at
- * most `batch` rows at a time, so one sweep never holds many locks or runs long, and rows another process's sweep
- * is deleting are skipped rather than waited for (FOR UPDATE SKIP LOCKED), so concurrent sweeps share the work.
+ * Housekeeping's delete of old rows, for the tables whose rows expire (webhook messages, workflow runs, CLI login
+ * requests): at most `batch` rows at a time, so one sweep never holds many locks or runs long, and rows another
+ * process's sweep is deleting are skipped rather than waited for (FOR UPDATE SKIP LOCKED), so concurrent sweeps
+ * share the work.
  */
 import { inArray, lt } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
