@@ -35,6 +35,20 @@ export function Loaded<T>({ load, children, label }: { load: Load<T>; children: 
   return <>{children(load.data)}</>;
 }
 
+/** Reads `load` again; off while a read is under way. Small in a card's header, full size in a page's. */
+export function RefreshButton({ load, small = false }: { load: Load<unknown>; small?: boolean }) {
+  return (
+    <button
+      type="button"
+      className={small ? "button button-secondary button-small" : "button button-secondary"}
+      onClick={load.reload}
+      disabled={load.status === "loading"}
+    >
+      Refresh
+    </button>
+  );
+}
+
 /** What an action said: its error, or its success message. */
 export function ActionStatus({ error, done, pending = false }: { error: string | null; done?: string | null; pending?: boolean }) {
   // A control that saves as soon as it changes says so while it waits.

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { useAdminApp } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { Card, Page } from "../../ui/page.tsx";
-import { Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded, RefreshButton } from "../../ui/states.tsx";
 import "./emails.css";
 
 const STATUS_WORDS: Record<SentEmail["status"], string> = {
@@ -27,11 +27,7 @@ export default function EmailsSentPage() {
     <Page
       title="Sent e-mail"
       description="The last 500 messages, newest first. Delivered and failed mail keeps no body (it may hold live sign-in codes); outbox mail keeps it for a day, except in production mode."
-      actions={
-        <button type="button" className="button button-secondary" onClick={sent.reload} disabled={sent.status === "loading"}>
-          Refresh
-        </button>
-      }
+      actions={<RefreshButton load={sent} />}
     >
       <Card>
         <Loaded load={sent}>

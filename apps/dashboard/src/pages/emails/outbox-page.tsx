@@ -7,7 +7,7 @@ import { useSearchParams } from "react-router";
 import { useAdminApp } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { Card, Page } from "../../ui/page.tsx";
-import { Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded, RefreshButton } from "../../ui/states.tsx";
 import { EmailList } from "./email-list.tsx";
 import { EmailPreviewFrame } from "./email-preview-frame.tsx";
 import { formatTime } from "./emails-sent-page.tsx";
@@ -21,11 +21,7 @@ export default function OutboxPage() {
     <Page
       title="Outbox"
       description="Without an SMTP server, mail is kept here instead of being delivered: the last 100 messages of the past 24 hours. A project in production mode keeps none: its users' sign-in links are not for reading here."
-      actions={
-        <button type="button" className="button button-secondary" onClick={outbox.reload} disabled={outbox.status === "loading"}>
-          Refresh
-        </button>
-      }
+      actions={<RefreshButton load={outbox} />}
     >
       <Loaded load={outbox}>
         {(list) => {

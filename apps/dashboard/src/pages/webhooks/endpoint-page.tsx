@@ -6,7 +6,7 @@ import { useLoad } from "../../lib/use-load.ts";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { Toggle } from "../../ui/field.tsx";
 import { Card, Page } from "../../ui/page.tsx";
-import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
+import { ActionStatus, Empty, Loaded, RefreshButton } from "../../ui/states.tsx";
 import { AttemptsTable } from "./attempts-table.tsx";
 import { EndpointForm } from "./endpoint-form.tsx";
 import { EndpointSecretCard } from "./endpoint-secret-card.tsx";
@@ -112,15 +112,7 @@ function EndpointView({ api, endpoint, onChanged }: { api: WebhooksApi; endpoint
       </Card>
       <EndpointSecretCard api={api} endpoint={endpoint} />
       <TestSendCard endpoint={endpoint} onSent={watchNewAttempt} />
-      <Card
-        title="Attempts"
-        description="Each delivery to this endpoint, newest first."
-        actions={
-          <button type="button" className="button button-secondary button-small" onClick={attempts.reload}>
-            Refresh
-          </button>
-        }
-      >
+      <Card title="Attempts" description="Each delivery to this endpoint, newest first." actions={<RefreshButton load={attempts} small />}>
         <Loaded load={attempts}>
           {(list) =>
             list.length === 0 ? (

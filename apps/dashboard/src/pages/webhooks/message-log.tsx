@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { Card } from "../../ui/page.tsx";
-import { Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded, RefreshButton } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import { AttemptsTable } from "./attempts-table.tsx";
 import { LoadMore, usePagedLoad } from "./paged-load.tsx";
@@ -17,11 +17,7 @@ export function MessageLog({ api, endpoints }: { api: WebhooksApi; endpoints: We
     <Card
       title="Message log"
       description="Every event sent, newest first, kept for 90 days."
-      actions={
-        <button type="button" className="button button-secondary button-small" onClick={messages.reload}>
-          Refresh
-        </button>
-      }
+      actions={<RefreshButton load={messages} small />}
     >
       <Loaded load={messages}>
         {(list) =>

@@ -2,7 +2,7 @@
 import type { StackAdminApp, WorkflowRun } from "@latchkey/js";
 import { useLoad } from "../../lib/use-load.ts";
 import { Card } from "../../ui/page.tsx";
-import { Empty, Loaded } from "../../ui/states.tsx";
+import { Empty, Loaded, RefreshButton } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import { formatTime } from "../emails/emails-sent-page.tsx";
 
@@ -22,15 +22,7 @@ function duration(run: WorkflowRun): string {
 export function WorkflowRuns({ app, workflowId }: { app: StackAdminApp; workflowId: string }) {
   const runs = useLoad(() => app.listWorkflowRuns(workflowId), [app, workflowId]);
   return (
-    <Card
-      title="Recent runs"
-      description="The last 50, kept for 90 days."
-      actions={
-        <button type="button" className="button button-secondary" onClick={runs.reload} disabled={runs.status === "loading"}>
-          Refresh
-        </button>
-      }
-    >
+    <Card title="Recent runs" description="The last 50, kept for 90 days." actions={<RefreshButton load={runs} small />}>
       <Loaded load={runs}>
         {(list) =>
           list.length === 0 ? (
