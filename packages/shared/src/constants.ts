@@ -102,6 +102,10 @@ export const PUBLIC_CLIENT_SECRET_SENTINEL = "__stack_public_client__";
 export const CURRENCIES = { USD: 2, EUR: 2, GBP: 2, INR: 2, AUD: 2, CAD: 2, JPY: 0 } as const;
 export type Currency = keyof typeof CURRENCIES;
 
+/** Who can own items and products: a user, a team, or an id the app chooses (never checked). */
+export const CUSTOMER_TYPES = ["user", "team", "custom"] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+
 export const OAUTH_PROVIDER_IDS = [
   "google",
   "github",

@@ -9,12 +9,13 @@ import aiChat from "./ai-chat/capability.ts";
 import cliLogin from "./cli-login/capability.ts";
 import dataVault from "./data-vault/capability.ts";
 import images from "./images/capability.ts";
+import payments from "./payments/capability.ts";
 import userTeamApiKeys from "./user-team-api-keys/capability.ts";
 import webhooks from "./webhooks/capability.ts";
 import workflows from "./workflows/capability.ts";
 import type { Capability, EventSubscription, HousekeepingTask } from "./define.ts";
 
-export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys, webhooks, workflows];
+export const capabilities: readonly Capability[] = [cliLogin, images, aiChat, dataVault, userTeamApiKeys, webhooks, workflows, payments];
 
 /** The folder (under src/) of a capability's route files. */
 export function capabilityRoutesDir(capability: Pick<Capability, "name">): string {

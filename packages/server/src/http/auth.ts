@@ -6,6 +6,7 @@
 import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
 import { checkWorkflowToken } from "../capabilities/workflows/domain/tokens.ts";
 import { checkProjectKey } from "../domain/api-keys/key-check.ts";
+import type { Caller } from "../domain/caller.ts";
 import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
 import { findUserCached } from "../domain/users/cached.ts";
@@ -148,4 +149,9 @@ function* checkAdminToken(services: Services, token: string, project: ProjectRow
 /** The project and branch every query of the request is scoped to. */
 export function tenancyOf(auth: RequestAuth): Tenancy {
   return { projectId: auth.project.id, branchId: auth.branchId };
+}
+
+/** Who is asking, as the plain values domain code takes (domain/caller.ts). */
+export function callerOf(auth: RequestAuth): Caller {
+  return { scope: tenancyOf(auth), accessType: auth.type, userId: auth.user?.id ?? null };
 }

@@ -32,6 +32,7 @@ import { aiChatEndpoints } from "./ai-chat.ts";
 import { dataVaultEndpoints } from "./data-vault.ts";
 import { webhooksEndpoints } from "./webhooks.ts";
 import { workflowsEndpoints } from "./workflows.ts";
+import { paymentsItemsEndpoints } from "./payments-items.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -64,6 +65,7 @@ export * from "./data-vault.ts";
 export * from "./user-team-api-keys.ts";
 export * from "./webhooks.ts";
 export * from "./workflows.ts";
+export * from "./payments-items.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -97,6 +99,7 @@ export const endpointsByArea = {
   credentialScanning: credentialScanningEndpoints,
   webhooks: webhooksEndpoints,
   workflows: workflowsEndpoints,
+  paymentsItems: paymentsItemsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -129,6 +132,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof teamApiKeysEndpoints> &
   EndpointMapOf<typeof credentialScanningEndpoints> &
   EndpointMapOf<typeof webhooksEndpoints> &
-  EndpointMapOf<typeof workflowsEndpoints>;
+  EndpointMapOf<typeof workflowsEndpoints> &
+  EndpointMapOf<typeof paymentsItemsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

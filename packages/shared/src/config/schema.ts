@@ -7,7 +7,7 @@
  * branch keys plus the environment-only ones (credentials, servers, domains).
  */
 import { z } from "zod";
-import { CURRENCIES, DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
+import { CURRENCIES, CUSTOMER_TYPES, DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
 export type ConfigLevel = (typeof CONFIG_LEVELS)[number];
@@ -33,7 +33,7 @@ export const APP_IDS = [
 const permissionSet = z.record(z.string(), z.literal(true)).default({});
 const interval = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month", "year"])]);
 const money = z.string().regex(/^(0|[1-9]\d*)(\.\d{1,2})?$/);
-const customerType = z.enum(["user", "team", "custom"]);
+const customerType = z.enum(CUSTOMER_TYPES);
 
 const branchProvider = z.object({
   type: z.enum(OAUTH_PROVIDER_IDS),

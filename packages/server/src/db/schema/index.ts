@@ -19,3 +19,4 @@ export * from "./config-overrides.ts";
 export * from "./events.ts";
 export * from "./jobs.ts";
 export * from "../../capabilities/workflows/schema.ts";
+export * from "../../capabilities/payments/schema.ts";

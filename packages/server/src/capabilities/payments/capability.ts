@@ -1,0 +1,27 @@
+/**
+ * Payments: items (what a customer has a quantity of) and, built on them,
+ * products, purchases and their transactions. A customer is a user, a team,
+ * or the app's own id (domain/customers.ts). Quantities are a ledger of
+ * grants and removals (domain/ledger.ts) kept in payment_item_changes
+ * (schema.ts), plus what owned products include.
+ *
+ * Outside this folder: the wire schemas (`paymentsItemsEndpoints`) and the
+ * known errors are in @latchkey/shared (api/payments-items.ts,
+ * known-errors/payments.ts); the catalogue (`payments.*`) in its config
+ * schema; the tables' migrations in db/migrations/.
+ */
+import { paymentsItemsEndpoints } from "@latchkey/shared";
+import { defineCapability } from "../define.ts";
+import { removeCustomerLedger } from "./domain/removed-customers.ts";
+import { paymentItemChanges } from "./schema.ts";
+
+export default defineCapability({
+  name: "payments",
+  contract: { ...paymentsItemsEndpoints },
+  tables: [paymentItemChanges],
+  // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
+  events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
+  configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],
+  housekeeping: [],
+  jobs: [],
+});

@@ -1,0 +1,113 @@
+/**
+ * Reading and changing a customer's quantity of an item. The item must be
+ * in the project's config (`payments.items.<id>`) and be for the customer's
+ * type; the quantity is the ledger's (ledger.ts). A change that must not
+ * take the quantity below zero is decided under a per-customer-and-item
+ * lock, so of many concurrent removals exactly those that fit succeed.
+ */
+import { KnownErrors, StatusError, type ItemJson, type UpdateItemQuantityBody } from "@latchkey/shared";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/connect.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import type { RenderedConfig } from "@latchkey/shared";
+import type { Services } from "../../../services.ts";
+import { paymentItemChanges, type PaymentItemChangeRow } from "../schema.ts";
+import type { Customer } from "./customers.ts";
+import { quantityAt, type LedgerEntry } from "./ledger.ts";
+
+type ItemConfig = RenderedConfig["payments"]["items"][string];
+
+/** The item's config, after the checks every item route makes (unknown item, then the customer's type). */
+export function itemConfigFor(config: RenderedConfig, itemId: string, customer: Customer): ItemConfig {
+  const item = Object.hasOwn(config.payments.items, itemId) ? config.payments.items[itemId] : undefined;
+  if (!item) throw new KnownErrors.ItemNotFound(itemId);
+  if (item.customerType !== customer.type)
+    throw new KnownErrors.ItemCustomerTypeDoesNotMatch(itemId, customer.id, item.customerType, customer.type);
+  return item;
+}
+
+export function itemView(itemId: string, item: ItemConfig, quantity: number): ItemJson {
+  return { id: itemId, display_name: item.displayName ?? itemId, quantity };
+}
+
+function customerItemIs(scope: Tenancy, customer: Customer, itemId: string) {
+  return and(
+    inTenancy(paymentItemChanges, scope),
+    eq(paymentItemChanges.customerType, customer.type),
+    eq(paymentItemChanges.customerId, customer.id),
+    eq(paymentItemChanges.itemId, itemId),
+  );
+}
+
+/** Every ledger entry of the customer's item. */
+async function ledgerEntries(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string): Promise<LedgerEntry[]> {
+  const changes = await db
+    .select({ at: paymentItemChanges.createdAt, quantity: paymentItemChanges.quantity, expiresAt: paymentItemChanges.expiresAt })
+    .from(paymentItemChanges)
+    .where(customerItemIs(scope, customer, itemId))
+    .orderBy(asc(paymentItemChanges.createdAt), asc(paymentItemChanges.id));
+  return changes;
+}
+
+export async function itemQuantity(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string, now: Date): Promise<number> {
+  return quantityAt(await ledgerEntries(db, scope, customer, itemId), now);
+}
+
+export interface QuantityChange extends UpdateItemQuantityBody {
+  allowNegative: boolean;
+}
+
+/**
+ * Records one change. With an idempotency key, a change already made with it
+ * is answered as done (a retry), unless it differs (409: the key was reused
+ * for something else). Without `allowNegative`, a change that would leave
+ * less than zero is refused.
+ */
+export async function changeItemQuantity(
+  services: Services,
+  scope: Tenancy,
+  customer: Customer,
+  itemId: string,
+  change: QuantityChange,
+): Promise<void> {
+  const expiresAt = change.expires_at === undefined ? null : new Date(change.expires_at);
+  const wanted = { quantity: change.delta, description: change.description ?? null, expiresAt };
+  await services.db.transaction(async (tx) => {
+    // One writer at a time per customer and item: the quantity read below is what the insert is decided on.
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(${["item", scope.projectId, scope.branchId, customer.type, customer.id, itemId].join("\u0000")}, 0))`,
+    );
+    if (change.idempotency_key !== undefined) {
+      const [earlier] = await tx
+        .select()
+        .from(paymentItemChanges)
+        .where(and(customerItemIs(scope, customer, itemId), eq(paymentItemChanges.idempotencyKey, change.idempotency_key)));
+      if (earlier) return ensureSameChange(earlier, wanted);
+    }
+    const now = services.clock.date();
+    if (!change.allowNegative && change.delta < 0) {
+      const quantity = await itemQuantity(tx, scope, customer, itemId, now);
+      if (quantity + change.delta < 0) throw new KnownErrors.ItemQuantityInsufficientAmount(itemId, customer.id, change.delta);
+    }
+    await tx.insert(paymentItemChanges).values({
+      ...scope,
+      customerType: customer.type,
+      customerId: customer.id,
+      itemId,
+      ...wanted,
+      idempotencyKey: change.idempotency_key ?? null,
+      createdAt: now,
+    });
+  });
+}
+
+function ensureSameChange(
+  earlier: PaymentItemChangeRow,
+  wanted: { quantity: number; description: string | null; expiresAt: Date | null },
+): void {
+  const same =
+    earlier.quantity === wanted.quantity &&
+    earlier.description === wanted.description &&
+    (earlier.expiresAt?.getTime() ?? null) === (wanted.expiresAt?.getTime() ?? null);
+  if (!same) throw new StatusError(409, "The item quantity idempotency key was already used for a different update");
+}

@@ -1,0 +1,16 @@
+import { paymentsItemsEndpoints } from "@latchkey/shared";
+import { callerOf, tenancyOf } from "../../../../../../../../http/auth.ts";
+import { defineRoute } from "../../../../../../../../http/route.ts";
+import { customerOf, ensureClientCanAccessCustomer, ensureCustomerExists } from "../../../../../../domain/customers.ts";
+import { itemConfigFor, itemQuantity, itemView } from "../../../../../../domain/items.ts";
+
+export default [
+  defineRoute(paymentsItemsEndpoints.getItem, async ({ auth, params, services }) => {
+    const customer = customerOf(params);
+    await ensureClientCanAccessCustomer(services, callerOf(auth), customer, "Clients can only access their own user or team items.");
+    const item = itemConfigFor(auth.project.rendered, params.item_id, customer);
+    await ensureCustomerExists(services, tenancyOf(auth), customer);
+    const quantity = await itemQuantity(services.db, tenancyOf(auth), customer, params.item_id, services.clock.date());
+    return { body: itemView(params.item_id, item, quantity) };
+  }),
+];
