@@ -74,9 +74,7 @@ export async function changeItemQuantity(
   const wanted = { quantity: change.delta, description: change.description ?? null, expiresAt };
   await services.db.transaction(async (tx) => {
     // One writer at a time per customer and item: the quantity read below is what the insert is decided on.
-    await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtextextended(${["item", scope.projectId, scope.branchId, customer.type, customer.id, itemId].join("\u0000")}, 0))`,
-    );
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey(scope, customer, itemId)}, 0))`);
     if (change.idempotency_key !== undefined) {
       const [earlier] = await tx
         .select()
@@ -99,6 +97,11 @@ export async function changeItemQuantity(
       createdAt: now,
     });
   });
+}
+
+/** The advisory lock's name: a JSON array, so no two customers' keys can run together (text may not hold NUL). */
+function lockKey(scope: Tenancy, customer: Customer, itemId: string): string {
+  return JSON.stringify(["payment-item", scope.projectId, scope.branchId, customer.type, customer.id, itemId]);
 }
 
 function ensureSameChange(
