@@ -6,7 +6,15 @@ import { projectPages, projectPath, type ProjectPage } from "../pages/project-pa
 import { Empty, Loading } from "../ui/states.tsx";
 import { TopBar } from "./top-bar.tsx";
 
-const GROUPS: NonNullable<ProjectPage["nav"]>["group"][] = ["Project", "Users", "Authentication", "Emails", "Automation", "Settings"];
+const GROUPS: NonNullable<ProjectPage["nav"]>["group"][] = [
+  "Project",
+  "Users",
+  "Authentication",
+  "Emails",
+  "Payments",
+  "Automation",
+  "Settings",
+];
 
 export function ProjectLayout() {
   const { projectId } = useParams();

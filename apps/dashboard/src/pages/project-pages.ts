@@ -9,7 +9,7 @@ export interface ProjectPage {
   /** Under /projects/:projectId/; "" is the project's first page. */
   path: string;
   /** The sidebar's group and label; pages without one (a user's detail) are reached by links. */
-  nav?: { group: "Project" | "Users" | "Authentication" | "Emails" | "Automation" | "Settings"; label: string };
+  nav?: { group: "Project" | "Users" | "Authentication" | "Emails" | "Payments" | "Automation" | "Settings"; label: string };
   load: () => Promise<{ default: ComponentType }>;
 }
 
@@ -47,6 +47,7 @@ export const projectPages: ProjectPage[] = [
   { path: "email-drafts", nav: { group: "Emails", label: "Drafts" }, load: () => import("./emails/email-drafts-page.tsx") },
   { path: "emails-sent", nav: { group: "Emails", label: "Sent" }, load: () => import("./emails/emails-sent-page.tsx") },
   { path: "outbox", nav: { group: "Emails", label: "Outbox" }, load: () => import("./emails/outbox-page.tsx") },
+  { path: "payments", nav: { group: "Payments", label: "Products and items" }, load: () => import("./payments/catalogue-page.tsx") },
   { path: "workflows", nav: { group: "Automation", label: "Workflows" }, load: () => import("./workflows/workflows-page.tsx") },
 ];
 
