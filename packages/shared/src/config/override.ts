@@ -8,7 +8,7 @@
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "../constants.ts";
 import { StatusError } from "../known-errors/status-errors.ts";
 import { renderedConfigSchema, type RenderedConfig } from "./schema.ts";
-import { childSchema, isPlainObject, unwrap } from "./walk.ts";
+import { childSchema, containerOption, isPlainObject, unwrap } from "./walk.ts";
 import { z } from "zod";
 
 export type ConfigOverride = Record<string, unknown>;
@@ -128,6 +128,7 @@ function sanitize(config: RenderedConfig): RenderedConfig {
 /** An object or record: present (empty at least) wherever its field is. */
 function isContainer(schema: z.ZodType): boolean {
   const { inner } = unwrap(schema);
+  if (inner instanceof z.ZodUnion) return containerOption(inner) !== undefined;
   return inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
 }
 
