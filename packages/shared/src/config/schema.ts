@@ -80,9 +80,9 @@ export function priceCurrencyProblem(value: Record<string, unknown>): string | n
 }
 
 /**
- * Rules on a whole object, checked where an override writes the object itself (its fields are checked one by
- * one). Only here, not in the schema: rendering parses a price's record as one value, and a rule there would drop
- * every price of a product for one price's sake.
+ * Rules on a whole object, checked where an override writes the object itself, after its fields. Kept beside the
+ * schema rather than as a refinement in it: the override check and rendering both walk objects field by field, so
+ * a refinement on the object would never run. The rendered catalogue is checked again (see payments.ts).
  */
 export const OBJECT_RULES: ReadonlyMap<z.ZodType, (value: Record<string, unknown>) => string | null> = new Map([
   [price, priceCurrencyProblem],

@@ -2,7 +2,8 @@
  * Checking an override before it is stored: only what is
  * written is checked, against what its level may set. Each refusal is a 400
  * with a plain-text message; older key names are carried to the current ones
- * first.
+ * first. Rules across keys (a product naming its product line) need the whole
+ * rendered config: payments.ts.
  */
 import { z } from "zod";
 import { LEVEL_SCHEMAS, OBJECT_RULES, type ConfigLevel } from "./schema.ts";
