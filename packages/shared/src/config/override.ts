@@ -8,7 +8,7 @@
 import { DEFAULT_EMAIL_TEMPLATE_IDS } from "../constants.ts";
 import { StatusError } from "../known-errors/status-errors.ts";
 import { renderedConfigSchema, type RenderedConfig } from "./schema.ts";
-import { childSchema, isPlainObject, unwrap } from "./walk.ts";
+import { childSchema, containerOption, isPlainObject, unwrap } from "./walk.ts";
 import { z } from "zod";
 
 export type ConfigOverride = Record<string, unknown>;
@@ -109,7 +109,7 @@ const BUILT_IN_TEMPLATE_IDS: ReadonlySet<string> = new Set(Object.values(DEFAULT
 /**
  * What a valid document cannot say on its own: mail through the shared server is sent with the built-in
  * templates only (a project's own templates need its own server); a product line set without a customer type
- * takes its products' type. A selected theme is kept as written: themes also live in the project's theme store,
+ * takes its products' type; an item or product without a display name shows its id. A selected theme is kept as written: themes also live in the project's theme store,
  * which this pure function cannot see, and sending falls back to the default theme when the selected one is gone.
  */
 function sanitize(config: RenderedConfig): RenderedConfig {
@@ -122,12 +122,15 @@ function sanitize(config: RenderedConfig): RenderedConfig {
     const member = Object.values(payments.products).find((product) => product.productLineId === lineId);
     line.customerType = member?.customerType ?? "user";
   }
+  // An item's or product's display name is its id until one is set (WIRE-next §5.1).
+  for (const [id, entry] of [...Object.entries(payments.items), ...Object.entries(payments.products)]) entry.displayName ??= id;
   return config;
 }
 
 /** An object or record: present (empty at least) wherever its field is. */
 function isContainer(schema: z.ZodType): boolean {
   const { inner } = unwrap(schema);
+  if (inner instanceof z.ZodUnion) return containerOption(inner) !== undefined;
   return inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
 }
 
@@ -136,6 +139,9 @@ const OMIT = Symbol("omit");
 
 function fill(schema: z.ZodType, value: unknown): unknown {
   const { inner, defaultValue, optional } = unwrap(schema);
+  // An object where a union allows one (a product's prices) is filled as that option: a bad entry drops only itself.
+  const container = inner instanceof z.ZodUnion && isPlainObject(value) ? containerOption(inner) : undefined;
+  if (container) return fill(container, value);
   if (value === undefined || value === null || (inner instanceof z.ZodObject && !isPlainObject(value))) {
     if (defaultValue !== undefined) return inner instanceof z.ZodObject ? fill(inner, defaultValue) : structuredClone(defaultValue);
     if (optional) return OMIT;

@@ -7,7 +7,14 @@
  * branch keys plus the environment-only ones (credentials, servers, domains).
  */
 import { z } from "zod";
-import { CURRENCIES, CUSTOMER_TYPES, DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
+import {
+  CURRENCIES,
+  CUSTOMER_TYPES,
+  type Currency,
+  DEFAULT_EMAIL_THEME_ID,
+  OAUTH_ACCOUNT_MERGE_STRATEGIES,
+  OAUTH_PROVIDER_IDS,
+} from "../constants.ts";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
 export type ConfigLevel = (typeof CONFIG_LEVELS)[number];
@@ -32,8 +39,54 @@ export const APP_IDS = [
 
 const permissionSet = z.record(z.string(), z.literal(true)).default({});
 const interval = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month", "year"])]);
-const money = z.string().regex(/^(0|[1-9]\d*)(\.\d{1,2})?$/);
 const customerType = z.enum(CUSTOMER_TYPES);
+
+/** What an id in the payments catalogue may be: a product's, a price's, an item's, a product line's (SPEC §5). */
+export const PAYMENTS_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
+const paymentsId = z.string().regex(PAYMENTS_ID_PATTERN);
+
+/**
+ * A money amount in the currency `code`: digits with an optional fraction, no longer than the currency's. The checks run
+ * in this order, each with its own message (SPEC §5), which the config API answers with as written.
+ */
+function moneyAmount(code: Currency) {
+  const decimals = CURRENCIES[code];
+  return z.string().superRefine((value, ctx) => {
+    const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
+    if (!match) ctx.addIssue({ code: "custom", message: "Money amount must be in the format of <number> or <number>.<number>" });
+    else if ((match[2]?.length ?? 0) > decimals) {
+      ctx.addIssue({ code: "custom", message: `Too many decimals; ${code} only has ${decimals} decimals` });
+    } else if (match[1] !== "0" && match[1]!.startsWith("0")) {
+      ctx.addIssue({ code: "custom", message: "Money amount must not have leading zeros" });
+    }
+  });
+}
+
+const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
+
+const price = z.object({
+  ...(Object.fromEntries(CURRENCY_CODES.map((code) => [code, moneyAmount(code).optional()])) as Record<
+    Currency,
+    z.ZodOptional<z.ZodString>
+  >),
+  interval: interval.optional(),
+  serverOnly: z.boolean().default(false),
+  freeTrial: interval.optional(),
+});
+
+/** A price names at least one currency; a null currency is an absent one. */
+export function priceCurrencyProblem(value: Record<string, unknown>): string | null {
+  return CURRENCY_CODES.some((code) => value[code] !== undefined && value[code] !== null) ? null : "At least one currency is required";
+}
+
+/**
+ * Rules on a whole object, checked where an override writes the object itself, after its fields. Kept beside the
+ * schema rather than as a refinement in it: the override check and rendering both walk objects field by field, so
+ * a refinement on the object would never run. The rendered catalogue is checked again (see payments.ts).
+ */
+export const OBJECT_RULES: ReadonlyMap<z.ZodType, (value: Record<string, unknown>) => string | null> = new Map([
+  [price, priceCurrencyProblem],
+]);
 
 const branchProvider = z.object({
   type: z.enum(OAUTH_PROVIDER_IDS),
@@ -54,36 +107,23 @@ const payments = <X extends z.core.$ZodLooseShape>(extra: X) =>
     blockNewPurchases: z.boolean().default(false),
     ...extra,
     autoPay: z.object({ interval: interval.optional() }).prefault({}),
-    items: z.record(z.string(), z.object({ displayName: z.string().optional(), customerType: customerType.default("user") })).default({}),
-    productLines: z.record(z.string(), z.object({ displayName: z.string().optional(), customerType: customerType.optional() })).default({}),
+    items: z.record(paymentsId, z.object({ displayName: z.string().optional(), customerType: customerType.default("user") })).default({}),
+    productLines: z.record(paymentsId, z.object({ displayName: z.string().optional(), customerType: customerType.optional() })).default({}),
     products: z
       .record(
-        z.string(),
+        paymentsId,
         z.object({
           displayName: z.string().optional(),
           productLineId: z.string().optional(),
           customerType: customerType.default("user"),
-          isAddOnTo: z.union([z.literal(false), z.record(z.string(), z.literal(true))]).default(false),
+          isAddOnTo: z.union([z.literal(false), z.record(paymentsId, z.literal(true))]).default(false),
           serverOnly: z.boolean().default(false),
           stackable: z.boolean().default(false),
           freeTrial: interval.optional(),
-          prices: z
-            .union([
-              z.literal("include-by-default"),
-              z.record(
-                z.string(),
-                z.object({
-                  ...Object.fromEntries(Object.keys(CURRENCIES).map((c) => [c, money.optional()])),
-                  interval: interval.optional(),
-                  serverOnly: z.boolean().default(false),
-                  freeTrial: interval.optional(),
-                }),
-              ),
-            ])
-            .default({}),
+          prices: z.union([z.literal("include-by-default"), z.record(paymentsId, price)]).default({}),
           includedItems: z
             .record(
-              z.string(),
+              paymentsId,
               z.object({
                 quantity: z.number().int().min(0).default(0),
                 repeat: z.union([interval, z.literal("never")]).default("never"),

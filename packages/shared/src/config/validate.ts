@@ -2,12 +2,13 @@
  * Checking an override before it is stored: only what is
  * written is checked, against what its level may set. Each refusal is a 400
  * with a plain-text message; older key names are carried to the current ones
- * first.
+ * first. Rules across keys (a product naming its product line) need the whole
+ * rendered config: payments.ts.
  */
 import { z } from "zod";
-import { LEVEL_SCHEMAS, type ConfigLevel } from "./schema.ts";
+import { LEVEL_SCHEMAS, OBJECT_RULES, type ConfigLevel } from "./schema.ts";
 import { configOverrideError, type ConfigOverride } from "./override.ts";
-import { childSchema, isPlainObject, unwrap } from "./walk.ts";
+import { childSchema, containerOption, isPlainObject, unwrap } from "./walk.ts";
 
 /** What one segment of a config key may hold (a record entry's id, say: a data vault store's). */
 export const CONFIG_KEY_SEGMENT_PATTERN = /^[A-Za-z0-9_$:-]+$/;
@@ -74,11 +75,17 @@ export function validateConfigOverride(level: ConfigLevel, override: ConfigOverr
     const path = key.split(".");
     let schema: z.ZodType | undefined = root;
     for (const [index, segment] of path.entries()) {
-      schema = childSchema(schema, segment);
+      const parent: z.ZodType = schema!;
+      schema = childSchema(parent, segment);
       if (!schema) {
         throw configOverrideError(
           `The key "${key}" is not valid (nested object not found in schema: "${path.slice(0, index + 1).join(".")}").`,
         );
+      }
+      // A record entry named in the key itself (`payments.products.<id>`) must be a valid id, as inside a value.
+      const record = recordOf(parent);
+      if (record && !(record.keyType as z.ZodType).safeParse(segment).success) {
+        throw configOverrideError(`${path.slice(0, index).join(".")} has an invalid key: "${segment}"`);
       }
     }
     const problem = valueProblem(schema!, value, key);
@@ -106,6 +113,8 @@ function dottedKeyIn(value: unknown): string | undefined {
 function valueProblem(schema: z.ZodType, value: unknown, path: string): string | null {
   if (value === null) return null;
   const { inner } = unwrap(schema);
+  if (inner instanceof z.ZodUnion) return unionProblem(inner, value, path);
+  if (inner instanceof z.ZodTuple) return tupleProblem(inner, value, path);
   if (inner instanceof z.ZodObject || inner instanceof z.ZodRecord) {
     if (!isPlainObject(value)) return typeMessage(path, "object", value);
     for (const [key, child] of Object.entries(value)) {
@@ -117,14 +126,50 @@ function valueProblem(schema: z.ZodType, value: unknown, path: string): string |
       const problem = valueProblem(next, child, childPath);
       if (problem) return problem;
     }
-    return null;
+    return OBJECT_RULES.get(inner)?.(value) ?? null;
   }
   const result = inner.safeParse(value);
   if (result.success) return null;
   return leafMessage(inner, value, path, result.error);
 }
 
+/** A union is checked as the option the value's shape picks: an object as the object or record option, else as a whole. */
+function unionProblem(union: z.ZodUnion, value: unknown, path: string): string | null {
+  const options = union.options as z.ZodType[];
+  const container = containerOption(union);
+  if (container && isPlainObject(value)) return valueProblem(container, value, path);
+  if (options.some((option) => option.safeParse(value).success)) return null;
+  const tuple = options.find((option) => unwrap(option).inner instanceof z.ZodTuple);
+  if (tuple && Array.isArray(value)) return valueProblem(tuple, value, path);
+  return `${path} is invalid`;
+}
+
+/** An interval and the like: each element at `path[i]`. */
+function tupleProblem(tuple: z.ZodTuple, value: unknown, path: string): string | null {
+  const items = tuple._zod.def.items as z.ZodType[];
+  if (!Array.isArray(value)) return typeMessage(path, "tuple", value);
+  if (value.length !== items.length) return `${path} must have exactly ${String(items.length)} elements`;
+  for (const [index, item] of items.entries()) {
+    const itemPath = `${path}[${String(index)}]`;
+    if (value[index] === null) return `${itemPath} is a required field`;
+    const problem = valueProblem(item, value[index], itemPath);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** Of a record (under its wrappers, or a union's record option), else undefined. */
+function recordOf(schema: z.ZodType): z.ZodRecord | undefined {
+  const { inner } = unwrap(schema);
+  const container = inner instanceof z.ZodUnion ? containerOption(inner) : inner;
+  const unwrapped = container && unwrap(container).inner;
+  return unwrapped instanceof z.ZodRecord ? unwrapped : undefined;
+}
+
 function leafMessage(schema: z.ZodType, value: unknown, path: string, error: z.ZodError): string {
+  // A rule with a message of its own (a money amount's) is answered with that message alone.
+  const custom = error.issues.find((issue) => issue.code === "custom");
+  if (custom) return custom.message;
   if (schema instanceof z.ZodEnum) return `${path} must be one of the following values: ${schema.options.join(", ")}`;
   if (schema instanceof z.ZodBoolean) return typeMessage(path, "boolean", value);
   if (schema instanceof z.ZodString || schema instanceof z.ZodStringFormat) {

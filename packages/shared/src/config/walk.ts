@@ -28,9 +28,21 @@ export function unwrap(schema: z.ZodType): Unwrapped {
   }
 }
 
+/** The object or record among a union's options (a product's prices: "include-by-default" or a record of prices). */
+export function containerOption(union: z.ZodUnion): z.ZodType | undefined {
+  return (union.options as z.ZodType[]).find((option) => {
+    const { inner } = unwrap(option);
+    return inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
+  });
+}
+
 /** The schema of `segment` inside `schema`: an object's field or any record entry; undefined when there is none. */
 export function childSchema(schema: z.ZodType, segment: string): z.ZodType | undefined {
   const { inner } = unwrap(schema);
+  if (inner instanceof z.ZodUnion) {
+    const option = containerOption(inner);
+    return option && childSchema(option, segment);
+  }
   if (inner instanceof z.ZodObject) {
     const shape = inner.shape as Record<string, z.ZodType>;
     return Object.hasOwn(shape, segment) ? shape[segment] : undefined;

@@ -2,6 +2,7 @@
 import {
   migrateConfigOverride,
   parseConfigOverrideString,
+  refuseNewConfigProblems,
   validateConfigOverride,
   type ConfigLevel,
   type ConfigOverride,
@@ -43,7 +44,10 @@ export function writeConfigOverride(
       .for("update");
     const stored = await readOverrides(tx, t, level);
     const override = next(stored[level]);
-    const sealed = await saveOverride(tx, w.serverSecret, t, level, override, renderOverrides(stored), source);
+    const before = renderOverrides(stored);
+    // Keys that name each other (a product and its product line, say) may sit at different levels: checked on the whole.
+    refuseNewConfigProblems(before, renderOverrides({ ...stored, [level]: override }));
+    const sealed = await saveOverride(tx, w.serverSecret, t, level, override, before, source);
     refuseWhatProductionForbids(w.serverSecret, t.projectId, project?.isProductionMode ?? false, { ...stored, [level]: sealed });
     await w.projects.changed(tx, t.projectId);
   });
