@@ -148,3 +148,27 @@ test("refuses two prices with one id before writing, and marks a free plan as in
   expect((await payments()).products.free?.prices).toBe("include-by-default");
   await expect.poll(async () => (await rows("Products").allTextContents()).join("|")).toContain("Free (included by default)");
 });
+
+test("lists names that do not resolve, stored as the API took them, until what they name exists", async () => {
+  await owner.project.updateConfig({
+    "payments.products.gems-pack": { prices: { once: { USD: "5" } }, includedItems: { gems: { quantity: 10 } } },
+  });
+  await openCatalogue();
+  const problems = card("Catalogue problems");
+  await expect
+    .poll(() => problems.getByRole("alert").textContent())
+    .toBe('payments.products.gems-pack.includedItems.gems must name an existing item ("gems" does not exist)');
+  await addItem("gems", "Gems");
+  await expect.poll(() => card("Catalogue problems").count()).toBe(0);
+});
+
+test("shows the server's refusal of an amount with too many decimals, writing nothing", async () => {
+  await openCatalogue();
+  await card("Products").getByRole("button", { name: "Add product" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a product" });
+  await dialog.getByLabel("Product id").fill("precise");
+  await dialog.getByRole("group", { name: "Price 1" }).getByLabel("USD").fill("9.999");
+  await dialog.getByRole("button", { name: "Add product" }).click();
+  await expect.poll(() => dialog.getByRole("alert").textContent()).toContain("Too many decimals; USD only has 2 decimals");
+  expect((await payments()).products.precise).toBeUndefined();
+});

@@ -41,8 +41,12 @@ const permissionSet = z.record(z.string(), z.literal(true)).default({});
 const interval = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month", "year"])]);
 const customerType = z.enum(CUSTOMER_TYPES);
 
-/** What an id in the payments catalogue may be: a product's, a price's, an item's, a product line's (SPEC §5). */
-export const PAYMENTS_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
+/**
+ * What an id in the payments catalogue may be: a product's, a price's, an item's, a product line's. Up to 63
+ * characters (SPEC §5); a first digit is allowed, as the wire contract's pattern reads (WIRE-next §5.1), so ids
+ * the reference stores are stored here too.
+ */
+export const PAYMENTS_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,62}$/;
 const paymentsId = z.string().regex(PAYMENTS_ID_PATTERN);
 
 /**

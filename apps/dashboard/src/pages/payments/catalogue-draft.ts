@@ -6,7 +6,7 @@
  * strings the owner typed: the server checks them against the currency's
  * decimals and says what is wrong.
  */
-import { CURRENCIES, type Currency, type CustomerType, type RenderedConfig } from "@latchkey/shared";
+import { CURRENCIES, PAYMENTS_ID_PATTERN, type Currency, type CustomerType, type RenderedConfig } from "@latchkey/shared";
 
 export type Payments = RenderedConfig["payments"];
 export type ProductConfig = Payments["products"][string];
@@ -59,8 +59,8 @@ export interface ProductDraft {
   includedItems: IncludedItemDraft[];
 }
 
-/** Ids of items, products, lines and prices: up to 63 letters, digits, _ and -, not starting with -. */
-export const PAYMENT_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,62}$/;
+/** Why an id the catalogue cannot hold is refused (PAYMENTS_ID_PATTERN), said before anything is written. */
+export const idRule = (what: string) => `${what} id is 1 to 63 letters, digits, _ and -, not starting with -.`;
 
 export function emptyPrice(index: number): PriceDraft {
   return {
@@ -168,12 +168,11 @@ export function productConfig(draft: ProductDraft): Record<string, unknown> {
 /** What the form can say before the server is asked: ids it could not store, and duplicates. */
 export function draftProblems(draft: ProductDraft, existingIds: readonly string[], editing: boolean): string[] {
   const problems: string[] = [];
-  if (!PAYMENT_ID_PATTERN.test(draft.id)) problems.push("A product id is 1 to 63 letters, digits, _ and -, not starting with -.");
+  if (!PAYMENTS_ID_PATTERN.test(draft.id)) problems.push(idRule("A product"));
   else if (!editing && existingIds.includes(draft.id)) problems.push(`There is already a product "${draft.id}".`);
   if (!draft.includeByDefault) {
     const priceIds = draft.prices.map((p) => p.id.trim());
-    if (priceIds.some((id) => !PAYMENT_ID_PATTERN.test(id)))
-      problems.push("A price id is 1 to 63 letters, digits, _ and -, not starting with -.");
+    if (priceIds.some((id) => !PAYMENTS_ID_PATTERN.test(id))) problems.push(idRule("A price"));
     if (new Set(priceIds).size !== priceIds.length) problems.push("Two prices have the same id.");
   }
   const itemIds = draft.includedItems.map((i) => i.itemId);

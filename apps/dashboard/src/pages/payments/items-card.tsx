@@ -3,7 +3,7 @@
  * moved to another customer type, and removed. Quantities are per customer
  * and are changed on the customer's page, not here.
  */
-import type { CustomerType } from "@latchkey/shared";
+import { PAYMENTS_ID_PATTERN, type CustomerType } from "@latchkey/shared";
 import { useState } from "react";
 import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -13,7 +13,7 @@ import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
-import { PAYMENT_ID_PATTERN, type Payments } from "./catalogue-draft.ts";
+import { idRule, type Payments } from "./catalogue-draft.ts";
 import { CustomerTypeSelect } from "./customer-type-select.tsx";
 
 type Editing = { id: string; displayName: string; customerType: CustomerType; isNew: boolean };
@@ -90,7 +90,7 @@ function ItemForm({ initial, existing, onDone }: { initial: Editing; existing: s
   const update = useUpdateConfig();
   const action = useAction(async () => {
     const itemId = id.trim();
-    if (!PAYMENT_ID_PATTERN.test(itemId)) throw new Error("An item id is 1 to 63 letters, digits, _ and -, not starting with -.");
+    if (!PAYMENTS_ID_PATTERN.test(itemId)) throw new Error(idRule("An item"));
     if (initial.isNew && existing.includes(itemId)) throw new Error(`There is already an item "${itemId}".`);
     await update({ [`payments.items.${itemId}`]: { ...(displayName.trim() ? { displayName: displayName.trim() } : {}), customerType } });
   });

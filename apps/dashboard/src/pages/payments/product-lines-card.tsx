@@ -2,7 +2,7 @@
  * Product lines (`payments.productLines.<id>`): a customer owns at most one
  * product of a line (add-ons aside), so buying another one switches plans.
  */
-import type { CustomerType } from "@latchkey/shared";
+import { PAYMENTS_ID_PATTERN, type CustomerType } from "@latchkey/shared";
 import { useState } from "react";
 import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -12,7 +12,7 @@ import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
-import { PAYMENT_ID_PATTERN, type Payments } from "./catalogue-draft.ts";
+import { idRule, type Payments } from "./catalogue-draft.ts";
 import { CustomerTypeSelect } from "./customer-type-select.tsx";
 
 export function ProductLinesCard({ payments }: { payments: Payments }) {
@@ -77,7 +77,7 @@ function LineForm({ existing, onDone }: { existing: string[]; onDone: () => void
   const update = useUpdateConfig();
   const action = useAction(async () => {
     const lineId = id.trim();
-    if (!PAYMENT_ID_PATTERN.test(lineId)) throw new Error("A product line id is 1 to 63 letters, digits, _ and -, not starting with -.");
+    if (!PAYMENTS_ID_PATTERN.test(lineId)) throw new Error(idRule("A product line"));
     if (existing.includes(lineId)) throw new Error(`There is already a product line "${lineId}".`);
     await update({
       [`payments.productLines.${lineId}`]: { ...(displayName.trim() ? { displayName: displayName.trim() } : {}), customerType },
