@@ -108,8 +108,9 @@ export function itemFromJson(json: ItemJson, context: ItemContext, customer: Ite
   const change = (delta: number, allowNegative: boolean) => updateItemQuantity(context, customer, json.id, { delta, allowNegative });
   return {
     ...item,
-    increaseQuantity: (amount) => change(wholeAmount(amount), true),
-    decreaseQuantity: (amount) => change(-wholeAmount(amount), true),
+    // async: a refused amount rejects the promise, as every failure of these methods does.
+    increaseQuantity: async (amount) => change(wholeAmount(amount), true),
+    decreaseQuantity: async (amount) => change(-wholeAmount(amount), true),
     async tryDecreaseQuantity(amount) {
       try {
         await change(-wholeAmount(amount), false);
