@@ -44,6 +44,7 @@ export type {
   TeamApiKey,
   TeamApiKeyFirstView,
 } from "./models/user-team-api-key.ts";
+export type { Item, ServerItem, GetItemOptions, ItemCustomerOptions, ItemQuantityChangeOptions } from "./models/item.ts";
 export { ServerUser } from "./models/server-user.ts";
 export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";

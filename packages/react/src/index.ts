@@ -18,6 +18,7 @@ export { useConnectedAccount } from "./use-connected-account.ts";
 export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitations, useTeamProfile } from "./use-teams.ts";
 export { usePermissions, usePermission, useTeamPermissionDefinitions, useProjectPermissionDefinitions } from "./use-permissions.ts";
 export { useConfig } from "./use-config.ts";
+export { useItem, type ItemHolder, type ItemOfApp } from "./use-item.ts";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { Impersonate } from "./components/impersonate.tsx";

@@ -19,6 +19,7 @@ import type {
   PermissionDefinitionUpdateOptions,
 } from "../models/permission.ts";
 import type { Session } from "../session/session.ts";
+import { itemCustomerOf, updateItemQuantity, type ItemQuantityChangeOptions } from "../models/item.ts";
 import { PermissionDefinitions } from "./permission-definitions.ts";
 import { AdminAiChat, type ChatContextType } from "./admin-ai-chat.ts";
 import {
@@ -173,6 +174,21 @@ export class StackAdminApp extends StackServerApp {
       query: { include_anonymous: booleanText(options.includeAnonymous) },
     });
     return metricsFromJson(json, (user) => this.serverUser(user));
+  }
+
+  /**
+   * Grants (positive `quantity`) or removes (negative) some of a customer's
+   * item, with an optional expiry and description. A removal that would take
+   * the quantity below zero is refused (ITEM_QUANTITY_INSUFFICIENT_AMOUNT);
+   * `serverItem.decreaseQuantity` is the way to go below zero.
+   */
+  async createItemQuantityChange(options: ItemQuantityChangeOptions): Promise<void> {
+    await updateItemQuantity(this.items.context(null), itemCustomerOf(options), options.itemId, {
+      delta: options.quantity,
+      allowNegative: false,
+      expiresAt: options.expiresAt,
+      description: options.description,
+    });
   }
 
   // -------------------------------------------------------------------------

@@ -31,6 +31,8 @@ import { linkOAuthAccount, type OAuthScopesOnSignIn } from "./oauth-sign-in.ts";
 import { AppSessions } from "./app-sessions.ts";
 import { readCurrentUserJson } from "./current-user-read.ts";
 import { AppTeams } from "./teams.ts";
+import { AppItems } from "./items.ts";
+import { itemCustomerOf, type GetItemOptions, type Item } from "../models/item.ts";
 
 export type { RedirectToOptions };
 export type { GetUserOptions, StackClientAppOptions };
@@ -82,6 +84,8 @@ export class StackClientApp extends ClientAppSignIn {
 
   /** The cached team, member, invitation and permission reads (apps/teams.ts). */
   protected readonly teams: AppTeams;
+  /** The cached item reads of users, teams and custom customers (apps/items.ts). */
+  protected readonly items: AppItems;
   protected readonly oauthScopesOnSignIn: OAuthScopesOnSignIn;
 
   constructor(protected readonly options: StackClientAppOptions) {
@@ -104,10 +108,12 @@ export class StackClientApp extends ClientAppSignIn {
       (refreshToken) => this.api.refreshAccessToken(refreshToken, this.accessType),
       (session) => this.sessionSignedInUserChanged(session),
     );
+    this.items = new AppItems({ api: this.api, accessType: () => this.accessType, cache: this.cache });
     this.teams = new AppTeams({
       api: this.api,
       accessType: () => this.accessType,
       cache: this.cache,
+      items: this.items,
       invitationCallbackUrl: (given) => this.codeCallbackUrl(given, "teamInvitation"),
       serverUser: (json) => this.serverUser(json),
       usersChanged: () => {
@@ -239,6 +245,7 @@ export class StackClientApp extends ClientAppSignIn {
       connectedAccessToken: (provider, scope) => this.#connectedAccessTokens.entry(session, provider, scope),
       linkOAuthAccount: (provider, options) => linkOAuthAccount(this.oauthContext(session), provider, options),
       teams: this.teams,
+      items: this.items,
     };
   }
 
@@ -261,7 +268,27 @@ export class StackClientApp extends ClientAppSignIn {
       userChanged: () => this.notifyUserChanged(),
       emailVerificationUrl: (given) => this.codeCallbackUrl(given, "emailVerification"),
       teams: this.teams,
+      items: this.items,
     });
+  }
+
+  // -------------------------------------------------------------------------
+  // Items
+
+  /**
+   * A customer's quantity of an item: a user's, a team's or a custom
+   * customer's. A client reads its own user's items, and a team's where it
+   * holds `team_admin`; the server refuses others (403, or the team's error).
+   */
+  getItem(options: GetItemOptions): Promise<Item> {
+    return this._itemEntry(options).get();
+  }
+
+  /** The cache entry behind `getItem`, for hooks (`useItem` of @latchkey/react). */
+  _itemEntry(options: GetItemOptions): CacheEntry<Item> {
+    // Server access reads without a user's session (a server app may have no token store).
+    const session = this.accessType === "client" ? this.sessionFor() : null;
+    return this.items.entry(session, itemCustomerOf(options), options.itemId);
   }
 
   async getProject(): Promise<Project> {

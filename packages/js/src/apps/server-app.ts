@@ -26,6 +26,7 @@ import type { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
 import { dataVaultStore, type DataVaultStore } from "./data-vault.ts";
+import type { GetItemOptions, ServerItem } from "../models/item.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
   secretServerKey: string;
@@ -162,6 +163,11 @@ export class StackServerApp extends StackClientApp {
    */
   async getDataVaultStore(id: string): Promise<DataVaultStore> {
     return dataVaultStore({ api: this.api, accessType: this.accessType }, id);
+  }
+
+  /** A customer's item (a user's, a team's or a custom customer's), with the methods that change its quantity. */
+  override getItem(options: GetItemOptions): Promise<ServerItem> {
+    return super.getItem(options) as Promise<ServerItem>;
   }
 
   // -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import { CachedQuery, type CacheStore } from "../cache/index.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import { booleanText } from "../interface/query-values.ts";
+import type { ItemReads } from "../models/item.ts";
 import type { ServerTeamJson, ServerUserJson, TeamJson } from "../models/json.ts";
 import type { ProjectPermission, TeamPermission } from "../models/permission.ts";
 import type { ServerUser } from "../models/server-user.ts";
@@ -36,6 +37,8 @@ export interface AppTeamsContext {
   serverUser(json: ServerUserJson): ServerUser;
   /** Teams changed: the app's signed-in users are read again. */
   usersChanged(): void;
+  /** The app's cached item reads (a team's items). */
+  items: ItemReads;
 }
 
 type S = Session | null;
@@ -172,6 +175,7 @@ export class AppTeams implements TeamQueries {
       ...this.memberContext(session),
       users: (teamId) => this.#users.entry(session, teamId),
       invitations: (teamId) => this.#invitations.entry(session, teamId),
+      item: (teamId, itemId) => this.ctx.items.entry(session, { type: "team", id: teamId }, itemId),
       invitationCallbackUrl: (given) => this.ctx.invitationCallbackUrl(given),
     };
   }

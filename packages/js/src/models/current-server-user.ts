@@ -4,6 +4,7 @@
  * which go through /users/me with the app's server access.
  */
 import { CurrentUser } from "./current-user.ts";
+import type { ServerItem } from "./item.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
 import { createUserSession, type CreateSessionOptions, type CreatedSession } from "./server-user-sessions.ts";
@@ -78,6 +79,11 @@ export class CurrentServerUser extends CurrentUser {
   revokePermission(permissionId: string): Promise<void>;
   revokePermission(scope: TeamRef | string, permissionId?: string): Promise<void> {
     return this.teams.revokePermission(scope, permissionId);
+  }
+
+  /** This user's item, with the methods that change its quantity. */
+  override getItem(itemId: string): Promise<ServerItem> {
+    return super.getItem(itemId) as Promise<ServerItem>;
   }
 
   /** A new session for this user, beside the current one. */

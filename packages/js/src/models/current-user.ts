@@ -32,6 +32,7 @@ import { userUpdateToJson, type UserContext, type UserUpdateOptions } from "./us
 import type { UserTeams } from "./user-teams.ts";
 import { UserWithTeams } from "./user-with-teams.ts";
 import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
+import type { Item } from "./item.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
 export class CurrentUser extends UserWithTeams {
@@ -164,6 +165,19 @@ export class CurrentUser extends UserWithTeams {
   /** The cache entry behind `listApiKeys`, for hooks (`useApiKeys` of @latchkey/react). */
   _apiKeysEntry(): CacheEntry<UserApiKey[]> {
     return this.context.apiKeys();
+  }
+
+  // -------------------------------------------------------------------------
+  // Items
+
+  /** This user's quantity of an item (`payments.items.<id>`, for users). */
+  getItem(itemId: string): Promise<Item> {
+    return this._itemEntry(itemId).get();
+  }
+
+  /** The cache entry behind `getItem`, for hooks (`useItem(user, itemId)` of @latchkey/react). */
+  _itemEntry(itemId: string): CacheEntry<Item> {
+    return this.context.items.entry(this.session, { type: "user", id: this.id }, itemId);
   }
 
   // -------------------------------------------------------------------------

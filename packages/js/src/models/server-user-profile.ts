@@ -4,6 +4,8 @@
  * deletion). Each layer above adds one area: teams, contact channels, connected
  * accounts, sessions, then the password, passkeys and API keys.
  */
+import type { CacheEntry } from "../cache/entry.ts";
+import type { Item, ServerItem } from "./item.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
 import type { ServerTeam } from "./team.ts";
@@ -11,7 +13,7 @@ import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from
 import { UserWithTeams } from "./user-with-teams.ts";
 
 /** What a user read by a server app needs from the app. */
-export type ServerUserContext = Pick<UserContext, "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl">;
+export type ServerUserContext = Pick<UserContext, "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl" | "items">;
 
 // The fields are assigned from `serverOnlyUserFields` in the constructor, so
 // the merged declaration is safe; it keeps the field list in one place.
@@ -68,6 +70,17 @@ export abstract class ServerUserProfile extends UserWithTeams {
 
   setPrimaryEmail(email: string | null, options: { verified?: boolean } = {}): Promise<void> {
     return this.update({ primaryEmail: email, ...(options.verified !== undefined ? { primaryEmailVerified: options.verified } : {}) });
+  }
+
+  /** This user's item (`payments.items.<id>`, for users), with the methods that change its quantity. */
+  getItem(itemId: string): Promise<ServerItem> {
+    // Read with server access: the object has the quantity methods.
+    return this._itemEntry(itemId).get() as Promise<ServerItem>;
+  }
+
+  /** The cache entry behind `getItem`, for hooks (`useItem(user, itemId)` of @latchkey/react). */
+  _itemEntry(itemId: string): CacheEntry<Item> {
+    return this.context.items.entry(null, { type: "user", id: this.id }, itemId);
   }
 
   async delete(): Promise<void> {

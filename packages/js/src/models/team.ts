@@ -9,6 +9,7 @@ import type { CacheEntry } from "../cache/entry.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { Json, ServerTeamJson, TeamJson } from "./json.ts";
+import type { Item, ServerItem } from "./item.ts";
 import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
 import {
   createTeamApiKey,
@@ -33,6 +34,8 @@ export interface TeamContext {
   /** The app's cached reads of a team's members and pending invitations. */
   users(teamId: string): CacheEntry<TeamUser[]>;
   invitations(teamId: string): CacheEntry<TeamInvitation[]>;
+  /** The app's cached read of a team's item. */
+  item(teamId: string, itemId: string): CacheEntry<Item>;
   /** Where an invitation link leads: the given URL, else the app's team-invitation page (absolute). */
   invitationCallbackUrl(given: string | undefined): string;
   /** Tells the app teams changed, so its cached team reads (and signed-in users) are read again. */
@@ -117,6 +120,16 @@ export class Team {
     return listTeamApiKeys(this.apiKeyContext());
   }
 
+  /** This team's quantity of an item (`payments.items.<id>`, for teams); from a client, needs `team_admin`. */
+  getItem(itemId: string): Promise<Item> {
+    return this.context.item(this.id, itemId).get();
+  }
+
+  /** The cache entry behind `getItem`, for hooks (`useItem(team, itemId)` of @latchkey/react). */
+  _itemEntry(itemId: string): CacheEntry<Item> {
+    return this.context.item(this.id, itemId);
+  }
+
   private apiKeyContext() {
     return { ...this.caller, api: this.context.api, owner: { type: "team" as const, teamId: this.id }, changed: () => {} };
   }
@@ -143,6 +156,11 @@ export class ServerTeam extends Team {
   /** The members as server users, with their profile in this team. */
   override listUsers(): Promise<ServerTeamUser[]> {
     return super.listUsers() as Promise<ServerTeamUser[]>;
+  }
+
+  /** This team's item, with the methods that change its quantity. */
+  override getItem(itemId: string): Promise<ServerItem> {
+    return super.getItem(itemId) as Promise<ServerItem>;
   }
 
   /** Adds a user as a member, with the team-member default permissions. */

@@ -12,6 +12,7 @@ import type { ApiKeyContext, UserApiKey } from "./user-team-api-key.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ContactChannel } from "./contact-channel.ts";
+import type { ItemReads } from "./item.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import type { OAuthProvider } from "./oauth-provider.ts";
 import type { Passkey } from "./passkey.ts";
@@ -90,6 +91,8 @@ export interface UserContext {
   linkOAuthAccount(provider: string, options: { scopes?: readonly string[]; returnTo?: string }): Promise<never>;
   /** The app's team reads and writes (apps/teams.ts). */
   teams: AppTeamAccess;
+  /** The app's cached item reads (apps/items.ts). */
+  items: ItemReads;
 }
 
 function baseFields(json: ClientUserJson): Omit<User, "selectedTeam"> {
