@@ -10,15 +10,15 @@
  * known-errors/payments.ts); the catalogue (`payments.*`) in its config
  * schema; the tables' migrations in db/migrations/.
  */
-import { paymentsItemsEndpoints } from "@latchkey/shared";
+import { paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
-import { paymentItemChanges } from "./schema.ts";
+import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentTestClocks } from "./schema.ts";
 
 export default defineCapability({
   name: "payments",
-  contract: { ...paymentsItemsEndpoints },
-  tables: [paymentItemChanges],
+  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints },
+  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],

@@ -12,7 +12,7 @@ export default [
     await changeItemQuantity(services, tenancyOf(auth), customer, params.item_id, {
       ...body,
       allowNegative: query.allow_negative === "true",
-    });
+    }, auth.project.rendered);
     return { body: {} };
   }),
 ];
