@@ -88,7 +88,7 @@ export async function changeItemQuantity(
   await services.db.transaction(async (tx) => {
     // One writer at a time per customer and item: the quantity read below is what the insert is decided on.
     await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtextextended(${["item", scope.projectId, scope.branchId, customer.type, customer.id, itemId].join("\u0000")}, 0))`,
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(${JSON.stringify(["item", scope.projectId, scope.branchId, customer.type, customer.id, itemId])}, 0))`,
     );
     if (change.idempotency_key !== undefined) {
       const [earlier] = await tx

@@ -171,7 +171,7 @@ export async function grantProductIn(
 /** One grant or cancellation at a time per customer: what it checks is what it decides on. */
 async function lockCustomer(tx: EventTx, scope: Tenancy, customer: Customer): Promise<void> {
   await tx.execute(
-    sql`SELECT pg_advisory_xact_lock(hashtextextended(${["purchases", scope.projectId, scope.branchId, customer.type, customer.id].join("\u0000")}, 0))`,
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${JSON.stringify(["purchases", scope.projectId, scope.branchId, customer.type, customer.id])}, 0))`,
   );
 }
 
