@@ -73,7 +73,8 @@ const quantity = async (as: Auth, userId: string, item: string) => {
   expect(res.status, res.text).toBe(200);
   return res.body.quantity as number;
 };
-const advance = (p: Project, ms: number) => server.request("/internal/payments/test-clock/advance", { method: "POST", as: p.admin, body: { ms } });
+const advance = (p: Project, ms: number) =>
+  server.request("/internal/payments/test-clock/advance", { method: "POST", as: p.admin, body: { ms } });
 const purchaseUrl = (as: Auth, body: Record<string, unknown>) =>
   server.request("/payments/purchases/create-purchase-url", { method: "POST", as, body });
 const codeOf = (url: string) => new URL(url).pathname.split("/").pop()!;
@@ -316,7 +317,9 @@ describe("cancelling", () => {
     const res = await cancel(user.as, user.userId, "pro");
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ success: true });
-    expect((await list(user.as, user.userId)).body.items).toEqual([expect.objectContaining({ id: "pro", type: "one_time", subscription: null })]);
+    expect((await list(user.as, user.userId)).body.items).toEqual([
+      expect.objectContaining({ id: "pro", type: "one_time", subscription: null }),
+    ]);
     const twice = await cancel(user.as, user.userId, "pro");
     expect(twice.status).toBe(400);
     expect(twice.text).toBe("This subscription cannot be canceled.");
@@ -475,7 +478,12 @@ describe("buying in test mode", () => {
   });
 
   it("work for a new project without any payment account; outside test mode refuse with the onboarding message", async () => {
-    const p = await newProject({ products: PAYMENTS.products, items: PAYMENTS.items, productLines: PAYMENTS.productLines, testMode: false });
+    const p = await newProject({
+      products: PAYMENTS.products,
+      items: PAYMENTS.items,
+      productLines: PAYMENTS.productLines,
+      testMode: false,
+    });
     const user = await signUpUser(server, p);
     const res = await purchaseUrl(user.as, { customer_type: "user", customer_id: user.userId, product_id: "pro" });
     expect(res.status).toBe(400);

@@ -20,7 +20,10 @@ export function isTestMode(config: RenderedConfig): boolean {
 }
 
 async function testClockOffset(db: DbOrTx, scope: Tenancy): Promise<number> {
-  const [row] = await db.select({ offsetMs: paymentTestClocks.offsetMs }).from(paymentTestClocks).where(inTenancy(paymentTestClocks, scope));
+  const [row] = await db
+    .select({ offsetMs: paymentTestClocks.offsetMs })
+    .from(paymentTestClocks)
+    .where(inTenancy(paymentTestClocks, scope));
   return row?.offsetMs ?? 0;
 }
 

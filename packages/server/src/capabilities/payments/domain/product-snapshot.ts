@@ -48,7 +48,8 @@ export function productOf(config: RenderedConfig, accessType: AccessType, choice
   }
   if (productId !== undefined) {
     const product = Object.hasOwn(config.payments.products, productId) ? config.payments.products[productId] : undefined;
-    if (!product) throw new KnownErrors.ProductDoesNotExist(productId, Object.hasOwn(config.payments.items, productId) ? "item_exists" : null);
+    if (!product)
+      throw new KnownErrors.ProductDoesNotExist(productId, Object.hasOwn(config.payments.items, productId) ? "item_exists" : null);
     if (product.serverOnly && accessType === "client") throw new KnownErrors.ProductDoesNotExist(productId, "server_only");
     return product;
   }
@@ -60,7 +61,12 @@ export function productOf(config: RenderedConfig, accessType: AccessType, choice
 export function inlineProductOf(inline: InlineProduct): ProductSnapshot {
   const prices: Record<string, ProductPrice> = {};
   for (const [priceId, { interval, free_trial, ...amounts }] of Object.entries(inline.prices)) {
-    prices[priceId] = { ...definedOnly(amounts), ...(interval ? { interval } : {}), ...(free_trial ? { freeTrial: free_trial } : {}), serverOnly: true };
+    prices[priceId] = {
+      ...definedOnly(amounts),
+      ...(interval ? { interval } : {}),
+      ...(free_trial ? { freeTrial: free_trial } : {}),
+      serverOnly: true,
+    };
   }
   const includedItems: ProductSnapshot["includedItems"] = {};
   for (const [itemId, item] of Object.entries(inline.included_items ?? {})) {

@@ -81,20 +81,33 @@ const codeColumns = {
   product: paymentPurchaseCodes.product,
 };
 
-function codeOf(row: { id: string; customerType: Customer["type"]; customerId: string; productId: string | null; product: ProductSnapshot }) {
+function codeOf(row: {
+  id: string;
+  customerType: Customer["type"];
+  customerId: string;
+  productId: string | null;
+  product: ProductSnapshot;
+}) {
   return { id: row.id, customer: { type: row.customerType, id: row.customerId }, productId: row.productId, product: row.product };
 }
 
 /** The unused, unexpired code, or VERIFICATION_CODE_NOT_FOUND. */
 export async function findPurchaseCode(services: Services, scope: Tenancy, fullCode: string, now: Date): Promise<PurchaseCode> {
-  const [row] = await services.db.select(codeColumns).from(paymentPurchaseCodes).where(usable(scope, fullCode, now));
+  const [row] = await services.db
+    .select(codeColumns)
+    .from(paymentPurchaseCodes)
+    .where(usable(scope, fullCode, now));
   if (!row) throw new KnownErrors.VerificationCodeNotFound();
   return codeOf(row);
 }
 
 /** Marks the code used, in the purchase's transaction; VERIFICATION_CODE_NOT_FOUND when it is not (or no longer) usable. */
 export async function takePurchaseCode(tx: DbOrTx, scope: Tenancy, fullCode: string, now: Date): Promise<PurchaseCode> {
-  const [row] = await tx.update(paymentPurchaseCodes).set({ usedAt: now }).where(usable(scope, fullCode, now)).returning(codeColumns);
+  const [row] = await tx
+    .update(paymentPurchaseCodes)
+    .set({ usedAt: now })
+    .where(usable(scope, fullCode, now))
+    .returning(codeColumns);
   if (!row) throw new KnownErrors.VerificationCodeNotFound();
   return codeOf(row);
 }

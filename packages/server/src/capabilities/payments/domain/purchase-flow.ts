@@ -28,7 +28,11 @@ export function ensurePurchasesAllowed(config: RenderedConfig): void {
 }
 
 /** The type a product is for must be the customer's (WIRE-next §5.2). */
-export function ensureProductFitsCustomer(product: { customerType: Customer["type"] }, productId: string | undefined, customer: Customer): void {
+export function ensureProductFitsCustomer(
+  product: { customerType: Customer["type"] },
+  productId: string | undefined,
+  customer: Customer,
+): void {
   if (product.customerType !== customer.type) {
     throw new KnownErrors.ProductCustomerTypeDoesNotMatch(productId ?? null, customer.id, product.customerType, customer.type);
   }

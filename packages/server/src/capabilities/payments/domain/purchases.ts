@@ -122,7 +122,8 @@ export async function grantProductIn(
     throw new StatusError(400, "This product is an add-on to a product that the customer does not have");
   }
   const sameLine = sameLinePurchases(config, product, owned);
-  if (sameLine.some((p) => p.kind === "one_time")) throw new StatusError(400, "Customer already has a one-time purchase in this product line");
+  if (sameLine.some((p) => p.kind === "one_time"))
+    throw new StatusError(400, "Customer already has a one-time purchase in this product line");
   const replaced = sameLine.filter((p) => p.kind === "subscription").map((p) => p.id);
   if (replaced.length > 0) {
     await tx

@@ -11,9 +11,7 @@ export async function removeCustomerLedger(_services: Services, tx: EventTx, eve
     for (const [projectId, ids] of groupByProject(gone)) {
       for (const table of [paymentItemChanges, paymentPurchases, paymentPurchaseCodes]) {
         // tenancy: a user's or team's id is unique in its project, whichever branch the deletion was in.
-        await tx
-          .delete(table)
-          .where(and(eq(table.projectId, projectId), eq(table.customerType, type), inArray(table.customerId, ids)));
+        await tx.delete(table).where(and(eq(table.projectId, projectId), eq(table.customerType, type), inArray(table.customerId, ids)));
       }
     }
   }

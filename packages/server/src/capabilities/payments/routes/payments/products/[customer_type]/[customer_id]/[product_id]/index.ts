@@ -10,7 +10,9 @@ export default [
   defineRoute(paymentsProductsEndpoints.cancelProduct, async ({ auth, params, query, services }) => {
     const customer = customerOf(params);
     const forbidden =
-      customer.type === "custom" ? "Clients can only cancel user or team subscriptions they control." : "Clients can only cancel their own subscriptions.";
+      customer.type === "custom"
+        ? "Clients can only cancel user or team subscriptions they control."
+        : "Clients can only cancel their own subscriptions.";
     await ensureClientCanAccessCustomer(services, callerOf(auth), customer, forbidden);
     const config = auth.project.rendered;
     const product = productOf(config, auth.type, { productId: params.product_id, inline: undefined });
