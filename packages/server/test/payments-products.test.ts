@@ -349,6 +349,30 @@ describe("cancelling", () => {
   });
 });
 
+describe("team customers", () => {
+  it("let a team's admin list and cancel its products from the client; refuse a plain member", async () => {
+    const admin = await signUpUser(server, project);
+    const member = await signUpUser(server, project);
+    const team = await server.request("/teams", {
+      method: "POST",
+      as: project.server,
+      body: { display_name: "Billing team", creator_user_id: admin.userId },
+    });
+    expect(team.status, team.text).toBe(201);
+    const teamId = team.body.id as string;
+    const joined = await server.request(`/team-memberships/${teamId}/${member.userId}`, { method: "POST", as: project.server, body: {} });
+    expect(joined.status, joined.text).toBe(201);
+    expect((await grant(project.server, teamId, { product_id: "team-plan" }, "team")).status).toBe(200);
+    const listed = await list(admin.as, teamId, undefined, "team");
+    expect(listed.body.items.map((i: { id: string }) => i.id)).toEqual(["team-plan"]);
+    expectKnownError(await list(member.as, teamId, undefined, "team"), "TEAM_PERMISSION_REQUIRED");
+    const outsider = await signUpUser(server, project);
+    expectKnownError(await list(outsider.as, teamId, undefined, "team"), "TEAM_MEMBERSHIP_NOT_FOUND");
+    const cancelled = await server.request(`${productsPath("team", teamId)}/team-plan`, { method: "DELETE", as: admin.as });
+    expect(cancelled.status, cancelled.text).toBe(200);
+  });
+});
+
 describe("the payments test clock", () => {
   it("move a project's payments time: repeat grants arrive, when-repeated ones expire, periods roll", async () => {
     const p = await newProject();
@@ -455,7 +479,15 @@ describe("buying in test mode", () => {
     const user = await signUpUser(server, p);
     const created = await purchaseUrl(p.server, { customer_type: "user", customer_id: user.userId, product_id: "seats" });
     const fullCode = codeOf(created.body.url);
-    const answers = await Promise.all([1, 2].map(() => testModeBuy({ full_code: fullCode, price_id: "monthly", quantity: 2 })));
+    // The reference's own tests call it with admin access: credentials are ignored, the code names the project.
+    const answers = await Promise.all([
+      testModeBuy({ full_code: fullCode, price_id: "monthly", quantity: 2 }),
+      server.request("/internal/payments/test-mode-purchase-session", {
+        method: "POST",
+        as: p.admin,
+        body: { full_code: fullCode, price_id: "monthly", quantity: 2 },
+      }),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
     const rows = await server.instance.services.db.select().from(paymentPurchases).where(eq(paymentPurchases.projectId, p.id));
     expect(rows).toHaveLength(1);
