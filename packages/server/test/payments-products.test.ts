@@ -309,7 +309,45 @@ describe("granting and listing", () => {
   });
 });
 
+describe("included items and the ledger", () => {
+  it("count included items in a removal's check, and let concurrent grants of one product make one purchase", async () => {
+    const user = await signUpUser(server, project);
+    const grants = await Promise.all([1, 2, 3].map(() => grant(project.server, user.userId, { product_id: "pro" })));
+    expect(grants.map((g) => g.status).sort()).toEqual([200, 400, 400]);
+    expect(grants.filter((g) => g.status === 400).map((g) => g.body.code)).toEqual(["PRODUCT_ALREADY_GRANTED", "PRODUCT_ALREADY_GRANTED"]);
+    const remove = (delta: number) =>
+      server.request(`/payments/items/user/${user.userId}/credits/update-quantity`, {
+        method: "POST",
+        as: project.server,
+        query: { allow_negative: "false" },
+        body: { delta },
+      });
+    expect((await remove(-4)).status).toBe(200);
+    const tooMuch = await remove(-2);
+    expectKnownError(tooMuch, "ITEM_QUANTITY_INSUFFICIENT_AMOUNT", 400);
+    expect(tooMuch.body.details).toEqual({ item_id: "credits", customer_id: user.userId, quantity: -2 });
+    expect(await quantity(project.server, user.userId, "credits")).toBe(1);
+  });
+});
+
 describe("cancelling", () => {
+  it("cancel one stackable subscription by its id, leaving the others", async () => {
+    const user = await signUpUser(server, project);
+    const first = await grant(project.server, user.userId, { product_id: "seats" });
+    expect((await grant(project.server, user.userId, { product_id: "seats", quantity: 2 })).status).toBe(200);
+    const res = await server.request(`${productsPath("user", user.userId)}/seats`, {
+      method: "DELETE",
+      as: user.as,
+      query: { subscription_id: first.body.subscription_id },
+    });
+    expect(res.status, res.text).toBe(200);
+    const items = (await list(user.as, user.userId)).body.items;
+    expect(items.map((i: { type: string; quantity: number }) => [i.type, i.quantity])).toEqual([
+      ["one_time", 1],
+      ["subscription", 2],
+    ]);
+  });
+
   it("cancel one's own subscription: owned until the period ends, listed as one-time meanwhile, gone after", async () => {
     const p = await newProject();
     const user = await signUpUser(server, p);
@@ -428,7 +466,8 @@ describe("buying in test mode", () => {
     expect(url.searchParams.get("return_url")).toBe("http://localhost:3000/after");
     const fullCode = codeOf(created.body.url);
 
-    const validated = await validate({ full_code: fullCode });
+    expectKnownError(await validate({ full_code: fullCode, return_url: "https://evil.example.com/" }), "REDIRECT_URL_NOT_WHITELISTED", 400);
+    const validated = await validate({ full_code: fullCode, return_url: "http://localhost:3000/after" });
     expect(validated.status, validated.text).toBe(200);
     expect(validated.body).toEqual({
       product: {
