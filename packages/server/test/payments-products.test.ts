@@ -7,7 +7,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { paymentPurchases } from "../src/capabilities/payments/schema.ts";
+import { deleteExpiredPurchaseCodes } from "../src/capabilities/payments/domain/purchase-codes.ts";
+import { paymentPurchaseCodes, paymentPurchases } from "../src/capabilities/payments/schema.ts";
 import { outboxEvents } from "../src/db/schema/index.ts";
 import { createProject, expectPlainError, signUpUser, UNKNOWN_UUID, type Project } from "./fixtures.ts";
 import { authHeaders, createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
@@ -543,6 +544,14 @@ describe("buying in test mode", () => {
       expectKnownError(await validate({ full_code: fullCode }), "VERIFICATION_CODE_NOT_FOUND", 404);
       expectKnownError(await testModeBuy({ full_code: fullCode, price_id: "once" }), "VERIFICATION_CODE_NOT_FOUND", 404);
     });
+    // Housekeeping deletes it a day after it expired, not before.
+    const codesOf = () => server.instance.services.db.select().from(paymentPurchaseCodes).where(eq(paymentPurchaseCodes.projectId, p.id));
+    const [row] = await codesOf();
+    const dayAfterExpiry = row!.expiresAt.getTime() + DAY;
+    await deleteExpiredPurchaseCodes(server.instance.services.db, new Date(dayAfterExpiry - 1000));
+    expect(await codesOf()).toHaveLength(1);
+    expect(await deleteExpiredPurchaseCodes(server.instance.services.db, new Date(dayAfterExpiry + 1000))).toBeGreaterThanOrEqual(1);
+    expect(await codesOf()).toHaveLength(0);
     expectKnownError(await validate({ full_code: "nonsense" }), "VERIFICATION_CODE_NOT_FOUND", 404);
     expectKnownError(await validate({ full_code: `${UNKNOWN_UUID}_${"a".repeat(45)}` }), "VERIFICATION_CODE_NOT_FOUND", 404);
     expectKnownError(await validate({ full_code: `${p.id}_${"a".repeat(45)}` }), "VERIFICATION_CODE_NOT_FOUND", 404);

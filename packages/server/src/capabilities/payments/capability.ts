@@ -19,6 +19,7 @@
  */
 import { paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
+import { deleteExpiredPurchaseCodes } from "./domain/purchase-codes.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
 import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentTestClocks } from "./schema.ts";
 
@@ -29,6 +30,6 @@ export default defineCapability({
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],
-  housekeeping: [],
+  housekeeping: [{ name: "expiredPurchaseCodes", sweep: deleteExpiredPurchaseCodes }],
   jobs: [],
 });

@@ -100,7 +100,10 @@ export const paymentPurchaseCodes = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [uniqueIndex("payment_purchase_codes_hash_idx").on(t.projectId, t.branchId, t.codeHash)],
+  (t) => [
+    uniqueIndex("payment_purchase_codes_hash_idx").on(t.projectId, t.branchId, t.codeHash),
+    index("payment_purchase_codes_expiry_idx").on(t.expiresAt),
+  ],
 );
 
 /**

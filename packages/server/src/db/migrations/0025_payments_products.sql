@@ -43,4 +43,5 @@ ALTER TABLE "payment_purchase_codes" ADD CONSTRAINT "payment_purchase_codes_proj
 ALTER TABLE "payment_purchases" ADD CONSTRAINT "payment_purchases_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_test_clocks" ADD CONSTRAINT "payment_test_clocks_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_purchase_codes_hash_idx" ON "payment_purchase_codes" USING btree ("project_id","branch_id","code_hash");--> statement-breakpoint
+CREATE INDEX "payment_purchase_codes_expiry_idx" ON "payment_purchase_codes" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "payment_purchases_customer_idx" ON "payment_purchases" USING btree ("project_id","branch_id","customer_type","customer_id","created_at");

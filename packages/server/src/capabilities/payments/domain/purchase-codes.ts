@@ -10,6 +10,7 @@ import { createHash, randomInt } from "node:crypto";
 import { DEFAULT_BRANCH_ID, KnownErrors, UUID_PATTERN } from "@latchkey/shared";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
+import { sweepOlderThan } from "../../../db/sweep.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import type { Services } from "../../../services.ts";
 import { paymentPurchaseCodes } from "../schema.ts";
@@ -17,6 +18,9 @@ import type { Customer } from "./customers.ts";
 import type { ProductSnapshot } from "./product-snapshot.ts";
 
 export const PURCHASE_CODE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Expired codes are kept a day more (a late purchase page then still finds nothing, as it would), then deleted. */
+const KEPT_AFTER_EXPIRY_MS = 24 * 60 * 60 * 1000;
+const SWEEP_ROWS = 500;
 const CODE_LENGTH = 45;
 /** Lower-case letters and digits: the code sits in a URL path as it is. */
 const CODE_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -110,4 +114,10 @@ export async function takePurchaseCode(tx: DbOrTx, scope: Tenancy, fullCode: str
     .returning(codeColumns);
   if (!row) throw new KnownErrors.VerificationCodeNotFound();
   return codeOf(row);
+}
+
+/** Housekeeping, across all projects: deletes a batch of codes that expired over a day ago (used ones too). */
+export function deleteExpiredPurchaseCodes(db: DbOrTx, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - KEPT_AFTER_EXPIRY_MS);
+  return sweepOlderThan(db, paymentPurchaseCodes, paymentPurchaseCodes.expiresAt, cutoff, SWEEP_ROWS);
 }
