@@ -77,6 +77,7 @@ export function cacheEventsOf(event: DomainEvent): CacheEvent[] {
     case "session.created":
     case "api_key.created":
     case "email.queued":
+    case "payments.product_granted":
       // Nothing cached can predate them: the caches keep only what was found.
       return [];
   }

@@ -49,6 +49,19 @@ interface EventData {
   "api_key.revoked": ApiKeyOwner;
   /** A user or team API key's description changed (no webhook: the issue's list has created and revoked only). */
   "api_key.updated": { id: string };
+  /**
+   * A customer was granted a product (capabilities/payments): by the API, a test-mode purchase, or a payment.
+   * `id` is the purchase's; `product_id` is null for an inline product.
+   */
+  "payments.product_granted": {
+    id: string;
+    customer_type: "user" | "team" | "custom";
+    customer_id: string;
+    product_id: string | null;
+    quantity: number;
+    type: "one_time" | "subscription";
+    source: "api_grant" | "test_mode" | "stripe";
+  };
 }
 
 type ApiKeyOwner = { id: string; user_id: string } | { id: string; team_id: string };

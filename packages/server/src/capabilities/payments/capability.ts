@@ -3,25 +3,33 @@
  * products, purchases and their transactions. A customer is a user, a team,
  * or the app's own id (domain/customers.ts). Quantities are a ledger of
  * grants and removals (domain/ledger.ts) kept in payment_item_changes
- * (schema.ts), plus what owned products include.
+ * (schema.ts), plus what owned products include (domain/included-items.ts).
+ * What a customer owns is payment_purchases (domain/purchases.ts), granted by
+ * the API or bought through a purchase code (domain/purchase-flow.ts,
+ * payment_purchase_codes); in test mode a purchase needs no payment account
+ * (domain/payment-account.ts) and the project's payments time can be moved
+ * ahead (domain/payments-clock.ts, payment_test_clocks). A grant records
+ * `payments.product_granted` in its transaction.
  *
- * Outside this folder: the wire schemas (`paymentsItemsEndpoints`) and the
- * known errors are in @latchkey/shared (api/payments-items.ts,
+ * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,
+ * `paymentsProductsEndpoints`) and the known errors are in @latchkey/shared
+ * (api/payments-items.ts, api/payments-products.ts,
  * known-errors/payments.ts); the catalogue (`payments.*`) in its config
  * schema; the tables' migrations in db/migrations/.
  */
-import { paymentsItemsEndpoints } from "@latchkey/shared";
+import { paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
+import { deleteExpiredPurchaseCodes } from "./domain/purchase-codes.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
-import { paymentItemChanges } from "./schema.ts";
+import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentTestClocks } from "./schema.ts";
 
 export default defineCapability({
   name: "payments",
-  contract: { ...paymentsItemsEndpoints },
-  tables: [paymentItemChanges],
+  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints },
+  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],
-  housekeeping: [],
+  housekeeping: [{ name: "expiredPurchaseCodes", sweep: deleteExpiredPurchaseCodes }],
   jobs: [],
 });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenancyColumns } from "../../db/schema/projects.ts";
+import type { ProductSnapshot } from "./domain/product-snapshot.ts";
 
 /**
  * The item ledger's hand-made entries: each grant (positive) or removal
@@ -37,3 +38,84 @@ export const paymentItemChanges = pgTable(
 );
 
 export type PaymentItemChangeRow = typeof paymentItemChanges.$inferSelect;
+
+/**
+ * What a customer bought or was granted: one row per subscription or
+ * one-time purchase. `product` is the product as it was at the purchase
+ * (a configured product may change or go later; an inline one has no id),
+ * in the config's form (domain/products.ts `ProductSnapshot`).
+ *
+ * A subscription's period is stored as its first (or, for Stripe's, the one
+ * Stripe last reported); one of ours renews every `interval` of its price
+ * from there while `ended_at` is not reached (domain/purchases.ts). A
+ * cancellation sets `cancel_at_period_end` and `ended_at` to the end of the
+ * period it was made in; a subscription replaced by another of its product
+ * line ends at once.
+ */
+export const paymentPurchases = pgTable(
+  "payment_purchases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ...tenancyColumns(),
+    customerType: text("customer_type", { enum: ["user", "team", "custom"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    /** Null for an inline product. */
+    productId: text("product_id"),
+    product: jsonb("product").$type<ProductSnapshot>().notNull(),
+    priceId: text("price_id"),
+    quantity: integer("quantity").notNull(),
+    kind: text("kind", { enum: ["one_time", "subscription"] }).notNull(),
+    currentPeriodStart: timestamp("current_period_start", { withTimezone: true, mode: "date" }),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true, mode: "date" }),
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** When it stops being owned (may lie ahead: a cancelled subscription's period end); null: not ended. */
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    testMode: boolean("test_mode").notNull(),
+    source: text("source", { enum: ["api_grant", "test_mode", "stripe"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("payment_purchases_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt)],
+);
+
+export type PaymentPurchaseRow = typeof paymentPurchases.$inferSelect;
+
+/**
+ * Purchase codes (create-purchase-url): the customer and product a purchase
+ * page sells. Only the SHA-256 of the full code is kept, so the table does
+ * not hand out working links; `used_at` is set by the one purchase that
+ * takes it (an update that only matches an unused row, in that purchase's
+ * transaction).
+ */
+export const paymentPurchaseCodes = pgTable(
+  "payment_purchase_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ...tenancyColumns(),
+    codeHash: text("code_hash").notNull(),
+    customerType: text("customer_type", { enum: ["user", "team", "custom"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    productId: text("product_id"),
+    product: jsonb("product").$type<ProductSnapshot>().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("payment_purchase_codes_hash_idx").on(t.projectId, t.branchId, t.codeHash),
+    index("payment_purchase_codes_expiry_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * How far a project's payments time runs ahead of the server's (the test
+ * clock, domain/payments-clock.ts): a developer moves it to see renewals and
+ * period ends without waiting. Only while the project is in test mode.
+ */
+export const paymentTestClocks = pgTable(
+  "payment_test_clocks",
+  {
+    ...tenancyColumns(),
+    offsetMs: bigint("offset_ms", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.branchId] })],
+);

@@ -13,7 +13,10 @@ import type { RenderedConfig } from "@latchkey/shared";
 import type { Services } from "../../../services.ts";
 import { paymentItemChanges, type PaymentItemChangeRow } from "../schema.ts";
 import type { Customer } from "./customers.ts";
+import { includedItemEntries } from "./included-items.ts";
 import { quantityAt, type LedgerEntry } from "./ledger.ts";
+import { paymentsNow } from "./payments-clock.ts";
+import { customerPurchases } from "./purchases.ts";
 
 type ItemConfig = RenderedConfig["payments"]["items"][string];
 
@@ -39,18 +42,27 @@ function customerItemIs(scope: Tenancy, customer: Customer, itemId: string) {
   );
 }
 
-/** Every ledger entry of the customer's item. */
-async function ledgerEntries(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string): Promise<LedgerEntry[]> {
+/**
+ * Every ledger entry of the customer's item up to `now`: the hand-made
+ * changes, and the grants of what the customer's purchases include
+ * (included-items.ts; ended purchases too, whose grants may outlive them).
+ */
+async function ledgerEntries(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string, now: Date): Promise<LedgerEntry[]> {
   const changes = await db
     .select({ at: paymentItemChanges.createdAt, quantity: paymentItemChanges.quantity, expiresAt: paymentItemChanges.expiresAt })
     .from(paymentItemChanges)
     .where(customerItemIs(scope, customer, itemId))
     .orderBy(asc(paymentItemChanges.createdAt), asc(paymentItemChanges.id));
-  return changes;
+  const included = (await customerPurchases(db, scope, customer)).flatMap((purchase) => {
+    const item = Object.hasOwn(purchase.product.includedItems, itemId) ? purchase.product.includedItems[itemId] : undefined;
+    if (!item) return [];
+    return includedItemEntries({ start: purchase.createdAt, end: purchase.endedAt, quantity: purchase.quantity }, item, now);
+  });
+  return [...changes, ...included];
 }
 
 export async function itemQuantity(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string, now: Date): Promise<number> {
-  return quantityAt(await ledgerEntries(db, scope, customer, itemId), now);
+  return quantityAt(await ledgerEntries(db, scope, customer, itemId, now), now);
 }
 
 export interface QuantityChange extends UpdateItemQuantityBody {
@@ -69,6 +81,7 @@ export async function changeItemQuantity(
   customer: Customer,
   itemId: string,
   change: QuantityChange,
+  config: RenderedConfig,
 ): Promise<void> {
   const expiresAt = change.expires_at === undefined ? null : new Date(change.expires_at);
   const wanted = { quantity: change.delta, description: change.description ?? null, expiresAt };
@@ -82,7 +95,7 @@ export async function changeItemQuantity(
         .where(and(customerItemIs(scope, customer, itemId), eq(paymentItemChanges.idempotencyKey, change.idempotency_key)));
       if (earlier) return ensureSameChange(earlier, wanted);
     }
-    const now = services.clock.date();
+    const now = await paymentsNow(services, tx, scope, config);
     if (!change.allowNegative && change.delta < 0) {
       const quantity = await itemQuantity(tx, scope, customer, itemId, now);
       if (quantity + change.delta < 0) throw new KnownErrors.ItemQuantityInsufficientAmount(itemId, customer.id, change.delta);

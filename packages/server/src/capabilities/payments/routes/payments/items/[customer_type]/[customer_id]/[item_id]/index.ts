@@ -3,6 +3,7 @@ import { callerOf, tenancyOf } from "../../../../../../../../http/auth.ts";
 import { defineRoute } from "../../../../../../../../http/route.ts";
 import { customerOf, ensureClientCanAccessCustomer, ensureCustomerExists } from "../../../../../../domain/customers.ts";
 import { itemConfigFor, itemQuantity, itemView } from "../../../../../../domain/items.ts";
+import { paymentsNow } from "../../../../../../domain/payments-clock.ts";
 
 export default [
   defineRoute(paymentsItemsEndpoints.getItem, async ({ auth, params, services }) => {
@@ -10,7 +11,8 @@ export default [
     await ensureClientCanAccessCustomer(services, callerOf(auth), customer, "Clients can only access their own user or team items.");
     const item = itemConfigFor(auth.project.rendered, params.item_id, customer);
     await ensureCustomerExists(services, tenancyOf(auth), customer);
-    const quantity = await itemQuantity(services.db, tenancyOf(auth), customer, params.item_id, services.clock.date());
+    const now = await paymentsNow(services, services.db, tenancyOf(auth), auth.project.rendered);
+    const quantity = await itemQuantity(services.db, tenancyOf(auth), customer, params.item_id, now);
     return { body: itemView(params.item_id, item, quantity) };
   }),
 ];

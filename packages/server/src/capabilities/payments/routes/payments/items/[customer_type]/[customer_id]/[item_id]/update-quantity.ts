@@ -9,10 +9,17 @@ export default [
     const customer = customerOf(params);
     itemConfigFor(auth.project.rendered, params.item_id, customer);
     await ensureCustomerExists(services, tenancyOf(auth), customer);
-    await changeItemQuantity(services, tenancyOf(auth), customer, params.item_id, {
-      ...body,
-      allowNegative: query.allow_negative === "true",
-    });
+    await changeItemQuantity(
+      services,
+      tenancyOf(auth),
+      customer,
+      params.item_id,
+      {
+        ...body,
+        allowNegative: query.allow_negative === "true",
+      },
+      auth.project.rendered,
+    );
     return { body: {} };
   }),
 ];

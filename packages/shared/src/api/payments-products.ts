@@ -1,0 +1,265 @@
+/**
+ * Products: what a customer buys or is granted (a plan, an add-on, a pack
+ * of credits), defined in the project's config (`payments.products.<id>`) or
+ * passed inline by a server. A product has prices (one with an `interval`
+ * makes a subscription, one without a one-time purchase) and includes items
+ * (api/payments-items.ts), which reach the customer's item quantities while
+ * they own it.
+ *
+ * A customer buys through a purchase URL: create-purchase-url makes a
+ * single-use code (24 hours) for a customer and product, the purchase page
+ * reads it with validate-code, and pays (Stripe, elsewhere) or, in test mode,
+ * takes the product without paying (test-mode-purchase-session). A server
+ * may also grant a product directly.
+ */
+import { z } from "zod";
+import { CURRENCIES, CUSTOMER_TYPES } from "../constants.ts";
+import { KnownErrors } from "../known-errors/index.ts";
+import { customerParams } from "./payments-items.ts";
+import { jsonSchema } from "./json.ts";
+import { defineEndpoint } from "./endpoint.ts";
+
+/** `[count, unit]`: a subscription's period, a trial, how often included items are granted again. */
+export const paymentIntervalSchema = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month", "year"])]);
+export type PaymentInterval = z.infer<typeof paymentIntervalSchema>;
+
+/** An amount in a currency's units: no leading zero, at most two decimals. */
+const money = z.string().regex(/^(0|[1-9]\d*)(\.\d{1,2})?$/);
+const currencyAmounts = Object.fromEntries(Object.keys(CURRENCIES).map((code) => [code, money.optional()])) as {
+  [C in keyof typeof CURRENCIES]: z.ZodOptional<typeof money>;
+};
+
+export const INCLUDED_ITEM_EXPIRIES = ["never", "when-purchase-expires", "when-repeated"] as const;
+
+const includedItemSchema = z.strictObject({
+  quantity: z.number().int().min(0).default(0),
+  /** How often the quantity is granted again; `never`: once, at the purchase. */
+  repeat: z.union([paymentIntervalSchema, z.literal("never")]).default("never"),
+  expires: z.enum(INCLUDED_ITEM_EXPIRIES).default("never"),
+});
+
+const inlinePriceSchema = z.strictObject({
+  ...currencyAmounts,
+  interval: paymentIntervalSchema.optional(),
+  free_trial: paymentIntervalSchema.optional(),
+});
+
+const metadataSchema = jsonSchema.nullable().optional();
+
+/** A product passed in a request instead of a configured one's id (server access only). */
+export const inlineProductSchema = z.strictObject({
+  display_name: z.string(),
+  customer_type: z.enum(CUSTOMER_TYPES),
+  free_trial: paymentIntervalSchema.optional(),
+  server_only: z.boolean().default(true),
+  stackable: z.boolean().default(false),
+  prices: z.record(z.string(), inlinePriceSchema),
+  included_items: z.record(z.string(), includedItemSchema).default({}),
+  client_metadata: metadataSchema,
+  client_read_only_metadata: metadataSchema,
+  server_metadata: metadataSchema,
+});
+export type InlineProduct = z.input<typeof inlineProductSchema>;
+
+const includedItemJson = z.strictObject({
+  quantity: z.number().int(),
+  repeat: z.union([paymentIntervalSchema, z.literal("never")]),
+  expires: z.enum(INCLUDED_ITEM_EXPIRIES),
+});
+
+/** How answers show a product (configured or inline); metadata is null when unset. */
+export const productJson = z.strictObject({
+  display_name: z.string(),
+  customer_type: z.enum(CUSTOMER_TYPES),
+  product_line_id: z.string().optional(),
+  free_trial: paymentIntervalSchema.optional(),
+  server_only: z.boolean(),
+  stackable: z.boolean(),
+  prices: z.record(z.string(), inlinePriceSchema),
+  included_items: z.record(z.string(), includedItemJson),
+  client_metadata: jsonSchema.nullable(),
+  client_read_only_metadata: jsonSchema.nullable(),
+  server_metadata: jsonSchema.nullable(),
+});
+export type ProductJson = z.infer<typeof productJson>;
+
+export const OWNED_PRODUCT_TYPES = ["one_time", "subscription"] as const;
+
+export const ownedProductJson = z.strictObject({
+  /** The configured product's id; null for an inline product. */
+  id: z.string().nullable(),
+  quantity: z.number().int(),
+  product: productJson,
+  type: z.enum(OWNED_PRODUCT_TYPES),
+  subscription: z
+    .strictObject({
+      subscription_id: z.string(),
+      current_period_end: z.iso.datetime({ offset: true }).nullable(),
+      cancel_at_period_end: z.boolean(),
+      /** False for an inline product's subscription (nothing to name it by). */
+      is_cancelable: z.boolean(),
+    })
+    .nullable(),
+  /** Other subscription products of the same product line it could be switched to. */
+  switch_options: z.array(z.strictObject({ product_id: z.string(), product: productJson })).optional(),
+});
+export type OwnedProductJson = z.infer<typeof ownedProductJson>;
+
+export const OWNED_PRODUCTS_DEFAULT_LIMIT = 10;
+
+export const listOwnedProductsQuery = z.strictObject({
+  /** The id of the first entry of the page (a previous page's `next_cursor`). */
+  cursor: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+export const ownedProductsListJson = z.strictObject({
+  items: z.array(ownedProductJson),
+  is_paginated: z.literal(true),
+  pagination: z.strictObject({ next_cursor: z.string().nullable() }),
+});
+
+export const grantProductBody = z.strictObject({
+  product_id: z.string().optional(),
+  product_inline: inlineProductSchema.optional(),
+  quantity: z.number().int().min(1).default(1),
+});
+export type GrantProductBody = z.input<typeof grantProductBody>;
+
+export const productParams = customerParams.extend({ product_id: z.string() });
+
+export const createPurchaseUrlBody = z.strictObject({
+  customer_type: z.enum(CUSTOMER_TYPES),
+  customer_id: z.string(),
+  product_id: z.string().optional(),
+  product_inline: inlineProductSchema.optional(),
+  return_url: z.url().optional(),
+  /** The older names (before offers became products); /api/latest refuses them. */
+  offer_id: z.string().optional(),
+  offer_inline: inlineProductSchema.optional(),
+});
+export type CreatePurchaseUrlBody = z.input<typeof createPurchaseUrlBody>;
+
+export const validatePurchaseCodeJson = z.strictObject({
+  /** The product as the purchase page shows it (no server-only fields). */
+  product: productJson.omit({ server_only: true, included_items: true, server_metadata: true }),
+  project_id: z.string(),
+  project_logo_url: z.string().nullable(),
+  /** Null while the project has no Stripe account (test mode needs none). */
+  stripe_account_id: z.string().nullable(),
+  charges_enabled: z.boolean(),
+  already_bought_non_stackable: z.boolean(),
+  /** Owned products of the same product line that a subscription bought with this code replaces. */
+  conflicting_products: z.array(z.strictObject({ product_id: z.string(), display_name: z.string() })),
+  test_mode: z.boolean(),
+});
+
+const PRODUCT_ERRORS = [
+  KnownErrors.ProductDoesNotExist,
+  KnownErrors.ProductCustomerTypeDoesNotMatch,
+  KnownErrors.UserNotFound,
+  KnownErrors.TeamNotFound,
+] as const;
+const CLIENT_ACCESS_ERRORS = [KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired] as const;
+
+/** The payments test clock: how far this project's payments time runs ahead of the server's. */
+export const paymentsTestClockJson = z.strictObject({
+  offset_ms: z.number().int(),
+  now_millis: z.number().int(),
+  test_mode: z.boolean(),
+});
+
+export const paymentsProductsEndpoints = {
+  listOwnedProducts: defineEndpoint({
+    method: "GET",
+    path: "/payments/products/:customer_type/:customer_id",
+    summary: "The products a customer owns, oldest first",
+    tags: ["Payments"],
+    access: ["client", "server", "admin"],
+    params: customerParams,
+    query: listOwnedProductsQuery,
+    response: ownedProductsListJson,
+    errors: [KnownErrors.UserNotFound, KnownErrors.TeamNotFound, ...CLIENT_ACCESS_ERRORS],
+  }),
+  grantProduct: defineEndpoint({
+    method: "POST",
+    path: "/payments/products/:customer_type/:customer_id",
+    summary: "Grant a product to a customer without payment",
+    tags: ["Payments"],
+    access: ["server", "admin"],
+    params: customerParams,
+    body: grantProductBody,
+    response: z.strictObject({ success: z.literal(true), subscription_id: z.string().optional() }),
+    errors: [...PRODUCT_ERRORS, KnownErrors.ProductAlreadyGranted],
+  }),
+  cancelProduct: defineEndpoint({
+    method: "DELETE",
+    path: "/payments/products/:customer_type/:customer_id/:product_id",
+    summary: "Cancel a customer's subscription to a product (it stays owned until the period ends)",
+    tags: ["Payments"],
+    access: ["client", "server", "admin"],
+    params: productParams,
+    query: z.strictObject({ subscription_id: z.string().optional() }),
+    response: z.strictObject({ success: z.literal(true) }),
+    errors: [...PRODUCT_ERRORS, ...CLIENT_ACCESS_ERRORS],
+  }),
+  createPurchaseUrl: defineEndpoint({
+    method: "POST",
+    path: "/payments/purchases/create-purchase-url",
+    summary: "A URL where the customer buys a product",
+    tags: ["Payments"],
+    access: ["client", "server", "admin"],
+    body: createPurchaseUrlBody,
+    response: z.strictObject({ url: z.string() }),
+    errors: [
+      ...PRODUCT_ERRORS,
+      ...CLIENT_ACCESS_ERRORS,
+      KnownErrors.ProductAlreadyGranted,
+      KnownErrors.RedirectUrlNotWhitelisted,
+      KnownErrors.NewPurchasesBlocked,
+    ],
+  }),
+  validatePurchaseCode: defineEndpoint({
+    method: "POST",
+    path: "/payments/purchases/validate-code",
+    summary: "What a purchase code is for (the purchase page)",
+    tags: ["Payments"],
+    access: "public",
+    body: z.strictObject({ full_code: z.string(), return_url: z.url().optional() }),
+    response: validatePurchaseCodeJson,
+    errors: [KnownErrors.VerificationCodeNotFound, KnownErrors.RedirectUrlNotWhitelisted],
+  }),
+  testModePurchaseSession: defineEndpoint({
+    method: "POST",
+    path: "/internal/payments/test-mode-purchase-session",
+    summary: "Take the product of a purchase code without paying (test mode)",
+    tags: ["Payments"],
+    access: "public",
+    body: z.strictObject({ full_code: z.string(), price_id: z.string(), quantity: z.number().int().min(1).default(1) }),
+    response: z.strictObject({ success: z.literal(true) }),
+    errors: [
+      KnownErrors.VerificationCodeNotFound,
+      KnownErrors.NewPurchasesBlocked,
+      KnownErrors.ProductAlreadyGranted,
+      KnownErrors.UserNotFound,
+      KnownErrors.TeamNotFound,
+    ],
+  }),
+  getPaymentsTestClock: defineEndpoint({
+    method: "GET",
+    path: "/internal/payments/test-clock",
+    summary: "How far this project's payments test clock runs ahead",
+    tags: ["Payments"],
+    access: ["admin"],
+    response: paymentsTestClockJson,
+  }),
+  advancePaymentsTestClock: defineEndpoint({
+    method: "POST",
+    path: "/internal/payments/test-clock/advance",
+    summary: "Move this project's payments time forward (test mode): renewals and period ends arrive early",
+    tags: ["Payments"],
+    access: ["admin"],
+    body: z.strictObject({ ms: z.number().int().min(1) }),
+    response: paymentsTestClockJson,
+  }),
+};
