@@ -13,6 +13,7 @@ import type { RenderedConfig } from "@latchkey/shared";
 import type { Services } from "../../../services.ts";
 import { paymentItemChanges, type PaymentItemChangeRow } from "../schema.ts";
 import type { Customer } from "./customers.ts";
+import { customerSince, defaultProducts } from "./default-products.ts";
 import { includedItemEntries } from "./included-items.ts";
 import { quantityAt, type LedgerEntry } from "./ledger.ts";
 import { paymentsNow } from "./payments-clock.ts";
@@ -42,27 +43,57 @@ function customerItemIs(scope: Tenancy, customer: Customer, itemId: string) {
   );
 }
 
+/** What default products (default-products.ts) a customer's items count: the config's, owned since `since`. */
+export interface DefaultOwnership {
+  config: RenderedConfig;
+  /** When the customer became one (customerSince); null: owns none (the customer is gone). */
+  since: Date | null;
+}
+
 /**
  * Every ledger entry of the customer's item up to `now`: the hand-made
  * changes, and the grants of what the customer's purchases include
- * (included-items.ts; ended purchases too, whose grants may outlive them).
+ * (included-items.ts; ended purchases too, whose grants may outlive them)
+ * and of the default products they own or owned.
  */
-async function ledgerEntries(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string, now: Date): Promise<LedgerEntry[]> {
+async function ledgerEntries(
+  db: DbOrTx,
+  scope: Tenancy,
+  customer: Customer,
+  itemId: string,
+  now: Date,
+  defaults: DefaultOwnership,
+): Promise<LedgerEntry[]> {
   const changes = await db
     .select({ at: paymentItemChanges.createdAt, quantity: paymentItemChanges.quantity, expiresAt: paymentItemChanges.expiresAt })
     .from(paymentItemChanges)
     .where(customerItemIs(scope, customer, itemId))
     .orderBy(asc(paymentItemChanges.createdAt), asc(paymentItemChanges.id));
-  const included = (await customerPurchases(db, scope, customer)).flatMap((purchase) => {
+  const purchases = await customerPurchases(db, scope, customer);
+  const included = purchases.flatMap((purchase) => {
     const item = Object.hasOwn(purchase.product.includedItems, itemId) ? purchase.product.includedItems[itemId] : undefined;
     if (!item) return [];
     return includedItemEntries({ start: purchase.createdAt, end: purchase.endedAt, quantity: purchase.quantity }, item, now);
   });
-  return [...changes, ...included];
+  const byDefault =
+    defaults.since === null
+      ? []
+      : defaultProducts(defaults.config, customer, defaults.since, purchases, now).flatMap(({ product, spans }) => {
+          const item = Object.hasOwn(product.includedItems, itemId) ? product.includedItems[itemId] : undefined;
+          return item ? spans.flatMap((span) => includedItemEntries(span, item, now)) : [];
+        });
+  return [...changes, ...included, ...byDefault];
 }
 
-export async function itemQuantity(db: DbOrTx, scope: Tenancy, customer: Customer, itemId: string, now: Date): Promise<number> {
-  return quantityAt(await ledgerEntries(db, scope, customer, itemId, now), now);
+export async function itemQuantity(
+  db: DbOrTx,
+  scope: Tenancy,
+  customer: Customer,
+  itemId: string,
+  now: Date,
+  defaults: DefaultOwnership,
+): Promise<number> {
+  return quantityAt(await ledgerEntries(db, scope, customer, itemId, now, defaults), now);
 }
 
 export interface QuantityChange extends UpdateItemQuantityBody {
@@ -85,6 +116,7 @@ export async function changeItemQuantity(
 ): Promise<void> {
   const expiresAt = change.expires_at === undefined ? null : new Date(change.expires_at);
   const wanted = { quantity: change.delta, description: change.description ?? null, expiresAt };
+  const defaults = { config, since: await customerSince(services, scope, customer) };
   await services.db.transaction(async (tx) => {
     // One writer at a time per customer and item: the quantity read below is what the insert is decided on.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey(scope, customer, itemId)}, 0))`);
@@ -97,7 +129,7 @@ export async function changeItemQuantity(
     }
     const now = await paymentsNow(services, tx, scope, config);
     if (!change.allowNegative && change.delta < 0) {
-      const quantity = await itemQuantity(tx, scope, customer, itemId, now);
+      const quantity = await itemQuantity(tx, scope, customer, itemId, now, defaults);
       if (quantity + change.delta < 0) throw new KnownErrors.ItemQuantityInsufficientAmount(itemId, customer.id, change.delta);
     }
     await tx.insert(paymentItemChanges).values({

@@ -19,6 +19,7 @@ import { record, type EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import { paymentPurchases, type PaymentPurchaseRow } from "../schema.ts";
 import type { Customer } from "./customers.ts";
+import { customerSince, defaultProducts } from "./default-products.ts";
 import { paymentsNow } from "./payments-clock.ts";
 import { hasIntervalPrice, intervalMs, priceOf, productView, type ProductSnapshot } from "./product-snapshot.ts";
 
@@ -213,8 +214,9 @@ export interface OwnedProductEntry {
 }
 
 /**
- * The customer's owned products, oldest first, as GET /payments/products
- * lists them. A cancelled subscription of ours is listed, until its period
+ * The customer's owned products, as GET /payments/products lists them: the
+ * default products they own now (default-products.ts), then their purchases,
+ * oldest first. A cancelled subscription of ours is listed, until its period
  * ends, as a one-time purchase without subscription (WIRE-next §5.4).
  * Server-only products are left out for clients.
  */
@@ -226,7 +228,32 @@ export async function ownedProductEntries(
   forClient: boolean,
 ): Promise<OwnedProductEntry[]> {
   const now = await paymentsNow(services, services.db, scope, config);
-  const owned = (await customerPurchases(services.db, scope, customer)).filter((p) => isOwnedAt(p, now));
+  const purchases = await customerPurchases(services.db, scope, customer);
+  const owned = purchases.filter((p) => isOwnedAt(p, now));
+  const since = await customerSince(services, scope, customer);
+  // Default products first: they are owned from the customer's start. Their cursor names the product, never a purchase id.
+  const byDefault = (since === null ? [] : defaultProducts(config, customer, since, purchases, now))
+    .filter(({ product, spans }) => spans.at(-1)?.end === null && !(forClient && product.serverOnly))
+    .map(({ productId, product }) => ({
+      cursor: `default:${productId}`,
+      item: {
+        id: productId,
+        quantity: 1,
+        product: productView(product, productId),
+        type: "one_time",
+        subscription: null,
+      } satisfies OwnedProductJson,
+    }));
+  return [...byDefault, ...ownedPurchaseEntries(config, customer, owned, now, forClient)];
+}
+
+function ownedPurchaseEntries(
+  config: RenderedConfig,
+  customer: Customer,
+  owned: PaymentPurchaseRow[],
+  now: Date,
+  forClient: boolean,
+): OwnedProductEntry[] {
   return owned
     .filter((p) => !(forClient && p.product.serverOnly))
     .map((purchase) => {
