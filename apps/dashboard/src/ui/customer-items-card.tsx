@@ -12,7 +12,7 @@ import { Link } from "react-router";
 import { useAdminApp, useCurrentProject } from "../lib/owned-projects.tsx";
 import { useAction } from "../lib/use-action.ts";
 import { useLoad } from "../lib/use-load.ts";
-import { Dialog } from "./dialog.tsx";
+import { Dialog, FormActions } from "./dialog.tsx";
 import { Field } from "./field.tsx";
 import { Card } from "./page.tsx";
 import { ActionStatus, Empty, Loaded } from "./states.tsx";
@@ -140,14 +140,7 @@ function ChangeForm({
         )}
       </Field>
       <ActionStatus error={action.error} />
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={action.pending}>
-          {action.pending ? "Saving…" : "Save change"}
-        </button>
-      </div>
+      <FormActions onCancel={() => onDone(false)} pending={action.pending} submitLabel={"Save change"} />
     </form>
   );
 }

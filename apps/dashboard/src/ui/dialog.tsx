@@ -53,3 +53,27 @@ export function Dialog({
     </dialog>
   );
 }
+
+/** A dialog form's footer: Cancel, and the submit button, which says `pendingLabel` and is disabled while the form saves. */
+export function FormActions({
+  onCancel,
+  pending,
+  submitLabel,
+  pendingLabel = "Saving…",
+}: {
+  onCancel: () => void;
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel?: string;
+}) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="button button-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="button" disabled={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </button>
+    </div>
+  );
+}

@@ -10,7 +10,7 @@ import { CONFIG_KEY_SEGMENT_PATTERN } from "@latchkey/shared/config/validate";
 import { useState } from "react";
 import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
-import { Dialog } from "../../ui/dialog.tsx";
+import { Dialog, FormActions } from "../../ui/dialog.tsx";
 import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty } from "../../ui/states.tsx";
@@ -95,14 +95,7 @@ function StoreForm({ stores, onDone }: { stores: Stores; onDone: (saved: boolean
         {(props) => <input {...props} className="input" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />}
       </Field>
       <ActionStatus error={action.error} />
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={action.pending}>
-          {action.pending ? "Saving…" : "Add store"}
-        </button>
-      </div>
+      <FormActions onCancel={() => onDone(false)} pending={action.pending} submitLabel={"Add store"} />
     </form>
   );
 }

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
-import { Dialog } from "../../ui/dialog.tsx";
+import { Dialog, FormActions } from "../../ui/dialog.tsx";
 import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty } from "../../ui/states.tsx";
@@ -121,14 +121,7 @@ function ItemForm({ initial, existing, onDone }: { initial: Editing; existing: s
       </Field>
       <CustomerTypeSelect value={customerType} onChange={setCustomerType} hint="Who has a quantity of it." />
       <ActionStatus error={action.error} />
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={action.pending}>
-          {action.pending ? "Saving…" : initial.isNew ? "Add item" : "Save item"}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} pending={action.pending} submitLabel={initial.isNew ? "Add item" : "Save item"} />
     </form>
   );
 }

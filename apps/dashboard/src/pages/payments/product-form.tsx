@@ -7,6 +7,7 @@
 import { useState } from "react";
 import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
+import { FormActions } from "../../ui/dialog.tsx";
 import { Field, Toggle } from "../../ui/field.tsx";
 import { ActionStatus } from "../../ui/states.tsx";
 import { draftProblems, productConfig, type Payments, type ProductDraft } from "./catalogue-draft.ts";
@@ -128,14 +129,7 @@ export function ProductForm({
         onChange={(includedItems) => set({ includedItems })}
       />
       <ActionStatus error={action.error} />
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={action.pending}>
-          {action.pending ? "Saving…" : isNew ? "Add product" : "Save product"}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} pending={action.pending} submitLabel={isNew ? "Add product" : "Save product"} />
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useUpdateConfig } from "../../lib/save-config.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
-import { Dialog } from "../../ui/dialog.tsx";
+import { Dialog, FormActions } from "../../ui/dialog.tsx";
 import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Empty } from "../../ui/states.tsx";
@@ -109,14 +109,7 @@ function LineForm({ existing, onDone }: { existing: string[]; onDone: () => void
       </Field>
       <CustomerTypeSelect value={customerType} onChange={setCustomerType} />
       <ActionStatus error={action.error} />
-      <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button" disabled={action.pending}>
-          {action.pending ? "Saving…" : "Add product line"}
-        </button>
-      </div>
+      <FormActions onCancel={onDone} pending={action.pending} submitLabel={"Add product line"} />
     </form>
   );
 }
