@@ -33,6 +33,7 @@ import { dataVaultEndpoints } from "./data-vault.ts";
 import { webhooksEndpoints } from "./webhooks.ts";
 import { workflowsEndpoints } from "./workflows.ts";
 import { paymentsItemsEndpoints } from "./payments-items.ts";
+import { paymentsAdminEndpoints } from "./payments-admin.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -66,6 +67,7 @@ export * from "./user-team-api-keys.ts";
 export * from "./webhooks.ts";
 export * from "./workflows.ts";
 export * from "./payments-items.ts";
+export * from "./payments-admin.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -100,6 +102,7 @@ export const endpointsByArea = {
   webhooks: webhooksEndpoints,
   workflows: workflowsEndpoints,
   paymentsItems: paymentsItemsEndpoints,
+  paymentsAdmin: paymentsAdminEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -133,6 +136,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof credentialScanningEndpoints> &
   EndpointMapOf<typeof webhooksEndpoints> &
   EndpointMapOf<typeof workflowsEndpoints> &
-  EndpointMapOf<typeof paymentsItemsEndpoints>;
+  EndpointMapOf<typeof paymentsItemsEndpoints> &
+  EndpointMapOf<typeof paymentsAdminEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

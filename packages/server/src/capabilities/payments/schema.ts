@@ -37,3 +37,5 @@ export const paymentItemChanges = pgTable(
 );
 
 export type PaymentItemChangeRow = typeof paymentItemChanges.$inferSelect;
+
+export * from "./account-schema.ts";
