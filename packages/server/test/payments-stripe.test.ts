@@ -8,8 +8,11 @@
  * Stripe's webhooks: believed only when signed as Stripe signs, each event
  * applied once however often it is delivered.
  */
+import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { localKeyId, localSealer } from "../src/capabilities/data-vault/domain/local-sealer.ts";
+import { rotateStripeOwnKeys } from "../src/capabilities/payments/domain/stripe-account.ts";
 import { paymentStripeAccounts, paymentStripeEvents } from "../src/capabilities/payments/schema.ts";
 import { createProject, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
@@ -243,6 +246,32 @@ describe("a project's own Stripe key", () => {
     for (const res of [await setup(project.admin), await accountSession(project.admin)]) {
       expect(res.status).toBe(400);
       expect(res.text).toMatch(/its own Stripe account/);
+    }
+  });
+
+  it("stays readable through a rotation of the data vault's secrets (latchkey vault-rotate)", async () => {
+    const services = server.instance.services;
+    const original = services.dataVaultSealer;
+    const [OLD, NEW] = [randomBytes(32).toString("hex"), randomBytes(32).toString("hex")];
+    const project = await createProject(server);
+    const { secretKey, account } = stripe.addOwnAccount();
+    try {
+      services.dataVaultSealer = localSealer([OLD]);
+      expect((await ownKey(project.admin, { secret_key: secretKey, webhook_secret: OWN_WEBHOOK_SECRET })).status).toBe(200);
+      expect((await storedAccount(project))!.keyId).toBe(localKeyId(OLD));
+      // The other tests' keys are under the server secret: listed too, so that they move with this one.
+      services.dataVaultSealer = localSealer([NEW, OLD, server.config.serverSecret]);
+      expect(await rotateStripeOwnKeys(services.db, services.dataVaultSealer)).toBeGreaterThanOrEqual(1);
+      expect(await rotateStripeOwnKeys(services.db, services.dataVaultSealer)).toBe(0);
+      services.dataVaultSealer = localSealer([NEW]);
+      expect((await storedAccount(project))!.keyId).toBe(localKeyId(NEW));
+      const info = await accountInfo(project.admin);
+      expect(info.status, info.text).toBe(200);
+      expect(info.body.account_id).toBe(account.id);
+      expect(stripe.received.at(-1)).toMatchObject({ path: "/v1/account", apiKey: secretKey });
+    } finally {
+      await rotateStripeOwnKeys(services.db, localSealer([server.config.serverSecret, NEW, OLD]));
+      services.dataVaultSealer = original;
     }
   });
 

@@ -60,7 +60,11 @@ export async function openUnder(sealer: Sealer, context: string, value: SealedVa
 
 /** The same data key wrapped under the sealer's current key-encryption key. */
 export async function rewrapDataKey(sealer: Sealer, place: ValuePlace, dataKey: WrappedKey): Promise<WrappedKey> {
-  const context = placeContext(place);
+  return rewrapUnder(sealer, placeContext(place), dataKey);
+}
+
+/** rewrapDataKey for a secret sealed with sealUnder. */
+export async function rewrapUnder(sealer: Sealer, context: string, dataKey: WrappedKey): Promise<WrappedKey> {
   const plain = await sealer.unwrap(dataKey, context);
   try {
     return await sealer.wrap(plain, context);

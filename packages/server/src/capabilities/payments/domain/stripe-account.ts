@@ -5,12 +5,13 @@
  * its details, may it be paid out) is kept as Stripe last said it.
  */
 import { KnownErrors, StatusError, type StripeAccountInfoJson, type StripeOwnKeyBody } from "@latchkey/shared";
-import { and, eq } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/connect.ts";
+import { and, eq, ne } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { StripeKeyRefused, StripeUnavailable, type StripeAccountState, type StripeApi } from "../../../integrations/stripe/client.ts";
 import type { Services } from "../../../services.ts";
-import { openUnder, sealUnder } from "../../data-vault/domain/envelope.ts";
+import { openUnder, rewrapUnder, sealUnder } from "../../data-vault/domain/envelope.ts";
+import type { Sealer } from "../../data-vault/domain/sealer.ts";
 import { paymentStripeAccounts, type PaymentStripeAccountRow } from "../account-schema.ts";
 
 /** What an own-key account keeps sealed. */
@@ -179,4 +180,31 @@ export async function setOwnStripeKey(services: Services, tenancy: Tenancy, body
     .values({ ...tenancy, ...stored, createdAt: now })
     .onConflictDoUpdate({ target: [paymentStripeAccounts.projectId, paymentStripeAccounts.branchId], set: stored });
   return accountInfoView({ stripeAccountId: state.id, ...stateColumns(state) });
+}
+
+/**
+ * `latchkey vault-rotate`'s share for the own keys: each one's data key still under another key-encryption key
+ * than the sealer's current one is re-wrapped under it (the sealed secrets stay as they are). A row replaced
+ * meanwhile is left as its writer left it (the update applies only to the data key that was re-wrapped): a new
+ * write is under the current key already. Throws UnknownKeyEncryptionKeyError for a key no longer configured.
+ */
+export async function rotateStripeOwnKeys(db: Db, sealer: Sealer): Promise<number> {
+  const t = paymentStripeAccounts;
+  // tenancy: a rotation re-wraps the own keys of every project and branch
+  const rows = await db
+    .select({ projectId: t.projectId, branchId: t.branchId, keyId: t.keyId, wrapped: t.wrappedDataKey })
+    .from(t)
+    .where(and(eq(t.kind, "own_key"), ne(t.keyId, sealer.currentKeyId)));
+  let rewrapped = 0;
+  for (const row of rows) {
+    if (!row.keyId || !row.wrapped) continue;
+    const key = await rewrapUnder(sealer, secretsContext(row), { keyId: row.keyId, wrapped: row.wrapped });
+    const updated = await db
+      .update(t)
+      .set({ keyId: key.keyId, wrappedDataKey: key.wrapped })
+      .where(and(inTenancy(t, row), eq(t.keyId, row.keyId), eq(t.wrappedDataKey, row.wrapped)))
+      .returning({ keyId: t.keyId });
+    rewrapped += updated.length;
+  }
+  return rewrapped;
 }
