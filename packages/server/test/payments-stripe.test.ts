@@ -14,6 +14,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { localKeyId, localSealer } from "../src/capabilities/data-vault/domain/local-sealer.ts";
 import { rotateStripeOwnKeys } from "../src/capabilities/payments/domain/stripe-account.ts";
 import { paymentStripeAccounts, paymentStripeEvents } from "../src/capabilities/payments/schema.ts";
+import { configFromEnv } from "../src/config.ts";
+import { StartupError } from "../src/process/startup-error.ts";
 import { createProject, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
 import { signedDelivery, startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
@@ -405,5 +407,25 @@ describe("Stripe webhooks", () => {
     expect((await deliver(`/integrations/stripe/webhooks/${project.id}`, event, WEBHOOK_SECRET)).status).toBe(400);
     expect((await deliver("/integrations/stripe/webhooks/no-such-project", event, WEBHOOK_SECRET)).status).toBe(400);
     expect(await recordedEvents(project)).toEqual([]);
+  });
+});
+
+describe("the operator's configuration (LATCHKEY_STRIPE_*)", () => {
+  it("reads the platform key, webhook secret and API address, Stripe's own by default", () => {
+    expect(configFromEnv({}).stripe).toEqual({ secretKey: null, webhookSecret: null, apiUrl: "https://api.stripe.com" });
+    expect(
+      configFromEnv({
+        LATCHKEY_STRIPE_SECRET_KEY: "sk_live_platform",
+        LATCHKEY_STRIPE_WEBHOOK_SECRET: "whsec_platform",
+        LATCHKEY_STRIPE_API_URL: "http://127.0.0.1:12111/",
+      }).stripe,
+    ).toEqual({ secretKey: "sk_live_platform", webhookSecret: "whsec_platform", apiUrl: "http://127.0.0.1:12111" });
+  });
+
+  it("refuses to start with a webhook secret but no key, or an API address that is not an origin", () => {
+    expect(() => configFromEnv({ LATCHKEY_STRIPE_WEBHOOK_SECRET: "whsec_x" })).toThrow(StartupError);
+    for (const url of ["api.stripe.com", "ftp://api.stripe.com", "https://api.stripe.com/v1"]) {
+      expect(() => configFromEnv({ LATCHKEY_STRIPE_API_URL: url })).toThrow(/LATCHKEY_STRIPE_API_URL must be/);
+    }
   });
 });
