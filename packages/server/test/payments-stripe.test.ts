@@ -55,6 +55,7 @@ function deliver(path: string, event: unknown, secret: string, options: { atMill
   });
 }
 const PLATFORM_HOOK = "/integrations/stripe/webhooks";
+const DAY = 24 * 60 * 60 * 1000;
 
 async function storedAccount(p: Project) {
   const [row] = await server.instance.services.db
@@ -399,6 +400,18 @@ describe("Stripe webhooks", () => {
     expect(await storedAccount(project)).toMatchObject({ chargesEnabled: true, detailsSubmitted: true });
     expect((await deliver(hook, event, ownSecret)).status).toBe(200);
     expect(await recordedEvents(project)).toHaveLength(1);
+  });
+
+  it("forgets applied events' ids after 90 days (housekeeping), well after Stripe stops redelivering them", async () => {
+    const { project, accountId } = await connectedProject();
+    const event = accountUpdated(accountId, { charges_enabled: true });
+    expect((await deliver(PLATFORM_HOOK, event, WEBHOOK_SECRET)).status).toBe(200);
+    const housekeeping = server.instance.services.housekeeping;
+    await server.clock.ahead(89 * DAY, () => housekeeping.run());
+    expect(await recordedEvents(project)).toHaveLength(1);
+    const result = (await server.clock.ahead(91 * DAY, () => housekeeping.run())) as Record<string, number>;
+    expect(result.oldStripeEventIds).toBeGreaterThanOrEqual(1);
+    expect(await recordedEvents(project)).toEqual([]);
   });
 
   it("refuses deliveries at the endpoint of a project without its own key, or of no project", async () => {

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenancyColumns } from "../../db/schema/projects.ts";
 
 /**
@@ -40,15 +40,21 @@ export type PaymentStripeAccountRow = typeof paymentStripeAccounts.$inferSelect;
 /**
  * Stripe events already applied, by event id: Stripe delivers an event at
  * least once (again when an answer was lost or slow), and the row, written in
- * the transaction that applies the event, makes a second delivery a no-op.
+ * the transaction that applies the event, makes a second delivery a no-op
+ * (the unique index). Rows are kept well past Stripe's retries and its
+ * dashboard's resends (domain/stripe-webhooks.ts), then swept.
  */
 export const paymentStripeEvents = pgTable(
   "payment_stripe_events",
   {
+    id: uuid("id").primaryKey().defaultRandom(),
     ...tenancyColumns(),
     eventId: text("event_id").notNull(),
     type: text("type").notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.eventId] })],
+  (t) => [
+    uniqueIndex("payment_stripe_events_event_idx").on(t.projectId, t.branchId, t.eventId),
+    index("payment_stripe_events_received_at_idx").on(t.receivedAt),
+  ],
 );

@@ -20,6 +20,7 @@
 import { paymentsAdminEndpoints, paymentsItemsEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
+import { forgetOldStripeEvents } from "./domain/stripe-webhooks.ts";
 import { paymentItemChanges, paymentStripeAccounts, paymentStripeEvents } from "./schema.ts";
 
 export default defineCapability({
@@ -29,6 +30,6 @@ export default defineCapability({
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],
-  housekeeping: [],
+  housekeeping: [{ name: "oldStripeEventIds", sweep: forgetOldStripeEvents }],
   jobs: [],
 });

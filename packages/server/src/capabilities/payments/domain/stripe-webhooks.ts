@@ -11,6 +11,8 @@
 import { DEFAULT_BRANCH_ID, StatusError } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import type { DbOrTx } from "../../../db/connect.ts";
+import { sweepOlderThan } from "../../../db/sweep.ts";
 import { tenancyOf, type Tenancy } from "../../../db/tenancy.ts";
 import type { Services } from "../../../services.ts";
 import { paymentStripeAccounts, paymentStripeEvents, type PaymentStripeAccountRow } from "../account-schema.ts";
@@ -18,6 +20,19 @@ import { ownSecretsOf, stripeAccountOf } from "./stripe-account.ts";
 import { dispatchStripeEvent, handlesStripeEvent } from "./stripe-event-handlers.ts";
 
 const INVALID_SIGNATURE = "Invalid stripe-signature header";
+
+/**
+ * How long an applied event's id is kept: Stripe retries a delivery for three days and its dashboard resends
+ * events up to 30 days old; an id older than this is not delivered again.
+ */
+export const STRIPE_EVENT_IDS_KEPT_MILLIS = 90 * 24 * 60 * 60 * 1000;
+const SWEEP_ROWS = 500;
+
+/** Housekeeping: forgets the ids of events applied longer ago than STRIPE_EVENT_IDS_KEPT_MILLIS. */
+export async function forgetOldStripeEvents(db: DbOrTx, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - STRIPE_EVENT_IDS_KEPT_MILLIS);
+  return sweepOlderThan(db, paymentStripeEvents, paymentStripeEvents.receivedAt, cutoff, SWEEP_ROWS);
+}
 
 /** What became of a delivery. */
 export type StripeDelivery = "applied" | "duplicate" | "ignored";
