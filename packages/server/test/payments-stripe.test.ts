@@ -121,6 +121,16 @@ describe("Connect onboarding", () => {
     expect((await storedAccount(project))!.stripeAccountId).toBe(accountId);
   });
 
+  it("makes one account for setups that race", async () => {
+    const project = await createProject(server);
+    const both = await Promise.all([setup(project.admin), setup(project.admin)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const accountId = (await storedAccount(project))!.stripeAccountId;
+    for (const res of both) expect(res.body.url).toContain(`/setup/s/${accountId}/`);
+    const made = [...stripe.accounts.values()].filter((a) => a.metadata.latchkey_project_id === project.id);
+    expect(made.map((a) => a.id)).toEqual([accountId]);
+  });
+
   it("reads the account's state from Stripe and keeps it", async () => {
     const { project, accountId } = await connectedProject();
     stripe.updateAccount(accountId, { charges_enabled: true, details_submitted: true, payouts_enabled: true });

@@ -4,7 +4,8 @@
  * (LATCHKEY_STRIPE_API_URL): connected accounts and their onboarding links,
  * reading an account (a connected one by id, or a key's own), and embedded
  * component sessions. It answers in Stripe's JSON shapes and with Stripe's
- * errors (401 for an unknown key, 404 for an unknown account), records every
+ * errors (401 for an unknown key, 404 for an unknown account) and idempotency
+ * keys (a key seen before answers as it did then), records every
  * request, and lets a test change an account as Stripe would (onboarding
  * finished) or take the API down. `signedDelivery` signs a webhook event as
  * Stripe signs it, with the `stripe` package's own helper.
@@ -135,6 +136,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     return stripeError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`);
   };
 
+  const idempotent = new Map<string, { status: number; json: unknown }>();
   const server = createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -150,7 +152,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         form,
       };
       standIn.received.push(request);
-      const { status, json } = answer(request);
+      // Stripe's idempotency: a key seen before (from the same caller) answers what it answered then.
+      const idempotencyKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
+      const remembered = typeof idempotencyKey === "string" ? idempotent.get(`${request.apiKey} ${idempotencyKey}`) : undefined;
+      const { status, json } = remembered ?? answer(request);
+      if (typeof idempotencyKey === "string" && !remembered && status < 500)
+        idempotent.set(`${request.apiKey} ${idempotencyKey}`, { status, json });
       res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
       res.end(JSON.stringify(json));
     });

@@ -33,8 +33,11 @@ export class StripeKeyRefused extends Error {}
 export class StripeUnavailable extends Error {}
 
 export interface StripeApi {
-  /** A new Express-style connected account of the platform, tagged with `metadata`. */
-  createConnectedAccount(metadata: Record<string, string>): Promise<StripeAccountState>;
+  /**
+   * A new connected account of the platform, tagged with `metadata`. The same `idempotencyKey` within Stripe's
+   * 24 hours answers the account the first call made, so concurrent callers end up with one account.
+   */
+  createConnectedAccount(metadata: Record<string, string>, idempotencyKey: string): Promise<StripeAccountState>;
   /** The onboarding page of a connected account; Stripe sends the admin back to `returnUrl`. */
   createOnboardingLink(accountId: string, returnUrl: string): Promise<string>;
   /** A connected account, or (no id) the key's own account. */
@@ -93,14 +96,17 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
 
 function stripeApi(stripe: Stripe): StripeApi {
   return {
-    createConnectedAccount: (metadata) =>
+    createConnectedAccount: (metadata, idempotencyKey) =>
       call(async () =>
         stateOf(
-          await stripe.accounts.create({
-            controller: { stripe_dashboard: { type: "none" } },
-            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-            metadata,
-          }),
+          await stripe.accounts.create(
+            {
+              controller: { stripe_dashboard: { type: "none" } },
+              capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+              metadata,
+            },
+            { idempotencyKey },
+          ),
         ),
       ),
     createOnboardingLink: (accountId, returnUrl) =>

@@ -100,8 +100,12 @@ export async function connectOnboardingUrl(services: Services, tenancy: Tenancy)
   let row = await stripeAccountOf(services.db, tenancy);
   if (row?.kind === "own_key") throw new StatusError(400, OWN_KEY_NO_CONNECT);
   if (!row) {
+    // Two setups at once ask with the same key, and Stripe makes one account for both.
     const account = await stripeCall(() =>
-      platform.createConnectedAccount({ latchkey_project_id: tenancy.projectId, latchkey_branch_id: tenancy.branchId }),
+      platform.createConnectedAccount(
+        { latchkey_project_id: tenancy.projectId, latchkey_branch_id: tenancy.branchId },
+        `latchkey-connect-account-${tenancy.projectId}-${tenancy.branchId}`,
+      ),
     );
     const now = services.clock.date();
     await services.db
