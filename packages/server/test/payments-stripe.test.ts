@@ -355,6 +355,27 @@ describe("Stripe webhooks", () => {
     expect((await storedAccount(project))!.chargesEnabled).toBe(true);
   });
 
+  it("verifies the bytes as they came over a socket, small (read before routing) or large (streamed)", async () => {
+    const base = await server.listen();
+    const { project, accountId } = await connectedProject();
+    const post = (event: unknown) => {
+      const signed = signedDelivery(event, WEBHOOK_SECRET, server.clock.now());
+      return fetch(`${base}/api/v1${PLATFORM_HOOK}`, {
+        method: "POST",
+        body: signed.body,
+        headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signed.signature },
+      });
+    };
+    const small = await post(accountUpdated(accountId, { charges_enabled: true }));
+    expect(small.status, await small.text()).toBe(200);
+    expect((await storedAccount(project))!.chargesEnabled).toBe(true);
+    const large = accountUpdated(accountId, { charges_enabled: false });
+    (large.data as { object: { metadata: Record<string, string> } }).object.metadata = { padding: "é".repeat(80 * 1024) };
+    const streamed = await post(large);
+    expect(streamed.status, await streamed.text()).toBe(200);
+    expect((await storedAccount(project))!.chargesEnabled).toBe(false);
+  });
+
   it("refuses a delivery not signed as Stripe signs it (400), and applies nothing", async () => {
     const { project, accountId } = await connectedProject();
     const event = accountUpdated(accountId, { charges_enabled: true });
