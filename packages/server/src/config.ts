@@ -4,12 +4,14 @@
  */
 import { resolve } from "node:path";
 import type { ChatCompletionsSettings } from "./integrations/chat-completions.ts";
+import type { StripeSettings } from "./integrations/stripe/client.ts";
 import { apiUrlFromEnv, portFromEnv, type AddressConfig } from "./config/address.ts";
 import { aiChatFromEnv } from "./config/ai-chat.ts";
 import { databaseFromEnv, pgliteSharedBuffersFromEnv, type DatabaseConfig } from "./config/database.ts";
 import { sharedSmtpFromEnv, type MailConfig } from "./config/mail.ts";
 import { appleJwksUrlFromEnv, sharedOAuthFromEnv, type OAuthConfig } from "./config/oauth.ts";
 import { productionFromEnv } from "./config/production.ts";
+import { stripeFromEnv } from "./config/stripe.ts";
 import { dataVaultSecretsFromEnv, seedInternalKeysFromEnv, serverSecretFromEnv, type SecretsConfig } from "./config/secrets.ts";
 import {
   accessTokenLifeFromEnv,
@@ -59,6 +61,11 @@ export interface ServerConfig extends AddressConfig, DatabaseConfig, SecretsConf
    * and its replies answer AI_CHAT_NOT_CONFIGURED.
    */
   aiChat: ChatCompletionsSettings | null;
+  /**
+   * Stripe (LATCHKEY_STRIPE_SECRET_KEY, LATCHKEY_STRIPE_WEBHOOK_SECRET, LATCHKEY_STRIPE_API_URL): the
+   * platform account projects onboard to with Connect (none: only projects' own keys), and where the API is.
+   */
+  stripe: StripeSettings;
 }
 
 /**
@@ -102,5 +109,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     accessLog: env.LATCHKEY_ACCESS_LOG !== "off",
     rateLimits: rateLimitsFromEnv(env.LATCHKEY_RATE_LIMITS),
     aiChat: aiChatFromEnv(env),
+    stripe: stripeFromEnv(env),
   };
 }

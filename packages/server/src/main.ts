@@ -19,6 +19,7 @@ import type { Database } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
 import { dataVaultSealerOf } from "./capabilities/data-vault/domain/local-sealer.ts";
 import { rotateDataVaultKeys } from "./capabilities/data-vault/domain/rotate.ts";
+import { rotateStripeOwnKeys } from "./capabilities/payments/domain/stripe-account.ts";
 import { logProductionStart, printBanner } from "./process/announce.ts";
 import { devServerSecret } from "./process/data-dir.ts";
 import { lockDataDir, type DataDirLock } from "./process/data-dir-lock.ts";
@@ -106,8 +107,10 @@ async function vaultRotateCommand(): Promise<void> {
   const sealer = dataVaultSealerOf({ dataVaultSecrets: fromEnv.dataVaultSecrets, serverSecret });
   const database = await openedDatabase(fromEnv);
   const { rewrapped } = await rotateDataVaultKeys(database.db, sealer);
-  const message = `Data vault: ${rewrapped} data key(s) re-wrapped; every value is now under key ${sealer.currentKeyId}.`;
-  if (fromEnv.production) (await processLogger("json")).info({ rewrapped, keyId: sealer.currentKeyId }, message);
+  // Projects' own Stripe keys are sealed with the same secrets (capabilities/payments/domain/stripe-account.ts).
+  const stripeKeys = await rotateStripeOwnKeys(database.db, sealer);
+  const message = `Data vault: ${rewrapped} data key(s) re-wrapped, and ${stripeKeys} of projects' own Stripe keys; every value is now under key ${sealer.currentKeyId}.`;
+  if (fromEnv.production) (await processLogger("json")).info({ rewrapped, stripeKeys, keyId: sealer.currentKeyId }, message);
   else console.log(message);
   await database.close();
   undo.pop();

@@ -27,6 +27,7 @@ import { EmailSendRateLimit } from "./domain/emails/rate-limit.ts";
 import { SessionActivity } from "./domain/sessions/activity.ts";
 import { SignInRateLimit } from "./domain/auth/password/rate-limit.ts";
 import { httpSiteverify } from "./integrations/siteverify.ts";
+import { stripeConnector } from "./integrations/stripe/client.ts";
 import { httpChatCompletions } from "./integrations/chat-completions.ts";
 import { DashboardSite } from "./http/dashboard.ts";
 import { ClientAddresses } from "./http/client-address.ts";
@@ -141,6 +142,7 @@ export async function startInstance(
     housekeeping,
     siteverify: config.botChallenge ? httpSiteverify(config.botChallenge, logger) : null,
     chatCompletions: config.aiChat ? httpChatCompletions(config.aiChat, logger) : null,
+    stripe: stripeConnector(config.stripe),
     dashboard: config.dashboardDir
       ? new DashboardSite(config.dashboardDir, config.seedInternalKeys.publishableClientKey, config.apiUrl)
       : null,

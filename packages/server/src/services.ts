@@ -18,6 +18,7 @@ import type { AccessTokens } from "./domain/tokens/access-token.ts";
 import type { KeyStore } from "./domain/tokens/signing-keys.ts";
 import type { Siteverify } from "./integrations/siteverify.ts";
 import type { ChatCompletions } from "./integrations/chat-completions.ts";
+import type { StripeConnector } from "./integrations/stripe/client.ts";
 import type { Housekeeping } from "./domain/housekeeping/housekeeping.ts";
 import type { DashboardSite } from "./http/dashboard.ts";
 import type { ClientAddresses } from "./http/client-address.ts";
@@ -53,6 +54,8 @@ export interface Services {
   siteverify: Siteverify | null;
   /** The AI assistant's model (capabilities/ai-chat); null when the operator connected none. */
   chatCompletions: ChatCompletions | null;
+  /** Stripe, for the payments capability: the operator's platform account and projects' own keys. */
+  stripe: StripeConnector;
   /** The dashboard served at / (null: the API alone; see ServerConfig.dashboardDir). */
   dashboard: DashboardSite | null;
   /** The client's address and country behind trusted proxies (ServerConfig.trustedProxies). */

@@ -125,6 +125,8 @@ export async function createTestServer(
     accessLog: true,
     rateLimits: true,
     aiChat: null,
+    // No platform account; tests of payments point this at their stand-in (stripe-stand-in.ts).
+    stripe: { secretKey: null, webhookSecret: null, apiUrl: "https://api.stripe.com" },
     dataVaultSecrets: null,
     ...overrides,
   };

@@ -30,6 +30,7 @@ import {
   type EmailThemeUpdateOptions,
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
+import { AdminPayments } from "./admin-payments.ts";
 import { AdminWebhooks } from "./admin-webhooks.ts";
 import { AdminWorkflows, type WorkflowCreateOptions, type WorkflowUpdateOptions } from "./admin-workflows.ts";
 import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
@@ -54,6 +55,7 @@ export class StackAdminApp extends StackServerApp {
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
   readonly #webhooks: AdminWebhooks;
+  readonly #payments: AdminPayments;
   readonly #workflows: AdminWorkflows;
   readonly #aiChat: AdminAiChat;
   readonly #definitions: PermissionDefinitions;
@@ -70,6 +72,7 @@ export class StackAdminApp extends StackServerApp {
     this.api.defaultAdminSession = this.#ownerSession;
     this.#emails = new AdminEmails(this.adminProjectContext());
     this.#webhooks = new AdminWebhooks(this.adminProjectContext());
+    this.#payments = new AdminPayments(this.adminProjectContext());
     this.#workflows = new AdminWorkflows(this.adminProjectContext());
     this.#aiChat = new AdminAiChat(this.adminProjectContext());
     this.#definitions = new PermissionDefinitions({
@@ -220,6 +223,14 @@ export class StackAdminApp extends StackServerApp {
 
   sendTestWebhook = (options: { endpointId: string }) => this.#webhooks.sendTestWebhook(options);
   getSvixToken = () => this.#webhooks.getSvixToken();
+
+  // -------------------------------------------------------------------------
+  // Payments setup: the project's Stripe account (Connect onboarding, or its own key)
+
+  setupPayments = () => this.#payments.setupPayments();
+  getStripeAccountInfo = () => this.#payments.getStripeAccountInfo();
+  createStripeWidgetAccountSession = () => this.#payments.createStripeWidgetAccountSession();
+  setStripeOwnKey = (options: { secretKey: string; webhookSecret: string }) => this.#payments.setStripeOwnKey(options);
 
   // -------------------------------------------------------------------------
   // Workflows (Latchkey's own): TypeScript run on the project's events, and their run log

@@ -49,6 +49,11 @@ export function decodeBody(bytes: Uint8Array, headers: HeaderReader): unknown {
   }
 }
 
+/** The body's bytes as sent, whatever its content type (a signed webhook's), capped as any body is. */
+export async function readBodyBytes(request: Request, headers: HeaderReader): Promise<Uint8Array> {
+  return readCapped(request, headers);
+}
+
 function tooLarge() {
   return new KnownErrors.BodyParsingError(`The request body is larger than ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MiB.`);
 }

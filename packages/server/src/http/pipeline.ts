@@ -15,7 +15,7 @@ import { z } from "zod";
 import { isPromise, run, settle, type MaybePromise, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { authenticate, type RequestAuth } from "./auth.ts";
-import { decodeBody, parseBody } from "./body.ts";
+import { decodeBody, parseBody, readBodyBytes } from "./body.ts";
 import { NodeHeaderReader, type HeaderReader } from "./headers.ts";
 import { checkedResponse } from "./response-check.ts";
 import { jsonResponse, jsonTextResponse } from "./response.ts";
@@ -64,7 +64,13 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
     ? !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0)
     : request.body === null;
   const preRead = preReadBody(incoming);
-  const rawBody = noBody ? undefined : preRead ? decodeBody(preRead, headers) : yield* settle(parseBody(request, headers));
+  const rawBody = noBody
+    ? undefined
+    : route.rawBody
+      ? (preRead ?? (yield* settle(readBodyBytes(request, headers))))
+      : preRead
+        ? decodeBody(preRead, headers)
+        : yield* settle(parseBody(request, headers));
   const auth = yield* authenticate(services, headers);
 
   if (route.access !== "public") {
@@ -91,8 +97,8 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
   const bodySchema = (auth?.type === "client" && route.clientBody) || route.body;
   // A DELETE's body, where the route declares none, is ignored, as the reference ignores it (clients
   // send one out of habit); it is still read, so a malformed one stays BODY_PARSING_ERROR.
-  const checksBody = bodySchema || (rawBody !== undefined && request.method !== "DELETE");
-  const body = checksBody ? parsePart(messages, "body", bodySchema || NO_BODY, rawBody) : undefined;
+  const checksBody = !route.rawBody && (bodySchema || (rawBody !== undefined && request.method !== "DELETE"));
+  const body = route.rawBody ? rawBody : checksBody ? parsePart(messages, "body", bodySchema || NO_BODY, rawBody) : undefined;
   if (messages.length > 0) throw schemaError(request.method, pathOf(request), messages);
   if (route.enabledBy && auth && !route.enabledBy.isOn(auth.project.rendered)) throw new StatusError(400, route.enabledBy.offMessage);
   if (route.teamPermission && auth) yield* requireTeamPermission(services, auth, route.teamPermission, { params, query, body });

@@ -54,7 +54,7 @@ type Body<E extends EndpointDefinition> =
 type Auth<E extends EndpointDefinition> = E["access"] extends "public" ? RequestAuth | null : RequestAuth;
 
 export type EndpointHandlerInput<E extends EndpointDefinition> = HandlerInput<
-  E extends { body: z.ZodType } ? Body<E> : undefined,
+  E extends { rawBody: true } ? Uint8Array | undefined : E extends { body: z.ZodType } ? Body<E> : undefined,
   Output<E extends { query: infer Q } ? Q : undefined>,
   Output<E extends { params: infer P } ? P : undefined>,
   Auth<E>

@@ -55,6 +55,11 @@ export interface EndpointDefinition {
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
+  /**
+   * The handler is given the body as the bytes sent (a Uint8Array, or undefined without one), neither parsed nor
+   * checked: a signed webhook, whose signature covers exactly those bytes. No `body` schema then.
+   */
+  readonly rawBody?: true;
   /** A narrower body for callers with client access (they may set fewer fields). */
   readonly clientBody?: z.ZodType;
   /** The success status (default 200). */

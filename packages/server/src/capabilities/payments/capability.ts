@@ -11,25 +11,44 @@
  * ahead (domain/payments-clock.ts, payment_test_clocks). A grant records
  * `payments.product_granted` in its transaction.
  *
+ * Taking payments: the project's Stripe account (account-schema.ts;
+ * domain/stripe-account.ts), onboarded through the operator's platform
+ * (Connect) or reached with the project's own key, and Stripe's webhook
+ * events, verified, applied once each and handed to the handlers of their
+ * type (domain/stripe-webhooks.ts, domain/stripe-event-handlers.ts). The
+ * Stripe API itself is behind integrations/stripe/client.ts.
+ *
  * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,
- * `paymentsProductsEndpoints`) and the known errors are in @latchkey/shared
- * (api/payments-items.ts, api/payments-products.ts,
+ * `paymentsProductsEndpoints`, `paymentsAdminEndpoints`) and the known
+ * errors are in @latchkey/shared (api/payments-items.ts,
+ * api/payments-products.ts, api/payments-admin.ts,
  * known-errors/payments.ts); the catalogue (`payments.*`) in its config
  * schema; the tables' migrations in db/migrations/.
  */
-import { paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
+import { paymentsAdminEndpoints, paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
 import { deleteExpiredPurchaseCodes } from "./domain/purchase-codes.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
-import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentTestClocks } from "./schema.ts";
+import { forgetOldStripeEvents } from "./domain/stripe-webhooks.ts";
+import {
+  paymentItemChanges,
+  paymentPurchaseCodes,
+  paymentPurchases,
+  paymentStripeAccounts,
+  paymentStripeEvents,
+  paymentTestClocks,
+} from "./schema.ts";
 
 export default defineCapability({
   name: "payments",
-  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints },
-  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks],
+  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints, ...paymentsAdminEndpoints },
+  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks, paymentStripeAccounts, paymentStripeEvents],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],
-  housekeeping: [{ name: "expiredPurchaseCodes", sweep: deleteExpiredPurchaseCodes }],
+  housekeeping: [
+    { name: "expiredPurchaseCodes", sweep: deleteExpiredPurchaseCodes },
+    { name: "oldStripeEventIds", sweep: forgetOldStripeEvents },
+  ],
   jobs: [],
 });

@@ -119,3 +119,4 @@ export const paymentTestClocks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.branchId] })],
 );
+export * from "./account-schema.ts";

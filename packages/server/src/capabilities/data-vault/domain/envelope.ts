@@ -29,8 +29,19 @@ export function placeContext(place: ValuePlace): string {
 }
 
 export async function sealValue(sealer: Sealer, place: ValuePlace, value: string): Promise<SealedValue> {
+  return sealUnder(sealer, placeContext(place), value);
+}
+
+export async function openValue(sealer: Sealer, place: ValuePlace, value: SealedValue): Promise<string> {
+  return openUnder(sealer, placeContext(place), value);
+}
+
+/**
+ * The same envelope for another secret the server keeps (a project's payment provider key): `context` names
+ * its place, in a form no vault value's place takes (placeContext's first element differs).
+ */
+export async function sealUnder(sealer: Sealer, context: string, value: string): Promise<SealedValue> {
   const dataKey = randomBytes(32);
-  const context = placeContext(place);
   try {
     return { dataKey: await sealer.wrap(dataKey, context), sealed: gcmSeal(dataKey, Buffer.from(value, "utf8"), context) };
   } finally {
@@ -38,8 +49,7 @@ export async function sealValue(sealer: Sealer, place: ValuePlace, value: string
   }
 }
 
-export async function openValue(sealer: Sealer, place: ValuePlace, value: SealedValue): Promise<string> {
-  const context = placeContext(place);
+export async function openUnder(sealer: Sealer, context: string, value: SealedValue): Promise<string> {
   const dataKey = await sealer.unwrap(value.dataKey, context);
   try {
     return Buffer.from(gcmOpen(dataKey, value.sealed, context)).toString("utf8");
@@ -50,7 +60,11 @@ export async function openValue(sealer: Sealer, place: ValuePlace, value: Sealed
 
 /** The same data key wrapped under the sealer's current key-encryption key. */
 export async function rewrapDataKey(sealer: Sealer, place: ValuePlace, dataKey: WrappedKey): Promise<WrappedKey> {
-  const context = placeContext(place);
+  return rewrapUnder(sealer, placeContext(place), dataKey);
+}
+
+/** rewrapDataKey for a secret sealed with sealUnder. */
+export async function rewrapUnder(sealer: Sealer, context: string, dataKey: WrappedKey): Promise<WrappedKey> {
   const plain = await sealer.unwrap(dataKey, context);
   try {
     return await sealer.wrap(plain, context);

@@ -1,0 +1,160 @@
+/**
+ * Stripe, as the payments capability uses it: the few calls it makes, through
+ * the `stripe` package, against the API at the operator's address
+ * (LATCHKEY_STRIPE_API_URL; Stripe's own unless a stand-in is put there). Two
+ * kinds of caller: the operator's platform account (its Connect accounts, one
+ * per project: LATCHKEY_STRIPE_SECRET_KEY), and a project's own secret key.
+ * The domain sees only the `StripeApi` interface, so another implementation
+ * can stand in for it.
+ */
+import Stripe from "stripe";
+
+export interface StripeSettings {
+  /** The platform account's secret key; null: no Connect onboarding, only projects' own keys. */
+  secretKey: string | null;
+  /** The signing secret of the platform's webhook endpoint (Connect events); null: none is accepted. */
+  webhookSecret: string | null;
+  /** The API's origin, e.g. https://api.stripe.com. */
+  apiUrl: string;
+}
+
+/** What the payments capability keeps of an account. */
+export interface StripeAccountState {
+  id: string;
+  chargesEnabled: boolean;
+  detailsSubmitted: boolean;
+  payoutsEnabled: boolean;
+}
+
+/** Stripe answered the key as not valid (revoked, mistyped, or a publishable key). */
+export class StripeKeyRefused extends Error {}
+
+/** Stripe could not be reached, or refused a request for a reason that is not the caller's. */
+export class StripeUnavailable extends Error {}
+
+export interface StripeApi {
+  /**
+   * A new connected account of the platform, tagged with `metadata`. The same `idempotencyKey` within Stripe's
+   * 24 hours answers the account the first call made, so concurrent callers end up with one account.
+   */
+  createConnectedAccount(metadata: Record<string, string>, idempotencyKey: string): Promise<StripeAccountState>;
+  /** The onboarding page of a connected account; Stripe sends the admin back to `returnUrl`. */
+  createOnboardingLink(accountId: string, returnUrl: string): Promise<string>;
+  /** A connected account, or (no id) the key's own account. */
+  retrieveAccount(accountId?: string): Promise<StripeAccountState>;
+  /** The client secret of the embedded account components (payments, payouts) for an account. */
+  createAccountSession(accountId: string): Promise<string>;
+}
+
+export interface StripeConnector {
+  settings: StripeSettings;
+  /** The platform's account (LATCHKEY_STRIPE_SECRET_KEY); null when the operator set none. */
+  platform: StripeApi | null;
+  /** Calls made with another secret key (a project's own). */
+  withKey(secretKey: string): StripeApi;
+  /**
+   * The event a webhook delivered, when `signature` (its Stripe-Signature header) signs `payload` under
+   * `secret` and was made within Stripe's tolerance of `nowMillis`; null otherwise.
+   */
+  verifiedEvent(payload: Uint8Array, signature: string, secret: string, nowMillis: number): Stripe.Event | null;
+}
+
+/** A request waits at most this long for Stripe (the package's own default is 80 s). */
+const TIMEOUT_MILLIS = 20_000;
+
+const stateOf = (account: Stripe.Account): StripeAccountState => ({
+  id: account.id,
+  chargesEnabled: account.charges_enabled ?? false,
+  detailsSubmitted: account.details_submitted ?? false,
+  payoutsEnabled: account.payouts_enabled ?? false,
+});
+
+function clientFor(secretKey: string, apiUrl: URL): Stripe {
+  return new Stripe(secretKey, {
+    host: apiUrl.hostname,
+    port: apiUrl.port || (apiUrl.protocol === "https:" ? 443 : 80),
+    protocol: apiUrl.protocol === "https:" ? "https" : "http",
+    timeout: TIMEOUT_MILLIS,
+    maxNetworkRetries: 1,
+    telemetry: false,
+    appInfo: { name: "Latchkey" },
+  });
+}
+
+/** Runs a call, turning Stripe's refusals of the key and its outages into this module's errors. */
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError)
+      throw new StripeKeyRefused(error.message, { cause: error });
+    if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError)
+      throw new StripeUnavailable(error.message, { cause: error });
+    throw error;
+  }
+}
+
+function stripeApi(stripe: Stripe): StripeApi {
+  return {
+    createConnectedAccount: (metadata, idempotencyKey) =>
+      call(async () =>
+        stateOf(
+          await stripe.accounts.create(
+            {
+              controller: { stripe_dashboard: { type: "none" } },
+              capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+              metadata,
+            },
+            { idempotencyKey },
+          ),
+        ),
+      ),
+    createOnboardingLink: (accountId, returnUrl) =>
+      call(
+        async () =>
+          (
+            await stripe.accountLinks.create({
+              account: accountId,
+              refresh_url: returnUrl,
+              return_url: returnUrl,
+              type: "account_onboarding",
+            })
+          ).url,
+      ),
+    retrieveAccount: (accountId) =>
+      call(async () =>
+        stateOf(accountId === undefined ? await stripe.accounts.retrieveCurrent() : await stripe.accounts.retrieve(accountId)),
+      ),
+    createAccountSession: (accountId) =>
+      call(async () => {
+        const session = await stripe.accountSessions.create({
+          account: accountId,
+          components: {
+            payments: { enabled: true, features: { refund_management: true, dispute_management: true, capture_payments: true } },
+            payouts: { enabled: true, features: { instant_payouts: true, standard_payouts: true, edit_payout_schedule: true } },
+            notification_banner: { enabled: true },
+          },
+        });
+        return session.client_secret;
+      }),
+  };
+}
+
+export function stripeConnector(settings: StripeSettings): StripeConnector {
+  const apiUrl = new URL(settings.apiUrl);
+  // Signature checks need no key: the package's webhooks helper is the same on every client.
+  const webhooks = Stripe.webhooks;
+  return {
+    settings,
+    platform: settings.secretKey ? stripeApi(clientFor(settings.secretKey, apiUrl)) : null,
+    withKey: (secretKey) => stripeApi(clientFor(secretKey, apiUrl)),
+    verifiedEvent(payload, signature, secret, nowMillis) {
+      try {
+        return webhooks.constructEvent(Buffer.from(payload), signature, secret, undefined, undefined, nowMillis);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) return null;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,217 @@
+/**
+ * A stand-in for Stripe's API on loopback (127.0.0.1, any free port), for the
+ * few calls the server makes through the `stripe` package pointed at it
+ * (LATCHKEY_STRIPE_API_URL): connected accounts and their onboarding links,
+ * reading an account (a connected one by id, or a key's own), and embedded
+ * component sessions. It answers in Stripe's JSON shapes and with Stripe's
+ * errors (401 for an unknown key, 404 for an unknown account) and idempotency
+ * keys (a key seen before answers as it did then), records every
+ * request, and lets a test change an account as Stripe would (onboarding
+ * finished) or take the API down. `signedDelivery` signs a webhook event as
+ * Stripe signs it, with the `stripe` package's own helper.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+export interface StripeStandInRequest {
+  method: string;
+  path: string;
+  /** The bearer key the request was made with. */
+  apiKey: string | null;
+  /** The form the package sent, flattened as sent (`metadata[k]`, `components[payments][enabled]`). */
+  form: Record<string, string>;
+}
+
+export interface StandInAccount {
+  id: string;
+  object: "account";
+  type: "custom" | "standard";
+  charges_enabled: boolean;
+  details_submitted: boolean;
+  payouts_enabled: boolean;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface StripeStandIn {
+  /** The origin to configure (LATCHKEY_STRIPE_API_URL). */
+  url: string;
+  /** The platform account's secret key, which the stand-in accepts. */
+  platformKey: string;
+  received: StripeStandInRequest[];
+  accounts: Map<string, StandInAccount>;
+  /** A new account reached with its own secret key (a self-hoster's); returns the key and the account. */
+  addOwnAccount(changes?: Partial<StandInAccount>): { secretKey: string; account: StandInAccount };
+  /** Changes an account as Stripe would (onboarding went on, charges enabled). */
+  updateAccount(id: string, changes: Partial<StandInAccount>): StandInAccount;
+  /** While true, every request is answered 500 as an outage would be. */
+  down: boolean;
+  close(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
+
+function stripeError(status: number, type: string, message: string, extra: Record<string, string> = {}) {
+  return { status, json: { error: { type, message, ...extra } } };
+}
+
+export async function startStripeStandIn(): Promise<StripeStandIn> {
+  const platformKey = `sk_test_platform${randomBytes(8).toString("hex")}`;
+  const accounts = new Map<string, StandInAccount>();
+  /** Secret key → the account it belongs to (the platform's own is not needed by the server). */
+  const ownKeys = new Map<string, string>();
+  const now = () => Math.floor(Date.now() / 1000);
+  const newAccount = (changes: Partial<StandInAccount> = {}): StandInAccount => {
+    const account: StandInAccount = {
+      id: id("acct"),
+      object: "account",
+      type: "custom",
+      charges_enabled: false,
+      details_submitted: false,
+      payouts_enabled: false,
+      metadata: {},
+      created: now(),
+      ...changes,
+    };
+    accounts.set(account.id, account);
+    return account;
+  };
+
+  const platformAccount = newAccount({ type: "standard", charges_enabled: true, details_submitted: true, payouts_enabled: true });
+  const answer = (request: StripeStandInRequest): { status: number; json: unknown } => {
+    if (standIn.down) return stripeError(500, "api_error", "An unknown error occurred");
+    const key = request.apiKey;
+    const isPlatform = key === platformKey;
+    const ownAccount = key ? ownKeys.get(key) : undefined;
+    if (!isPlatform && !ownAccount)
+      return stripeError(401, "invalid_request_error", `Invalid API Key provided: ${(key ?? "").slice(0, 8)}****`);
+    const { method, path, form } = request;
+    if (method === "GET" && path === "/v1/account") return { status: 200, json: ownAccount ? accounts.get(ownAccount) : platformAccount };
+    // The rest are Connect calls: only the platform makes them.
+    if (!isPlatform) return stripeError(403, "invalid_request_error", "This key cannot make Connect requests.");
+    if (method === "POST" && path === "/v1/accounts") {
+      const metadata = Object.fromEntries(
+        Object.entries(form).flatMap(([k, v]) => {
+          const m = /^metadata\[(.+)\]$/.exec(k);
+          return m ? [[m[1]!, v]] : [];
+        }),
+      );
+      return { status: 200, json: newAccount({ metadata }) };
+    }
+    const byId = /^\/v1\/accounts\/([^/]+)$/.exec(path);
+    if (method === "GET" && byId) {
+      const account = accounts.get(decodeURIComponent(byId[1]!));
+      return account
+        ? { status: 200, json: account }
+        : stripeError(404, "invalid_request_error", `No such account: '${byId[1]}'`, { code: "resource_missing", param: "account" });
+    }
+    if (method === "POST" && (path === "/v1/account_links" || path === "/v1/account_sessions")) {
+      const account = accounts.get(form.account ?? "");
+      if (!account) return stripeError(400, "invalid_request_error", `No such account: '${form.account}'`, { param: "account" });
+      if (path === "/v1/account_links") {
+        return {
+          status: 200,
+          json: {
+            object: "account_link",
+            created: now(),
+            expires_at: now() + 300,
+            url: `https://connect.stripe.test/setup/s/${account.id}/${randomBytes(8).toString("hex")}`,
+          },
+        };
+      }
+      return {
+        status: 200,
+        json: {
+          object: "account_session",
+          account: account.id,
+          client_secret: `accs_secret__${randomBytes(16).toString("hex")}`,
+          expires_at: now() + 1800,
+          livemode: false,
+          components: {},
+        },
+      };
+    }
+    return stripeError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`);
+  };
+
+  const idempotent = new Map<string, { status: number; json: unknown }>();
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (raw += chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://stand-in");
+      const form = Object.fromEntries(new URLSearchParams(req.method === "GET" ? url.search : raw));
+      const auth = req.headers.authorization ?? "";
+      const request: StripeStandInRequest = {
+        method: req.method ?? "",
+        path: url.pathname,
+        apiKey: auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : null,
+        form,
+      };
+      standIn.received.push(request);
+      // Stripe's idempotency: a key seen before (from the same caller) answers what it answered then.
+      const idempotencyKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
+      const remembered = typeof idempotencyKey === "string" ? idempotent.get(`${request.apiKey} ${idempotencyKey}`) : undefined;
+      const { status, json } = remembered ?? answer(request);
+      if (typeof idempotencyKey === "string" && !remembered && status < 500)
+        idempotent.set(`${request.apiKey} ${idempotencyKey}`, { status, json });
+      res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
+      res.end(JSON.stringify(json));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  const standIn: StripeStandIn = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    platformKey,
+    received: [],
+    accounts,
+    down: false,
+    addOwnAccount(changes) {
+      const account = newAccount({ type: "standard", ...changes });
+      const secretKey = `sk_test_own${randomBytes(12).toString("hex")}`;
+      ownKeys.set(secretKey, account.id);
+      return { secretKey, account };
+    },
+    updateAccount(accountId, changes) {
+      const account = accounts.get(accountId);
+      if (!account) throw new Error(`The stand-in has no account ${accountId}`);
+      Object.assign(account, changes);
+      return account;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return standIn;
+}
+
+/** An event as Stripe delivers it; `account` for an event about a connected account (Connect). */
+export function stripeEvent(type: string, object: unknown, account?: string): Record<string, unknown> {
+  return {
+    id: id("evt"),
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    ...(account ? { account } : {}),
+  };
+}
+
+/**
+ * The body and Stripe-Signature header of a delivery of `event`, signed with `secret` at `atMillis` (the
+ * server's clock) exactly as Stripe signs: HMAC-SHA256 over `<timestamp>.<body>`, by the `stripe` package.
+ */
+export function signedDelivery(event: unknown, secret: string, atMillis: number): { body: string; signature: string } {
+  const body = JSON.stringify(event, null, 2);
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: Math.floor(atMillis / 1000) });
+  return { body, signature };
+}
