@@ -473,3 +473,31 @@ describe("the operator's configuration (LATCHKEY_STRIPE_*)", () => {
     }
   });
 });
+
+describe("purchases outside test mode", () => {
+  it("make a purchase URL once the project has an account, and the purchase page sees it", async () => {
+    const { project, accountId } = await connectedProject();
+    const config = await server.request("/internal/config/override/environment", {
+      method: "PATCH",
+      as: project.admin,
+      body: {
+        config_override_string: JSON.stringify({
+          "payments.testMode": false,
+          "payments.products.pro": { customerType: "custom", prices: { monthly: { USD: "10", interval: [1, "month"] } } },
+        }),
+      },
+    });
+    expect(config.status, config.text).toBe(200);
+    const made = await server.request("/payments/purchases/create-purchase-url", {
+      method: "POST",
+      as: project.server,
+      body: { customer_type: "custom", customer_id: "org-1", product_id: "pro" },
+    });
+    expect(made.status, made.text).toBe(200);
+    const fullCode = new URL(made.body.url as string).pathname.split("/").at(-1)!;
+    const validated = await server.request("/payments/purchases/validate-code", { method: "POST", body: { full_code: fullCode } });
+    expect(validated.status, validated.text).toBe(200);
+    expect(validated.body).toMatchObject({ stripe_account_id: accountId, test_mode: false });
+    expect(typeof validated.body.charges_enabled).toBe("boolean");
+  });
+});

@@ -7,7 +7,7 @@
  * What a customer owns is payment_purchases (domain/purchases.ts), granted by
  * the API or bought through a purchase code (domain/purchase-flow.ts,
  * payment_purchase_codes); in test mode a purchase needs no payment account
- * (domain/payment-account.ts) and the project's payments time can be moved
+ * (domain/stripe-account.ts) and the project's payments time can be moved
  * ahead (domain/payments-clock.ts, payment_test_clocks). A grant records
  * `payments.product_granted` in its transaction.
  *

@@ -4,7 +4,7 @@
  * (validate-code), and in test mode takes the product without paying
  * (test-mode-purchase-session). Paying with Stripe is the Stripe
  * integration's; outside test mode a project needs a payment account
- * (payment-account.ts) before a URL is made at all.
+ * (a Stripe account: stripe-account.ts) before a URL is made at all.
  */
 import { KnownErrors, StatusError, type RenderedConfig } from "@latchkey/shared";
 import type { Caller } from "../../../domain/caller.ts";
@@ -13,7 +13,7 @@ import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import type { Services } from "../../../services.ts";
 import { ensureClientCanAccessCustomer, ensureCustomerExists, type Customer } from "./customers.ts";
-import { hasPaymentAccount } from "./payment-account.ts";
+import { stripeAccountOf } from "./stripe-account.ts";
 import { isTestMode, paymentsNow, TEST_MODE_OFF_MESSAGE } from "./payments-clock.ts";
 import { productOf, productView, type ProductChoice } from "./product-snapshot.ts";
 import { grantProductIn, purchaseContext } from "./purchases.ts";
@@ -56,7 +56,7 @@ export async function createPurchaseUrl(
   const { customer } = request;
   ensurePurchasesAllowed(config);
   await ensureClientCanAccessCustomer(services, caller, customer, "Clients can only create purchase URLs for their own user or team.");
-  if (!isTestMode(config) && !(await hasPaymentAccount(services, scope))) throw new StatusError(400, PAYMENTS_NOT_SET_UP_MESSAGE);
+  if (!isTestMode(config) && !(await stripeAccountOf(services.db, scope))) throw new StatusError(400, PAYMENTS_NOT_SET_UP_MESSAGE);
   const product = productOf(config, caller.accessType, request.choice);
   ensureProductFitsCustomer(product, request.choice.productId, customer);
   await ensureCustomerExists(services, scope, customer);
@@ -87,13 +87,13 @@ export async function validatePurchaseCode(services: Services, fullCode: string,
   if (returnUrl !== undefined) assertTrustedUrl(project.config, returnUrl);
   const context = await purchaseContext(services, scope, config, code.customer, code.product, code.productId);
   const { server_only: _s, included_items: _i, server_metadata: _m, ...product } = productView(code.product, code.productId);
-  const hasAccount = await hasPaymentAccount(services, scope);
+  const account = await stripeAccountOf(services.db, scope);
   return {
     product,
     project_id: project.id,
     project_logo_url: project.logoUrl ?? null,
-    stripe_account_id: null,
-    charges_enabled: hasAccount,
+    stripe_account_id: account?.stripeAccountId ?? null,
+    charges_enabled: account?.chargesEnabled ?? false,
     already_bought_non_stackable: context.alreadyOwned,
     conflicting_products: context.conflicting,
     test_mode: isTestMode(config),
