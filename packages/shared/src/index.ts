@@ -1,6 +1,7 @@
 export * from "./known-errors/index.ts";
 export * from "./constants.ts";
 export * from "./schema-fields.ts";
+export * from "./money.ts";
 export * from "./image-data-url.ts";
 export * from "./case.ts";
 export * from "./setting-anchors.ts";

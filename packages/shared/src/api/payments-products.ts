@@ -13,21 +13,12 @@
  * may also grant a product directly.
  */
 import { z } from "zod";
-import { CURRENCIES, CUSTOMER_TYPES } from "../constants.ts";
+import { CUSTOMER_TYPES } from "../constants.ts";
+import { currencyAmountsShape, paymentIntervalSchema } from "../money.ts";
 import { KnownErrors } from "../known-errors/index.ts";
 import { customerParams } from "./payments-items.ts";
 import { jsonSchema } from "./json.ts";
 import { defineEndpoint } from "./endpoint.ts";
-
-/** `[count, unit]`: a subscription's period, a trial, how often included items are granted again. */
-export const paymentIntervalSchema = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month", "year"])]);
-export type PaymentInterval = z.infer<typeof paymentIntervalSchema>;
-
-/** An amount in a currency's units: no leading zero, at most two decimals. */
-const money = z.string().regex(/^(0|[1-9]\d*)(\.\d{1,2})?$/);
-const currencyAmounts = Object.fromEntries(Object.keys(CURRENCIES).map((code) => [code, money.optional()])) as {
-  [C in keyof typeof CURRENCIES]: z.ZodOptional<typeof money>;
-};
 
 export const INCLUDED_ITEM_EXPIRIES = ["never", "when-purchase-expires", "when-repeated"] as const;
 
@@ -39,7 +30,7 @@ const includedItemSchema = z.strictObject({
 });
 
 const inlinePriceSchema = z.strictObject({
-  ...currencyAmounts,
+  ...currencyAmountsShape,
   interval: paymentIntervalSchema.optional(),
   free_trial: paymentIntervalSchema.optional(),
 });

@@ -7,14 +7,8 @@
  * branch keys plus the environment-only ones (credentials, servers, domains).
  */
 import { z } from "zod";
-import {
-  CURRENCIES,
-  CUSTOMER_TYPES,
-  type Currency,
-  DEFAULT_EMAIL_THEME_ID,
-  OAUTH_ACCOUNT_MERGE_STRATEGIES,
-  OAUTH_PROVIDER_IDS,
-} from "../constants.ts";
+import { CUSTOMER_TYPES, DEFAULT_EMAIL_THEME_ID, OAUTH_ACCOUNT_MERGE_STRATEGIES, OAUTH_PROVIDER_IDS } from "../constants.ts";
+import { CURRENCY_CODES, currencyAmountsShape, paymentIntervalSchema } from "../money.ts";
 
 export const CONFIG_LEVELS = ["project", "branch", "environment"] as const;
 export type ConfigLevel = (typeof CONFIG_LEVELS)[number];
@@ -38,7 +32,7 @@ export const APP_IDS = [
 ] as const;
 
 const permissionSet = z.record(z.string(), z.literal(true)).default({});
-const interval = z.tuple([z.number().int().min(0), z.enum(["day", "week", "month", "year"])]);
+const interval = paymentIntervalSchema;
 const customerType = z.enum(CUSTOMER_TYPES);
 
 /**
@@ -49,30 +43,8 @@ const customerType = z.enum(CUSTOMER_TYPES);
 export const PAYMENTS_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,62}$/;
 const paymentsId = z.string().regex(PAYMENTS_ID_PATTERN);
 
-/**
- * A money amount in the currency `code`: digits with an optional fraction, no longer than the currency's. The checks run
- * in this order, each with its own message (SPEC §5), which the config API answers with as written.
- */
-function moneyAmount(code: Currency) {
-  const decimals = CURRENCIES[code];
-  return z.string().superRefine((value, ctx) => {
-    const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-    if (!match) ctx.addIssue({ code: "custom", message: "Money amount must be in the format of <number> or <number>.<number>" });
-    else if ((match[2]?.length ?? 0) > decimals) {
-      ctx.addIssue({ code: "custom", message: `Too many decimals; ${code} only has ${decimals} decimals` });
-    } else if (match[1] !== "0" && match[1]!.startsWith("0")) {
-      ctx.addIssue({ code: "custom", message: "Money amount must not have leading zeros" });
-    }
-  });
-}
-
-const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
-
 const price = z.object({
-  ...(Object.fromEntries(CURRENCY_CODES.map((code) => [code, moneyAmount(code).optional()])) as Record<
-    Currency,
-    z.ZodOptional<z.ZodString>
-  >),
+  ...currencyAmountsShape,
   interval: interval.optional(),
   serverOnly: z.boolean().default(false),
   freeTrial: interval.optional(),

@@ -6,7 +6,14 @@
  * strings the owner typed: the server checks them against the currency's
  * decimals and says what is wrong.
  */
-import { CURRENCIES, PAYMENTS_ID_PATTERN, type Currency, type CustomerType, type RenderedConfig } from "@latchkey/shared";
+import {
+  CURRENCY_CODES,
+  PAYMENT_INTERVAL_UNITS,
+  PAYMENTS_ID_PATTERN,
+  type Currency,
+  type CustomerType,
+  type RenderedConfig,
+} from "@latchkey/shared";
 
 export type Payments = RenderedConfig["payments"];
 export type ProductConfig = Payments["products"][string];
@@ -14,8 +21,8 @@ type PricesConfig = Exclude<ProductConfig["prices"], "include-by-default">;
 type PriceConfig = PricesConfig[string];
 type IncludedConfig = ProductConfig["includedItems"][string];
 
-export const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
-export const INTERVAL_UNITS = ["day", "week", "month", "year"] as const;
+export { CURRENCY_CODES };
+export const INTERVAL_UNITS = PAYMENT_INTERVAL_UNITS;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
 export const EXPIRIES = ["when-repeated", "when-purchase-expires", "never"] as const;
 export type Expiry = (typeof EXPIRIES)[number];
@@ -91,9 +98,6 @@ export function emptyProduct(customerType: CustomerType = "user"): ProductDraft 
   };
 }
 
-/** A price's amount in one currency (the rendered type lists the currencies only by name). */
-const amountIn = (price: PriceConfig, currency: Currency): string | undefined => (price as Partial<Record<Currency, string>>)[currency];
-
 const intervalDraft = (interval: [number, IntervalUnit] | undefined): IntervalDraft | null =>
   interval ? { count: String(interval[0]), unit: interval[1] } : null;
 
@@ -111,7 +115,7 @@ export function productDraft(id: string, product: ProductConfig): ProductDraft {
     includeByDefault: product.prices === "include-by-default",
     prices: Object.entries(prices).map(([priceId, price]) => ({
       id: priceId,
-      amounts: Object.fromEntries(CURRENCY_CODES.filter((c) => amountIn(price, c) !== undefined).map((c) => [c, amountIn(price, c)])),
+      amounts: Object.fromEntries(CURRENCY_CODES.filter((c) => price[c] !== undefined).map((c) => [c, price[c]])),
       interval: intervalDraft(price.interval),
       serverOnly: price.serverOnly,
     })),
@@ -184,7 +188,7 @@ export function draftProblems(draft: ProductDraft, existingIds: readonly string[
 export function pricesSummary(product: ProductConfig): string {
   if (product.prices === "include-by-default") return "Free (included by default)";
   const parts = Object.values(product.prices).map((price: PriceConfig) => {
-    const amounts = CURRENCY_CODES.filter((c) => amountIn(price, c) !== undefined).map((c) => `${amountIn(price, c)} ${c}`);
+    const amounts = CURRENCY_CODES.filter((c) => price[c] !== undefined).map((c) => `${price[c]} ${c}`);
     const every = price.interval ? ` / ${intervalText(price.interval)}` : " once";
     return `${amounts.join(", ") || "no amount"}${every}`;
   });
