@@ -34,6 +34,7 @@ import { webhooksEndpoints } from "./webhooks.ts";
 import { workflowsEndpoints } from "./workflows.ts";
 import { paymentsItemsEndpoints } from "./payments-items.ts";
 import { paymentsProductsEndpoints } from "./payments-products.ts";
+import { paymentsAdminTransactionsEndpoints } from "./payments-admin-transactions.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -68,6 +69,7 @@ export * from "./webhooks.ts";
 export * from "./workflows.ts";
 export * from "./payments-items.ts";
 export * from "./payments-products.ts";
+export * from "./payments-admin-transactions.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -103,6 +105,7 @@ export const endpointsByArea = {
   workflows: workflowsEndpoints,
   paymentsItems: paymentsItemsEndpoints,
   paymentsProducts: paymentsProductsEndpoints,
+  paymentsAdminTransactions: paymentsAdminTransactionsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -137,6 +140,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof webhooksEndpoints> &
   EndpointMapOf<typeof workflowsEndpoints> &
   EndpointMapOf<typeof paymentsItemsEndpoints> &
-  EndpointMapOf<typeof paymentsProductsEndpoints>;
+  EndpointMapOf<typeof paymentsProductsEndpoints> &
+  EndpointMapOf<typeof paymentsAdminTransactionsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -9,7 +9,10 @@
  * payment_purchase_codes); in test mode a purchase needs no payment account
  * (domain/payment-account.ts) and the project's payments time can be moved
  * ahead (domain/payments-clock.ts, payment_test_clocks). A grant records
- * `payments.product_granted` in its transaction.
+ * `payments.product_granted` in its transaction. Admins list all of it as
+ * transactions (domain/transactions.ts) and refund purchases
+ * (domain/refunds.ts, payment_refunds), the money through one function a
+ * payment provider implements (domain/purchase-payment-refunds.ts).
  *
  * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,
  * `paymentsProductsEndpoints`) and the known errors are in @latchkey/shared
@@ -17,16 +20,16 @@
  * known-errors/payments.ts); the catalogue (`payments.*`) in its config
  * schema; the tables' migrations in db/migrations/.
  */
-import { paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
+import { paymentsAdminTransactionsEndpoints, paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
 import { deleteExpiredPurchaseCodes } from "./domain/purchase-codes.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
-import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentTestClocks } from "./schema.ts";
+import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentRefunds, paymentTestClocks } from "./schema.ts";
 
 export default defineCapability({
   name: "payments",
-  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints },
-  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks],
+  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints, ...paymentsAdminTransactionsEndpoints },
+  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentRefunds, paymentTestClocks],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],
