@@ -30,6 +30,7 @@ import {
   type EmailThemeUpdateOptions,
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
+import { AdminTransactions, type ListTransactionsOptions, type RefundTransactionOptions } from "./admin-transactions.ts";
 import { AdminWebhooks } from "./admin-webhooks.ts";
 import { AdminWorkflows, type WorkflowCreateOptions, type WorkflowUpdateOptions } from "./admin-workflows.ts";
 import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
@@ -54,6 +55,7 @@ export class StackAdminApp extends StackServerApp {
   readonly #ownerSession: Session | null;
   readonly #emails: AdminEmails;
   readonly #webhooks: AdminWebhooks;
+  readonly #transactions: AdminTransactions;
   readonly #workflows: AdminWorkflows;
   readonly #aiChat: AdminAiChat;
   readonly #definitions: PermissionDefinitions;
@@ -70,6 +72,7 @@ export class StackAdminApp extends StackServerApp {
     this.api.defaultAdminSession = this.#ownerSession;
     this.#emails = new AdminEmails(this.adminProjectContext());
     this.#webhooks = new AdminWebhooks(this.adminProjectContext());
+    this.#transactions = new AdminTransactions(this.adminProjectContext());
     this.#workflows = new AdminWorkflows(this.adminProjectContext());
     this.#aiChat = new AdminAiChat(this.adminProjectContext());
     this.#definitions = new PermissionDefinitions({
@@ -190,6 +193,12 @@ export class StackAdminApp extends StackServerApp {
       description: options.description,
     });
   }
+
+  // -------------------------------------------------------------------------
+  // Payments: the transactions list and refunds
+
+  listTransactions = (options?: ListTransactionsOptions) => this.#transactions.listTransactions(options);
+  refundTransaction = (options: RefundTransactionOptions) => this.#transactions.refundTransaction(options);
 
   // -------------------------------------------------------------------------
   // E-mail: sent mail, SMTP tests, themes, templates, drafts, previews
