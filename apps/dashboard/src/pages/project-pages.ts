@@ -48,6 +48,11 @@ export const projectPages: ProjectPage[] = [
   { path: "emails-sent", nav: { group: "Emails", label: "Sent" }, load: () => import("./emails/emails-sent-page.tsx") },
   { path: "outbox", nav: { group: "Emails", label: "Outbox" }, load: () => import("./emails/outbox-page.tsx") },
   { path: "payments", nav: { group: "Payments", label: "Products and items" }, load: () => import("./payments/catalogue-page.tsx") },
+  {
+    path: "payments/transactions",
+    nav: { group: "Payments", label: "Transactions" },
+    load: () => import("./payments/transactions-page.tsx"),
+  },
   { path: "workflows", nav: { group: "Automation", label: "Workflows" }, load: () => import("./workflows/workflows-page.tsx") },
 ];
 
