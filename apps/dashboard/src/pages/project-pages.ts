@@ -49,7 +49,7 @@ export const projectPages: ProjectPage[] = [
   { path: "outbox", nav: { group: "Emails", label: "Outbox" }, load: () => import("./emails/outbox-page.tsx") },
   { path: "payments", nav: { group: "Payments", label: "Products and items" }, load: () => import("./payments/catalogue-page.tsx") },
   {
-    path: "payments/transactions",
+    path: "transactions",
     nav: { group: "Payments", label: "Transactions" },
     load: () => import("./payments/transactions-page.tsx"),
   },

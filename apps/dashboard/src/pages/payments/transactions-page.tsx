@@ -259,7 +259,8 @@ function RefundButton({
       }}
     >
       <p>
-        The customer loses {grant.product.display_name} (× {grant.quantity}) now, with the items it includes until it ends.
+        The customer loses {grant.product.display_name} (× {grant.quantity}) now, and with it the included items that last only while it is
+        owned.
         {amountUsd !== "0" ? ` ${amountUsd} USD goes back to them.` : " It was not paid for, so no money goes back."} This cannot be undone.
       </p>
     </ConfirmButton>
