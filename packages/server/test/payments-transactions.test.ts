@@ -293,6 +293,52 @@ describe("listing transactions", () => {
     ]);
   });
 
+  it("a cancelled subscription is listed when it was cancelled, revoking the grant at its period's end", async () => {
+    const p = await newProject();
+    const user = await signUpUser(server, p);
+    await grant(p, user.userId, { product_id: "sub" });
+    const subId = await latestPurchase(p);
+    server.clock.advance(1000);
+    const cancelled = await server.request(`/payments/products/user/${user.userId}/sub`, { method: "DELETE", as: p.server });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const res = await list(p);
+    const [cancellation, purchase] = res.body.transactions;
+    expect(cancellation).toEqual({
+      id: `${subId}:cancellation`,
+      type: "subscription-cancellation",
+      created_at_millis: expect.any(Number),
+      effective_at_millis: expect.any(Number),
+      test_mode: false,
+      adjusted_by: [],
+      entries: [{ type: "product_revocation", adjusted_transaction_id: subId, adjusted_entry_index: 0, quantity: 1 }],
+    });
+    expect(cancellation.created_at_millis).toBeGreaterThanOrEqual(purchase.created_at_millis + 1000);
+    // Ours renew monthly (30 days): the cancellation takes effect at the first period's end.
+    expect(cancellation.effective_at_millis).toBe(purchase.created_at_millis + 30 * 24 * 60 * 60 * 1000);
+    expect(purchase).toMatchObject({ id: subId, adjusted_by: [{ transaction_id: `${subId}:cancellation`, entry_index: 0 }] });
+    expect((await list(p, { type: "subscription-cancellation" })).body.transactions.map((t: { id: string }) => t.id)).toEqual([
+      `${subId}:cancellation`,
+    ]);
+    expect((await list(p, { customer_type: "team" })).body.transactions).toEqual([]);
+    const first = await list(p, { limit: "1" });
+    const second = await list(p, { limit: "1", cursor: first.body.next_cursor });
+    expect([first.body.transactions[0].id, second.body.transactions[0].id]).toEqual([`${subId}:cancellation`, subId]);
+    expect(second.body.next_cursor).toBeNull();
+
+    // Still refundable until it ends: the refund is listed beside the cancellation.
+    const refunded = await refund(p, {
+      type: "subscription",
+      id: subId,
+      refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: "0" }],
+    });
+    expect(refunded.status, refunded.text).toBe(200);
+    const after = (await list(p, { type: "purchase" })).body.transactions[0];
+    expect(after.adjusted_by).toEqual([
+      { transaction_id: `${subId}:cancellation`, entry_index: 0 },
+      { transaction_id: expect.any(String), entry_index: 0 },
+    ]);
+  });
+
   it("limit defaults to 50 and is clamped to 1…200", async () => {
     const p = await newProject();
     for (let i = 0; i < 52; i++) {

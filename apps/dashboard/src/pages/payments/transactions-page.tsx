@@ -1,7 +1,7 @@
 /**
  * The project's payment transactions, newest first: purchases (a product
- * granted, and the money when it was paid), items changed by hand, and
- * refunds. Filtered by type and customer type; "Load more" reads the next
+ * granted, and the money when it was paid), items changed by hand,
+ * subscription cancellations and refunds. Filtered by type and customer type; "Load more" reads the next
  * page by its cursor. A purchase that is not in test mode and not yet
  * refunded can be refunded: what it granted is revoked at once, and, when
  * it was paid, its whole amount goes back.
@@ -18,7 +18,7 @@ import { ActionStatus, Empty, Loaded } from "../../ui/states.tsx";
 import { Table } from "../../ui/table.tsx";
 import "./transactions.css";
 
-type TypeFilter = "" | "purchase" | "manual-item-quantity-change" | "refund";
+type TypeFilter = "" | "purchase" | "manual-item-quantity-change" | "refund" | "subscription-cancellation";
 type CustomerFilter = "" | "user" | "team" | "custom";
 
 const TYPE_LABELS: Record<Transaction["type"], string> = {
@@ -41,7 +41,7 @@ export default function TransactionsPage() {
   return (
     <Page
       title="Transactions"
-      description="Every purchase, refund and hand-made item change of this project, newest first."
+      description="Every purchase, cancellation, refund and hand-made item change of this project, newest first."
       actions={
         <button type="button" className="button button-secondary" onClick={() => setRound((r) => r + 1)}>
           Refresh
@@ -54,6 +54,7 @@ export default function TransactionsPage() {
             <option value="">All types</option>
             <option value="purchase">Purchases</option>
             <option value="refund">Refunds</option>
+            <option value="subscription-cancellation">Cancellations</option>
             <option value="manual-item-quantity-change">Item changes</option>
           </Filter>
           <Filter
@@ -173,7 +174,8 @@ function TransactionRow({ app, transaction, onRefunded }: { app: StackAdminApp; 
   const customerEntry = transaction.entries.find((e) => "customer_id" in e) as
     Extract<TransactionEntry, { customer_id: string }> | undefined;
   const grant = transaction.entries.find((e) => e.type === "product_grant");
-  const refunded = transaction.adjusted_by.length > 0;
+  // A cancellation also adjusts a subscription's grant, but leaves it refundable until it ends.
+  const refunded = transaction.adjusted_by.some((adjustment) => !adjustment.transaction_id.endsWith(":cancellation"));
   return (
     <tr>
       <td className="nowrap">

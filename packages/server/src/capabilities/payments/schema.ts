@@ -73,6 +73,8 @@ export const paymentPurchases = pgTable(
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
     /** When it stops being owned (may lie ahead: a cancelled subscription's period end); null: not ended. */
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    /** When a cancellation was asked for (the transactions list shows it then); null: never cancelled. */
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
     testMode: boolean("test_mode").notNull(),
     source: text("source", { enum: ["api_grant", "test_mode", "stripe"] }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -81,6 +83,12 @@ export const paymentPurchases = pgTable(
     index("payment_purchases_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt),
     index("payment_purchases_recent_idx").on(t.projectId, t.branchId, t.createdAt, t.id),
     index("payment_purchases_type_recent_idx").on(t.projectId, t.branchId, t.customerType, t.createdAt, t.id),
+    index("payment_purchases_cancelled_idx")
+      .on(t.projectId, t.branchId, t.cancelledAt, t.id)
+      .where(sql`${t.cancelledAt} IS NOT NULL`),
+    index("payment_purchases_type_cancelled_idx")
+      .on(t.projectId, t.branchId, t.customerType, t.cancelledAt, t.id)
+      .where(sql`${t.cancelledAt} IS NOT NULL`),
   ],
 );
 

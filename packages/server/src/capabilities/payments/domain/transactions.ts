@@ -1,11 +1,12 @@
 /**
  * The transactions list (GET /internal/payments/transactions): the project's
  * purchases, hand-made item changes and refunds as transactions, newest
- * first (WIRE-next §5.6).
+ * first (WIRE-next §5.6), and subscription cancellations, listed when they
+ * were asked for.
  *
- * The three tables are read the same way, each from an index on
- * (tenancy, [customer type,] created_at, id), at most one page (plus one)
- * from each, then merged; so a page costs three index scans and one lookup
+ * The four sources are read the same way, each from an index on
+ * (tenancy, [customer type,] time, id), at most one page (plus one) from
+ * each, then merged; so a page costs four index scans and one lookup
  * of the page's purchases' refunds, whatever the history's length. The order
  * is (created_at, source, id), all descending, and the cursor is the last
  * listed row's place in it: `<created ms>.<source rank>.<id>`.
@@ -21,7 +22,8 @@ import {
   type TransactionJson,
   type TransactionType,
 } from "@latchkey/shared";
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import {
@@ -36,7 +38,7 @@ import { fromMinorUnits, toMinorUnits } from "./money.ts";
 import { priceOf, productView } from "./product-snapshot.ts";
 
 /** Where a transaction comes from; the number orders rows made in the same millisecond (higher first). */
-const RANK = { itemChange: 0, purchase: 1, refund: 2 } as const;
+const RANK = { itemChange: 0, purchase: 1, refund: 2, cancellation: 3 } as const;
 type Source = keyof typeof RANK;
 
 /** The only transaction type each table makes. */
@@ -44,6 +46,7 @@ const TYPE_OF: Record<Source, TransactionType> = {
   itemChange: "manual-item-quantity-change",
   purchase: "purchase",
   refund: "refund",
+  cancellation: "subscription-cancellation",
 };
 
 interface Cursor {
@@ -52,7 +55,7 @@ interface Cursor {
   id: string;
 }
 
-const CURSOR = /^(\d{1,15})\.([0-2])\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const CURSOR = /^(\d{1,15})\.([0-3])\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 function parseCursor(text: string): Cursor {
   const match = CURSOR.exec(text);
@@ -81,20 +84,23 @@ export interface TransactionsQuery {
 type Row =
   | { source: "itemChange"; at: Date; id: string; row: PaymentItemChangeRow }
   | { source: "purchase"; at: Date; id: string; row: PaymentPurchaseRow }
-  | { source: "refund"; at: Date; id: string; row: PaymentRefundRow };
+  | { source: "refund"; at: Date; id: string; row: PaymentRefundRow }
+  | { source: "cancellation"; at: Date; id: string; row: PaymentPurchaseRow };
 
 type ListedTable = typeof paymentItemChanges | typeof paymentPurchases | typeof paymentRefunds;
 
-/** The rows of one table that come after the cursor, in the list's order. */
-function afterCursor(table: ListedTable, rank: number, cursor: Cursor | null): SQL | undefined {
+/** The rows of one table that come after the cursor, in the list's order (by `at`, the time it lists them at). */
+function afterCursor(table: ListedTable, at: AnyPgColumn, rank: number, cursor: Cursor | null): SQL | undefined {
   if (!cursor) return undefined;
   const sameMillisecond = rank < cursor.rank ? sql`true` : rank > cursor.rank ? sql`false` : lt(table.id, cursor.id);
-  return or(lt(table.createdAt, cursor.at), and(eq(table.createdAt, cursor.at), sameMillisecond));
+  return or(lt(at, cursor.at), and(eq(at, cursor.at), sameMillisecond));
 }
 
-function pageOf<T extends ListedTable>(
+/** One source's rows after the cursor, newest first: a table listed at its `at` column (only rows where it is set). */
+function pageOf(
   db: DbOrTx,
-  table: T,
+  table: ListedTable,
+  at: AnyPgColumn,
   source: Source,
   scope: Tenancy,
   query: TransactionsQuery,
@@ -103,15 +109,16 @@ function pageOf<T extends ListedTable>(
 ) {
   return db
     .select()
-    .from(table as ListedTable)
+    .from(table)
     .where(
       and(
         inTenancy(table, scope),
+        isNotNull(at),
         query.customerType ? eq(table.customerType, query.customerType) : undefined,
-        afterCursor(table, RANK[source], cursor),
+        afterCursor(table, at, RANK[source], cursor),
       ),
     )
-    .orderBy(desc(table.createdAt), desc(table.id))
+    .orderBy(desc(at), desc(table.id))
     .limit(take);
 }
 
@@ -123,15 +130,19 @@ export async function listTransactions(
   const cursor = query.cursor === undefined || query.cursor === "" ? null : parseCursor(query.cursor);
   const wanted = (source: Source) => query.type === undefined || TYPE_OF[source] === query.type;
   const take = query.limit + 1;
-  const [changes, purchases, refunds] = await Promise.all([
-    wanted("itemChange") ? pageOf(db, paymentItemChanges, "itemChange", scope, query, cursor, take) : [],
-    wanted("purchase") ? pageOf(db, paymentPurchases, "purchase", scope, query, cursor, take) : [],
-    wanted("refund") ? pageOf(db, paymentRefunds, "refund", scope, query, cursor, take) : [],
+  const read = (source: Source, table: ListedTable, at: AnyPgColumn) =>
+    wanted(source) ? pageOf(db, table, at, source, scope, query, cursor, take) : Promise.resolve([]);
+  const [changes, purchases, refunds, cancellations] = await Promise.all([
+    read("itemChange", paymentItemChanges, paymentItemChanges.createdAt),
+    read("purchase", paymentPurchases, paymentPurchases.createdAt),
+    read("refund", paymentRefunds, paymentRefunds.createdAt),
+    read("cancellation", paymentPurchases, paymentPurchases.cancelledAt),
   ]);
   const merged: Row[] = [
     ...(changes as PaymentItemChangeRow[]).map((row) => ({ source: "itemChange" as const, at: row.createdAt, id: row.id, row })),
     ...(purchases as PaymentPurchaseRow[]).map((row) => ({ source: "purchase" as const, at: row.createdAt, id: row.id, row })),
     ...(refunds as PaymentRefundRow[]).map((row) => ({ source: "refund" as const, at: row.createdAt, id: row.id, row })),
+    ...(cancellations as PaymentPurchaseRow[]).map((row) => ({ source: "cancellation" as const, at: row.cancelledAt!, id: row.id, row })),
   ].sort(newestFirst);
   const page = merged.slice(0, query.limit);
   const pagePurchases = page.flatMap((entry) => (entry.source === "purchase" ? [entry.row.id] : []));
@@ -140,6 +151,7 @@ export async function listTransactions(
     transactions: page.map((entry) => {
       if (entry.source === "itemChange") return itemChangeTransaction(entry.row);
       if (entry.source === "purchase") return purchaseTransaction(entry.row, refundOf.get(entry.row.id) ?? null);
+      if (entry.source === "cancellation") return cancellationTransaction(entry.row);
       return refundTransaction(entry.row);
     }),
     nextCursor: merged.length > query.limit ? cursorOf(page[page.length - 1]!) : null,
@@ -238,8 +250,32 @@ function purchaseTransaction(purchase: PaymentPurchaseRow, refund: PaymentRefund
     effective_at_millis: purchase.createdAt.getTime(),
     test_mode: purchase.source === "test_mode",
     entries: purchaseEntries(purchase),
-    // A refund ends the product grant (entry 0), whatever quantities it named.
-    adjusted_by: refund ? [{ transaction_id: refund.id, entry_index: 0 }] : [],
+    // A cancellation and a refund each end the product grant (entry 0), whatever quantities a refund named.
+    adjusted_by: [
+      ...(purchase.cancelledAt ? [{ transaction_id: cancellationId(purchase), entry_index: 0 }] : []),
+      ...(refund ? [{ transaction_id: refund.id, entry_index: 0 }] : []),
+    ],
+  };
+}
+
+/** A cancellation's own id: its subscription's, marked (the subscription's purchase keeps the plain one). */
+export function cancellationId(purchase: Pick<PaymentPurchaseRow, "id">): string {
+  return `${purchase.id}:cancellation`;
+}
+
+/**
+ * A cancelled subscription: listed when it was cancelled, taking effect when
+ * it ends (its period's end), revoking the whole grant.
+ */
+function cancellationTransaction(purchase: PaymentPurchaseRow): TransactionJson {
+  return {
+    id: cancellationId(purchase),
+    type: "subscription-cancellation",
+    created_at_millis: purchase.cancelledAt!.getTime(),
+    effective_at_millis: (purchase.endedAt ?? purchase.cancelledAt!).getTime(),
+    test_mode: purchase.source === "test_mode",
+    entries: [{ type: "product_revocation", adjusted_transaction_id: purchase.id, adjusted_entry_index: 0, quantity: purchase.quantity }],
+    adjusted_by: [],
   };
 }
 
