@@ -32,6 +32,13 @@ export type {
 } from "./apps/admin-emails.ts";
 export type { ChatContent, ChatContextType } from "./apps/admin-ai-chat.ts";
 export type { WebhooksToken } from "./apps/admin-webhooks.ts";
+export type {
+  ListTransactionsOptions,
+  RefundTransactionOptions,
+  Transaction,
+  TransactionEntry,
+  TransactionsPage,
+} from "./apps/admin-transactions.ts";
 export type { Workflow, WorkflowCreateOptions, WorkflowRun, WorkflowUpdateOptions } from "./apps/admin-workflows.ts";
 export { CurrentUser } from "./models/current-user.ts";
 export type {

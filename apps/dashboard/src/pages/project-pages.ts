@@ -53,6 +53,11 @@ export const projectPages: ProjectPage[] = [
     nav: { group: "Payments", label: "Payments settings" },
     load: () => import("./payments/payments-settings-page.tsx"),
   },
+  {
+    path: "transactions",
+    nav: { group: "Payments", label: "Transactions" },
+    load: () => import("./payments/transactions-page.tsx"),
+  },
   { path: "workflows", nav: { group: "Automation", label: "Workflows" }, load: () => import("./workflows/workflows-page.tsx") },
 ];
 

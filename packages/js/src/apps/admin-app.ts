@@ -31,6 +31,7 @@ import {
   type SendTestEmailOptions,
 } from "./admin-emails.ts";
 import { AdminPayments } from "./admin-payments.ts";
+import { AdminTransactions, type ListTransactionsOptions, type RefundTransactionOptions } from "./admin-transactions.ts";
 import { AdminWebhooks } from "./admin-webhooks.ts";
 import { AdminWorkflows, type WorkflowCreateOptions, type WorkflowUpdateOptions } from "./admin-workflows.ts";
 import { StackServerApp, userOrderQuery, type ListUsersOptions, type StackServerAppOptions } from "./server-app.ts";
@@ -56,6 +57,7 @@ export class StackAdminApp extends StackServerApp {
   readonly #emails: AdminEmails;
   readonly #webhooks: AdminWebhooks;
   readonly #payments: AdminPayments;
+  readonly #transactions: AdminTransactions;
   readonly #workflows: AdminWorkflows;
   readonly #aiChat: AdminAiChat;
   readonly #definitions: PermissionDefinitions;
@@ -73,6 +75,7 @@ export class StackAdminApp extends StackServerApp {
     this.#emails = new AdminEmails(this.adminProjectContext());
     this.#webhooks = new AdminWebhooks(this.adminProjectContext());
     this.#payments = new AdminPayments(this.adminProjectContext());
+    this.#transactions = new AdminTransactions(this.adminProjectContext());
     this.#workflows = new AdminWorkflows(this.adminProjectContext());
     this.#aiChat = new AdminAiChat(this.adminProjectContext());
     this.#definitions = new PermissionDefinitions({
@@ -193,6 +196,12 @@ export class StackAdminApp extends StackServerApp {
       description: options.description,
     });
   }
+
+  // -------------------------------------------------------------------------
+  // Payments: the transactions list and refunds
+
+  listTransactions = (options?: ListTransactionsOptions) => this.#transactions.listTransactions(options);
+  refundTransaction = (options: RefundTransactionOptions) => this.#transactions.refundTransaction(options);
 
   // -------------------------------------------------------------------------
   // E-mail: sent mail, SMTP tests, themes, templates, drafts, previews

@@ -35,6 +35,7 @@ import { workflowsEndpoints } from "./workflows.ts";
 import { paymentsItemsEndpoints } from "./payments-items.ts";
 import { paymentsProductsEndpoints } from "./payments-products.ts";
 import { paymentsAdminEndpoints } from "./payments-admin.ts";
+import { paymentsAdminTransactionsEndpoints } from "./payments-admin-transactions.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -70,6 +71,7 @@ export * from "./workflows.ts";
 export * from "./payments-items.ts";
 export * from "./payments-products.ts";
 export * from "./payments-admin.ts";
+export * from "./payments-admin-transactions.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -106,6 +108,7 @@ export const endpointsByArea = {
   paymentsItems: paymentsItemsEndpoints,
   paymentsProducts: paymentsProductsEndpoints,
   paymentsAdmin: paymentsAdminEndpoints,
+  paymentsAdminTransactions: paymentsAdminTransactionsEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -141,6 +144,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof workflowsEndpoints> &
   EndpointMapOf<typeof paymentsItemsEndpoints> &
   EndpointMapOf<typeof paymentsProductsEndpoints> &
-  EndpointMapOf<typeof paymentsAdminEndpoints>;
+  EndpointMapOf<typeof paymentsAdminEndpoints> &
+  EndpointMapOf<typeof paymentsAdminTransactionsEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -9,7 +9,10 @@
  * payment_purchase_codes); in test mode a purchase needs no payment account
  * (domain/stripe-account.ts) and the project's payments time can be moved
  * ahead (domain/payments-clock.ts, payment_test_clocks). A grant records
- * `payments.product_granted` in its transaction.
+ * `payments.product_granted` in its transaction. Admins list all of it as
+ * transactions (domain/transactions.ts) and refund purchases
+ * (domain/refunds.ts, payment_refunds), the money through one function a
+ * payment provider implements (domain/purchase-payment-refunds.ts).
  *
  * Taking payments: the project's Stripe account (account-schema.ts;
  * domain/stripe-account.ts), onboarded through the operator's platform
@@ -25,7 +28,12 @@
  * known-errors/payments.ts); the catalogue (`payments.*`) in its config
  * schema; the tables' migrations in db/migrations/.
  */
-import { paymentsAdminEndpoints, paymentsItemsEndpoints, paymentsProductsEndpoints } from "@latchkey/shared";
+import {
+  paymentsAdminEndpoints,
+  paymentsAdminTransactionsEndpoints,
+  paymentsItemsEndpoints,
+  paymentsProductsEndpoints,
+} from "@latchkey/shared";
 import { defineCapability } from "../define.ts";
 import { deleteExpiredPurchaseCodes } from "./domain/purchase-codes.ts";
 import { removeCustomerLedger } from "./domain/removed-customers.ts";
@@ -34,6 +42,7 @@ import {
   paymentItemChanges,
   paymentPurchaseCodes,
   paymentPurchases,
+  paymentRefunds,
   paymentStripeAccounts,
   paymentStripeEvents,
   paymentTestClocks,
@@ -41,8 +50,16 @@ import {
 
 export default defineCapability({
   name: "payments",
-  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints, ...paymentsAdminEndpoints },
-  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks, paymentStripeAccounts, paymentStripeEvents],
+  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints, ...paymentsAdminEndpoints, ...paymentsAdminTransactionsEndpoints },
+  tables: [
+    paymentItemChanges,
+    paymentPurchases,
+    paymentPurchaseCodes,
+    paymentRefunds,
+    paymentTestClocks,
+    paymentStripeAccounts,
+    paymentStripeEvents,
+  ],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],

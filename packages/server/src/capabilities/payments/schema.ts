@@ -31,6 +31,9 @@ export const paymentItemChanges = pgTable(
   },
   (t) => [
     index("payment_item_changes_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.itemId, t.createdAt),
+    // The transactions list: newest first, all or one customer type (domain/transactions.ts).
+    index("payment_item_changes_recent_idx").on(t.projectId, t.branchId, t.createdAt, t.id),
+    index("payment_item_changes_type_recent_idx").on(t.projectId, t.branchId, t.customerType, t.createdAt, t.id),
     uniqueIndex("payment_item_changes_idempotency_idx")
       .on(t.projectId, t.branchId, t.customerType, t.customerId, t.itemId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
@@ -70,14 +73,62 @@ export const paymentPurchases = pgTable(
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
     /** When it stops being owned (may lie ahead: a cancelled subscription's period end); null: not ended. */
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    /** When a cancellation was asked for (the transactions list shows it then); null: never cancelled. */
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
     testMode: boolean("test_mode").notNull(),
     source: text("source", { enum: ["api_grant", "test_mode", "stripe"] }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [index("payment_purchases_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt)],
+  (t) => [
+    index("payment_purchases_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt),
+    index("payment_purchases_recent_idx").on(t.projectId, t.branchId, t.createdAt, t.id),
+    index("payment_purchases_type_recent_idx").on(t.projectId, t.branchId, t.customerType, t.createdAt, t.id),
+    index("payment_purchases_cancelled_idx")
+      .on(t.projectId, t.branchId, t.cancelledAt, t.id)
+      .where(sql`${t.cancelledAt} IS NOT NULL`),
+    index("payment_purchases_type_cancelled_idx")
+      .on(t.projectId, t.branchId, t.customerType, t.cancelledAt, t.id)
+      .where(sql`${t.cancelledAt} IS NOT NULL`),
+  ],
 );
 
 export type PaymentPurchaseRow = typeof paymentPurchases.$inferSelect;
+
+/**
+ * Refunds of purchases (domain/refunds.ts): at most one per purchase (the
+ * unique index is what refuses a second, also when two race). `entries` are
+ * the refund's request (per product grant entry of the purchase's
+ * transaction: the quantity revoked and the dollars given back); the
+ * customer is copied from the purchase so the transactions list can filter
+ * refunds by customer type without a join.
+ */
+export const paymentRefunds = pgTable(
+  "payment_refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ...tenancyColumns(),
+    purchaseId: uuid("purchase_id").notNull(),
+    customerType: text("customer_type", { enum: ["user", "team", "custom"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    entries: jsonb("entries").$type<RefundedEntry[]>().notNull(),
+    /** The total given back, in cents (0: only revoked). */
+    amountUsdCents: bigint("amount_usd_cents", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("payment_refunds_purchase_idx").on(t.projectId, t.branchId, t.purchaseId),
+    index("payment_refunds_recent_idx").on(t.projectId, t.branchId, t.createdAt, t.id),
+    index("payment_refunds_type_recent_idx").on(t.projectId, t.branchId, t.customerType, t.createdAt, t.id),
+  ],
+);
+
+export interface RefundedEntry {
+  entryIndex: number;
+  quantity: number;
+  amountUsdCents: number;
+}
+
+export type PaymentRefundRow = typeof paymentRefunds.$inferSelect;
 
 /**
  * Purchase codes (create-purchase-url): the customer and product a purchase

@@ -201,7 +201,7 @@ export async function cancelProduct(
     for (const purchase of cancelable) {
       await tx
         .update(paymentPurchases)
-        .set({ cancelAtPeriodEnd: true, endedAt: periodAt(purchase, now)?.end ?? now })
+        .set({ cancelAtPeriodEnd: true, endedAt: periodAt(purchase, now)?.end ?? now, cancelledAt: now })
         .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, purchase.id)));
     }
   });

@@ -1,0 +1,111 @@
+/**
+ * Refunding a subscription or one-time purchase (POST
+ * /internal/payments/transactions/refund, WIRE-next §5.6). The checks, in
+ * the reference's order: each amount's format (a validation error naming no
+ * field), the purchase (404), an earlier refund (400), test mode (a
+ * test-mode subscription has no invoice: 404; a test-mode one-time purchase
+ * is not refundable), then the entries against the purchase's transaction
+ * (domain/transactions.ts `purchaseEntries`) and the total against what it
+ * charged, then the money (domain/purchase-payment-refunds.ts).
+ *
+ * A refund ends the purchase at once (what it includes stops with it, as
+ * for any ended purchase) and is recorded once per purchase
+ * (payment_refunds); the purchase row is locked, so of two concurrent
+ * refunds one succeeds and the other is told it was already refunded.
+ */
+import { KnownErrors, type RefundTransactionBody, type RenderedConfig } from "@latchkey/shared";
+import { and, eq } from "drizzle-orm";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import { InvalidInput } from "../../../lib/invalid-input.ts";
+import type { Services } from "../../../services.ts";
+import { paymentPurchases, paymentRefunds, type RefundedEntry } from "../schema.ts";
+import { toMinorUnits } from "./money.ts";
+import { paymentsNow } from "./payments-clock.ts";
+import { refundPurchasePayment } from "./purchase-payment-refunds.ts";
+import { chargedAmounts, purchaseEntries } from "./transactions.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MONEY_FORMAT_MESSAGE = "Money amount must be in the format of <number> or <number>.<number>";
+
+export async function refundPurchase(
+  services: Services,
+  scope: Tenancy,
+  config: RenderedConfig,
+  body: RefundTransactionBody,
+): Promise<void> {
+  const requested: RefundedEntry[] = body.refund_entries.map((entry) => {
+    const cents = toMinorUnits(entry.amount_usd, "USD");
+    if (cents === null) throw new InvalidInput([MONEY_FORMAT_MESSAGE]);
+    return { entryIndex: entry.entry_index, quantity: entry.quantity, amountUsdCents: cents };
+  });
+  const isSubscription = body.type === "subscription";
+  const notFound = () =>
+    isSubscription ? new KnownErrors.SubscriptionInvoiceNotFound(body.id) : new KnownErrors.OneTimePurchaseNotFound(body.id);
+
+  await services.db.transaction(async (tx) => {
+    if (!UUID.test(body.id)) throw notFound();
+    const [purchase] = await tx
+      .select()
+      .from(paymentPurchases)
+      .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, body.id.toLowerCase())))
+      .for("update");
+    if (!purchase || purchase.kind !== (isSubscription ? "subscription" : "one_time")) throw notFound();
+    const [earlier] = await tx
+      .select({ id: paymentRefunds.id })
+      .from(paymentRefunds)
+      .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.purchaseId, purchase.id)));
+    if (earlier) {
+      throw isSubscription ? new KnownErrors.SubscriptionAlreadyRefunded(body.id) : new KnownErrors.OneTimePurchaseAlreadyRefunded(body.id);
+    }
+    if (purchase.source === "test_mode") {
+      // A test-mode subscription was never invoiced; a test-mode one-time purchase never paid.
+      throw isSubscription ? notFound() : new KnownErrors.TestModePurchaseNonRefundable();
+    }
+
+    checkEntries(
+      purchaseEntries(purchase).map((entry) => (entry.type === "product_grant" ? entry.quantity : null)),
+      requested,
+    );
+    const amountUsdCents = requested.reduce((sum, entry) => sum + entry.amountUsdCents, 0);
+    if (amountUsdCents > 0) {
+      const charged = chargedAmounts(purchase).USD;
+      if (charged === undefined) throw new KnownErrors.SchemaError("Refund amounts can only be specified for USD-priced purchases.");
+      if (amountUsdCents > charged) throw new KnownErrors.SchemaError("Refund amount cannot exceed the charged amount.");
+    }
+
+    const now = await paymentsNow(services, tx, scope, config);
+    if (amountUsdCents > 0) await refundPurchasePayment(services, scope, { purchase, amountUsdCents });
+    await tx.insert(paymentRefunds).values({
+      ...scope,
+      purchaseId: purchase.id,
+      customerType: purchase.customerType,
+      customerId: purchase.customerId,
+      entries: requested,
+      amountUsdCents,
+      createdAt: now,
+    });
+    // Ends now, unless it already ended (a replaced subscription keeps its earlier end).
+    if (purchase.endedAt === null || purchase.endedAt.getTime() > now.getTime()) {
+      await tx
+        .update(paymentPurchases)
+        .set({ endedAt: now, cancelAtPeriodEnd: purchase.kind === "subscription" ? true : purchase.cancelAtPeriodEnd })
+        .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, purchase.id)));
+    }
+  });
+}
+
+/** The reference's checks of each entry, in its order; `grantQuantities[i]` is entry i's granted quantity, null when it is not a product grant. */
+function checkEntries(grantQuantities: (number | null)[], requested: RefundedEntry[]): void {
+  const seen = new Set<number>();
+  for (const entry of requested) {
+    if (entry.quantity < 0) throw new KnownErrors.SchemaError("Refund quantity cannot be negative.");
+    if (seen.has(entry.entryIndex)) throw new KnownErrors.SchemaError("Refund entries cannot contain duplicate entry indexes.");
+    seen.add(entry.entryIndex);
+    if (entry.entryIndex < 0 || entry.entryIndex >= grantQuantities.length)
+      throw new KnownErrors.SchemaError("Refund entry index is invalid.");
+    const granted = grantQuantities[entry.entryIndex];
+    if (granted === null || granted === undefined)
+      throw new KnownErrors.SchemaError("Refund entries must reference product grant entries.");
+    if (entry.quantity > granted) throw new KnownErrors.SchemaError("Refund quantity cannot exceed purchased quantity.");
+  }
+}
