@@ -38,7 +38,11 @@ export class AppProducts implements ProductReads {
       ctx.cache,
       QUERY,
       (session: Session | null, type: ItemCustomer["type"], id: string, cursor: string | null, limit: number | null) =>
-        fetchCustomerProducts(this.context(session), { type, id }, { ...(cursor === null ? {} : { cursor }), ...(limit === null ? {} : { limit }) }),
+        fetchCustomerProducts(
+          this.context(session),
+          { type, id },
+          { ...(cursor === null ? {} : { cursor }), ...(limit === null ? {} : { limit }) },
+        ),
     );
   }
 
@@ -46,7 +50,8 @@ export class AppProducts implements ProductReads {
   of(session: Session | null, customer: ItemCustomer): CustomerPayments {
     const context = this.context(session);
     return {
-      productsEntry: (options = {}) => this.#products.entry(context.session, customer.type, customer.id, options.cursor ?? null, options.limit ?? null),
+      productsEntry: (options = {}) =>
+        this.#products.entry(context.session, customer.type, customer.id, options.cursor ?? null, options.limit ?? null),
       createCheckoutUrl: (options) => createCheckoutUrl(context, customer, options),
       grantProduct: (options) => grantProduct(context, customer, options),
       cancelSubscription: (options) => cancelSubscription(context, customer, options),

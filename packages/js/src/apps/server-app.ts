@@ -172,12 +172,12 @@ export class StackServerApp extends StackClientApp {
   }
 
   /** Gives a customer (a user, a team or a custom customer) a product without payment. */
-  grantProduct(options: ItemCustomerOptions & GrantProductOptions): Promise<void> {
+  async grantProduct(options: ItemCustomerOptions & GrantProductOptions): Promise<void> {
     return this.products.of(null, itemCustomerOf(options)).grantProduct(options);
   }
 
   /** The URL of the purchase page where a customer buys a configured product, or one described inline (valid 24 hours, once). */
-  createCheckoutUrl(options: ItemCustomerOptions & CheckoutUrlOptions): Promise<string> {
+  async createCheckoutUrl(options: ItemCustomerOptions & CheckoutUrlOptions): Promise<string> {
     return this.products.of(null, itemCustomerOf(options)).createCheckoutUrl(options);
   }
 

@@ -171,7 +171,11 @@ export async function grantProduct(context: ProductContext, customer: ItemCustom
 }
 
 /** Cancels a subscription: the customer keeps the product until the period ends. */
-export async function cancelSubscription(context: ProductContext, customer: ItemCustomer, options: CancelSubscriptionOptions): Promise<void> {
+export async function cancelSubscription(
+  context: ProductContext,
+  customer: ItemCustomer,
+  options: CancelSubscriptionOptions,
+): Promise<void> {
   await context.api.call("DELETE /payments/products/:customer_type/:customer_id/:product_id", {
     accessType: context.accessType,
     session: context.session,

@@ -6,7 +6,13 @@
  */
 import type { CacheEntry } from "../cache/entry.ts";
 import type { Item, ServerItem } from "./item.ts";
-import type { CheckoutUrlOptions, CustomerPayments, CustomerProductsList, CustomerProductsListOptions, GrantProductOptions } from "./product.ts";
+import type {
+  CheckoutUrlOptions,
+  CustomerPayments,
+  CustomerProductsList,
+  CustomerProductsListOptions,
+  GrantProductOptions,
+} from "./product.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
 import type { ServerTeam } from "./team.ts";
@@ -14,7 +20,10 @@ import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from
 import { UserWithTeams } from "./user-with-teams.ts";
 
 /** What a user read by a server app needs from the app. */
-export type ServerUserContext = Pick<UserContext, "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl" | "items" | "products">;
+export type ServerUserContext = Pick<
+  UserContext,
+  "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl" | "items" | "products"
+>;
 
 // The fields are assigned from `serverOnlyUserFields` in the constructor, so
 // the merged declaration is safe; it keeps the field list in one place.

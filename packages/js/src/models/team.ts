@@ -10,7 +10,13 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { Json, ServerTeamJson, TeamJson } from "./json.ts";
 import type { Item, ServerItem } from "./item.ts";
-import type { CheckoutUrlOptions, CustomerPayments, CustomerProductsList, CustomerProductsListOptions, GrantProductOptions } from "./product.ts";
+import type {
+  CheckoutUrlOptions,
+  CustomerPayments,
+  CustomerProductsList,
+  CustomerProductsListOptions,
+  GrantProductOptions,
+} from "./product.ts";
 import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
 import {
   createTeamApiKey,
