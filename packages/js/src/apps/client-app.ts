@@ -33,6 +33,7 @@ import { readCurrentUserJson } from "./current-user-read.ts";
 import { AppTeams } from "./teams.ts";
 import { AppItems } from "./items.ts";
 import { AppProducts } from "./products.ts";
+import { completeTestModePurchase, readPurchaseCode, type PurchaseCodeInfo } from "./purchase-codes.ts";
 import { itemCustomerOf, type GetItemOptions, type Item } from "../models/item.ts";
 import type { CancelSubscriptionOptions, CustomerProductsList, CustomerProductsRequestOptions } from "../models/product.ts";
 
@@ -328,6 +329,16 @@ export class StackClientApp extends ClientAppSignIn {
         ? { type: "user" as const, id: (await this.getUser({ or: "throw" })).id }
         : { type: "team" as const, id: options.teamId };
     await this.products.of(session, customer).cancelSubscription(options);
+  }
+
+  /** What a purchase code (a checkout URL's last segment) sells, for the purchase page; needs no user. */
+  _readPurchaseCode(fullCode: string, returnUrl?: string): Promise<PurchaseCodeInfo> {
+    return readPurchaseCode(this.api, fullCode, returnUrl);
+  }
+
+  /** The purchase page's Buy in test mode: the code's customer gets the product without paying. */
+  _completeTestModePurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<void> {
+    return completeTestModePurchase(this.api, options);
   }
 
   async getProject(): Promise<Project> {
