@@ -101,9 +101,12 @@ test("an end user buys a monthly product in test mode; credits arrive, renew, an
 
 test("outside test mode the page offers no purchase: card payment is not available yet", async () => {
   const live = await ownerWithProject(dashboard.url);
-  await live.project.updateConfig({ ...CATALOGUE, "payments.testMode": false });
+  await live.project.updateConfig(CATALOGUE);
   const { user } = await endUser(live);
+  // A project outside test mode makes no checkout URL before its Stripe onboarding: the code is made in test
+  // mode, and the project leaves test mode before the page opens.
   const url = await user.createCheckoutUrl({ productId: "pro" });
+  await live.project.updateConfig({ "payments.testMode": false });
   const page = await dashboard.openPage();
   await page.goto(url);
   await expectHeading(page, "Pro");
