@@ -18,7 +18,13 @@ export {
   type SendEmailResult,
   type ServerOAuthProviderCreateOptions,
 } from "./apps/server-app.ts";
-export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions, type ExportUsersOptions, type PaymentsTestClock } from "./apps/admin-app.ts";
+export {
+  StackAdminApp,
+  type StackAdminAppOptions,
+  type InternalApiKeyCreateOptions,
+  type ExportUsersOptions,
+  type PaymentsTestClock,
+} from "./apps/admin-app.ts";
 export type {
   SentEmail,
   OutboxEmail,
