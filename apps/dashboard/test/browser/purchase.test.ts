@@ -30,10 +30,23 @@ let admin: StackAdminApp;
 
 const CATALOGUE = {
   "payments.items.credits": { displayName: "Credits", customerType: "user" },
+  "payments.productLines.plans": { displayName: "Plans", customerType: "user" },
   "payments.products.pro": {
     displayName: "Pro",
+    productLineId: "plans",
     prices: { monthly: { USD: "10", interval: [1, "month"] } },
     includedItems: { credits: { quantity: 100, repeat: [1, "month"], expires: "when-repeated" } },
+  },
+  "payments.products.premium": {
+    displayName: "Premium",
+    productLineId: "plans",
+    prices: { monthly: { USD: "20", interval: [1, "month"], freeTrial: [7, "day"] } },
+  },
+  "payments.products.packs": {
+    displayName: "Credit pack",
+    stackable: true,
+    prices: { small: { USD: "5", EUR: "4.50" }, large: { USD: "20" } },
+    includedItems: { credits: { quantity: 10, expires: "never" } },
   },
 };
 
@@ -97,6 +110,34 @@ test("an end user buys a monthly product in test mode; credits arrive, renew, an
   await page.goto(url);
   await expect.poll(() => page.getByRole("alert").textContent()).toContain("This purchase link is not valid");
   expect(await buyButton(page).count()).toBe(0);
+});
+
+test("a choice of prices, a quantity of a stackable product, a trial, and the plan a purchase replaces", async () => {
+  const { user } = await endUser();
+  const page = await dashboard.openPage();
+  await page.goto(await user.createCheckoutUrl({ productId: "packs" }));
+  await expectHeading(page, "Credit pack");
+  const prices = page.getByRole("group", { name: "Choose a price" });
+  // Both prices are offered, the first chosen until the buyer picks another.
+  expect(await prices.getByRole("radio", { name: "$5.00 or €4.50" }).count()).toBe(1);
+  expect(await prices.getByRole("radio").first().isChecked()).toBe(true);
+  await prices.getByRole("radio", { name: "$20.00" }).check();
+  await page.getByLabel("Quantity").fill("3");
+  await screenshot(page, "purchase-page-choices");
+  await buyButton(page).click();
+  await expectHeading(page, "Purchase complete");
+  expect(await page.getByRole("status").textContent()).toContain("Credit pack is yours (3)");
+  expect((await user.listProducts()).map((p) => [p.id, p.quantity])).toEqual([["packs", 3]]);
+  expect((await user.getItem("credits")).quantity).toBe(30);
+
+  // Owning Pro, the Premium plan of the same line replaces it; its trial shows beside the price.
+  await admin.grantProduct({ userId: user.id, productId: "pro" });
+  await page.goto(await user.createCheckoutUrl({ productId: "premium" }));
+  await expectHeading(page, "Premium");
+  const card = await page.locator(".lk-card").textContent();
+  expect(card).toContain("$20.00 per month · 7-day free trial");
+  expect(card).toContain("Buying this replaces Pro.");
+  expect(await page.getByLabel("Quantity").count()).toBe(0);
 });
 
 test("outside test mode the page offers no purchase: card payment is not available yet", async () => {
