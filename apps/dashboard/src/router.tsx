@@ -41,6 +41,11 @@ export const router = createBrowserRouter([
         path: `/${"handler" satisfies DashboardRouteRoot}/*`,
         lazy: async () => ({ Component: (await import("./layout/handler-pages.tsx")).HandlerPages }),
       },
+      // An app's end user buying a product: public, the code in the URL is the credential (no owner sign-in).
+      {
+        path: `/${"purchase" satisfies DashboardRouteRoot}/:code`,
+        lazy: async () => ({ Component: (await import("./pages/purchase/purchase-page.tsx")).default }),
+      },
       {
         element: <OwnerArea />,
         children: [

@@ -11,6 +11,7 @@ import {
   CredentialSignUp,
   MagicLinkSignIn,
   MessageCard,
+  PurchaseButton,
   SelectedTeamSwitcher,
   StackHandler,
   StackTheme,
@@ -81,7 +82,8 @@ function GitHub() {
 /**
  * The building blocks an app composes its own pages from, one at a time
  * (`?show=`), under a theme: the forms alone, the sign-in or sign-up page by
- * type, a message card, and the signed-in user's avatar and team switcher.
+ * type, a message card, a purchase button (`&product=`), and the signed-in
+ * user's avatar and team switcher.
  */
 function Components() {
   const show = new URLSearchParams(window.location.search).get("show");
@@ -102,6 +104,9 @@ function Components() {
       >
         <p>Clicked: {clicked}</p>
       </MessageCard>
+    ),
+    "purchase-button": (
+      <PurchaseButton productId={new URLSearchParams(window.location.search).get("product") ?? "pro"}>Buy Pro</PurchaseButton>
     ),
   };
   return (

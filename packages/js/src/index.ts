@@ -18,7 +18,13 @@ export {
   type SendEmailResult,
   type ServerOAuthProviderCreateOptions,
 } from "./apps/server-app.ts";
-export { StackAdminApp, type StackAdminAppOptions, type InternalApiKeyCreateOptions, type ExportUsersOptions } from "./apps/admin-app.ts";
+export {
+  StackAdminApp,
+  type StackAdminAppOptions,
+  type InternalApiKeyCreateOptions,
+  type ExportUsersOptions,
+  type PaymentsTestClock,
+} from "./apps/admin-app.ts";
 export type {
   SentEmail,
   OutboxEmail,
@@ -52,6 +58,17 @@ export type {
   TeamApiKeyFirstView,
 } from "./models/user-team-api-key.ts";
 export type { Item, ServerItem, GetItemOptions, ItemCustomerOptions, ItemQuantityChangeOptions } from "./models/item.ts";
+export type {
+  CustomerProduct,
+  CustomerProductsList,
+  CustomerProductsListOptions,
+  CustomerProductsRequestOptions,
+  CheckoutUrlOptions,
+  GrantProductOptions,
+  CancelSubscriptionOptions,
+  InlineProduct,
+} from "./models/product.ts";
+export type { PurchaseCodeInfo } from "./apps/purchase-codes.ts";
 export { ServerUser } from "./models/server-user.ts";
 export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";

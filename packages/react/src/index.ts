@@ -19,6 +19,9 @@ export { useTeams, useTeam, useTeamUsers, useTeamInvitations, useUserTeamInvitat
 export { usePermissions, usePermission, useTeamPermissionDefinitions, useProjectPermissionDefinitions } from "./use-permissions.ts";
 export { useConfig } from "./use-config.ts";
 export { useItem, type ItemHolder, type ItemOfApp } from "./use-item.ts";
+export { useProducts, type ProductsHolder } from "./use-products.ts";
+export { PurchasePage, type PurchasePageProps } from "./components/purchase-page.tsx";
+export { PurchaseButton, type PurchaseButtonProps } from "./components/purchase-button.tsx";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";
 export { Impersonate } from "./components/impersonate.tsx";

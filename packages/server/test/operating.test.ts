@@ -147,7 +147,7 @@ describe("paths outside the API", () => {
     },
   );
 
-  test.each(["/", "/projects", "/projects/p1/users/u1", "/new-project", "/handler/sign-in", "/assets/app-abc.js"])(
+  test.each(["/", "/projects", "/projects/p1/users/u1", "/new-project", "/handler/sign-in", "/purchase/abc_def", "/assets/app-abc.js"])(
     "%s is the dashboard's",
     async (path) => {
       expect((await fetch(`${base}${path}`)).status).toBe(200);

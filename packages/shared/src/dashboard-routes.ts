@@ -4,6 +4,6 @@
  * dashboard's page only under one of these (or at /); any other path is a 404, not a page that
  * says "not found" with a 200.
  */
-export const DASHBOARD_ROUTE_ROOTS = ["handler", "projects", "new-project"] as const;
+export const DASHBOARD_ROUTE_ROOTS = ["handler", "projects", "new-project", "purchase"] as const;
 
 export type DashboardRouteRoot = (typeof DASHBOARD_ROUTE_ROOTS)[number];

@@ -51,6 +51,19 @@ export interface InternalApiKeyCreateOptions {
   hasSuperSecretAdminKey: boolean;
 }
 
+/** The payments test clock of a project: payments time is the server's time plus `offsetMillis`. */
+export interface PaymentsTestClock {
+  offsetMillis: number;
+  /** The project's payments time when read. */
+  now: Date;
+  /** Whether the project is in payments test mode (the clock moves only then). */
+  testMode: boolean;
+}
+
+function paymentsTestClockFromJson(json: { offset_ms: number; now_millis: number; test_mode: boolean }): PaymentsTestClock {
+  return { offsetMillis: json.offset_ms, now: new Date(json.now_millis), testMode: json.test_mode };
+}
+
 export class StackAdminApp extends StackServerApp {
   protected override readonly accessType: AccessType = "admin";
   readonly #ownerSession: Session | null;
@@ -195,6 +208,22 @@ export class StackAdminApp extends StackServerApp {
       expiresAt: options.expiresAt,
       description: options.description,
     });
+  }
+
+  /** How far this project's payments time runs ahead of the server's (test mode's clock). */
+  async getPaymentsTestClock(): Promise<PaymentsTestClock> {
+    return paymentsTestClockFromJson(await this.api.call("GET /internal/payments/test-clock", { accessType: this.accessType }));
+  }
+
+  /**
+   * Moves this project's payments time forward by `ms` (test mode only):
+   * renewals, repeated item grants and the ends of cancelled periods come
+   * due early. Every cached product and item read of the app is read again.
+   */
+  async advancePaymentsTestClock(ms: number): Promise<PaymentsTestClock> {
+    const json = await this.api.call("POST /internal/payments/test-clock/advance", { accessType: this.accessType, body: { ms } });
+    this.products.allChanged();
+    return paymentsTestClockFromJson(json);
   }
 
   // -------------------------------------------------------------------------

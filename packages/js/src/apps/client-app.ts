@@ -32,7 +32,10 @@ import { AppSessions } from "./app-sessions.ts";
 import { readCurrentUserJson } from "./current-user-read.ts";
 import { AppTeams } from "./teams.ts";
 import { AppItems } from "./items.ts";
+import { AppProducts } from "./products.ts";
+import { completeTestModePurchase, readPurchaseCode, type PurchaseCodeInfo } from "./purchase-codes.ts";
 import { itemCustomerOf, type GetItemOptions, type Item } from "../models/item.ts";
+import type { CancelSubscriptionOptions, CustomerProductsList, CustomerProductsRequestOptions } from "../models/product.ts";
 
 export type { RedirectToOptions };
 export type { GetUserOptions, StackClientAppOptions };
@@ -86,6 +89,8 @@ export class StackClientApp extends ClientAppSignIn {
   protected readonly teams: AppTeams;
   /** The cached item reads of users, teams and custom customers (apps/items.ts). */
   protected readonly items: AppItems;
+  /** The cached product reads and product changes of users, teams and custom customers (apps/products.ts). */
+  protected readonly products: AppProducts;
   protected readonly oauthScopesOnSignIn: OAuthScopesOnSignIn;
 
   constructor(protected readonly options: StackClientAppOptions) {
@@ -109,11 +114,13 @@ export class StackClientApp extends ClientAppSignIn {
       (session) => this.sessionSignedInUserChanged(session),
     );
     this.items = new AppItems({ api: this.api, accessType: () => this.accessType, cache: this.cache });
+    this.products = new AppProducts({ api: this.api, accessType: () => this.accessType, cache: this.cache });
     this.teams = new AppTeams({
       api: this.api,
       accessType: () => this.accessType,
       cache: this.cache,
       items: this.items,
+      products: this.products,
       invitationCallbackUrl: (given) => this.codeCallbackUrl(given, "teamInvitation"),
       serverUser: (json) => this.serverUser(json),
       usersChanged: () => {
@@ -246,6 +253,7 @@ export class StackClientApp extends ClientAppSignIn {
       linkOAuthAccount: (provider, options) => linkOAuthAccount(this.oauthContext(session), provider, options),
       teams: this.teams,
       items: this.items,
+      products: this.products,
     };
   }
 
@@ -269,6 +277,7 @@ export class StackClientApp extends ClientAppSignIn {
       emailVerificationUrl: (given) => this.codeCallbackUrl(given, "emailVerification"),
       teams: this.teams,
       items: this.items,
+      products: this.products,
     });
   }
 
@@ -289,6 +298,47 @@ export class StackClientApp extends ClientAppSignIn {
     // Server access reads without a user's session (a server app may have no token store).
     const session = this.accessType === "client" ? this.sessionFor() : null;
     return this.items.entry(session, itemCustomerOf(options), options.itemId);
+  }
+
+  // -------------------------------------------------------------------------
+  // Products
+
+  /**
+   * A page of the products a customer owns (a user's, a team's or a custom
+   * customer's), oldest first. A client reads its own user's, and a team's
+   * where it holds `team_admin`; server-only products are hidden from it.
+   */
+  listProducts(options: CustomerProductsRequestOptions): Promise<CustomerProductsList> {
+    return this._productsEntry(options).get();
+  }
+
+  /** The cache entry behind `listProducts`, for hooks (`useProducts` of @latchkey/react). */
+  _productsEntry(options: CustomerProductsRequestOptions): CacheEntry<CustomerProductsList> {
+    const session = this.accessType === "client" ? this.sessionFor() : null;
+    return this.products.of(session, itemCustomerOf(options)).productsEntry(options);
+  }
+
+  /**
+   * Cancels the signed-in user's subscription to a product (or, with
+   * `teamId`, the team's): it stays owned until its period ends.
+   */
+  async cancelSubscription(options: CancelSubscriptionOptions & { teamId?: string }): Promise<void> {
+    const session = this.sessionFor();
+    const customer =
+      options.teamId === undefined
+        ? { type: "user" as const, id: (await this.getUser({ or: "throw" })).id }
+        : { type: "team" as const, id: options.teamId };
+    await this.products.of(session, customer).cancelSubscription(options);
+  }
+
+  /** What a purchase code (a checkout URL's last segment) sells, for the purchase page; needs no user. */
+  _readPurchaseCode(fullCode: string, returnUrl?: string): Promise<PurchaseCodeInfo> {
+    return readPurchaseCode(this.api, fullCode, returnUrl);
+  }
+
+  /** The purchase page's Buy in test mode: the code's customer gets the product without paying. */
+  _completeTestModePurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<void> {
+    return completeTestModePurchase(this.api, options);
   }
 
   async getProject(): Promise<Project> {

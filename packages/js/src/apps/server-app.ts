@@ -26,7 +26,8 @@ import type { Session } from "../session/session.ts";
 import type { TokenStoreInit } from "../session/token-store.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
 import { dataVaultStore, type DataVaultStore } from "./data-vault.ts";
-import type { GetItemOptions, ServerItem } from "../models/item.ts";
+import { itemCustomerOf, type GetItemOptions, type ItemCustomerOptions, type ServerItem } from "../models/item.ts";
+import type { CheckoutUrlOptions, GrantProductOptions } from "../models/product.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
   secretServerKey: string;
@@ -168,6 +169,16 @@ export class StackServerApp extends StackClientApp {
   /** A customer's item (a user's, a team's or a custom customer's), with the methods that change its quantity. */
   override getItem(options: GetItemOptions): Promise<ServerItem> {
     return super.getItem(options) as Promise<ServerItem>;
+  }
+
+  /** Gives a customer (a user, a team or a custom customer) a product without payment. */
+  async grantProduct(options: ItemCustomerOptions & GrantProductOptions): Promise<void> {
+    return this.products.of(null, itemCustomerOf(options)).grantProduct(options);
+  }
+
+  /** The URL of the purchase page where a customer buys a configured product, or one described inline (valid 24 hours, once). */
+  async createCheckoutUrl(options: ItemCustomerOptions & CheckoutUrlOptions): Promise<string> {
+    return this.products.of(null, itemCustomerOf(options)).createCheckoutUrl(options);
   }
 
   // -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { CachedQuery, type CacheStore } from "../cache/index.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import { booleanText } from "../interface/query-values.ts";
 import type { ItemReads } from "../models/item.ts";
+import type { ProductReads } from "../models/product.ts";
 import type { ServerTeamJson, ServerUserJson, TeamJson } from "../models/json.ts";
 import type { ProjectPermission, TeamPermission } from "../models/permission.ts";
 import type { ServerUser } from "../models/server-user.ts";
@@ -39,6 +40,8 @@ export interface AppTeamsContext {
   usersChanged(): void;
   /** The app's cached item reads (a team's items). */
   items: ItemReads;
+  /** The app's product reads and changes (a team's products). */
+  products: ProductReads;
 }
 
 type S = Session | null;
@@ -176,6 +179,7 @@ export class AppTeams implements TeamQueries {
       users: (teamId) => this.#users.entry(session, teamId),
       invitations: (teamId) => this.#invitations.entry(session, teamId),
       item: (teamId, itemId) => this.ctx.items.entry(session, { type: "team", id: teamId }, itemId),
+      payments: (teamId) => this.ctx.products.of(session, { type: "team", id: teamId }),
       invitationCallbackUrl: (given) => this.ctx.invitationCallbackUrl(given),
     };
   }

@@ -5,6 +5,7 @@
  */
 import { CurrentUser } from "./current-user.ts";
 import type { ServerItem } from "./item.ts";
+import type { CheckoutUrlOptions, GrantProductOptions } from "./product.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
 import { createUserSession, type CreateSessionOptions, type CreatedSession } from "./server-user-sessions.ts";
@@ -84,6 +85,16 @@ export class CurrentServerUser extends CurrentUser {
   /** This user's item, with the methods that change its quantity. */
   override getItem(itemId: string): Promise<ServerItem> {
     return super.getItem(itemId) as Promise<ServerItem>;
+  }
+
+  /** The URL of the purchase page where this user buys a configured product, or one described inline. */
+  override createCheckoutUrl(options: CheckoutUrlOptions): Promise<string> {
+    return this.payments().createCheckoutUrl(options);
+  }
+
+  /** Gives this user a product without payment. */
+  grantProduct(options: GrantProductOptions): Promise<void> {
+    return this.payments().grantProduct(options);
   }
 
   /** A new session for this user, beside the current one. */

@@ -33,6 +33,7 @@ import type { UserTeams } from "./user-teams.ts";
 import { UserWithTeams } from "./user-with-teams.ts";
 import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
 import type { Item } from "./item.ts";
+import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions } from "./product.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
 export class CurrentUser extends UserWithTeams {
@@ -178,6 +179,28 @@ export class CurrentUser extends UserWithTeams {
   /** The cache entry behind `getItem`, for hooks (`useItem(user, itemId)` of @latchkey/react). */
   _itemEntry(itemId: string): CacheEntry<Item> {
     return this.context.items.entry(this.session, { type: "user", id: this.id }, itemId);
+  }
+
+  // -------------------------------------------------------------------------
+  // Products
+
+  /** A page of the products this user owns, oldest first (server-only products are hidden from a client). */
+  listProducts(options: CustomerProductsListOptions = {}): Promise<CustomerProductsList> {
+    return this._productsEntry(options).get();
+  }
+
+  /** The cache entry behind `listProducts`, for hooks (`useProducts(user)` of @latchkey/react). */
+  _productsEntry(options: CustomerProductsListOptions = {}): CacheEntry<CustomerProductsList> {
+    return this.payments().productsEntry(options);
+  }
+
+  /** The URL of the purchase page where this user buys a product (valid 24 hours, once). */
+  createCheckoutUrl(options: { productId: string; returnUrl?: string }): Promise<string> {
+    return this.payments().createCheckoutUrl(options);
+  }
+
+  protected payments(): CustomerPayments {
+    return this.context.products.of(this.session, { type: "user", id: this.id });
   }
 
   // -------------------------------------------------------------------------

@@ -6,6 +6,13 @@
  */
 import type { CacheEntry } from "../cache/entry.ts";
 import type { Item, ServerItem } from "./item.ts";
+import type {
+  CheckoutUrlOptions,
+  CustomerPayments,
+  CustomerProductsList,
+  CustomerProductsListOptions,
+  GrantProductOptions,
+} from "./product.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
 import type { ServerTeam } from "./team.ts";
@@ -13,7 +20,10 @@ import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from
 import { UserWithTeams } from "./user-with-teams.ts";
 
 /** What a user read by a server app needs from the app. */
-export type ServerUserContext = Pick<UserContext, "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl" | "items">;
+export type ServerUserContext = Pick<
+  UserContext,
+  "api" | "accessType" | "userChanged" | "teams" | "emailVerificationUrl" | "items" | "products"
+>;
 
 // The fields are assigned from `serverOnlyUserFields` in the constructor, so
 // the merged declaration is safe; it keeps the field list in one place.
@@ -81,6 +91,30 @@ export abstract class ServerUserProfile extends UserWithTeams {
   /** The cache entry behind `getItem`, for hooks (`useItem(user, itemId)` of @latchkey/react). */
   _itemEntry(itemId: string): CacheEntry<Item> {
     return this.context.items.entry(null, { type: "user", id: this.id }, itemId);
+  }
+
+  /** A page of the products this user owns, oldest first. */
+  listProducts(options: CustomerProductsListOptions = {}): Promise<CustomerProductsList> {
+    return this._productsEntry(options).get();
+  }
+
+  /** The cache entry behind `listProducts`, for hooks (`useProducts(user)` of @latchkey/react). */
+  _productsEntry(options: CustomerProductsListOptions = {}): CacheEntry<CustomerProductsList> {
+    return this.payments().productsEntry(options);
+  }
+
+  /** The URL of the purchase page where this user buys a configured product, or one described inline. */
+  createCheckoutUrl(options: CheckoutUrlOptions): Promise<string> {
+    return this.payments().createCheckoutUrl(options);
+  }
+
+  /** Gives this user a product without payment. */
+  grantProduct(options: GrantProductOptions): Promise<void> {
+    return this.payments().grantProduct(options);
+  }
+
+  private payments(): CustomerPayments {
+    return this.context.products.of(null, { type: "user", id: this.id });
   }
 
   async delete(): Promise<void> {

@@ -10,6 +10,13 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { Json, ServerTeamJson, TeamJson } from "./json.ts";
 import type { Item, ServerItem } from "./item.ts";
+import type {
+  CheckoutUrlOptions,
+  CustomerPayments,
+  CustomerProductsList,
+  CustomerProductsListOptions,
+  GrantProductOptions,
+} from "./product.ts";
 import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
 import {
   createTeamApiKey,
@@ -36,6 +43,8 @@ export interface TeamContext {
   invitations(teamId: string): CacheEntry<TeamInvitation[]>;
   /** The app's cached read of a team's item. */
   item(teamId: string, itemId: string): CacheEntry<Item>;
+  /** A team's products: reads, checkout URLs, grants. */
+  payments(teamId: string): CustomerPayments;
   /** Where an invitation link leads: the given URL, else the app's team-invitation page (absolute). */
   invitationCallbackUrl(given: string | undefined): string;
   /** Tells the app teams changed, so its cached team reads (and signed-in users) are read again. */
@@ -130,6 +139,21 @@ export class Team {
     return this.context.item(this.id, itemId);
   }
 
+  /** A page of the products this team owns, oldest first; from a client, needs `team_admin`. */
+  listProducts(options: CustomerProductsListOptions = {}): Promise<CustomerProductsList> {
+    return this._productsEntry(options).get();
+  }
+
+  /** The cache entry behind `listProducts`, for hooks (`useProducts(team)` of @latchkey/react). */
+  _productsEntry(options: CustomerProductsListOptions = {}): CacheEntry<CustomerProductsList> {
+    return this.context.payments(this.id).productsEntry(options);
+  }
+
+  /** The URL of the purchase page where this team buys a product (valid 24 hours, once); from a client, needs `team_admin`. */
+  createCheckoutUrl(options: { productId: string; returnUrl?: string }): Promise<string> {
+    return this.context.payments(this.id).createCheckoutUrl(options);
+  }
+
   private apiKeyContext() {
     return { ...this.caller, api: this.context.api, owner: { type: "team" as const, teamId: this.id }, changed: () => {} };
   }
@@ -161,6 +185,16 @@ export class ServerTeam extends Team {
   /** This team's item, with the methods that change its quantity. */
   override getItem(itemId: string): Promise<ServerItem> {
     return super.getItem(itemId) as Promise<ServerItem>;
+  }
+
+  /** The URL of the purchase page where this team buys a configured product, or one described inline. */
+  override createCheckoutUrl(options: CheckoutUrlOptions): Promise<string> {
+    return this.context.payments(this.id).createCheckoutUrl(options);
+  }
+
+  /** Gives this team a product without payment. */
+  grantProduct(options: GrantProductOptions): Promise<void> {
+    return this.context.payments(this.id).grantProduct(options);
   }
 
   /** Adds a user as a member, with the team-member default permissions. */

@@ -13,6 +13,7 @@ import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ContactChannel } from "./contact-channel.ts";
 import type { ItemReads } from "./item.ts";
+import type { ProductReads } from "./product.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import type { OAuthProvider } from "./oauth-provider.ts";
 import type { Passkey } from "./passkey.ts";
@@ -93,6 +94,8 @@ export interface UserContext {
   teams: AppTeamAccess;
   /** The app's cached item reads (apps/items.ts). */
   items: ItemReads;
+  /** The app's product reads and changes (apps/products.ts). */
+  products: ProductReads;
 }
 
 function baseFields(json: ClientUserJson): Omit<User, "selectedTeam"> {

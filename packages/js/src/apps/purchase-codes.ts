@@ -1,0 +1,81 @@
+/**
+ * What the purchase page does with a purchase code (the `<full_code>` of a
+ * checkout URL): read what it sells, and, in test mode, take the product
+ * without paying. Neither needs a signed-in user or a key: the code is the
+ * credential. The code belongs to another project than the page's app (the
+ * dashboard's), so the project's name is read with that project's id.
+ */
+import type { ProductJson } from "@latchkey/shared/api/index";
+import type { CustomerType } from "@latchkey/shared/constants";
+import { ApiClient } from "../interface/api-client.ts";
+
+export interface PurchaseCodeInfo {
+  projectId: string;
+  /** Null when the project's public settings could not be read (it requires a publishable key). */
+  projectDisplayName: string | null;
+  projectLogoUrl: string | null;
+  product: {
+    displayName: string;
+    customerType: CustomerType;
+    stackable: boolean;
+    /** The wire's prices by id: amounts per currency, `interval` and `free_trial` as `[count, unit]`. */
+    prices: ProductJson["prices"];
+    freeTrial: NonNullable<ProductJson["free_trial"]> | null;
+  };
+  /** The customer already owns this product and may not own it twice. */
+  alreadyBoughtNonStackable: boolean;
+  /** Products of the same line this purchase replaces. */
+  conflictingProducts: { productId: string; displayName: string }[];
+  /** The project takes products without payment (payments test mode). */
+  testMode: boolean;
+  /** The project's Stripe account takes card payments. */
+  chargesEnabled: boolean;
+}
+
+export async function readPurchaseCode(api: ApiClient, fullCode: string, returnUrl?: string): Promise<PurchaseCodeInfo> {
+  const json = await api.call("POST /payments/purchases/validate-code", {
+    accessType: "client",
+    body: { full_code: fullCode, ...(returnUrl === undefined ? {} : { return_url: returnUrl }) },
+  });
+  return {
+    projectId: json.project_id,
+    projectDisplayName: await projectName(api, json.project_id),
+    projectLogoUrl: json.project_logo_url,
+    product: {
+      displayName: json.product.display_name,
+      customerType: json.product.customer_type,
+      stackable: json.product.stackable,
+      prices: json.product.prices,
+      freeTrial: json.product.free_trial ?? null,
+    },
+    alreadyBoughtNonStackable: json.already_bought_non_stackable,
+    conflictingProducts: json.conflicting_products.map((p) => ({ productId: p.product_id, displayName: p.display_name })),
+    testMode: json.test_mode,
+    chargesEnabled: json.charges_enabled,
+  };
+}
+
+async function projectName(api: ApiClient, projectId: string): Promise<string | null> {
+  const projectApi = new ApiClient({ baseUrl: api.baseUrl, projectId });
+  try {
+    return (await projectApi.call("GET /projects/current", { accessType: "client" })).display_name;
+  } catch {
+    // The page still sells without the name: the logo (if any) and the product say whose it is.
+    return null;
+  }
+}
+
+/** Takes the code's product at `priceId` without paying (test mode); the code is used up. */
+export async function completeTestModePurchase(
+  api: ApiClient,
+  options: { fullCode: string; priceId: string; quantity?: number },
+): Promise<void> {
+  await api.call("POST /internal/payments/test-mode-purchase-session", {
+    accessType: "client",
+    body: {
+      full_code: options.fullCode,
+      price_id: options.priceId,
+      ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
+    },
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * The purchase page a checkout URL opens (`/purchase/<full_code>`): whose
+ * product it is, what it costs, and a Buy button. The code is the credential,
+ * so the page works for a visitor signed in nowhere. In payments test mode
+ * Buy takes the product without paying; otherwise card payment is not
+ * offered yet, and the page says so rather than pretend.
+ */
+import { KnownErrors, type PurchaseCodeInfo } from "@latchkey/js";
+import { useCallback, useEffect, useId, useState } from "react";
+import { useStackApp } from "../provider.tsx";
+import { Alert, Card, errorText, useAction } from "./parts.tsx";
+
+export interface PurchasePageProps {
+  /** The checkout URL's last path segment. */
+  fullCode: string;
+  /** Where the visitor goes back to after buying (the checkout URL's `return_url`). */
+  returnUrl?: string | undefined;
+  fullPage?: boolean;
+}
+
+type Price = PurchaseCodeInfo["product"]["prices"][string];
+type Interval = NonNullable<Price["interval"]>;
+
+const CURRENCY_CODES = ["USD", "EUR", "GBP", "INR", "AUD", "CAD", "JPY"] as const;
+
+export function PurchasePage({ fullCode, returnUrl, fullPage = true }: PurchasePageProps) {
+  const app = useStackApp();
+  const [state, setState] = useState<{ info: PurchaseCodeInfo | null; error: string | null; read: boolean }>({
+    info: null,
+    error: null,
+    read: false,
+  });
+  const read = useCallback(() => {
+    app._readPurchaseCode(fullCode, returnUrl).then(
+      (info) => setState({ info, error: null, read: true }),
+      (error: unknown) =>
+        setState({
+          info: null,
+          read: true,
+          error:
+            error instanceof KnownErrors.VerificationCodeNotFound
+              ? "This purchase link is not valid: it may have expired or been used already. Ask for a new one."
+              : errorText(error),
+        }),
+    );
+  }, [app, fullCode, returnUrl]);
+  useEffect(read, [read]);
+
+  let content;
+  if (!state.read) content = <Card title="Purchase">{<p className="lk-muted">Loading…</p>}</Card>;
+  else if (!state.info) content = <Card title="Purchase">{<Alert>{state.error}</Alert>}</Card>;
+  else content = <PurchaseForm info={state.info} fullCode={fullCode} returnUrl={returnUrl} />;
+  return fullPage ? <div className="lk-full-page">{content}</div> : content;
+}
+
+function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; fullCode: string; returnUrl: string | undefined }) {
+  const app = useStackApp();
+  const priceIds = Object.keys(info.product.prices);
+  const [priceId, setPriceId] = useState<string | null>(priceIds[0] ?? null);
+  const [quantity, setQuantity] = useState(1);
+  const [bought, setBought] = useState(false);
+  const name = useId();
+  const buy = useAction(async () => {
+    if (priceId === null) return;
+    await app._completeTestModePurchase({ fullCode, priceId, quantity });
+    setBought(true);
+  });
+  const brand = <PurchaseBrand info={info} />;
+
+  if (bought) {
+    return (
+      <Card title="Purchase complete" header={brand}>
+        <p className="lk-success" role="status">
+          {info.product.displayName} is yours{info.product.stackable && quantity > 1 ? ` (${quantity})` : ""}. No payment was taken: this
+          project is in test mode.
+        </p>
+        {returnUrl ? (
+          <p>
+            <a className="lk-link" href={returnUrl}>
+              Return to {new URL(returnUrl).host}
+            </a>
+          </p>
+        ) : null}
+      </Card>
+    );
+  }
+
+  const canBuy = info.testMode && !info.alreadyBoughtNonStackable && priceId !== null;
+  return (
+    <Card title={info.product.displayName} header={brand}>
+      {priceIds.length === 0 ? <p className="lk-muted">This product has no price to buy it at.</p> : null}
+      {priceIds.length === 1 ? (
+        <p className="lk-purchase-price">{priceText(info.product.prices[priceIds[0]!]!, info.product.freeTrial)}</p>
+      ) : null}
+      {priceIds.length > 1 ? (
+        <fieldset className="lk-field lk-purchase-prices">
+          <legend>Choose a price</legend>
+          {priceIds.map((id) => (
+            <label key={id} className="lk-list-item">
+              <input type="radio" name={name} value={id} checked={priceId === id} onChange={() => setPriceId(id)} />
+              <span>{priceText(info.product.prices[id]!, info.product.freeTrial)}</span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {info.product.stackable ? (
+        <label className="lk-field">
+          Quantity
+          <input
+            className="lk-input"
+            type="number"
+            min={1}
+            step={1}
+            value={quantity}
+            onChange={(event) => setQuantity(Math.max(1, Math.floor(Number(event.target.value)) || 1))}
+          />
+        </label>
+      ) : null}
+      {info.conflictingProducts.length > 0 ? (
+        <p className="lk-muted">Buying this replaces {info.conflictingProducts.map((p) => p.displayName).join(", ")}.</p>
+      ) : null}
+      {info.alreadyBoughtNonStackable ? <p className="lk-muted">You already own this product.</p> : null}
+      {!info.testMode ? (
+        <p className="lk-muted" role="note">
+          Card payment is not available yet: this purchase cannot be completed here.
+        </p>
+      ) : (
+        <p className="lk-muted">Test mode: buying takes no payment.</p>
+      )}
+      <Alert>{buy.error}</Alert>
+      <div className="lk-actions">
+        <button type="button" className="lk-button" disabled={!canBuy || buy.busy} onClick={() => void buy.run()}>
+          Buy
+        </button>
+      </div>
+    </Card>
+  );
+}
+
+function PurchaseBrand({ info }: { info: PurchaseCodeInfo }) {
+  if (!info.projectLogoUrl && !info.projectDisplayName) return null;
+  return (
+    <div className="lk-brand">
+      {info.projectLogoUrl ? (
+        <img className="lk-brand-mark" src={info.projectLogoUrl} alt={info.projectDisplayName ? "" : "Seller"} />
+      ) : null}
+      {info.projectDisplayName ? <span className="lk-brand-name">{info.projectDisplayName}</span> : null}
+    </div>
+  );
+}
+
+/** "$10.00 per month, or €9.00 per month · 7-day free trial" */
+function priceText(price: Price, productTrial: Interval | null | undefined): string {
+  const amounts = CURRENCY_CODES.filter((code) => price[code] !== undefined).map((code) => money(price[code]!, code));
+  const each = price.interval ? ` ${intervalText(price.interval)}` : "";
+  const trial = price.free_trial ?? productTrial ?? null;
+  const text = amounts.length ? amounts.map((amount) => `${amount}${each}`).join(" or ") : "Free";
+  return trial && trial[0] > 0 ? `${text} · ${trial[0]}-${trial[1]} free trial` : text;
+}
+
+function money(amount: string, currency: string): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(Number(amount));
+}
+
+function intervalText([count, unit]: Interval): string {
+  return count === 1 ? `per ${unit}` : `every ${count} ${unit}s`;
+}
