@@ -35,6 +35,8 @@ import {
   paymentPurchaseCodes,
   paymentPurchases,
   paymentStripeAccounts,
+  paymentStripeCheckouts,
+  paymentStripeCustomers,
   paymentStripeEvents,
   paymentTestClocks,
 } from "./schema.ts";
@@ -42,7 +44,16 @@ import {
 export default defineCapability({
   name: "payments",
   contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints, ...paymentsAdminEndpoints },
-  tables: [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentTestClocks, paymentStripeAccounts, paymentStripeEvents],
+  tables: [
+    paymentItemChanges,
+    paymentPurchases,
+    paymentPurchaseCodes,
+    paymentTestClocks,
+    paymentStripeAccounts,
+    paymentStripeEvents,
+    paymentStripeCustomers,
+    paymentStripeCheckouts,
+  ],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },
   configKeys: ["payments.items", "payments.products", "payments.productLines", "payments.blockNewPurchases", "payments.testMode"],

@@ -72,9 +72,16 @@ export const paymentPurchases = pgTable(
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
     testMode: boolean("test_mode").notNull(),
     source: text("source", { enum: ["api_grant", "test_mode", "stripe"] }).notNull(),
+    /** A Stripe purchase's subscription or payment intent id: however many events tell of it, it is one purchase. */
+    stripeId: text("stripe_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (t) => [index("payment_purchases_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt)],
+  (t) => [
+    index("payment_purchases_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt),
+    uniqueIndex("payment_purchases_stripe_idx")
+      .on(t.projectId, t.branchId, t.stripeId)
+      .where(sql`${t.stripeId} IS NOT NULL`),
+  ],
 );
 
 export type PaymentPurchaseRow = typeof paymentPurchases.$inferSelect;
