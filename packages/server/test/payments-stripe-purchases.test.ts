@@ -8,7 +8,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { paymentPurchaseCodes, paymentPurchases, paymentStripeCustomers } from "../src/capabilities/payments/schema.ts";
+import {
+  paymentPurchaseCodes,
+  paymentPurchases,
+  paymentStripeCheckouts,
+  paymentStripeCustomers,
+} from "../src/capabilities/payments/schema.ts";
 import { createProject, expectPlainError, signUpUser, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
 import { signedDelivery, startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
@@ -287,6 +292,20 @@ describe("purchase-session", () => {
     );
     expect(res.status, res.text).toBe(200);
     expect(await quantity(project, user.userId, "seats")).toBe(2);
+  });
+
+  it("forgets a deleted user's Stripe customer and sessions: a late success grants nothing", async () => {
+    const { project, accountId } = await connectedProject();
+    const user = await signUpUser(server, project);
+    await startPurchase(project, user.userId, "lifetime", "once");
+    const intent = [...stripe.paymentIntents.values()].find((i) => i.json.metadata.latchkey_customer_id === user.userId)!;
+    const deleted = await server.request(`/users/${user.userId}`, { method: "DELETE", as: project.server });
+    expect(deleted.status, deleted.text).toBe(200);
+    const db = server.instance.services.db;
+    expect(await db.select().from(paymentStripeCustomers).where(eq(paymentStripeCustomers.projectId, project.id))).toEqual([]);
+    expect(await db.select().from(paymentStripeCheckouts).where(eq(paymentStripeCheckouts.projectId, project.id))).toEqual([]);
+    expect((await deliver(stripeEvent("payment_intent.succeeded", intent.json, accountId))).status).toBe(200);
+    expect(await purchasesOf(project, user.userId)).toEqual([]);
   });
 
   it("refuses an unknown code (404) and a project without a Stripe account (the §5.2 400), making nothing", async () => {
