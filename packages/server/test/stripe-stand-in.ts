@@ -7,7 +7,12 @@
  * errors (401 for an unknown key, 404 for an unknown account) and idempotency
  * keys (a key seen before answers as it did then), records every
  * request, and lets a test change an account as Stripe would (onboarding
- * finished) or take the API down. `signedDelivery` signs a webhook event as
+ * finished) or take the API down. For purchases: customers, products,
+ * payment intents and incomplete subscriptions (their first invoice's
+ * confirmation secret expanded), on the key's own account or, for the
+ * platform, the connected account of the Stripe-Account header; what was
+ * made is kept (`paymentIntents`, `subscriptions`) for tests to build the
+ * events Stripe would send about it. `signedDelivery` signs a webhook event as
  * Stripe signs it, with the `stripe` package's own helper.
  */
 import { randomBytes } from "node:crypto";
@@ -22,6 +27,14 @@ export interface StripeStandInRequest {
   apiKey: string | null;
   /** The form the package sent, flattened as sent (`metadata[k]`, `components[payments][enabled]`). */
   form: Record<string, string>;
+  /** The Stripe-Account header: the connected account a platform request acts on. */
+  stripeAccount: string | null;
+}
+
+/** A payment intent or subscription the stand-in made, with the account it is on. */
+export interface StandInObject {
+  account: string;
+  json: Record<string, unknown> & { id: string; metadata: Record<string, string> };
 }
 
 export interface StandInAccount {
@@ -42,6 +55,8 @@ export interface StripeStandIn {
   platformKey: string;
   received: StripeStandInRequest[];
   accounts: Map<string, StandInAccount>;
+  paymentIntents: Map<string, StandInObject>;
+  subscriptions: Map<string, StandInObject>;
   /** A new account reached with its own secret key (a self-hoster's); returns the key and the account. */
   addOwnAccount(changes?: Partial<StandInAccount>): { secretKey: string; account: StandInAccount };
   /** Changes an account as Stripe would (onboarding went on, charges enabled). */
@@ -89,6 +104,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return stripeError(401, "invalid_request_error", `Invalid API Key provided: ${(key ?? "").slice(0, 8)}****`);
     const { method, path, form } = request;
     if (method === "GET" && path === "/v1/account") return { status: 200, json: ownAccount ? accounts.get(ownAccount) : platformAccount };
+    if (method === "POST" && ["/v1/customers", "/v1/products", "/v1/payment_intents", "/v1/subscriptions"].includes(path)) {
+      const on = isPlatform ? request.stripeAccount : ownAccount!;
+      if (!on || !accounts.has(on)) return stripeError(400, "invalid_request_error", `No such account: '${on}'`, { param: "account" });
+      return { status: 200, json: purchaseObject(on, path, form) };
+    }
     // The rest are Connect calls: only the platform makes them.
     if (!isPlatform) return stripeError(403, "invalid_request_error", "This key cannot make Connect requests.");
     if (method === "POST" && path === "/v1/accounts") {
@@ -136,6 +156,87 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     return stripeError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`);
   };
 
+  const paymentIntents = new Map<string, StandInObject>();
+  const subscriptions = new Map<string, StandInObject>();
+  const metadataOf = (form: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(form).flatMap(([k, v]) => {
+        const m = /^metadata\[(.+)\]$/.exec(k);
+        return m ? [[m[1]!, v]] : [];
+      }),
+    );
+  const UNIT_SECONDS: Record<string, number> = { day: 86400, week: 7 * 86400, month: 30 * 86400, year: 365 * 86400 };
+  const purchaseObject = (account: string, path: string, form: Record<string, string>): Record<string, unknown> => {
+    const metadata = metadataOf(form);
+    if (path === "/v1/customers") return { id: id("cus"), object: "customer", metadata, created: now() };
+    if (path === "/v1/products") return { id: id("prod"), object: "product", name: form.name, metadata, created: now() };
+    if (path === "/v1/payment_intents") {
+      const intentId = id("pi");
+      const json = {
+        id: intentId,
+        object: "payment_intent",
+        amount: Number(form.amount),
+        currency: form.currency,
+        customer: form.customer,
+        metadata,
+        status: "requires_payment_method",
+        client_secret: `${intentId}_secret_${randomBytes(12).toString("hex")}`,
+        created: now(),
+      };
+      paymentIntents.set(intentId, { account, json });
+      return json;
+    }
+    const subscriptionId = id("sub");
+    const start = now();
+    const unit = form["items[0][price_data][recurring][interval]"] ?? "month";
+    const end = start + Number(form["items[0][price_data][recurring][interval_count]"] ?? 1) * (UNIT_SECONDS[unit] ?? 0);
+    const invoiceId = id("in");
+    const json = {
+      id: subscriptionId,
+      object: "subscription",
+      customer: form.customer,
+      status: "incomplete",
+      cancel_at_period_end: false,
+      cancel_at: null,
+      ended_at: null,
+      metadata,
+      created: start,
+      items: {
+        object: "list",
+        data: [
+          {
+            id: id("si"),
+            object: "subscription_item",
+            quantity: Number(form["items[0][quantity]"] ?? 1),
+            current_period_start: start,
+            current_period_end: end,
+            price: {
+              object: "price",
+              currency: form["items[0][price_data][currency]"],
+              unit_amount: Number(form["items[0][price_data][unit_amount]"]),
+              product: form["items[0][price_data][product]"],
+              recurring: { interval: unit, interval_count: Number(form["items[0][price_data][recurring][interval_count]"] ?? 1) },
+            },
+          },
+        ],
+      },
+      latest_invoice: invoiceId,
+    };
+    subscriptions.set(subscriptionId, { account, json });
+    const expanded = Object.entries(form).some(([k, v]) => k.startsWith("expand[") && v === "latest_invoice.confirmation_secret");
+    return expanded
+      ? {
+          ...json,
+          latest_invoice: {
+            id: invoiceId,
+            object: "invoice",
+            status: "open",
+            confirmation_secret: { type: "payment_intent", client_secret: `pi_${randomBytes(12).toString("hex")}_secret_x` },
+          },
+        }
+      : json;
+  };
+
   const idempotent = new Map<string, { status: number; json: unknown }>();
   const server = createServer((req, res) => {
     let raw = "";
@@ -150,14 +251,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         path: url.pathname,
         apiKey: auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : null,
         form,
+        stripeAccount: typeof req.headers["stripe-account"] === "string" ? req.headers["stripe-account"] : null,
       };
       standIn.received.push(request);
       // Stripe's idempotency: a key seen before (from the same caller) answers what it answered then.
       const idempotencyKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
-      const remembered = typeof idempotencyKey === "string" ? idempotent.get(`${request.apiKey} ${idempotencyKey}`) : undefined;
+      const keyOf = `${request.apiKey} ${request.stripeAccount} ${idempotencyKey}`;
+      const remembered = typeof idempotencyKey === "string" ? idempotent.get(keyOf) : undefined;
       const { status, json } = remembered ?? answer(request);
-      if (typeof idempotencyKey === "string" && !remembered && status < 500)
-        idempotent.set(`${request.apiKey} ${idempotencyKey}`, { status, json });
+      if (typeof idempotencyKey === "string" && !remembered && status < 500) idempotent.set(keyOf, { status, json });
       res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
       res.end(JSON.stringify(json));
     });
@@ -169,6 +271,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     platformKey,
     received: [],
     accounts,
+    paymentIntents,
+    subscriptions,
     down: false,
     addOwnAccount(changes) {
       const account = newAccount({ type: "standard", ...changes });

@@ -220,6 +220,22 @@ export const paymentsProductsEndpoints = {
     response: validatePurchaseCodeJson,
     errors: [KnownErrors.VerificationCodeNotFound, KnownErrors.RedirectUrlNotWhitelisted],
   }),
+  purchaseSession: defineEndpoint({
+    method: "POST",
+    path: "/payments/purchases/purchase-session",
+    summary: "Start paying for a purchase code with Stripe: the client secret the purchase page confirms",
+    tags: ["Payments"],
+    access: "public",
+    body: z.strictObject({ full_code: z.string(), price_id: z.string(), quantity: z.number().int().min(1).default(1) }),
+    response: z.strictObject({ client_secret: z.string() }),
+    errors: [
+      KnownErrors.VerificationCodeNotFound,
+      KnownErrors.NewPurchasesBlocked,
+      KnownErrors.ProductAlreadyGranted,
+      KnownErrors.UserNotFound,
+      KnownErrors.TeamNotFound,
+    ],
+  }),
   testModePurchaseSession: defineEndpoint({
     method: "POST",
     path: "/internal/payments/test-mode-purchase-session",

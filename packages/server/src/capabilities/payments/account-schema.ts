@@ -1,4 +1,5 @@
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { ProductSnapshot } from "./domain/product-snapshot.ts";
 import { tenancyColumns } from "../../db/schema/projects.ts";
 
 /**
@@ -57,4 +58,47 @@ export const paymentStripeEvents = pgTable(
     uniqueIndex("payment_stripe_events_event_idx").on(t.projectId, t.branchId, t.eventId),
     index("payment_stripe_events_received_at_idx").on(t.receivedAt),
   ],
+);
+
+/**
+ * The Stripe customer that stands for one of ours on a Stripe account: made
+ * by the first purchase session and reused by every later one (keyed by the
+ * account too, since a project that changes accounts has other customers).
+ */
+export const paymentStripeCustomers = pgTable(
+  "payment_stripe_customers",
+  {
+    ...tenancyColumns(),
+    stripeAccountId: text("stripe_account_id").notNull(),
+    customerType: text("customer_type", { enum: ["user", "team", "custom"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    stripeCustomerId: text("stripe_customer_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.stripeAccountId, t.customerType, t.customerId] })],
+);
+
+/**
+ * What a purchase session sold, by the Stripe object that takes the money (a
+ * payment intent for a one-time price, a subscription for an interval price):
+ * the webhook that says it was paid grants this, the product as it was when
+ * the session was made. Kept after the grant (a subscription's later events
+ * find its purchase by the same id).
+ */
+export const paymentStripeCheckouts = pgTable(
+  "payment_stripe_checkouts",
+  {
+    ...tenancyColumns(),
+    stripeId: text("stripe_id").notNull(),
+    kind: text("kind", { enum: ["one_time", "subscription"] }).notNull(),
+    customerType: text("customer_type", { enum: ["user", "team", "custom"] }).notNull(),
+    customerId: text("customer_id").notNull(),
+    productId: text("product_id"),
+    product: jsonb("product").$type<ProductSnapshot>().notNull(),
+    priceId: text("price_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    purchaseCodeId: uuid("purchase_code_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.stripeId] })],
 );

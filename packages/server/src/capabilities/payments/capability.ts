@@ -18,8 +18,12 @@
  * domain/stripe-account.ts), onboarded through the operator's platform
  * (Connect) or reached with the project's own key, and Stripe's webhook
  * events, verified, applied once each and handed to the handlers of their
- * type (domain/stripe-webhooks.ts, domain/stripe-event-handlers.ts). The
- * Stripe API itself is behind integrations/stripe/client.ts.
+ * type (domain/stripe-webhooks.ts, domain/stripe-event-handlers.ts). A
+ * purchase code is paid for through a purchase session (a payment intent or
+ * subscription on that account; domain/stripe-purchases.ts,
+ * payment_stripe_customers, payment_stripe_checkouts) and granted when the
+ * webhooks say it was paid. The Stripe API itself is behind
+ * integrations/stripe/client.ts.
  *
  * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,
  * `paymentsProductsEndpoints`, `paymentsAdminEndpoints`) and the known
@@ -44,6 +48,8 @@ import {
   paymentPurchases,
   paymentRefunds,
   paymentStripeAccounts,
+  paymentStripeCheckouts,
+  paymentStripeCustomers,
   paymentStripeEvents,
   paymentTestClocks,
 } from "./schema.ts";
@@ -59,6 +65,8 @@ export default defineCapability({
     paymentTestClocks,
     paymentStripeAccounts,
     paymentStripeEvents,
+    paymentStripeCustomers,
+    paymentStripeCheckouts,
   ],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },

@@ -77,6 +77,8 @@ export const paymentPurchases = pgTable(
     cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
     testMode: boolean("test_mode").notNull(),
     source: text("source", { enum: ["api_grant", "test_mode", "stripe"] }).notNull(),
+    /** A Stripe purchase's subscription or payment intent id: however many events tell of it, it is one purchase. */
+    stripeId: text("stripe_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [
@@ -89,6 +91,9 @@ export const paymentPurchases = pgTable(
     index("payment_purchases_type_cancelled_idx")
       .on(t.projectId, t.branchId, t.customerType, t.cancelledAt, t.id)
       .where(sql`${t.cancelledAt} IS NOT NULL`),
+    uniqueIndex("payment_purchases_stripe_idx")
+      .on(t.projectId, t.branchId, t.stripeId)
+      .where(sql`${t.stripeId} IS NOT NULL`),
   ],
 );
 

@@ -44,6 +44,49 @@ export interface StripeApi {
   retrieveAccount(accountId?: string): Promise<StripeAccountState>;
   /** The client secret of the embedded account components (payments, payouts) for an account. */
   createAccountSession(accountId: string): Promise<string>;
+  /** A new customer (on the connected account `onAccount`, or the key's own); answers its id. */
+  createCustomer(request: StripeCustomerRequest, onAccount: string | undefined): Promise<string>;
+  /** A one-time payment of `amount` minor units; answers its id and the client secret that pays it. */
+  createPaymentIntent(request: StripePaymentRequest, onAccount: string | undefined): Promise<StripeCheckout>;
+  /**
+   * A subscription left incomplete until its first invoice is paid; answers its id and the client secret
+   * of that invoice's payment.
+   */
+  createSubscription(request: StripeSubscriptionRequest, onAccount: string | undefined): Promise<StripeCheckout>;
+}
+
+export interface StripeCustomerRequest {
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
+export interface StripePaymentRequest {
+  customer: string;
+  currency: string;
+  amount: number;
+  metadata: Record<string, string>;
+}
+
+export interface StripeSubscriptionRequest {
+  customer: string;
+  currency: string;
+  /** Per unit, in minor units. */
+  unitAmount: number;
+  quantity: number;
+  interval: { count: number; unit: "day" | "week" | "month" | "year" };
+  productName: string;
+  metadata: Record<string, string>;
+}
+
+export interface StripeCheckout {
+  id: string;
+  clientSecret: string;
+}
+
+/** Stripe made the object but gave no client secret to pay it with. */
+function secretOf(secret: string | null | undefined, what: string): string {
+  if (typeof secret !== "string") throw new StripeUnavailable(`Stripe answered no client secret for the ${what}`);
+  return secret;
 }
 
 export interface StripeConnector {
@@ -136,6 +179,59 @@ function stripeApi(stripe: Stripe): StripeApi {
           },
         });
         return session.client_secret;
+      }),
+    createCustomer: (request, onAccount) =>
+      call(async () => {
+        const customer = await stripe.customers.create(
+          { metadata: request.metadata },
+          { idempotencyKey: request.idempotencyKey, ...(onAccount ? { stripeAccount: onAccount } : {}) },
+        );
+        return customer.id;
+      }),
+    createPaymentIntent: (request, onAccount) =>
+      call(async () => {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: request.amount,
+            currency: request.currency,
+            customer: request.customer,
+            automatic_payment_methods: { enabled: true },
+            metadata: request.metadata,
+          },
+          onAccount ? { stripeAccount: onAccount } : undefined,
+        );
+        return { id: intent.id, clientSecret: secretOf(intent.client_secret, "payment intent") };
+      }),
+    createSubscription: (request, onAccount) =>
+      call(async () => {
+        const options = onAccount ? { stripeAccount: onAccount } : undefined;
+        // An inline price needs a product of Stripe's to name.
+        const product = await stripe.products.create({ name: request.productName, metadata: request.metadata }, options);
+        const subscription = await stripe.subscriptions.create(
+          {
+            customer: request.customer,
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            // This API version pays an invoice through its confirmation secret (invoices no longer name a payment intent).
+            expand: ["latest_invoice.confirmation_secret"],
+            items: [
+              {
+                price_data: {
+                  currency: request.currency,
+                  unit_amount: request.unitAmount,
+                  product: product.id,
+                  recurring: { interval: request.interval.unit, interval_count: request.interval.count },
+                },
+                quantity: request.quantity,
+              },
+            ],
+            metadata: request.metadata,
+          },
+          options,
+        );
+        const invoice = subscription.latest_invoice;
+        const secret = invoice && typeof invoice !== "string" ? invoice.confirmation_secret?.client_secret : undefined;
+        return { id: subscription.id, clientSecret: secretOf(secret, "subscription's first invoice") };
       }),
   };
 }

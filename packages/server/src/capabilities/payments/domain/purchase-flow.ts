@@ -73,7 +73,7 @@ export async function createPurchaseUrl(
 }
 
 /** The project a full code belongs to, or VERIFICATION_CODE_NOT_FOUND. */
-async function projectOfCode(services: Services, fullCode: string): Promise<{ scope: Tenancy; project: ProjectRow }> {
+export async function projectOfCode(services: Services, fullCode: string): Promise<{ scope: Tenancy; project: ProjectRow }> {
   const scope = scopeOfCode(fullCode);
   const project = scope ? await services.projects.get(scope.projectId) : null;
   if (!scope || !project) throw new KnownErrors.VerificationCodeNotFound();

@@ -84,6 +84,40 @@ export interface GrantRequest {
   quantity: number;
   source: PurchaseSource;
   testMode: boolean;
+  /**
+   * A purchase Stripe was paid for: it is granted whatever the customer owns by now (the money is taken;
+   * a refusal would only make Stripe deliver the event again), with Stripe's id and period.
+   */
+  stripe?: {
+    id: string;
+    period: { start: Date; end: Date } | null;
+    cancelAtPeriodEnd: boolean;
+    endedAt: Date | null;
+  };
+}
+
+/**
+ * WIRE-next §5.2's refusals after the price and quantity (a purchase Stripe was paid for is never refused);
+ * answers the owned purchases of the product's line, whose subscriptions the grant replaces.
+ */
+export function purchaseRefusal(
+  config: RenderedConfig,
+  grant: Pick<GrantRequest, "customer" | "product" | "productId" | "stripe">,
+  owned: PaymentPurchaseRow[],
+): PaymentPurchaseRow[] {
+  const { customer, product, productId } = grant;
+  const sameLine = sameLinePurchases(config, product, owned);
+  if (grant.stripe) return sameLine;
+  if (productId !== undefined && !product.stackable && owned.some((p) => p.productId === productId)) {
+    throw new KnownErrors.ProductAlreadyGranted(productId, customer.id);
+  }
+  const bases = addOnBases(product);
+  if (product.isAddOnTo && !owned.some((p) => p.productId !== null && bases.includes(p.productId))) {
+    throw new StatusError(400, "This product is an add-on to a product that the customer does not have");
+  }
+  if (sameLine.some((p) => p.kind === "one_time"))
+    throw new StatusError(400, "Customer already has a one-time purchase in this product line");
+  return sameLine;
 }
 
 export interface Granted {
@@ -113,18 +147,10 @@ export async function grantProductIn(
   await lockCustomer(tx, scope, customer);
   const now = await paymentsNow(services, tx, scope, config);
   const price = priceOf(product, grant.priceId);
-  if (quantity !== 1 && !product.stackable) throw new StatusError(400, "This product is not stackable; quantity must be 1");
+  if (quantity !== 1 && !product.stackable && !grant.stripe)
+    throw new StatusError(400, "This product is not stackable; quantity must be 1");
   const owned = (await customerPurchases(tx, scope, customer)).filter((p) => isOwnedAt(p, now));
-  if (productId !== undefined && !product.stackable && owned.some((p) => p.productId === productId)) {
-    throw new KnownErrors.ProductAlreadyGranted(productId, customer.id);
-  }
-  const bases = addOnBases(product);
-  if (product.isAddOnTo && !owned.some((p) => p.productId !== null && bases.includes(p.productId))) {
-    throw new StatusError(400, "This product is an add-on to a product that the customer does not have");
-  }
-  const sameLine = sameLinePurchases(config, product, owned);
-  if (sameLine.some((p) => p.kind === "one_time"))
-    throw new StatusError(400, "Customer already has a one-time purchase in this product line");
+  const sameLine = purchaseRefusal(config, grant, owned);
   const replaced = sameLine.filter((p) => p.kind === "subscription").map((p) => p.id);
   if (replaced.length > 0) {
     await tx
@@ -146,10 +172,13 @@ export async function grantProductIn(
       priceId: price?.id ?? null,
       quantity,
       kind,
-      currentPeriodStart: interval ? now : null,
-      currentPeriodEnd: interval ? new Date(now.getTime() + intervalMs(interval)) : null,
+      currentPeriodStart: interval ? (grant.stripe?.period?.start ?? now) : null,
+      currentPeriodEnd: interval ? (grant.stripe?.period?.end ?? new Date(now.getTime() + intervalMs(interval))) : null,
+      cancelAtPeriodEnd: grant.stripe?.cancelAtPeriodEnd ?? false,
+      endedAt: grant.stripe?.endedAt ?? null,
       testMode: grant.testMode,
       source: grant.source,
+      stripeId: grant.stripe?.id ?? null,
       createdAt: now,
     })
     .returning({ id: paymentPurchases.id });
@@ -171,7 +200,7 @@ export async function grantProductIn(
 }
 
 /** One grant or cancellation at a time per customer: what it checks is what it decides on. */
-async function lockCustomer(tx: EventTx, scope: Tenancy, customer: Customer): Promise<void> {
+export async function lockCustomer(tx: EventTx, scope: Tenancy, customer: Customer): Promise<void> {
   await tx.execute(
     sql`SELECT pg_advisory_xact_lock(hashtextextended(${JSON.stringify(["purchases", scope.projectId, scope.branchId, customer.type, customer.id])}, 0))`,
   );

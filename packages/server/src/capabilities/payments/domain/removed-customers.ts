@@ -1,15 +1,32 @@
-/** A deleted user's or team's payments records (ledger, purchases, purchase codes) go with it, in the deletion's transaction. */
+/**
+ * A deleted user's or team's payments records (ledger, purchases, purchase codes, its Stripe customers and
+ * purchase sessions: a later event about them finds nothing to grant) go with it, in the deletion's transaction.
+ */
 import { and, eq, inArray } from "drizzle-orm";
 import type { DomainEvent } from "../../../events/domain-events.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
-import { paymentItemChanges, paymentPurchaseCodes, paymentPurchases, paymentRefunds } from "../schema.ts";
+import {
+  paymentItemChanges,
+  paymentPurchaseCodes,
+  paymentPurchases,
+  paymentRefunds,
+  paymentStripeCheckouts,
+  paymentStripeCustomers,
+} from "../schema.ts";
 
 export async function removeCustomerLedger(_services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void> {
   for (const type of ["user", "team"] as const) {
     const gone = events.filter((event) => event.type === `${type}.deleted`);
     for (const [projectId, ids] of groupByProject(gone)) {
-      for (const table of [paymentItemChanges, paymentPurchases, paymentPurchaseCodes, paymentRefunds]) {
+      for (const table of [
+        paymentItemChanges,
+        paymentPurchases,
+        paymentPurchaseCodes,
+        paymentRefunds,
+        paymentStripeCustomers,
+        paymentStripeCheckouts,
+      ]) {
         // tenancy: a user's or team's id is unique in its project, whichever branch the deletion was in.
         await tx.delete(table).where(and(eq(table.projectId, projectId), eq(table.customerType, type), inArray(table.customerId, ids)));
       }

@@ -12,6 +12,7 @@ import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import type { PaymentStripeAccountRow } from "../account-schema.ts";
 import { storeAccountState } from "./stripe-account.ts";
+import { applyStripePurchaseReport, type StripePurchaseReport } from "./stripe-purchases.ts";
 
 export interface StripeEventContext {
   services: Services;
@@ -42,8 +43,57 @@ const refreshAccountState: StripeEventHandler<"account.updated"> = async (ctx, e
   );
 };
 
+const fromSeconds = (seconds: number) => new Date(seconds * 1000);
+
+/** A one-time price's payment went through: grant what its purchase session sold. */
+const grantPaidIntent: StripeEventHandler<"payment_intent.succeeded"> = (ctx, event) =>
+  applyStripePurchaseReport(ctx, event.data.object.id, { paid: true });
+
+/** A subscription's invoice was paid (its first, or a renewal): granted, and its period is the invoice's. */
+const grantPaidInvoice: StripeEventHandler<"invoice.paid"> = async (ctx, event) => {
+  const invoice = event.data.object;
+  const subscription = invoice.parent?.subscription_details?.subscription;
+  if (!subscription) return;
+  const line = invoice.lines.data.find((l) => l.period.end > l.period.start);
+  await applyStripePurchaseReport(ctx, typeof subscription === "string" ? subscription : subscription.id, {
+    paid: true,
+    ...(line ? { period: { start: fromSeconds(line.period.start), end: fromSeconds(line.period.end) } } : {}),
+  });
+};
+
+/** Statuses in which a subscription is paid for (an incomplete one waits for its first invoice). */
+const PAID_STATUSES: readonly Stripe.Subscription.Status[] = ["active", "trialing", "past_due"];
+
+function subscriptionReport(subscription: Stripe.Subscription, now: Date): StripePurchaseReport {
+  const item = subscription.items.data[0];
+  const period = item ? { start: fromSeconds(item.current_period_start), end: fromSeconds(item.current_period_end) } : undefined;
+  let endedAt: Date | null = null;
+  if (subscription.status === "canceled" || subscription.status === "incomplete_expired") {
+    endedAt = subscription.ended_at ? fromSeconds(subscription.ended_at) : now;
+  } else if (subscription.cancel_at) {
+    endedAt = fromSeconds(subscription.cancel_at);
+  } else if (subscription.cancel_at_period_end && period) {
+    endedAt = period.end;
+  }
+  return {
+    paid: PAID_STATUSES.includes(subscription.status),
+    ...(period ? { period } : {}),
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    endedAt,
+  };
+}
+
+/** A subscription was made, changed (renewed, cancelled at its period's end, resumed) or ended, as Stripe says. */
+const syncSubscription = (ctx: StripeEventContext, event: { data: { object: Stripe.Subscription } }) =>
+  applyStripePurchaseReport(ctx, event.data.object.id, subscriptionReport(event.data.object, ctx.services.clock.date()));
+
 export const stripeEventHandlers: StripeEventHandlers = {
   "account.updated": [refreshAccountState],
+  "payment_intent.succeeded": [grantPaidIntent],
+  "invoice.paid": [grantPaidInvoice],
+  "customer.subscription.created": [syncSubscription],
+  "customer.subscription.updated": [syncSubscription],
+  "customer.subscription.deleted": [syncSubscription],
 };
 
 /** Whether any handler wants events of this type (the others are acknowledged and not recorded). */
