@@ -1,6 +1,6 @@
 /**
  * Money and billing intervals as the payments catalogue and the API write
- * them (SPEC §5, §9): an amount is a decimal string in a currency's units,
+ * them: an amount is a decimal string in a currency's units (CURRENCIES),
  * with no more decimals than the currency has; an interval is a count and a
  * unit. One definition, for the config's prices and for inline products.
  */
@@ -16,7 +16,8 @@ export type PaymentInterval = z.infer<typeof paymentIntervalSchema>;
 
 /**
  * An amount in the currency `code`: digits with an optional fraction, no longer than the currency's. The checks
- * run in this order, each with its own message (SPEC §5), which the API answers with as written.
+ * run in this order, each with its own message, which the API answers with as written
+ * (packages/shared/test/config-payments.test.ts).
  */
 export function moneyAmountSchema(code: Currency) {
   const decimals = CURRENCIES[code];

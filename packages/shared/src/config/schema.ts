@@ -37,8 +37,8 @@ const customerType = z.enum(CUSTOMER_TYPES);
 
 /**
  * What an id in the payments catalogue may be: a product's, a price's, an item's, a product line's. Up to 63
- * characters (SPEC §5); a first digit is allowed, as the wire contract's pattern reads (WIRE-next §5.1), so ids
- * the reference stores are stored here too.
+ * characters; a first digit is allowed, so every id the system we replace stores is storable here too
+ * (packages/shared/test/config-payments.test.ts holds the cases).
  */
 export const PAYMENTS_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,62}$/;
 const paymentsId = z.string().regex(PAYMENTS_ID_PATTERN);
