@@ -122,7 +122,7 @@ function sanitize(config: RenderedConfig): RenderedConfig {
     const member = Object.values(payments.products).find((product) => product.productLineId === lineId);
     line.customerType = member?.customerType ?? "user";
   }
-  // An item's or product's display name is its id until one is set (WIRE-next §5.1).
+  // An item's or product's display name is its id until one is set.
   for (const [id, entry] of [...Object.entries(payments.items), ...Object.entries(payments.products)]) entry.displayName ??= id;
   return config;
 }

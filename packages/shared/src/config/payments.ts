@@ -6,7 +6,7 @@
  *
  * Only a price without a currency refuses a write. A name that does not resolve is reported (the dashboard shows
  * it) but stored: apps written for the wire contract may write a product before the item it includes, in two
- * writes, and the reference stores both (WIRE-next §1.3). Purchases skip what does not resolve.
+ * writes, and the reference stores both. Purchases skip what does not resolve.
  */
 import { configOverrideError } from "./override.ts";
 import { priceCurrencyProblem, type RenderedConfig } from "./schema.ts";

@@ -1,7 +1,7 @@
 /**
  * What owned products add to the item ledger (ledger.ts), kept pure so every
  * rule has a unit test (test/unit/payments-included-items.test.ts). For each
- * item a product includes (WIRE-next §5.3):
+ * item a product includes:
  * - the grant is the item's quantity times the purchase's quantity, made at
  *   the purchase's start;
  * - with a `repeat` interval it is made again every interval from the start

@@ -2,7 +2,7 @@
  * A product as a purchase keeps it: the config's form (`payments.products.<id>`),
  * with the metadata an inline product may carry. Configured and inline
  * products become one of these (productOf), purchases and purchase codes
- * store it, and answers show it as WIRE-next §5.1's inline product
+ * store it, and answers show it as an inline product
  * (productView). Pure: no database, no clock.
  */
 import {
@@ -33,7 +33,7 @@ export interface ProductChoice {
 }
 
 /**
- * The product of a request, after WIRE-next §5.2's checks: exactly one of id
+ * The product of a request, after the API's checks: exactly one of id
  * and inline, no inline from a client, a configured id that exists and that
  * a client may see.
  */
@@ -129,7 +129,7 @@ export function hasIntervalPrice(product: ProductSnapshot): boolean {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A month is 30 days and a year 365 (WIRE-next §5.3), so periods are the same length whatever the calendar. */
+/** A month is 30 days and a year 365, so periods are the same length whatever the calendar. */
 const UNIT_MS = { day: DAY_MS, week: 7 * DAY_MS, month: 30 * DAY_MS, year: 365 * DAY_MS } as const;
 
 export function intervalMs([count, unit]: PaymentInterval): number {

@@ -1,5 +1,5 @@
 /**
- * Buying through a purchase URL (WIRE-next §5.5): create-purchase-url makes
+ * Buying through a purchase URL: create-purchase-url makes
  * a code for a customer and product, the purchase page reads it
  * (validate-code), and in test mode takes the product without paying
  * (test-mode-purchase-session). Paying with Stripe is the Stripe
@@ -27,7 +27,7 @@ export function ensurePurchasesAllowed(config: RenderedConfig): void {
   if (config.payments.blockNewPurchases) throw new KnownErrors.NewPurchasesBlocked();
 }
 
-/** The type a product is for must be the customer's (WIRE-next §5.2). */
+/** The type a product is for must be the customer's. */
 export function ensureProductFitsCustomer(
   product: { customerType: Customer["type"] },
   productId: string | undefined,
@@ -44,7 +44,7 @@ export interface PurchaseUrlRequest {
   returnUrl: string | undefined;
 }
 
-/** Makes a purchase code, in the order of WIRE-next §5.5; answers the purchase page's URL. */
+/** Makes a purchase code, in the API's order of checks; answers the purchase page's URL. */
 export async function createPurchaseUrl(
   services: Services,
   caller: Caller,

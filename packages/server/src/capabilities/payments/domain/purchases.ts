@@ -7,7 +7,7 @@
  * by itself every interval of its price: its current period is computed from
  * the first, not stored (Stripe's are stored as Stripe reports them).
  *
- * A grant is decided under a per-customer lock, in WIRE-next §5.2's order,
+ * A grant is decided under a per-customer lock, in the API's order of checks,
  * so of two concurrent grants of a product that is not stackable exactly one
  * succeeds; it records `payments.product_granted` in its transaction.
  */
@@ -97,7 +97,7 @@ export interface GrantRequest {
 }
 
 /**
- * WIRE-next §5.2's refusals after the price and quantity (a purchase Stripe was paid for is never refused);
+ * The API's refusals after the price and quantity (a purchase Stripe was paid for is never refused);
  * answers the owned purchases of the product's line, whose subscriptions the grant replaces.
  */
 export function purchaseRefusal(
@@ -132,7 +132,7 @@ export function grantProduct(services: Services, scope: Tenancy, config: Rendere
 
 /**
  * Grants in `tx` (a test-mode purchase takes its code in the same one). The
- * checks after the customer's, in WIRE-next §5.2's order: price, stackable,
+ * checks after the customer's, in the API's order of checks: price, stackable,
  * already owned, add-on base, product line (an owned one-time purchase of
  * the line refuses; owned subscriptions of the line end now).
  */
@@ -246,7 +246,7 @@ export interface OwnedProductEntry {
  * The customer's owned products, as GET /payments/products lists them: the
  * default products they own now (default-products.ts), then their purchases,
  * oldest first. A cancelled subscription of ours is listed, until its period
- * ends, as a one-time purchase without subscription (WIRE-next §5.4).
+ * ends, as a one-time purchase without subscription.
  * Server-only products are left out for clients.
  */
 export async function ownedProductEntries(

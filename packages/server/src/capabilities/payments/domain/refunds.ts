@@ -1,6 +1,6 @@
 /**
  * Refunding a subscription or one-time purchase (POST
- * /internal/payments/transactions/refund, WIRE-next §5.6). The checks, in
+ * /internal/payments/transactions/refund). The checks, in
  * the reference's order: each amount's format (a validation error naming no
  * field), the purchase (404), an earlier refund (400), test mode (a
  * test-mode subscription has no invoice: 404; a test-mode one-time purchase

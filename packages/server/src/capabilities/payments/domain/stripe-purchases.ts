@@ -1,5 +1,5 @@
 /**
- * Paying for a purchase code with Stripe (WIRE-next §5.5 purchase-session):
+ * Paying for a purchase code with Stripe (purchase-session):
  * the session checks the code and the purchase as a test-mode purchase does,
  * then, on the project's Stripe account (its connected account, or with its
  * own key), makes the customer's Stripe customer (once per customer and

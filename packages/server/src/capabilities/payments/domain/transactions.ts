@@ -1,7 +1,7 @@
 /**
  * The transactions list (GET /internal/payments/transactions): the project's
  * purchases, hand-made item changes and refunds as transactions, newest
- * first (WIRE-next §5.6), and subscription cancellations, listed when they
+ * first, and subscription cancellations, listed when they
  * were asked for.
  *
  * The four sources are read the same way, each from an index on

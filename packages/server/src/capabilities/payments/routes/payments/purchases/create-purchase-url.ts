@@ -5,7 +5,7 @@ import { InvalidInput } from "../../../../../lib/invalid-input.ts";
 import { customerOf } from "../../../domain/customers.ts";
 import { createPurchaseUrl } from "../../../domain/purchase-flow.ts";
 
-/** `/api/latest` is the newest version, which no longer knows offers (WIRE-next §5.7); `/api/v1` still takes their names. */
+/** `/api/latest` is the newest version, which no longer knows offers; `/api/v1` still takes their names. */
 function calledAsLatest(request: Request): boolean {
   return new URL(request.url).pathname.startsWith("/api/latest/");
 }
