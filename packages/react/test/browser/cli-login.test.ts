@@ -40,7 +40,6 @@ beforeAll(async () => {
     VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
   });
   mkdirSync(screenshots, { recursive: true });
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   const page = await openPage();
   await page.goto(`${demo.url}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();

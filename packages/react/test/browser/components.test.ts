@@ -27,17 +27,6 @@ beforeAll(async () => {
     VITE_LATCHKEY_PROJECT_ID: project.id,
     VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
   });
-  // Vite pre-bundles the app's dependencies as they are first imported, and reloads the page when it does: a
-  // throwaway sign-up imports what signing up needs, so no test's page reloads under it.
-  const warmUp = await demo.openPage();
-  await warmUp.goto(`${demo.url}/components?show=credential-sign-up`);
-  await warmUp.getByLabel("Email", { exact: true }).fill(uniqueEmail("warm-up"));
-  await warmUp.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await warmUp.getByRole("button", { name: "Sign up", exact: true }).click();
-  // Signed up and sent home, unless Vite reloaded the page meanwhile: either way the imports are done.
-  await warmUp.waitForURL(`${demo.url}/`, { timeout: 15_000 }).catch(() => {});
-  await warmUp.goto(`${demo.url}/`);
-  await warmUp.getByRole("heading", { name: "Welcome" }).waitFor();
 });
 
 afterAll(async () => {

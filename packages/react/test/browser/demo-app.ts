@@ -1,18 +1,13 @@
 /**
- * The demo app (apps/demo) served by Vite against a Latchkey server, and
+ * The demo app (apps/demo), built once and served against a Latchkey server, and
  * Debian's Chromium to drive it: what every browser test starts with.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { createServer } from "vite";
 import { ensureChromium } from "../../../../scripts/ensure-chromium.mjs";
 import { PASSWORD } from "../../../js/test/server/support.ts";
+import { serveDemo, type DemoEnv } from "./demo-build.ts";
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const demoRoot = join(repoRoot, "apps", "demo");
+export { repoRoot } from "./demo-build.ts";
 
 export interface DemoApp {
   /** Where the demo app is served. */
@@ -33,30 +28,16 @@ export function logPageErrors(page: Page): Page {
 }
 
 /** `env`: the VITE_* variables the app reads (its API URL, project id, keys…). */
-export async function startDemoApp(env: Record<string, string>): Promise<DemoApp> {
+export async function startDemoApp(env: DemoEnv): Promise<DemoApp> {
   const executablePath = ensureChromium();
-  // Vite hands the VITE_* variables of its own process to the app (import.meta.env).
-  Object.assign(process.env, env);
-  // Vite's own dependency cache, so a `npm run demo` running alongside is left alone.
-  const cacheDir = mkdtempSync(join(tmpdir(), "latchkey-demo-vite-"));
-  const vite = await createServer({
-    root: demoRoot,
-    configFile: join(demoRoot, "vite.config.ts"),
-    server: { port: 0, host: "127.0.0.1", strictPort: false },
-    cacheDir,
-    logLevel: "warn",
-    clearScreen: false,
-  });
-  await vite.listen();
-  const address = vite.httpServer?.address();
-  if (!address || typeof address === "string") throw new Error("Vite is not listening on a TCP port.");
+  const demo = await serveDemo(env);
   const browser = await chromium.launch({
     executablePath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   const contexts: BrowserContext[] = [];
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: demo.url,
     browser,
     async openPage(viewport = { width: 1100, height: 900 }) {
       const context = await browser.newContext({ viewport });
@@ -66,9 +47,7 @@ export async function startDemoApp(env: Record<string, string>): Promise<DemoApp
     async close() {
       for (const context of contexts) await context.close();
       await browser.close();
-      await vite.close();
-      for (const name of Object.keys(env)) delete process.env[name];
-      rmSync(cacheDir, { recursive: true, force: true });
+      await demo.close();
     },
   };
 }

@@ -52,7 +52,6 @@ beforeAll(async () => {
   page = logPageErrors(await context.newPage());
   mkdirSync(artifacts, { recursive: true });
 
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await page.goto(`${demoUrl}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
 });

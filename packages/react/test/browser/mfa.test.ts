@@ -41,7 +41,6 @@ beforeAll(async () => {
   context = await demo.browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await openPage();
   mkdirSync(artifacts, { recursive: true });
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await page.goto(`${demo.url}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
 });

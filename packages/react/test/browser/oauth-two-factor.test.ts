@@ -24,7 +24,6 @@ beforeAll(async () => {
   story = await startOAuthStory();
   demoUrl = story.demoUrl;
   grace = await story.demo.openPage();
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await grace.goto(`${demoUrl}/`);
   await grace.getByRole("link", { name: "Sign in" }).waitFor();
 });

@@ -46,7 +46,6 @@ beforeAll(async () => {
   story = await startOAuthStory();
   ({ server, project, demo, demoUrl } = story);
   ada = await demo.openPage();
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await ada.goto(`${demoUrl}/`);
   await ada.getByRole("link", { name: "Sign in" }).waitFor();
 });

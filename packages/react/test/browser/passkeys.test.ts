@@ -53,7 +53,6 @@ beforeAll(async () => {
     },
   }));
   mkdirSync(screenshots, { recursive: true });
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await page.goto(`${demoUrl}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
 });

@@ -27,12 +27,6 @@ beforeAll(async () => {
     VITE_LATCHKEY_PROJECT_ID: project.id,
     VITE_LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
   });
-  // Vite pre-bundles the app's dependencies as they are first imported, and reloads the page when it does: a
-  // throwaway sign-up and purchase button import what the test needs, so no reload comes in the middle of it.
-  const warmUp = await demo.openPage();
-  await signUp(warmUp);
-  await warmUp.goto(`${demo.url}/components?show=purchase-button`);
-  await warmUp.getByRole("button", { name: "Buy Pro" }).waitFor();
 });
 
 async function signUp(page: Page): Promise<void> {

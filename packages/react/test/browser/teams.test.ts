@@ -42,7 +42,6 @@ beforeAll(async () => {
   });
   [ada, grace] = await Promise.all([openPage(), openPage()]);
   mkdirSync(screenshots, { recursive: true });
-  // The first visit makes Vite pre-bundle the app's dependencies; later visits are fast.
   await ada.goto(`${demo.url}/`);
   await ada.getByRole("link", { name: "Sign in" }).waitFor();
 });

@@ -1,0 +1,1 @@
+export function sourcesFingerprint(root: string, sources: string[]): string;
