@@ -20,12 +20,24 @@ const checkoutId = (path: string) => createHash("sha256").update(path).digest("h
 process.env.LATCHKEY_DASHBOARD_OUT ??= join(tmpdir(), `latchkey-dashboard-test-${checkoutId(fileURLToPath(import.meta.url))}`);
 /** The same for the packed SDK (scripts/lib/sdk-build.mjs reads it). */
 process.env.LATCHKEY_SDK_OUT ??= join(tmpdir(), `latchkey-sdk-test-${checkoutId(fileURLToPath(import.meta.url))}`);
+/** And for the demo app the browser tests drive (packages/react/test/browser/demo-build.ts reads it). */
+process.env.LATCHKEY_DEMO_OUT ??= join(tmpdir(), `latchkey-demo-test-${checkoutId(fileURLToPath(import.meta.url))}`);
+
+/** The demo app, built once per run for every file that drives it in Chromium. */
+const demoBuild = "packages/react/test/browser/demo-build-once.ts";
 
 /**
  * One suite, two databases: every server test runs on embedded PGlite, and
  * again on real PostgreSQL when TEST_DATABASE_URL is set (as CI sets it).
  */
 const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
+
+/**
+ * The files that start their own server share their worker's loaded modules (`isolate: false`) instead of loading the
+ * server anew per file: a fresh module graph and PGlite's WebAssembly cost each file about 4 s before its first test,
+ * 40% of the server tests' time. Every file still has its own server and database; what a file stubs ends with it.
+ */
+const sharedModules = { isolate: false, setupFiles: ["packages/server/test/file-end-restore.ts"] };
 
 /** Each test server's database starts as a copy of one migrated database, made once per run. */
 const databaseTemplate = ["packages/server/test/database-template.ts"];
@@ -72,6 +84,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: `server:${db}`,
+          ...sharedModules,
           expect: patientPolls,
           include: ["packages/server/test/**/*.test.ts"],
           exclude: ["packages/server/test/unit/**"],
@@ -94,6 +107,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: `js:${db}`,
+          ...sharedModules,
           expect: patientPolls,
           include: ["packages/js/test/server/**/*.test.ts"],
           globalSetup: databaseTemplate,
@@ -118,7 +132,7 @@ export default defineConfig({
           name: "browser",
           expect: patientPolls,
           include: ["packages/react/test/browser/**/*.test.ts"],
-          globalSetup: databaseTemplate,
+          globalSetup: [...databaseTemplate, demoBuild],
           env: { LATCHKEY_TEST_DB: "pglite" },
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -131,7 +145,7 @@ export default defineConfig({
           name: "dashboard",
           expect: patientPolls,
           include: ["apps/dashboard/test/**/*.test.{ts,tsx}"],
-          globalSetup: [...databaseTemplate, "apps/dashboard/test/build-once.ts"],
+          globalSetup: [...databaseTemplate, "apps/dashboard/test/build-once.ts", demoBuild],
           env: { LATCHKEY_TEST_DB: "pglite" },
           testTimeout: 120_000,
           hookTimeout: 120_000,
