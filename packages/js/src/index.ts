@@ -66,6 +66,7 @@ export type {
   CheckoutUrlOptions,
   GrantProductOptions,
   CancelSubscriptionOptions,
+  SwitchSubscriptionOptions,
   InlineProduct,
 } from "./models/product.ts";
 export type { PurchaseCodeInfo } from "./apps/purchase-codes.ts";

@@ -6,20 +6,15 @@
  * many events tell of the payment, and a subscription's period, cancellation
  * and end follow what Stripe reports.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  paymentPurchaseCodes,
-  paymentPurchases,
-  paymentStripeCheckouts,
-  paymentStripeCustomers,
-} from "../src/capabilities/payments/schema.ts";
-import { createProject, expectPlainError, signUpUser, type Project } from "./fixtures.ts";
+import { paymentPurchaseCodes, paymentStripeCheckouts, paymentStripeCustomers } from "../src/capabilities/payments/schema.ts";
+import { createProject, expectPlainError, signUpUser } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
-import { signedDelivery, startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
+import { stripePurchaseKit } from "./payments-stripe-kit.ts";
+import { startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_platformpurchasesecret0123";
-const PLATFORM_HOOK = "/integrations/stripe/webhooks";
 const NOT_SET_UP =
   "Payments are not set up in this Stack Auth project. Please go to the Stack Auth dashboard and complete the Payments onboarding.";
 
@@ -47,86 +42,18 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function configure(p: Project, payments: Record<string, unknown>) {
-  const body = {
-    config_override_string: JSON.stringify(Object.fromEntries(Object.entries(payments).map(([k, v]) => [`payments.${k}`, v]))),
-  };
-  const res = await server.request("/internal/config/override/environment", { method: "PATCH", as: p.admin, body });
-  expect(res.status, res.text).toBe(200);
-}
-
-/** A project with products, onboarded with Connect (outside test mode), and its connected account. */
-async function connectedProject(): Promise<{ project: Project; accountId: string }> {
-  const project = await createProject(server);
-  await configure(project, { ...PAYMENTS, testMode: false });
-  const res = await server.request("/internal/payments/setup", { method: "POST", as: project.admin });
-  expect(res.status, res.text).toBe(200);
-  const accountId = new URL(res.body.url as string).pathname.split("/")[3]!;
-  return { project, accountId };
-}
-
-async function purchaseCode(project: Project, userId: string, productId: string): Promise<string> {
-  const res = await server.request("/payments/purchases/create-purchase-url", {
-    method: "POST",
-    as: project.server,
-    body: { customer_type: "user", customer_id: userId, product_id: productId },
-  });
-  expect(res.status, res.text).toBe(200);
-  return new URL(res.body.url as string).pathname.split("/").pop()!;
-}
-
-const session = (body: unknown) => server.request("/payments/purchases/purchase-session", { method: "POST", body });
-
-function deliver(event: unknown, path = PLATFORM_HOOK, secret = WEBHOOK_SECRET) {
-  const signed = signedDelivery(event, secret, server.clock.now());
-  return server.request(path, {
-    method: "POST",
-    body: signed.body,
-    headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signed.signature },
-  });
-}
-
-async function purchasesOf(project: Project, userId: string) {
-  return server.instance.services.db
-    .select()
-    .from(paymentPurchases)
-    .where(and(eq(paymentPurchases.projectId, project.id), eq(paymentPurchases.customerId, userId)));
-}
-
-async function quantity(project: Project, userId: string, item: string): Promise<number> {
-  const res = await server.request(`/payments/items/user/${userId}/${item}`, { as: project.server });
-  expect(res.status, res.text).toBe(200);
-  return res.body.quantity as number;
-}
-
-/** Buys `productId` through a purchase session; answers the session's answer and the Stripe object it made. */
-async function startPurchase(project: Project, userId: string, productId: string, priceId: string) {
-  const fullCode = await purchaseCode(project, userId, productId);
-  const before = stripe.received.length;
-  const res = await session({ full_code: fullCode, price_id: priceId, quantity: 1 });
-  expect(res.status, res.text).toBe(200);
-  return { res, fullCode, calls: stripe.received.slice(before) };
-}
-
-/** The invoice.paid Stripe sends for a subscription's period (seconds since the epoch). */
-function invoicePaid(subscriptionId: string, start: number, end: number, account: string) {
-  return stripeEvent(
-    "invoice.paid",
-    {
-      id: `in_${start}`,
-      object: "invoice",
-      status: "paid",
-      parent: { type: "subscription_details", subscription_details: { subscription: subscriptionId, metadata: {} }, quote_details: null },
-      lines: { object: "list", data: [{ id: `il_${start}`, object: "line_item", period: { start, end } }] },
-    },
-    account,
-  );
-}
-
-function subscriptionEvent(type: string, subscriptionId: string, changes: Record<string, unknown>, account: string) {
-  const made = stripe.subscriptions.get(subscriptionId)!.json;
-  return stripeEvent(type, { ...made, ...changes }, account);
-}
+const {
+  configure,
+  connectedProject,
+  purchaseCode,
+  session,
+  deliver,
+  purchasesOf,
+  quantity,
+  startPurchase,
+  invoicePaid,
+  subscriptionEvent,
+} = stripePurchaseKit({ server: () => server, stripe: () => stripe, payments: PAYMENTS, webhookSecret: WEBHOOK_SECRET });
 
 describe("purchase-session", () => {
   it("makes a payment intent for a one-time price on the connected account; its success grants the product once", async () => {

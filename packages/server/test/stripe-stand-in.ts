@@ -57,6 +57,11 @@ export interface StripeStandIn {
   accounts: Map<string, StandInAccount>;
   paymentIntents: Map<string, StandInObject>;
   subscriptions: Map<string, StandInObject>;
+  customers: Map<string, StandInObject>;
+  /** Saves a card as the customer's default for invoices (as the customer would on a billing page); returns its id. */
+  saveDefaultCard(customerId: string): string;
+  /** While true, every charge to a saved card is declined (402 card_error), as a card past its limit would be. */
+  declineCards: boolean;
   /** A new account reached with its own secret key (a self-hoster's); returns the key and the account. */
   addOwnAccount(changes?: Partial<StandInAccount>): { secretKey: string; account: StandInAccount };
   /** Changes an account as Stripe would (onboarding went on, charges enabled). */
@@ -107,7 +112,29 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     if (method === "POST" && ["/v1/customers", "/v1/products", "/v1/payment_intents", "/v1/subscriptions"].includes(path)) {
       const on = isPlatform ? request.stripeAccount : ownAccount!;
       if (!on || !accounts.has(on)) return stripeError(400, "invalid_request_error", `No such account: '${on}'`, { param: "account" });
+      if (path === "/v1/subscriptions" && form.payment_behavior === "error_if_incomplete" && standIn.declineCards) return cardDeclined();
       return { status: 200, json: purchaseObject(on, path, form) };
+    }
+    const objectPath = /^\/v1\/(customers|subscriptions)\/([^/]+)$/.exec(path);
+    if (objectPath) {
+      const on = isPlatform ? request.stripeAccount : ownAccount!;
+      const kind = objectPath[1] as "customers" | "subscriptions";
+      const found = (kind === "customers" ? customers : subscriptions).get(decodeURIComponent(objectPath[2]!));
+      if (!found || found.account !== on)
+        return stripeError(404, "invalid_request_error", `No such ${kind.slice(0, -1)}: '${objectPath[2]}'`, { code: "resource_missing" });
+      if (method === "GET") {
+        // Expanded as asked: a subscription's saved card as its object, not its id.
+        const method = found.json.default_payment_method;
+        const expand = Object.entries(form).some(([k, v]) => k.startsWith("expand[") && v === "default_payment_method");
+        return {
+          status: 200,
+          json: expand && typeof method === "string" ? { ...found.json, default_payment_method: card(method) } : found.json,
+        };
+      }
+      if (method === "POST" && kind === "subscriptions") {
+        if (form.payment_behavior === "error_if_incomplete" && standIn.declineCards) return cardDeclined();
+        return { status: 200, json: updateSubscription(found.json, form) };
+      }
     }
     // The rest are Connect calls: only the platform makes them.
     if (!isPlatform) return stripeError(403, "invalid_request_error", "This key cannot make Connect requests.");
@@ -158,6 +185,31 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
 
   const paymentIntents = new Map<string, StandInObject>();
   const subscriptions = new Map<string, StandInObject>();
+  const customers = new Map<string, StandInObject>();
+  const cardDeclined = () =>
+    stripeError(402, "card_error", "Your card was declined.", { code: "card_declined", decline_code: "insufficient_funds" });
+  const card = (cardId: string) => ({ id: cardId, object: "payment_method", type: "card", card: { brand: "visa", last4: "4242" } });
+  /** A subscription's items moved to another price and quantity, as `subscriptions.update` asks. */
+  const updateSubscription = (json: StandInObject["json"], form: Record<string, string>) => {
+    const items = (json.items as { data: Record<string, unknown>[] }).data;
+    const item = items.find((candidate) => candidate.id === form["items[0][id]"]) ?? items[0]!;
+    if (form["items[0][quantity]"] !== undefined) item.quantity = Number(form["items[0][quantity]"]);
+    if (form["items[0][price_data][unit_amount]"] !== undefined) {
+      item.price = {
+        object: "price",
+        currency: form["items[0][price_data][currency]"],
+        unit_amount: Number(form["items[0][price_data][unit_amount]"]),
+        product: form["items[0][price_data][product]"],
+        recurring: {
+          interval: form["items[0][price_data][recurring][interval]"],
+          interval_count: Number(form["items[0][price_data][recurring][interval_count]"] ?? 1),
+        },
+      };
+    }
+    if (form.default_payment_method !== undefined) json.default_payment_method = form.default_payment_method;
+    Object.assign(json.metadata, metadataOf(form));
+    return json;
+  };
   const metadataOf = (form: Record<string, string>) =>
     Object.fromEntries(
       Object.entries(form).flatMap(([k, v]) => {
@@ -168,7 +220,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const UNIT_SECONDS: Record<string, number> = { day: 86400, week: 7 * 86400, month: 30 * 86400, year: 365 * 86400 };
   const purchaseObject = (account: string, path: string, form: Record<string, string>): Record<string, unknown> => {
     const metadata = metadataOf(form);
-    if (path === "/v1/customers") return { id: id("cus"), object: "customer", metadata, created: now() };
+    if (path === "/v1/customers") {
+      const json = { id: id("cus"), object: "customer", metadata, created: now(), invoice_settings: { default_payment_method: null } };
+      customers.set(json.id, { account, json });
+      return json;
+    }
     if (path === "/v1/products") return { id: id("prod"), object: "product", name: form.name, metadata, created: now() };
     if (path === "/v1/payment_intents") {
       const intentId = id("pi");
@@ -195,7 +251,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       id: subscriptionId,
       object: "subscription",
       customer: form.customer,
-      status: "incomplete",
+      // Charged to a saved card at once (error_if_incomplete), it is active; else it waits for its first invoice.
+      status: form.payment_behavior === "error_if_incomplete" && form.default_payment_method ? "active" : "incomplete",
+      default_payment_method: form.default_payment_method ?? null,
       cancel_at_period_end: false,
       cancel_at: null,
       ended_at: null,
@@ -273,7 +331,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     accounts,
     paymentIntents,
     subscriptions,
+    customers,
     down: false,
+    declineCards: false,
+    saveDefaultCard(customerId) {
+      const customer = customers.get(customerId);
+      if (!customer) throw new Error(`The stand-in has no customer ${customerId}`);
+      const saved = card(id("pm"));
+      customer.json.invoice_settings = { default_payment_method: saved };
+      return saved.id;
+    },
     addOwnAccount(changes) {
       const account = newAccount({ type: "standard", ...changes });
       const secretKey = `sk_test_own${randomBytes(12).toString("hex")}`;

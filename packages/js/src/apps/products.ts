@@ -12,6 +12,7 @@ import {
   createCheckoutUrl,
   fetchCustomerProducts,
   grantProduct,
+  switchSubscription,
   type CustomerPayments,
   type CustomerProductsList,
   type ProductContext,
@@ -55,6 +56,7 @@ export class AppProducts implements ProductReads {
       createCheckoutUrl: (options) => createCheckoutUrl(context, customer, options),
       grantProduct: (options) => grantProduct(context, customer, options),
       cancelSubscription: (options) => cancelSubscription(context, customer, options),
+      switchSubscription: (options) => switchSubscription(context, customer, options),
     };
   }
 

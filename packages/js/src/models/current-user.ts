@@ -33,7 +33,7 @@ import type { UserTeams } from "./user-teams.ts";
 import { UserWithTeams } from "./user-with-teams.ts";
 import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
 import type { Item } from "./item.ts";
-import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions } from "./product.ts";
+import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions, SwitchSubscriptionOptions } from "./product.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
 export class CurrentUser extends UserWithTeams {
@@ -197,6 +197,11 @@ export class CurrentUser extends UserWithTeams {
   /** The URL of the purchase page where this user buys a product (valid 24 hours, once). */
   createCheckoutUrl(options: { productId: string; returnUrl?: string }): Promise<string> {
     return this.payments().createCheckoutUrl(options);
+  }
+
+  /** Moves this user's subscription to another product of its product line, charged to their saved card. */
+  switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
+    return this.payments().switchSubscription(options);
   }
 
   protected payments(): CustomerPayments {

@@ -65,12 +65,23 @@ export interface CancelSubscriptionOptions {
   subscriptionId?: string;
 }
 
+/** What a subscription moves to: another product of its product line, charged to the customer's saved card. */
+export interface SwitchSubscriptionOptions {
+  fromProductId: string;
+  toProductId: string;
+  /** One of the new product's renewing prices; its first when absent. */
+  priceId?: string;
+  /** The quantity after the switch (a stackable product); unchanged when absent. */
+  quantity?: number;
+}
+
 /** One customer's products as a user or team object (or the app) reaches them. */
 export interface CustomerPayments {
   productsEntry(options?: CustomerProductsListOptions): CacheEntry<CustomerProductsList>;
   createCheckoutUrl(options: CheckoutUrlOptions): Promise<string>;
   grantProduct(options: GrantProductOptions): Promise<void>;
   cancelSubscription(options: CancelSubscriptionOptions): Promise<void>;
+  switchSubscription(options: SwitchSubscriptionOptions): Promise<void>;
 }
 
 /** The app's product reads and changes, as user and team objects use them (apps/products.ts provides them). */
@@ -181,6 +192,30 @@ export async function cancelSubscription(
     session: context.session,
     params: { ...customerParams(customer), product_id: options.productId },
     query: options.subscriptionId === undefined ? {} : { subscription_id: options.subscriptionId },
+  });
+  context.changed(customer);
+}
+
+/**
+ * Moves a user's or team's Stripe subscription to another product of its product line; Stripe charges the
+ * prorated difference to the customer's default card at once (DEFAULT_PAYMENT_METHOD_REQUIRED when there is none).
+ */
+export async function switchSubscription(
+  context: ProductContext,
+  customer: ItemCustomer,
+  options: SwitchSubscriptionOptions,
+): Promise<void> {
+  if (customer.type === "custom") throw new TypeError("Only a user's or a team's subscription can be switched.");
+  await context.api.call("POST /payments/products/:customer_type/:customer_id/switch", {
+    accessType: context.accessType,
+    session: context.session,
+    params: { customer_type: customer.type, customer_id: customer.id },
+    body: {
+      from_product_id: options.fromProductId,
+      to_product_id: options.toProductId,
+      ...(options.priceId === undefined ? {} : { price_id: options.priceId }),
+      ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
+    },
   });
   context.changed(customer);
 }

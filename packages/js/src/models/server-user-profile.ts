@@ -12,6 +12,7 @@ import type {
   CustomerProductsList,
   CustomerProductsListOptions,
   GrantProductOptions,
+  SwitchSubscriptionOptions,
 } from "./product.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
@@ -111,6 +112,11 @@ export abstract class ServerUserProfile extends UserWithTeams {
   /** Gives this user a product without payment. */
   grantProduct(options: GrantProductOptions): Promise<void> {
     return this.payments().grantProduct(options);
+  }
+
+  /** Moves this user's subscription to another product of its product line, charged to their saved card. */
+  switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
+    return this.payments().switchSubscription(options);
   }
 
   private payments(): CustomerPayments {

@@ -16,6 +16,7 @@ import type {
   CustomerProductsList,
   CustomerProductsListOptions,
   GrantProductOptions,
+  SwitchSubscriptionOptions,
 } from "./product.ts";
 import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
 import {
@@ -152,6 +153,11 @@ export class Team {
   /** The URL of the purchase page where this team buys a product (valid 24 hours, once); from a client, needs `team_admin`. */
   createCheckoutUrl(options: { productId: string; returnUrl?: string }): Promise<string> {
     return this.context.payments(this.id).createCheckoutUrl(options);
+  }
+
+  /** Moves this team's subscription to another product of its product line, charged to its saved card; from a client, needs `team_admin`. */
+  switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
+    return this.context.payments(this.id).switchSubscription(options);
   }
 
   private apiKeyContext() {

@@ -145,6 +145,19 @@ export const validatePurchaseCodeJson = z.strictObject({
   test_mode: z.boolean(),
 });
 
+/** A switch moves a user's or a team's subscription (a custom customer has no card to charge). */
+export const switchSubscriptionParams = z.strictObject({ customer_type: z.enum(["user", "team"]), customer_id: z.string() });
+
+export const switchSubscriptionBody = z.strictObject({
+  from_product_id: z.string(),
+  to_product_id: z.string(),
+  /** One of the target's renewing prices; its first when absent. */
+  price_id: z.string().optional(),
+  /** The subscription's quantity after the switch; unchanged when absent. */
+  quantity: z.number().int().min(1).optional(),
+});
+export type SwitchSubscriptionBody = z.infer<typeof switchSubscriptionBody>;
+
 const PRODUCT_ERRORS = [
   KnownErrors.ProductDoesNotExist,
   KnownErrors.ProductCustomerTypeDoesNotMatch,
@@ -193,6 +206,23 @@ export const paymentsProductsEndpoints = {
     query: z.strictObject({ subscription_id: z.string().optional() }),
     response: z.strictObject({ success: z.literal(true) }),
     errors: [...PRODUCT_ERRORS, ...CLIENT_ACCESS_ERRORS],
+  }),
+  switchSubscription: defineEndpoint({
+    method: "POST",
+    path: "/payments/products/:customer_type/:customer_id/switch",
+    summary: "Move a subscription to another product of its product line, charged to the customer's default card",
+    tags: ["Payments"],
+    access: ["client", "server", "admin"],
+    params: switchSubscriptionParams,
+    body: switchSubscriptionBody,
+    response: z.strictObject({ success: z.literal(true) }),
+    errors: [
+      KnownErrors.NewPurchasesBlocked,
+      KnownErrors.DefaultPaymentMethodRequired,
+      KnownErrors.UserNotFound,
+      KnownErrors.TeamNotFound,
+      ...CLIENT_ACCESS_ERRORS,
+    ],
   }),
   createPurchaseUrl: defineEndpoint({
     method: "POST",

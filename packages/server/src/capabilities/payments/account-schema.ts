@@ -97,7 +97,8 @@ export const paymentStripeCheckouts = pgTable(
     product: jsonb("product").$type<ProductSnapshot>().notNull(),
     priceId: text("price_id").notNull(),
     quantity: integer("quantity").notNull(),
-    purchaseCodeId: uuid("purchase_code_id").notNull(),
+    /** The purchase code paid for; null for a subscription a switch made (subscription-switch.ts), which had none. */
+    purchaseCodeId: uuid("purchase_code_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.stripeId] })],

@@ -32,6 +32,9 @@ export class StripeKeyRefused extends Error {}
 /** Stripe could not be reached, or refused a request for a reason that is not the caller's. */
 export class StripeUnavailable extends Error {}
 
+/** Stripe tried the customer's card and it was declined (the message is Stripe's, fit to show the customer). */
+export class StripeCardDeclined extends Error {}
+
 export interface StripeApi {
   /**
    * A new connected account of the platform, tagged with `metadata`. The same `idempotencyKey` within Stripe's
@@ -53,6 +56,22 @@ export interface StripeApi {
    * of that invoice's payment.
    */
   createSubscription(request: StripeSubscriptionRequest, onAccount: string | undefined): Promise<StripeCheckout>;
+  /**
+   * The card a customer's subscriptions may be charged to while they are away: their invoices' default payment
+   * method, else the one `subscriptionId` saved when it was paid; null when neither is a card.
+   */
+  defaultCard(customer: string, subscriptionId: string | null, onAccount: string | undefined): Promise<string | null>;
+  /**
+   * Moves a subscription to another price and quantity, charging the prorated difference to the card at once;
+   * refused (StripeCardDeclined) rather than left unpaid when the card is declined.
+   */
+  changeSubscription(
+    subscriptionId: string,
+    change: StripeSubscriptionChange,
+    onAccount: string | undefined,
+  ): Promise<StripeSubscriptionState>;
+  /** A subscription charged to a saved card at once; refused (StripeCardDeclined) rather than left incomplete. */
+  createChargedSubscription(request: StripeChargedSubscriptionRequest, onAccount: string | undefined): Promise<StripeSubscriptionState>;
 }
 
 export interface StripeCustomerRequest {
@@ -76,6 +95,20 @@ export interface StripeSubscriptionRequest {
   interval: { count: number; unit: "day" | "week" | "month" | "year" };
   productName: string;
   metadata: Record<string, string>;
+}
+
+/** The price a subscription moves to, and the card that pays the difference. */
+export type StripeSubscriptionChange = Omit<StripeSubscriptionRequest, "customer"> & { paymentMethod: string };
+
+export type StripeChargedSubscriptionRequest = StripeSubscriptionRequest & { paymentMethod: string };
+
+/** A subscription as Stripe answered it after a change. */
+export interface StripeSubscriptionState {
+  id: string;
+  status: Stripe.Subscription.Status;
+  /** The current period (of its first item); null when Stripe gave none. */
+  period: { start: Date; end: Date } | null;
+  cancelAtPeriodEnd: boolean;
 }
 
 export interface StripeCheckout {
@@ -133,9 +166,32 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
       throw new StripeKeyRefused(error.message, { cause: error });
     if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError)
       throw new StripeUnavailable(error.message, { cause: error });
+    if (error instanceof Stripe.errors.StripeCardError) throw new StripeCardDeclined(error.message, { cause: error });
     throw error;
   }
 }
+
+const stateOfSubscription = (subscription: Stripe.Subscription): StripeSubscriptionState => {
+  const item = subscription.items.data[0];
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    period: item ? { start: new Date(item.current_period_start * 1000), end: new Date(item.current_period_end * 1000) } : null,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+  };
+};
+
+/** A payment method's id when it is a card (an id alone, unexpanded, says nothing of its type). */
+const cardId = (method: string | Stripe.PaymentMethod | null | undefined): string | null =>
+  method && typeof method !== "string" && method.type === "card" ? method.id : null;
+
+/** Stripe's `price_data` of a subscription item: an inline price of a product made for it. */
+const priceData = (request: Omit<StripeSubscriptionRequest, "customer">, product: string) => ({
+  currency: request.currency,
+  unit_amount: request.unitAmount,
+  product,
+  recurring: { interval: request.interval.unit, interval_count: request.interval.count },
+});
 
 function stripeApi(stripe: Stripe): StripeApi {
   return {
@@ -214,17 +270,7 @@ function stripeApi(stripe: Stripe): StripeApi {
             payment_settings: { save_default_payment_method: "on_subscription" },
             // This API version pays an invoice through its confirmation secret (invoices no longer name a payment intent).
             expand: ["latest_invoice.confirmation_secret"],
-            items: [
-              {
-                price_data: {
-                  currency: request.currency,
-                  unit_amount: request.unitAmount,
-                  product: product.id,
-                  recurring: { interval: request.interval.unit, interval_count: request.interval.count },
-                },
-                quantity: request.quantity,
-              },
-            ],
+            items: [{ price_data: priceData(request, product.id), quantity: request.quantity }],
             metadata: request.metadata,
           },
           options,
@@ -232,6 +278,52 @@ function stripeApi(stripe: Stripe): StripeApi {
         const invoice = subscription.latest_invoice;
         const secret = invoice && typeof invoice !== "string" ? invoice.confirmation_secret?.client_secret : undefined;
         return { id: subscription.id, clientSecret: secretOf(secret, "subscription's first invoice") };
+      }),
+    defaultCard: (customerId, subscriptionId, onAccount) =>
+      call(async () => {
+        const options = onAccount ? { stripeAccount: onAccount } : undefined;
+        const customer = await stripe.customers.retrieve(customerId, { expand: ["invoice_settings.default_payment_method"] }, options);
+        if (customer.deleted) return null;
+        const own = cardId(customer.invoice_settings?.default_payment_method);
+        if (own || subscriptionId === null) return own;
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ["default_payment_method"] }, options);
+        return cardId(subscription.default_payment_method);
+      }),
+    changeSubscription: (subscriptionId, change, onAccount) =>
+      call(async () => {
+        const options = onAccount ? { stripeAccount: onAccount } : undefined;
+        const current = await stripe.subscriptions.retrieve(subscriptionId, undefined, options);
+        const item = current.items.data[0];
+        if (!item) throw new StripeUnavailable(`Stripe answered subscription ${subscriptionId} with no items`);
+        const product = await stripe.products.create({ name: change.productName, metadata: change.metadata }, options);
+        const updated = await stripe.subscriptions.update(
+          subscriptionId,
+          {
+            items: [{ id: item.id, price_data: priceData(change, product.id), quantity: change.quantity }],
+            default_payment_method: change.paymentMethod,
+            payment_behavior: "error_if_incomplete",
+            proration_behavior: "always_invoice",
+            metadata: change.metadata,
+          },
+          options,
+        );
+        return stateOfSubscription(updated);
+      }),
+    createChargedSubscription: (request, onAccount) =>
+      call(async () => {
+        const options = onAccount ? { stripeAccount: onAccount } : undefined;
+        const product = await stripe.products.create({ name: request.productName, metadata: request.metadata }, options);
+        const created = await stripe.subscriptions.create(
+          {
+            customer: request.customer,
+            items: [{ price_data: priceData(request, product.id), quantity: request.quantity }],
+            default_payment_method: request.paymentMethod,
+            payment_behavior: "error_if_incomplete",
+            metadata: request.metadata,
+          },
+          options,
+        );
+        return stateOfSubscription(created);
       }),
   };
 }

@@ -15,14 +15,14 @@
  * delivered twice at once) is one purchase. Later subscription events keep
  * its period, cancel_at_period_end and end as Stripe reports them.
  */
-import { StatusError, type PaymentInterval } from "@latchkey/shared";
+import { StatusError } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import { inTenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
-import { StripeUnavailable, type StripeApi, type StripeCheckout } from "../../../integrations/stripe/client.ts";
+import type { StripeCheckout } from "../../../integrations/stripe/client.ts";
 import type { Services } from "../../../services.ts";
-import { paymentStripeCheckouts, paymentStripeCustomers, type PaymentStripeAccountRow } from "../account-schema.ts";
+import { paymentStripeCheckouts } from "../account-schema.ts";
 import { paymentPurchases } from "../schema.ts";
 import { ensureCustomerExists, type Customer } from "./customers.ts";
 import { paymentsNow } from "./payments-clock.ts";
@@ -30,81 +30,8 @@ import { priceOf } from "./product-snapshot.ts";
 import { ensurePurchasesAllowed, PAYMENTS_NOT_SET_UP_MESSAGE, projectOfCode } from "./purchase-flow.ts";
 import { customerPurchases, grantProductIn, isOwnedAt, lockCustomer, purchaseRefusal } from "./purchases.ts";
 import { findPurchaseCode, takePurchaseCode } from "./purchase-codes.ts";
-import { ownSecretsOf, stripeAccountOf } from "./stripe-account.ts";
-
-const UNAVAILABLE = "Stripe did not answer as expected. Please try again in a moment.";
-const NO_PLATFORM =
-  "Payments through Stripe Connect are not available on this server (its operator has not set LATCHKEY_STRIPE_SECRET_KEY).";
-
-/** The calls that reach the account, and the connected account they act on (none: the own key's account). */
-async function accountApi(services: Services, row: PaymentStripeAccountRow): Promise<{ api: StripeApi; onAccount: string | undefined }> {
-  if (row.kind === "own_key") return { api: services.stripe.withKey((await ownSecretsOf(services, row)).secretKey), onAccount: undefined };
-  const platform = services.stripe.platform;
-  if (!platform) throw new StatusError(400, NO_PLATFORM);
-  return { api: platform, onAccount: row.stripeAccountId };
-}
-
-async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof StripeUnavailable) throw new StatusError(502, UNAVAILABLE);
-    throw error;
-  }
-}
-
-/** The customer's Stripe customer on the account, made on the first purchase and reused after. */
-async function stripeCustomerOf(
-  services: Services,
-  tenancy: Tenancy,
-  account: PaymentStripeAccountRow,
-  customer: Customer,
-  reach: { api: StripeApi; onAccount: string | undefined },
-): Promise<string> {
-  const t = paymentStripeCustomers;
-  const where = and(
-    inTenancy(t, tenancy),
-    eq(t.stripeAccountId, account.stripeAccountId),
-    eq(t.customerType, customer.type),
-    eq(t.customerId, customer.id),
-  );
-  const [known] = await services.db.select({ id: t.stripeCustomerId }).from(t).where(where);
-  if (known) return known.id;
-  // Two first sessions at once ask with one idempotency key, and Stripe makes one customer for both.
-  const made = await stripeCall(() =>
-    reach.api.createCustomer(
-      {
-        metadata: { latchkey_project_id: tenancy.projectId, latchkey_customer_type: customer.type, latchkey_customer_id: customer.id },
-        idempotencyKey: `latchkey-customer-${tenancy.projectId}-${tenancy.branchId}-${customer.type}-${customer.id}`,
-      },
-      reach.onAccount,
-    ),
-  );
-  await services.db
-    .insert(t)
-    .values({
-      ...tenancy,
-      stripeAccountId: account.stripeAccountId,
-      customerType: customer.type,
-      customerId: customer.id,
-      stripeCustomerId: made,
-      createdAt: services.clock.date(),
-    })
-    .onConflictDoNothing();
-  const [stored] = await services.db.select({ id: t.stripeCustomerId }).from(t).where(where);
-  return stored!.id;
-}
-
-/** Minor units of a decimal amount ("9.99" → 999). */
-function minorUnits(amount: string | undefined): number {
-  const value = amount === undefined ? Number.NaN : Math.round(Number(amount) * 100);
-  if (!Number.isFinite(value) || value < 0) throw new StatusError(400, "This price has no USD amount to charge");
-  return value;
-}
-
-function stripeInterval([count, unit]: PaymentInterval) {
-  return { count, unit };
-}
+import { stripeAccountOf } from "./stripe-account.ts";
+import { accountApi, minorUnits, stripeCall, stripeCustomerOf, stripeInterval } from "./stripe-reach.ts";
 
 /**
  * POST /payments/purchases/purchase-session: the client secret the purchase page pays with. Checks in the

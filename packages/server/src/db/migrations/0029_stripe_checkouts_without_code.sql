@@ -1,0 +1,1 @@
+ALTER TABLE "payment_stripe_checkouts" ALTER COLUMN "purchase_code_id" DROP NOT NULL;
