@@ -58,6 +58,8 @@ export interface StripeStandIn {
   paymentIntents: Map<string, StandInObject>;
   subscriptions: Map<string, StandInObject>;
   customers: Map<string, StandInObject>;
+  /** Refunds made (POST /v1/refunds), in order. */
+  refunds: { account: string; paymentIntent: string; amount: number; metadata: Record<string, string> }[];
   /** Saves a card as the customer's default for invoices (as the customer would on a billing page); returns its id. */
   saveDefaultCard(customerId: string): string;
   /** While true, every charge to a saved card is declined (402 card_error), as a card past its limit would be. */
@@ -114,6 +116,44 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (!on || !accounts.has(on)) return stripeError(400, "invalid_request_error", `No such account: '${on}'`, { param: "account" });
       if (path === "/v1/subscriptions" && form.payment_behavior === "error_if_incomplete" && standIn.declineCards) return cardDeclined();
       return { status: 200, json: purchaseObject(on, path, form) };
+    }
+    if (method === "GET" && path === "/v1/invoice_payments") {
+      const intent = invoiceIntents.get(form.invoice ?? "");
+      const data = intent
+        ? [
+            {
+              id: id("inpay"),
+              object: "invoice_payment",
+              invoice: form.invoice,
+              status: "paid",
+              payment: { type: "payment_intent", payment_intent: intent },
+            },
+          ]
+        : [];
+      return { status: 200, json: { object: "list", data, has_more: false, url: "/v1/invoice_payments" } };
+    }
+    if (method === "POST" && path === "/v1/refunds") {
+      const on = isPlatform ? request.stripeAccount : ownAccount!;
+      const intent = form.payment_intent ?? "";
+      const known = paymentIntents.get(intent)?.account ?? [...invoiceIntents.values()].includes(intent);
+      if (!known || (typeof known === "string" && known !== on))
+        return stripeError(404, "invalid_request_error", `No such payment_intent: '${intent}'`, {
+          code: "resource_missing",
+          param: "payment_intent",
+        });
+      const refund = { account: on!, paymentIntent: intent, amount: Number(form.amount), metadata: metadataOf(form) };
+      standIn.refunds.push(refund);
+      return {
+        status: 200,
+        json: {
+          id: id("re"),
+          object: "refund",
+          amount: refund.amount,
+          payment_intent: intent,
+          status: "succeeded",
+          metadata: refund.metadata,
+        },
+      };
     }
     const objectPath = /^\/v1\/(customers|subscriptions)\/([^/]+)$/.exec(path);
     if (objectPath) {
@@ -186,6 +226,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const paymentIntents = new Map<string, StandInObject>();
   const subscriptions = new Map<string, StandInObject>();
   const customers = new Map<string, StandInObject>();
+  /** A subscription's invoice → the payment intent that paid it (the stand-in counts every invoice as paid). */
+  const invoiceIntents = new Map<string, string>();
   const cardDeclined = () =>
     stripeError(402, "card_error", "Your card was declined.", { code: "card_declined", decline_code: "insufficient_funds" });
   const card = (cardId: string) => ({ id: cardId, object: "payment_method", type: "card", card: { brand: "visa", last4: "4242" } });
@@ -247,6 +289,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     const unit = form["items[0][price_data][recurring][interval]"] ?? "month";
     const end = start + Number(form["items[0][price_data][recurring][interval_count]"] ?? 1) * (UNIT_SECONDS[unit] ?? 0);
     const invoiceId = id("in");
+    invoiceIntents.set(invoiceId, id("pi"));
     const json = {
       id: subscriptionId,
       object: "subscription",
@@ -332,6 +375,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     paymentIntents,
     subscriptions,
     customers,
+    refunds: [],
     down: false,
     declineCards: false,
     saveDefaultCard(customerId) {

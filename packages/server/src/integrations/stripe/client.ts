@@ -72,6 +72,21 @@ export interface StripeApi {
   ): Promise<StripeSubscriptionState>;
   /** A subscription charged to a saved card at once; refused (StripeCardDeclined) rather than left incomplete. */
   createChargedSubscription(request: StripeChargedSubscriptionRequest, onAccount: string | undefined): Promise<StripeSubscriptionState>;
+  /**
+   * Gives back part or all of a payment: a one-time purchase's payment intent, or what a subscription's latest
+   * invoice was paid with. False when Stripe has no such payment to refund.
+   */
+  refundPayment(request: StripeRefundRequest, onAccount: string | undefined): Promise<boolean>;
+}
+
+export interface StripeRefundRequest {
+  /** The payment to refund: a payment intent's id, or a subscription's (its latest paid invoice's payment). */
+  paid: { paymentIntent: string } | { subscription: string };
+  /** In minor units, more than zero. */
+  amount: number;
+  metadata: Record<string, string>;
+  /** A retried refund with the same key is the same refund at Stripe. */
+  idempotencyKey: string;
 }
 
 export interface StripeCustomerRequest {
@@ -193,6 +208,32 @@ const priceData = (request: Omit<StripeSubscriptionRequest, "customer">, product
   recurring: { interval: request.interval.unit, interval_count: request.interval.count },
 });
 
+async function refund(stripe: Stripe, request: StripeRefundRequest, options: { stripeAccount: string } | undefined): Promise<boolean> {
+  const intent =
+    "paymentIntent" in request.paid ? request.paid.paymentIntent : await latestInvoiceIntent(stripe, request.paid.subscription, options);
+  if (!intent) return false;
+  await stripe.refunds.create(
+    { payment_intent: intent, amount: request.amount, metadata: request.metadata },
+    { ...options, idempotencyKey: request.idempotencyKey },
+  );
+  return true;
+}
+
+/** The payment intent that paid a subscription's latest invoice; null when it has none paid. */
+async function latestInvoiceIntent(
+  stripe: Stripe,
+  subscriptionId: string,
+  options: { stripeAccount: string } | undefined,
+): Promise<string | null> {
+  const subscription = await stripe.subscriptions.retrieve(subscriptionId, undefined, options);
+  const invoice = subscription.latest_invoice;
+  const invoiceId = typeof invoice === "string" ? invoice : invoice?.id;
+  if (!invoiceId) return null;
+  const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: "paid", limit: 1 }, options);
+  const intent = payments.data[0]?.payment.payment_intent;
+  return (typeof intent === "string" ? intent : intent?.id) ?? null;
+}
+
 function stripeApi(stripe: Stripe): StripeApi {
   return {
     createConnectedAccount: (metadata, idempotencyKey) =>
@@ -308,6 +349,16 @@ function stripeApi(stripe: Stripe): StripeApi {
           options,
         );
         return stateOfSubscription(updated);
+      }),
+    refundPayment: (request, onAccount) =>
+      call(async () => {
+        try {
+          return await refund(stripe, request, onAccount ? { stripeAccount: onAccount } : undefined);
+        } catch (error) {
+          // The payment (or the subscription) is gone from the account: nothing there to refund.
+          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return false;
+          throw error;
+        }
       }),
     createChargedSubscription: (request, onAccount) =>
       call(async () => {

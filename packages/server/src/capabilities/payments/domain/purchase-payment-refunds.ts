@@ -1,16 +1,22 @@
 /**
  * Giving a purchase's money back: the one place a refund reaches a payment
- * provider. A purchase paid through Stripe is refunded there (the Stripe
- * integration implements `refundPurchasePayment` for `source: "stripe"`);
- * one that was granted (the API) or taken in test mode has no payment, so
- * asking for money back is refused in plain words. Called inside the
- * refund's database transaction, after every check: a refusal here leaves
- * nothing changed.
+ * provider. A purchase paid through Stripe is refunded there, on the
+ * project's account: a one-time purchase's payment intent, or what a
+ * subscription's latest invoice was paid with. One that was granted (the
+ * API) or taken in test mode has no payment, so asking for money back is
+ * refused in plain words. Called inside the refund's database transaction,
+ * after every check: a refusal here leaves nothing changed, and the refund's
+ * idempotency key (the purchase) makes a retry after a lost answer the same
+ * refund at Stripe.
  */
-import { StatusError } from "@latchkey/shared";
-import type { Services } from "../../../services.ts";
+import { KnownErrors, StatusError } from "@latchkey/shared";
+import type { DbOrTx } from "../../../db/connect.ts";
 import type { Tenancy } from "../../../db/tenancy.ts";
+import type { Services } from "../../../services.ts";
 import type { PaymentPurchaseRow } from "../schema.ts";
+import { PAYMENTS_NOT_SET_UP_MESSAGE } from "./purchase-flow.ts";
+import { stripeAccountOf } from "./stripe-account.ts";
+import { accountApi, stripeCall } from "./stripe-reach.ts";
 
 export interface PurchasePaymentRefund {
   purchase: PaymentPurchaseRow;
@@ -20,10 +26,30 @@ export interface PurchasePaymentRefund {
 
 export const NO_PAYMENT_TO_REFUND_MESSAGE = "This purchase was granted, not paid for: there is no payment to refund.";
 
-export async function refundPurchasePayment(_services: Services, _scope: Tenancy, refund: PurchasePaymentRefund): Promise<void> {
-  // Stripe-paid purchases do not exist until the Stripe integration records them; it replaces this branch.
-  throw new StatusError(
-    400,
-    refund.purchase.source === "stripe" ? "Stripe payments cannot be refunded by this server yet." : NO_PAYMENT_TO_REFUND_MESSAGE,
+/** `db`: the refund's transaction (the account is read in it: on PGlite a read beside it would wait for it to end). */
+export async function refundPurchasePayment(services: Services, db: DbOrTx, scope: Tenancy, refund: PurchasePaymentRefund): Promise<void> {
+  const { purchase } = refund;
+  if (purchase.source !== "stripe") throw new StatusError(400, NO_PAYMENT_TO_REFUND_MESSAGE);
+  const notFound = () =>
+    purchase.kind === "subscription"
+      ? new KnownErrors.SubscriptionInvoiceNotFound(purchase.id)
+      : new KnownErrors.OneTimePurchaseNotFound(purchase.id);
+  // A purchase switched away from gave its Stripe subscription to the purchase that replaced it.
+  if (!purchase.stripeId) throw notFound();
+  const account = await stripeAccountOf(db, scope);
+  if (!account) throw new StatusError(400, PAYMENTS_NOT_SET_UP_MESSAGE);
+  const reach = await accountApi(services, account);
+  const stripeId = purchase.stripeId;
+  const refunded = await stripeCall(() =>
+    reach.api.refundPayment(
+      {
+        paid: purchase.kind === "subscription" ? { subscription: stripeId } : { paymentIntent: stripeId },
+        amount: refund.amountUsdCents,
+        metadata: { latchkey_project_id: scope.projectId, latchkey_purchase_id: purchase.id },
+        idempotencyKey: `latchkey-refund-${scope.projectId}-${scope.branchId}-${purchase.id}`,
+      },
+      reach.onAccount,
+    ),
   );
+  if (!refunded) throw notFound();
 }

@@ -74,7 +74,7 @@ export async function refundPurchase(
     }
 
     const now = await paymentsNow(services, tx, scope, config);
-    if (amountUsdCents > 0) await refundPurchasePayment(services, scope, { purchase, amountUsdCents });
+    if (amountUsdCents > 0) await refundPurchasePayment(services, tx, scope, { purchase, amountUsdCents });
     await tx.insert(paymentRefunds).values({
       ...scope,
       purchaseId: purchase.id,
