@@ -79,6 +79,36 @@ describe("refunding a Stripe payment", () => {
     expect(stripe.refunds.length).toBe(before + 1);
   });
 
+  it("two refunds of one purchase at once, with the same or other amounts: one refund at Stripe, one recorded", async () => {
+    const { project, accountId } = await kit.connectedProject();
+    for (const amounts of [
+      ["20", "20"],
+      ["20", "30"],
+    ]) {
+      const { purchaseId } = await lifetimeBuyer(project, accountId);
+      const before = stripe.refunds.length;
+      const answers = await Promise.all(
+        amounts.map((amount) =>
+          refund(project, {
+            type: "one-time-purchase",
+            id: purchaseId,
+            refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: amount }],
+          }),
+        ),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+      expectKnownError(
+        answers.find((r) => r.status === 400)!,
+        "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
+        400,
+      );
+      expect(stripe.refunds.length).toBe(before + 1);
+      const recorded = (await refundsOf(project)).filter((r) => r.purchaseId === purchaseId);
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]!.amountUsdCents).toBe(stripe.refunds.at(-1)!.amount);
+    }
+  });
+
   it("a subscription: what its latest invoice was paid with is refunded", async () => {
     const { project, accountId } = await kit.connectedProject();
     const user = await signUpUser(server, project);

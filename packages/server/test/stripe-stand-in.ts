@@ -338,7 +338,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       : json;
   };
 
-  const idempotent = new Map<string, { status: number; json: unknown }>();
+  const idempotent = new Map<string, { status: number; json: unknown; raw: string }>();
   const server = createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -355,12 +355,23 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         stripeAccount: typeof req.headers["stripe-account"] === "string" ? req.headers["stripe-account"] : null,
       };
       standIn.received.push(request);
-      // Stripe's idempotency: a key seen before (from the same caller) answers what it answered then.
+      // Stripe's idempotency: a key seen before (from the same caller) answers what it answered then; the same key
+      // with other parameters is refused, as Stripe refuses it.
       const idempotencyKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
       const keyOf = `${request.apiKey} ${request.stripeAccount} ${idempotencyKey}`;
       const remembered = typeof idempotencyKey === "string" ? idempotent.get(keyOf) : undefined;
-      const { status, json } = remembered ?? answer(request);
-      if (typeof idempotencyKey === "string" && !remembered && status < 500) idempotent.set(keyOf, { status, json });
+      const sameRequest = remembered !== undefined && remembered.raw === `${request.path} ${raw}`;
+      const { status, json } = !remembered
+        ? answer(request)
+        : sameRequest
+          ? remembered
+          : stripeError(
+              400,
+              "idempotency_error",
+              "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+            );
+      if (typeof idempotencyKey === "string" && !remembered && status < 500)
+        idempotent.set(keyOf, { status, json, raw: `${request.path} ${raw}` });
       res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
       res.end(JSON.stringify(json));
     });

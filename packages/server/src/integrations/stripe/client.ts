@@ -74,10 +74,13 @@ export interface StripeApi {
   createChargedSubscription(request: StripeChargedSubscriptionRequest, onAccount: string | undefined): Promise<StripeSubscriptionState>;
   /**
    * Gives back part or all of a payment: a one-time purchase's payment intent, or what a subscription's latest
-   * invoice was paid with. False when Stripe has no such payment to refund.
+   * invoice was paid with. `no_payment`: Stripe has no such payment; `key_used`: the idempotency key was used
+   * for a refund with other amounts (that one was made).
    */
-  refundPayment(request: StripeRefundRequest, onAccount: string | undefined): Promise<boolean>;
+  refundPayment(request: StripeRefundRequest, onAccount: string | undefined): Promise<StripeRefundOutcome>;
 }
+
+export type StripeRefundOutcome = "refunded" | "no_payment" | "key_used";
 
 export interface StripeRefundRequest {
   /** The payment to refund: a payment intent's id, or a subscription's (its latest paid invoice's payment). */
@@ -208,15 +211,19 @@ const priceData = (request: Omit<StripeSubscriptionRequest, "customer">, product
   recurring: { interval: request.interval.unit, interval_count: request.interval.count },
 });
 
-async function refund(stripe: Stripe, request: StripeRefundRequest, options: { stripeAccount: string } | undefined): Promise<boolean> {
+async function refund(
+  stripe: Stripe,
+  request: StripeRefundRequest,
+  options: { stripeAccount: string } | undefined,
+): Promise<StripeRefundOutcome> {
   const intent =
     "paymentIntent" in request.paid ? request.paid.paymentIntent : await latestInvoiceIntent(stripe, request.paid.subscription, options);
-  if (!intent) return false;
+  if (!intent) return "no_payment";
   await stripe.refunds.create(
     { payment_intent: intent, amount: request.amount, metadata: request.metadata },
     { ...options, idempotencyKey: request.idempotencyKey },
   );
-  return true;
+  return "refunded";
 }
 
 /** The payment intent that paid a subscription's latest invoice; null when it has none paid. */
@@ -356,7 +363,8 @@ function stripeApi(stripe: Stripe): StripeApi {
           return await refund(stripe, request, onAccount ? { stripeAccount: onAccount } : undefined);
         } catch (error) {
           // The payment (or the subscription) is gone from the account: nothing there to refund.
-          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return false;
+          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return "no_payment";
+          if (error instanceof Stripe.errors.StripeIdempotencyError) return "key_used";
           throw error;
         }
       }),

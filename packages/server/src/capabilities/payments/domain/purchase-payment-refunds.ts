@@ -4,13 +4,12 @@
  * project's account: a one-time purchase's payment intent, or what a
  * subscription's latest invoice was paid with. One that was granted (the
  * API) or taken in test mode has no payment, so asking for money back is
- * refused in plain words. Called inside the refund's database transaction,
- * after every check: a refusal here leaves nothing changed, and the refund's
- * idempotency key (the purchase) makes a retry after a lost answer the same
- * refund at Stripe.
+ * refused in plain words. Called after every check and before the refund is
+ * recorded, outside any transaction: a refusal here leaves nothing changed,
+ * and the refund's idempotency key (the purchase) makes a retry after a lost
+ * answer the same refund at Stripe.
  */
 import { KnownErrors, StatusError } from "@latchkey/shared";
-import type { DbOrTx } from "../../../db/connect.ts";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import type { Services } from "../../../services.ts";
 import type { PaymentPurchaseRow } from "../schema.ts";
@@ -26,8 +25,11 @@ export interface PurchasePaymentRefund {
 
 export const NO_PAYMENT_TO_REFUND_MESSAGE = "This purchase was granted, not paid for: there is no payment to refund.";
 
-/** `db`: the refund's transaction (the account is read in it: on PGlite a read beside it would wait for it to end). */
-export async function refundPurchasePayment(services: Services, db: DbOrTx, scope: Tenancy, refund: PurchasePaymentRefund): Promise<void> {
+/**
+ * Gives the money back at the provider; false when another refund of the purchase, with other amounts, already
+ * used its idempotency key (that refund won).
+ */
+export async function refundPurchasePayment(services: Services, scope: Tenancy, refund: PurchasePaymentRefund): Promise<boolean> {
   const { purchase } = refund;
   if (purchase.source !== "stripe") throw new StatusError(400, NO_PAYMENT_TO_REFUND_MESSAGE);
   const notFound = () =>
@@ -36,7 +38,7 @@ export async function refundPurchasePayment(services: Services, db: DbOrTx, scop
       : new KnownErrors.OneTimePurchaseNotFound(purchase.id);
   // A purchase switched away from gave its Stripe subscription to the purchase that replaced it.
   if (!purchase.stripeId) throw notFound();
-  const account = await stripeAccountOf(db, scope);
+  const account = await stripeAccountOf(services.db, scope);
   if (!account) throw new StatusError(400, PAYMENTS_NOT_SET_UP_MESSAGE);
   const reach = await accountApi(services, account);
   const stripeId = purchase.stripeId;
@@ -51,5 +53,6 @@ export async function refundPurchasePayment(services: Services, db: DbOrTx, scop
       reach.onAccount,
     ),
   );
-  if (!refunded) throw notFound();
+  if (refunded === "no_payment") throw notFound();
+  return refunded === "refunded";
 }

@@ -10,11 +10,12 @@
  *
  * A refund ends the purchase at once (what it includes stops with it, as
  * for any ended purchase) and is recorded once per purchase
- * (payment_refunds); the purchase row is locked, so of two concurrent
+ * (payment_refunds), under the purchase row's lock, so of two concurrent
  * refunds one succeeds and the other is told it was already refunded.
  */
 import { KnownErrors, type RefundTransactionBody, type RenderedConfig } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { InvalidInput } from "../../../lib/invalid-input.ts";
 import type { Services } from "../../../services.ts";
@@ -42,39 +43,48 @@ export async function refundPurchase(
   const notFound = () =>
     isSubscription ? new KnownErrors.SubscriptionInvoiceNotFound(body.id) : new KnownErrors.OneTimePurchaseNotFound(body.id);
 
-  await services.db.transaction(async (tx) => {
+  const alreadyRefunded = () =>
+    isSubscription ? new KnownErrors.SubscriptionAlreadyRefunded(body.id) : new KnownErrors.OneTimePurchaseAlreadyRefunded(body.id);
+
+  // Checked first; the money goes back at the provider outside any transaction (a slow provider must not hold
+  // the database: on PGlite every other query would wait), then the refund is recorded under the row's lock.
+  const { purchase, amountUsdCents } = await services.db.transaction(async (tx) => {
     if (!UUID.test(body.id)) throw notFound();
-    const [purchase] = await tx
+    const [found] = await tx
       .select()
       .from(paymentPurchases)
-      .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, body.id.toLowerCase())))
-      .for("update");
-    if (!purchase || purchase.kind !== (isSubscription ? "subscription" : "one_time")) throw notFound();
-    const [earlier] = await tx
-      .select({ id: paymentRefunds.id })
-      .from(paymentRefunds)
-      .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.purchaseId, purchase.id)));
-    if (earlier) {
-      throw isSubscription ? new KnownErrors.SubscriptionAlreadyRefunded(body.id) : new KnownErrors.OneTimePurchaseAlreadyRefunded(body.id);
-    }
-    if (purchase.source === "test_mode") {
+      .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, body.id.toLowerCase())));
+    if (!found || found.kind !== (isSubscription ? "subscription" : "one_time")) throw notFound();
+    if (await wasRefunded(tx, scope, found.id)) throw alreadyRefunded();
+    if (found.source === "test_mode") {
       // A test-mode subscription was never invoiced; a test-mode one-time purchase never paid.
       throw isSubscription ? notFound() : new KnownErrors.TestModePurchaseNonRefundable();
     }
-
     checkEntries(
-      purchaseEntries(purchase).map((entry) => (entry.type === "product_grant" ? entry.quantity : null)),
+      purchaseEntries(found).map((entry) => (entry.type === "product_grant" ? entry.quantity : null)),
       requested,
     );
-    const amountUsdCents = requested.reduce((sum, entry) => sum + entry.amountUsdCents, 0);
-    if (amountUsdCents > 0) {
-      const charged = chargedAmounts(purchase).USD;
+    const total = requested.reduce((sum, entry) => sum + entry.amountUsdCents, 0);
+    if (total > 0) {
+      const charged = chargedAmounts(found).USD;
       if (charged === undefined) throw new KnownErrors.SchemaError("Refund amounts can only be specified for USD-priced purchases.");
-      if (amountUsdCents > charged) throw new KnownErrors.SchemaError("Refund amount cannot exceed the charged amount.");
+      if (total > charged) throw new KnownErrors.SchemaError("Refund amount cannot exceed the charged amount.");
     }
+    return { purchase: found, amountUsdCents: total };
+  });
 
+  // One idempotency key per purchase: two refunds of it racing here are one refund at the provider.
+  if (amountUsdCents > 0 && !(await refundPurchasePayment(services, scope, { purchase, amountUsdCents }))) throw alreadyRefunded();
+
+  await services.db.transaction(async (tx) => {
+    await tx
+      .select({ id: paymentPurchases.id })
+      .from(paymentPurchases)
+      .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, purchase.id)))
+      .for("update");
+    // Of two refunds that passed the checks at once, the second is told the first won.
+    if (await wasRefunded(tx, scope, purchase.id)) throw alreadyRefunded();
     const now = await paymentsNow(services, tx, scope, config);
-    if (amountUsdCents > 0) await refundPurchasePayment(services, tx, scope, { purchase, amountUsdCents });
     await tx.insert(paymentRefunds).values({
       ...scope,
       purchaseId: purchase.id,
@@ -85,13 +95,25 @@ export async function refundPurchase(
       createdAt: now,
     });
     // Ends now, unless it already ended (a replaced subscription keeps its earlier end).
-    if (purchase.endedAt === null || purchase.endedAt.getTime() > now.getTime()) {
+    const [current] = await tx
+      .select({ endedAt: paymentPurchases.endedAt })
+      .from(paymentPurchases)
+      .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, purchase.id)));
+    if (current && (current.endedAt === null || current.endedAt.getTime() > now.getTime())) {
       await tx
         .update(paymentPurchases)
         .set({ endedAt: now, cancelAtPeriodEnd: purchase.kind === "subscription" ? true : purchase.cancelAtPeriodEnd })
         .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, purchase.id)));
     }
   });
+}
+
+async function wasRefunded(db: DbOrTx, scope: Tenancy, purchaseId: string): Promise<boolean> {
+  const [earlier] = await db
+    .select({ id: paymentRefunds.id })
+    .from(paymentRefunds)
+    .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.purchaseId, purchaseId)));
+  return earlier !== undefined;
 }
 
 /** The reference's checks of each entry, in its order; `grantQuantities[i]` is entry i's granted quantity, null when it is not a product grant. */
