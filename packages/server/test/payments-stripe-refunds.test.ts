@@ -144,7 +144,7 @@ describe("refunding a Stripe payment", () => {
     expect(stripe.received.length).toBe(before);
   });
 
-  it("Stripe down: 502, nothing recorded, the purchase kept; a payment Stripe no longer has: not found", async () => {
+  it("Stripe down: 502; Stripe refusing: 400 with its words; a payment it no longer has: not found; nothing recorded", async () => {
     const { project, accountId } = await kit.connectedProject();
     const { user, purchaseId, intentId } = await lifetimeBuyer(project, accountId);
     const body = { type: "one-time-purchase", id: purchaseId, refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: "50" }] };
@@ -156,6 +156,11 @@ describe("refunding a Stripe payment", () => {
     }
     expect(await refundsOf(project)).toEqual([]);
     expect(await ownedCount(project, user)).toBe(1);
+
+    // More than Stripe holds of the payment (refunded there already, say): Stripe's words, nothing recorded.
+    stripe.paymentIntents.get(intentId)!.json.amount = 1000;
+    expectPlainError(await refund(project, body), 400, /^Stripe refused the request: Refund amount \(\$50\) is greater than/);
+    expect(await refundsOf(project)).toEqual([]);
 
     stripe.paymentIntents.delete(intentId);
     expectKnownError(await refund(project, body), "ONE_TIME_PURCHASE_NOT_FOUND", 404);

@@ -123,6 +123,20 @@ describe("switching a subscription", () => {
     expect(renewed).toMatchObject({ productId: "business", currentPeriodStart: new Date(start * 1000) });
   });
 
+  it("a subscription cancelled at its period's end stays cancelled after the switch", async () => {
+    const { project, accountId } = await kit.connectedProject();
+    const { user, subscriptionId } = await proSubscriber(project, accountId);
+    saveCard(user.userId);
+    stripe.subscriptions.get(subscriptionId)!.json.cancel_at_period_end = true;
+    const cancelled = kit.subscriptionEvent("customer.subscription.updated", subscriptionId, { status: "active" }, accountId);
+    expect((await kit.deliver(cancelled)).status).toBe(200);
+    const res = await switchAs(project.server, user.userId, { from_product_id: "pro", to_product_id: "business" });
+    expect(res.status, res.text).toBe(200);
+    const switched = (await kit.purchasesOf(project, user.userId)).find((p) => p.stripeId === subscriptionId)!;
+    expect(switched).toMatchObject({ productId: "business", cancelAtPeriodEnd: true, endedAt: switched.currentPeriodEnd });
+    expect(switched.endedAt).not.toBeNull();
+  });
+
   it("takes the price and quantity asked for", async () => {
     const { project, accountId } = await kit.connectedProject();
     await kit.configure(project, { "products.business.stackable": true });

@@ -142,6 +142,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           param: "payment_intent",
         });
       const refund = { account: on!, paymentIntent: intent, amount: Number(form.amount), metadata: metadataOf(form) };
+      const paid = paymentIntents.get(intent)?.json.amount;
+      const before = standIn.refunds.filter((r) => r.paymentIntent === intent).reduce((sum, r) => sum + r.amount, 0);
+      if (typeof paid === "number" && before + refund.amount > paid)
+        return stripeError(
+          400,
+          "invalid_request_error",
+          `Refund amount ($${refund.amount / 100}) is greater than unrefunded amount on charge ($${(paid - before) / 100})`,
+          { param: "amount" },
+        );
       standIn.refunds.push(refund);
       return {
         status: 200,
@@ -356,7 +365,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       };
       standIn.received.push(request);
       // Stripe's idempotency: a key seen before (from the same caller) answers what it answered then; the same key
-      // with other parameters is refused, as Stripe refuses it.
+      // with other parameters is refused, as Stripe refuses it. A refused request is not kept (Stripe keeps no
+      // result for a request that failed its checks), so it may be made again.
       const idempotencyKey = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
       const keyOf = `${request.apiKey} ${request.stripeAccount} ${idempotencyKey}`;
       const remembered = typeof idempotencyKey === "string" ? idempotent.get(keyOf) : undefined;
@@ -370,7 +380,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
               "idempotency_error",
               "Keys for idempotent requests can only be used with the same parameters they were first used with.",
             );
-      if (typeof idempotencyKey === "string" && !remembered && status < 500)
+      if (typeof idempotencyKey === "string" && !remembered && status < 400)
         idempotent.set(keyOf, { status, json, raw: `${request.path} ${raw}` });
       res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
       res.end(JSON.stringify(json));

@@ -35,6 +35,9 @@ export class StripeUnavailable extends Error {}
 /** Stripe tried the customer's card and it was declined (the message is Stripe's, fit to show the customer). */
 export class StripeCardDeclined extends Error {}
 
+/** Stripe refused a request as invalid (a refund above what was paid, say); the message is Stripe's. */
+export class StripeRequestRefused extends Error {}
+
 export interface StripeApi {
   /**
    * A new connected account of the platform, tagged with `metadata`. The same `idempotencyKey` within Stripe's
@@ -185,6 +188,7 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
     if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError)
       throw new StripeUnavailable(error.message, { cause: error });
     if (error instanceof Stripe.errors.StripeCardError) throw new StripeCardDeclined(error.message, { cause: error });
+    if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new StripeRequestRefused(error.message, { cause: error });
     throw error;
   }
 }

@@ -8,7 +8,7 @@
 import { StatusError, type PaymentInterval } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
-import { StripeUnavailable, type StripeApi } from "../../../integrations/stripe/client.ts";
+import { StripeRequestRefused, StripeUnavailable, type StripeApi } from "../../../integrations/stripe/client.ts";
 import type { Services } from "../../../services.ts";
 import { paymentStripeCustomers, type PaymentStripeAccountRow } from "../account-schema.ts";
 import type { Customer } from "./customers.ts";
@@ -32,12 +32,16 @@ export async function accountApi(services: Services, row: PaymentStripeAccountRo
   return { api: platform, onAccount: row.stripeAccountId };
 }
 
-/** Runs a Stripe call; Stripe unreachable or failing on its side answers 502 with words the app can show. */
+/**
+ * Runs a Stripe call: Stripe unreachable or failing on its side answers 502, a request Stripe refused as invalid
+ * answers 400 with Stripe's words, both fit for the app to show.
+ */
 export async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof StripeUnavailable) throw new StatusError(502, UNAVAILABLE);
+    if (error instanceof StripeRequestRefused) throw new StatusError(400, `Stripe refused the request: ${error.message}`);
     throw error;
   }
 }

@@ -184,7 +184,13 @@ async function recordSwitch(services: Services, scope: Tenancy, config: Rendered
       quantity,
       source: "stripe",
       testMode: false,
-      stripe: { id: state.id, period: state.period, cancelAtPeriodEnd: state.cancelAtPeriodEnd, endedAt: null },
+      // A subscription cancelled at its period's end stays so after the switch (Stripe keeps the flag).
+      stripe: {
+        id: state.id,
+        period: state.period,
+        cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+        endedAt: state.cancelAtPeriodEnd && state.period ? state.period.end : null,
+      },
     });
   });
 }
