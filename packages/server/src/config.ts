@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import type { ChatCompletionsSettings } from "./integrations/chat-completions.ts";
-import type { StripeSettings } from "./integrations/stripe/client.ts";
+import type { StripeSettings } from "./integrations/stripe/api.ts";
 import { apiUrlFromEnv, portFromEnv, type AddressConfig } from "./config/address.ts";
 import { aiChatFromEnv } from "./config/ai-chat.ts";
 import { databaseFromEnv, pgliteSharedBuffersFromEnv, type DatabaseConfig } from "./config/database.ts";

@@ -1,5 +1,5 @@
 /** The operator's Stripe (LATCHKEY_STRIPE_*), checked at start. */
-import type { StripeSettings } from "../integrations/stripe/client.ts";
+import type { StripeSettings } from "../integrations/stripe/api.ts";
 import { StartupError } from "../process/startup-error.ts";
 
 export const STRIPE_API_URL = "https://api.stripe.com";

@@ -23,7 +23,7 @@
  * subscription on that account; domain/stripe-purchases.ts,
  * payment_stripe_customers, payment_stripe_checkouts) and granted when the
  * webhooks say it was paid. The Stripe API itself is behind
- * integrations/stripe/client.ts.
+ * integrations/stripe/api.ts (made with the `stripe` package in client.ts).
  *
  * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,
  * `paymentsProductsEndpoints`, `paymentsAdminEndpoints`) and the known

@@ -8,7 +8,7 @@ import { KnownErrors, StatusError, type StripeAccountInfoJson, type StripeOwnKey
 import { and, eq, ne } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
-import { StripeKeyRefused, StripeUnavailable, type StripeAccountState, type StripeApi } from "../../../integrations/stripe/client.ts";
+import { StripeKeyRefused, StripeUnavailable, type StripeAccountState, type StripeApi } from "../../../integrations/stripe/api.ts";
 import type { Services } from "../../../services.ts";
 import { openUnder, rewrapUnder, sealUnder } from "../../data-vault/domain/envelope.ts";
 import type { Sealer } from "../../data-vault/domain/sealer.ts";

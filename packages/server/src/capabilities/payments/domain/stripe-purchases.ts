@@ -20,7 +20,7 @@ import { and, eq } from "drizzle-orm";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import { inTenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
-import type { StripeCheckout } from "../../../integrations/stripe/client.ts";
+import type { StripeCheckout } from "../../../integrations/stripe/api.ts";
 import type { Services } from "../../../services.ts";
 import { paymentStripeCheckouts } from "../account-schema.ts";
 import { paymentPurchases } from "../schema.ts";

@@ -8,7 +8,7 @@
 import { StatusError, type PaymentInterval } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
-import { StripeRequestRefused, StripeUnavailable, type StripeApi } from "../../../integrations/stripe/client.ts";
+import { StripeRequestRefused, StripeUnavailable, type StripeApi } from "../../../integrations/stripe/api.ts";
 import type { Services } from "../../../services.ts";
 import { paymentStripeCustomers, type PaymentStripeAccountRow } from "../account-schema.ts";
 import type { Customer } from "./customers.ts";

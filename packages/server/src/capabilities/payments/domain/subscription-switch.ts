@@ -14,7 +14,7 @@
 import { KnownErrors, StatusError, type RenderedConfig, type SwitchSubscriptionBody } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
-import { StripeCardDeclined, type StripeSubscriptionState } from "../../../integrations/stripe/client.ts";
+import { StripeCardDeclined, type StripeSubscriptionState } from "../../../integrations/stripe/api.ts";
 import type { Services } from "../../../services.ts";
 import { paymentStripeCheckouts } from "../account-schema.ts";
 import { paymentPurchases, type PaymentPurchaseRow } from "../schema.ts";
