@@ -4,9 +4,9 @@
 // PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set —
 // including the browser tests, in Debian's Chromium (installed if missing).
 // Extra arguments go to vitest (e.g. `npm test -- users`).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
 
@@ -15,31 +15,30 @@ function run(cmd, args) {
   return result.status ?? 1;
 }
 
-for (const pkg of [
-  "packages/shared",
-  "packages/server",
-  "packages/js",
-  "packages/react",
-  "apps/demo",
-  "apps/dev-oidc-provider",
-  "apps/dashboard",
-]) {
-  if (run("npx", ["tsc", "-p", pkg]) !== 0) {
-    console.error(`Type errors in ${pkg}.`);
-    process.exit(1);
-  }
-}
-
-if (run("npx", ["eslint", "."]) !== 0) {
-  console.error("Lint errors (see above; each message says what to do instead).");
-  process.exit(1);
-}
-if (run("node", ["scripts/lint-dockerfile.mjs"]) !== 0) {
-  console.error("Dockerfile problems (see above): fix them, or `node scripts/lint-dockerfile.mjs --fix` for the layout.");
-  process.exit(1);
-}
-if (run("npx", ["prettier", "--check", "."]) !== 0) {
-  console.error("Files not formatted as Prettier would: run `npm run format`.");
+// The checks are independent, so they run side by side, as many at once as the machine has cores (each is
+// one single-threaded process); run one after another they took minutes of a CI run before any test.
+// Each one's output is held and printed whole when it ends, so two checks never interleave their lines.
+const tsc = (pkg) => ({ cmd: "npx", args: ["tsc", "-p", pkg], failure: `Type errors in ${pkg}.` });
+// The longest first, so the last to start are short and no core idles long at the end.
+const checks = [
+  tsc("packages/server"),
+  tsc("apps/dashboard"),
+  tsc("packages/react"),
+  { cmd: "npx", args: ["eslint", "."], failure: "Lint errors (see above; each message says what to do instead)." },
+  { cmd: "npx", args: ["prettier", "--check", "."], failure: "Files not formatted as Prettier would: run `npm run format`." },
+  tsc("apps/demo"),
+  tsc("packages/js"),
+  tsc("packages/shared"),
+  tsc("apps/dev-oidc-provider"),
+  {
+    cmd: "node",
+    args: ["scripts/lint-dockerfile.mjs"],
+    failure: "Dockerfile problems (see above): fix them, or `node scripts/lint-dockerfile.mjs --fix` for the layout.",
+  },
+];
+const failures = await runAll(checks, availableParallelism());
+if (failures.length > 0) {
+  for (const failure of failures) console.error(failure);
   process.exit(1);
 }
 
@@ -81,4 +80,34 @@ function printSlowest(results, count = 15) {
   const total = files.reduce((sum, f) => sum + f.seconds, 0);
   console.log(`\nSlowest test files (of ${files.length}; ${Math.round(total)} s in all, spread over the workers):`);
   for (const f of files.slice(0, count)) console.log(`${f.seconds.toFixed(1).padStart(8)} s  ${f.name}`);
+}
+
+/** Runs the checks, `width` at a time; answers the failure messages of those that failed, in the checks' order. */
+async function runAll(list, width) {
+  const failed = new Array(list.length).fill(null);
+  let next = 0;
+  async function worker() {
+    while (next < list.length) {
+      const index = next++;
+      const { cmd, args, failure } = list[index];
+      const started = Date.now();
+      const { status, output } = await runHeld(cmd, args);
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      process.stdout.write(`${status === 0 ? "ok" : "FAILED"}  ${cmd} ${args.join(" ")}  (${seconds} s)\n${status === 0 ? "" : output}`);
+      if (status !== 0) failed[index] = failure;
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
+  return failed.filter((f) => f !== null);
+}
+
+function runHeld(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: process.env });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", (error) => resolve({ status: 1, output: `${output}${error.message}\n` }));
+    child.on("close", (status) => resolve({ status: status ?? 1, output }));
+  });
 }
