@@ -4,13 +4,31 @@
  * the events Stripe sends about a subscription.
  */
 import { and, eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { paymentPurchases } from "../src/capabilities/payments/schema.ts";
 import { createProject, type Project } from "./fixtures.ts";
-import type { TestServer } from "./harness.ts";
-import { signedDelivery, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
+import { createTestServer, type TestServer } from "./harness.ts";
+import { signedDelivery, startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
 
 export const PLATFORM_HOOK = "/integrations/stripe/webhooks";
+
+/**
+ * Before the file's tests, starts the Stripe stand-in and a server pointed at it (the platform's key, the
+ * platform webhook's signing secret) and hands both to `started`; after them, stops both.
+ */
+export function withStripeStandIn(webhookSecret: string, started: (both: { stripe: StripeStandIn; server: TestServer }) => void): void {
+  let stripe: StripeStandIn | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    server = await createTestServer({ stripe: { secretKey: stripe.platformKey, webhookSecret, apiUrl: stripe.url } });
+    started({ stripe, server });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stripe?.close();
+  });
+}
 
 export interface StripePurchaseKitOptions {
   server: () => TestServer;

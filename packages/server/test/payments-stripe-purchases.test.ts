@@ -7,12 +7,12 @@
  * and end follow what Stripe reports.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paymentPurchaseCodes, paymentStripeCheckouts, paymentStripeCustomers } from "../src/capabilities/payments/schema.ts";
 import { createProject, expectPlainError, signUpUser } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
-import { stripePurchaseKit } from "./payments-stripe-kit.ts";
-import { startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
+import { stripePurchaseKit, withStripeStandIn } from "./payments-stripe-kit.ts";
+import { stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_platformpurchasesecret0123";
 const NOT_SET_UP =
@@ -33,14 +33,7 @@ const PAYMENTS = {
 let stripe: StripeStandIn;
 let server: TestServer;
 
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  server = await createTestServer({ stripe: { secretKey: stripe.platformKey, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
-});
-afterAll(async () => {
-  await server?.close();
-  await stripe?.close();
-});
+withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 
 const {
   configure,

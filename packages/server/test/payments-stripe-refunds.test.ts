@@ -7,12 +7,12 @@
  * fails or has no such payment, nothing is recorded and the purchase stays.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paymentRefunds } from "../src/capabilities/payments/schema.ts";
 import { expectPlainError, signUpUser, type EndUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
-import { stripePurchaseKit } from "./payments-stripe-kit.ts";
-import { startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
+import { stripePurchaseKit, withStripeStandIn } from "./payments-stripe-kit.ts";
+import { stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_platformrefundsecret0123456";
 
@@ -28,14 +28,7 @@ let stripe: StripeStandIn;
 let server: TestServer;
 const kit = stripePurchaseKit({ server: () => server, stripe: () => stripe, payments: PAYMENTS, webhookSecret: WEBHOOK_SECRET });
 
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  server = await createTestServer({ stripe: { secretKey: stripe.platformKey, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
-});
-afterAll(async () => {
-  await server?.close();
-  await stripe?.close();
-});
+withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 
 /** A user who paid for Lifetime (the payment intent's success arrived); answers the purchase and the intent's id. */
 async function lifetimeBuyer(project: Project, accountId: string) {

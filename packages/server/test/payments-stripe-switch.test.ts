@@ -6,11 +6,11 @@
  * include-by-default plan is left for a new subscription charged the same
  * way. Every refusal leaves Stripe and the purchases as they were.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createProject, expectPlainError, signUpUser, type EndUser, type Project } from "./fixtures.ts";
-import { createTestServer, expectKnownError, type TestServer } from "./harness.ts";
-import { stripePurchaseKit } from "./payments-stripe-kit.ts";
-import { startStripeStandIn, type StripeStandIn } from "./stripe-stand-in.ts";
+import { expectKnownError, type TestServer } from "./harness.ts";
+import { stripePurchaseKit, withStripeStandIn } from "./payments-stripe-kit.ts";
+import type { StripeStandIn } from "./stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_platformswitchsecret01234567";
 
@@ -52,14 +52,7 @@ let stripe: StripeStandIn;
 let server: TestServer;
 const kit = stripePurchaseKit({ server: () => server, stripe: () => stripe, payments: PAYMENTS, webhookSecret: WEBHOOK_SECRET });
 
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  server = await createTestServer({ stripe: { secretKey: stripe.platformKey, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
-});
-afterAll(async () => {
-  await server?.close();
-  await stripe?.close();
-});
+withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 
 /** A user who bought Pro through the purchase page (paid: the first invoice's event arrived); answers its Stripe subscription id. */
 async function proSubscriber(project: Project, accountId: string): Promise<{ user: EndUser; subscriptionId: string }> {

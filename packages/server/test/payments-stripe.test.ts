@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { localKeyId, localSealer } from "../src/capabilities/data-vault/domain/local-sealer.ts";
 import { rotateStripeOwnKeys } from "../src/capabilities/payments/domain/stripe-account.ts";
 import { paymentStripeAccounts, paymentStripeEvents } from "../src/capabilities/payments/schema.ts";
@@ -18,23 +18,15 @@ import { configFromEnv } from "../src/config.ts";
 import { StartupError } from "../src/process/startup-error.ts";
 import { createProject, type Project } from "./fixtures.ts";
 import { createTestServer, expectKnownError, type Auth, type TestServer } from "./harness.ts";
-import { signedDelivery, startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
+import { withStripeStandIn } from "./payments-stripe-kit.ts";
+import { signedDelivery, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_platformtestsecret0123456789";
 
 let stripe: StripeStandIn;
 let server: TestServer;
 
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-  server = await createTestServer({
-    stripe: { secretKey: stripe.platformKey, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url },
-  });
-});
-afterAll(async () => {
-  await server?.close();
-  await stripe?.close();
-});
+withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 beforeEach(() => {
   stripe.down = false;
 });

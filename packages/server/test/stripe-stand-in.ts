@@ -71,6 +71,8 @@ export interface StripeStandIn {
   /** While true, every request is answered 500 as an outage would be. */
   down: boolean;
   close(): Promise<void>;
+  /** Refunds as Stripe's events tell of them (see the block at the end of this file). */
+  refundEvents: StandInRefundEvents;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -152,17 +154,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           { param: "amount" },
         );
       standIn.refunds.push(refund);
-      return {
-        status: 200,
-        json: {
-          id: id("re"),
-          object: "refund",
-          amount: refund.amount,
-          payment_intent: intent,
-          status: "succeeded",
-          metadata: refund.metadata,
-        },
-      };
+      return { status: 200, json: standIn.refundEvents.record(refund) };
     }
     const objectPath = /^\/v1\/(customers|subscriptions)\/([^/]+)$/.exec(path);
     if (objectPath) {
@@ -382,8 +374,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             );
       if (typeof idempotencyKey === "string" && !remembered && status < 400)
         idempotent.set(keyOf, { status, json, raw: `${request.path} ${raw}` });
-      res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
-      res.end(JSON.stringify(json));
+      void standIn.refundEvents.beforeAnswer(request, status, json).then(() => {
+        res.writeHead(status, { "content-type": "application/json", "request-id": id("req") });
+        res.end(JSON.stringify(json));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -399,6 +393,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     refunds: [],
     down: false,
     declineCards: false,
+    refundEvents: refundEvents(() => standIn),
     saveDefaultCard(customerId) {
       const customer = customers.get(customerId);
       if (!customer) throw new Error(`The stand-in has no customer ${customerId}`);
@@ -450,4 +445,115 @@ export function signedDelivery(event: unknown, secret: string, atMillis: number)
   const body = JSON.stringify(event, null, 2);
   const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: Math.floor(atMillis / 1000) });
   return { body, signature };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Refunds as Stripe's events tell of them: each refund the stand-in makes is kept whole (its id is what
+// refund.created and charge.refunded carry), a refund can be made as Stripe's dashboard makes one (no call from
+// the server), and a test may run something (deliver the refund's events, say) after Stripe made a refund and
+// before the server hears the answer.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A refund as Stripe's API and events show it. */
+export interface StandInRefund {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  status: string;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+export interface StandInRefundEvents {
+  /** Every refund made, by the API or as the dashboard makes one, in order. */
+  all: StandInRefund[];
+  /** Keeps a refund just made (in `refunds`) whole; answers it as Stripe does. */
+  record(refund: StripeStandIn["refunds"][number]): StandInRefund;
+  /**
+   * Refunds `amount` of a payment intent as Stripe's dashboard does (the server is not asked); refused, as
+   * Stripe refuses, above what is left of the payment.
+   */
+  dashboardRefund(account: string, paymentIntent: string, amount: number): StandInRefund;
+  /** Run once the next refund is made and before its answer is sent (then forgotten). */
+  onNextRefund: ((refund: StandInRefund) => Promise<void>) | null;
+  /** Holds the answer to a refund until `onNextRefund` is done. */
+  beforeAnswer(request: StripeStandInRequest, status: number, json: unknown): Promise<void>;
+}
+
+function refundEvents(standIn: () => StripeStandIn): StandInRefundEvents {
+  const events: StandInRefundEvents = {
+    all: [],
+    record(refund) {
+      const json: StandInRefund = {
+        id: id("re"),
+        object: "refund",
+        amount: refund.amount,
+        currency: "usd",
+        charge: `ch_${refund.paymentIntent.slice(3)}`,
+        payment_intent: refund.paymentIntent,
+        status: "succeeded",
+        metadata: refund.metadata,
+        created: Math.floor(Date.now() / 1000),
+      };
+      events.all.push(json);
+      return json;
+    },
+    onNextRefund: null,
+    dashboardRefund(account, paymentIntent, amount) {
+      const paid = standIn().paymentIntents.get(paymentIntent)?.json.amount;
+      const before = standIn()
+        .refunds.filter((r) => r.paymentIntent === paymentIntent)
+        .reduce((sum, r) => sum + r.amount, 0);
+      if (typeof paid !== "number" || before + amount > paid) throw new Error(`The stand-in cannot refund ${amount} of ${paymentIntent}`);
+      const refund = { account, paymentIntent, amount, metadata: {} };
+      standIn().refunds.push(refund);
+      return events.record(refund);
+    },
+    async beforeAnswer(request, status, json) {
+      const hook = events.onNextRefund;
+      if (!hook || request.method !== "POST" || request.path !== "/v1/refunds" || status !== 200) return;
+      events.onNextRefund = null;
+      await hook(json as StandInRefund);
+    },
+  };
+  return events;
+}
+
+/** The refund.created event of a refund. */
+export function refundCreatedEvent(refund: StandInRefund, account: string): Record<string, unknown> {
+  return stripeEvent("refund.created", refund, account);
+}
+
+/**
+ * The charge.refunded event of a payment intent's charge after `refunds` (all of its refunds so far), carrying
+ * them as Stripe does when the refunds are included.
+ */
+export function chargeRefundedEvent(
+  paymentIntent: StandInObject["json"],
+  refunds: StandInRefund[],
+  account: string,
+  { withRefunds = true } = {},
+): Record<string, unknown> {
+  const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);
+  const amount = paymentIntent.amount as number;
+  return stripeEvent(
+    "charge.refunded",
+    {
+      id: `ch_${paymentIntent.id.slice(3)}`,
+      object: "charge",
+      amount,
+      amount_captured: amount,
+      amount_refunded: refunded,
+      currency: "usd",
+      paid: true,
+      refunded: refunded >= amount,
+      payment_intent: paymentIntent.id,
+      metadata: {},
+      ...(withRefunds ? { refunds: { object: "list", data: refunds, has_more: false, url: "/v1/refunds" } } : {}),
+    },
+    account,
+  );
 }

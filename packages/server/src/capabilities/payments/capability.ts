@@ -22,7 +22,10 @@
  * purchase code is paid for through a purchase session (a payment intent or
  * subscription on that account; domain/stripe-purchases.ts,
  * payment_stripe_customers, payment_stripe_checkouts) and granted when the
- * webhooks say it was paid. The Stripe API itself is behind
+ * webhooks say it was paid. Money given back in Stripe itself (its
+ * dashboard) is recorded from its refund events (domain/stripe-refunds.ts),
+ * once per Stripe refund, also when it is the echo of a refund made through
+ * the API. The Stripe API itself is behind
  * integrations/stripe/api.ts (made with the `stripe` package in client.ts).
  *
  * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,

@@ -100,12 +100,17 @@ export const paymentPurchases = pgTable(
 export type PaymentPurchaseRow = typeof paymentPurchases.$inferSelect;
 
 /**
- * Refunds of purchases (domain/refunds.ts): at most one per purchase (the
- * unique index is what refuses a second, also when two race). `entries` are
- * the refund's request (per product grant entry of the purchase's
- * transaction: the quantity revoked and the dollars given back); the
- * customer is copied from the purchase so the transactions list can filter
- * refunds by customer type without a join.
+ * Refunds of purchases. `origin` says who made it: `api`, the refund endpoint
+ * (domain/refunds.ts), at most one per purchase (the partial unique index is
+ * what refuses a second, also when two race); `stripe`, money given back in
+ * Stripe itself (its dashboard, say), seen through its events
+ * (domain/stripe-refunds.ts): any number per purchase, money only. One Stripe
+ * refund is one row whichever side records it first (`stripe_refund_id`'s
+ * unique index). `entries` are the endpoint's request (per product grant
+ * entry of the purchase's transaction: the quantity revoked and the dollars
+ * given back; empty for a refund made in Stripe); the customer is copied
+ * from the purchase so the transactions list can filter refunds by customer
+ * type without a join.
  */
 export const paymentRefunds = pgTable(
   "payment_refunds",
@@ -118,10 +123,21 @@ export const paymentRefunds = pgTable(
     entries: jsonb("entries").$type<RefundedEntry[]>().notNull(),
     /** The total given back, in cents (0: only revoked). */
     amountUsdCents: bigint("amount_usd_cents", { mode: "number" }).notNull(),
+    origin: text("origin", { enum: ["api", "stripe"] })
+      .notNull()
+      .default("api"),
+    /** The refund at Stripe that gave the money back; null when none did (only revoked). */
+    stripeRefundId: text("stripe_refund_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [
-    uniqueIndex("payment_refunds_purchase_idx").on(t.projectId, t.branchId, t.purchaseId),
+    index("payment_refunds_purchase_idx").on(t.projectId, t.branchId, t.purchaseId),
+    uniqueIndex("payment_refunds_api_purchase_idx")
+      .on(t.projectId, t.branchId, t.purchaseId)
+      .where(sql`${t.origin} = 'api'`),
+    uniqueIndex("payment_refunds_stripe_refund_idx")
+      .on(t.projectId, t.branchId, t.stripeRefundId)
+      .where(sql`${t.stripeRefundId} IS NOT NULL`),
     index("payment_refunds_recent_idx").on(t.projectId, t.branchId, t.createdAt, t.id),
     index("payment_refunds_type_recent_idx").on(t.projectId, t.branchId, t.customerType, t.createdAt, t.id),
   ],

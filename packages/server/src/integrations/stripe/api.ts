@@ -74,13 +74,13 @@ export interface StripeApi {
   createChargedSubscription(request: StripeChargedSubscriptionRequest, onAccount: string | undefined): Promise<StripeSubscriptionState>;
   /**
    * Gives back part or all of a payment: a one-time purchase's payment intent, or what a subscription's latest
-   * invoice was paid with. `no_payment`: Stripe has no such payment; `key_used`: the idempotency key was used
-   * for a refund with other amounts (that one was made).
+   * invoice was paid with; answers the refund's id. `no_payment`: Stripe has no such payment; `key_used`: the
+   * idempotency key was used for a refund with other amounts (that one was made).
    */
   refundPayment(request: StripeRefundRequest, onAccount: string | undefined): Promise<StripeRefundOutcome>;
 }
 
-export type StripeRefundOutcome = "refunded" | "no_payment" | "key_used";
+export type StripeRefundOutcome = { refundId: string } | "no_payment" | "key_used";
 
 export interface StripeRefundRequest {
   /** The payment to refund: a payment intent's id, or a subscription's (its latest paid invoice's payment). */

@@ -106,11 +106,11 @@ async function refund(
   const intent =
     "paymentIntent" in request.paid ? request.paid.paymentIntent : await latestInvoiceIntent(stripe, request.paid.subscription, options);
   if (!intent) return "no_payment";
-  await stripe.refunds.create(
+  const made = await stripe.refunds.create(
     { payment_intent: intent, amount: request.amount, metadata: request.metadata },
     { ...options, idempotencyKey: request.idempotencyKey },
   );
-  return "refunded";
+  return { refundId: made.id };
 }
 
 /** The payment intent that paid a subscription's latest invoice; null when it has none paid. */

@@ -26,10 +26,11 @@ export interface PurchasePaymentRefund {
 export const NO_PAYMENT_TO_REFUND_MESSAGE = "This purchase was granted, not paid for: there is no payment to refund.";
 
 /**
- * Gives the money back at the provider; false when another refund of the purchase, with other amounts, already
- * used its idempotency key (that refund won).
+ * Gives the money back at the provider; answers the provider's refund id (the key its events about the refund
+ * carry), or null when another refund of the purchase, with other amounts, already used its idempotency key (that
+ * refund won).
  */
-export async function refundPurchasePayment(services: Services, scope: Tenancy, refund: PurchasePaymentRefund): Promise<boolean> {
+export async function refundPurchasePayment(services: Services, scope: Tenancy, refund: PurchasePaymentRefund): Promise<string | null> {
   const { purchase } = refund;
   if (purchase.source !== "stripe") throw new StatusError(400, NO_PAYMENT_TO_REFUND_MESSAGE);
   const notFound = () =>
@@ -54,5 +55,5 @@ export async function refundPurchasePayment(services: Services, scope: Tenancy, 
     ),
   );
   if (refunded === "no_payment") throw notFound();
-  return refunded === "refunded";
+  return refunded === "key_used" ? null : refunded.refundId;
 }

@@ -12,6 +12,10 @@
  * for any ended purchase) and is recorded once per purchase
  * (payment_refunds), under the purchase row's lock, so of two concurrent
  * refunds one succeeds and the other is told it was already refunded.
+ * Stripe tells of the same refund by an event too (domain/stripe-refunds.ts),
+ * taking the same lock: whichever records it first, it is one row, kept by
+ * Stripe's refund id; found already recorded from the event, it becomes
+ * this refund (what it revokes, and the purchase's end).
  */
 import { KnownErrors, type RefundTransactionBody, type RenderedConfig } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
@@ -23,6 +27,7 @@ import { paymentPurchases, paymentRefunds, type RefundedEntry } from "../schema.
 import { toMinorUnits } from "./money.ts";
 import { paymentsNow } from "./payments-clock.ts";
 import { refundPurchasePayment } from "./purchase-payment-refunds.ts";
+import { recordedStripeRefund } from "./stripe-refunds.ts";
 import { chargedAmounts, purchaseEntries } from "./transactions.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -74,7 +79,11 @@ export async function refundPurchase(
   });
 
   // One idempotency key per purchase: two refunds of it racing here are one refund at the provider.
-  if (amountUsdCents > 0 && !(await refundPurchasePayment(services, scope, { purchase, amountUsdCents }))) throw alreadyRefunded();
+  let stripeRefundId: string | null = null;
+  if (amountUsdCents > 0) {
+    stripeRefundId = await refundPurchasePayment(services, scope, { purchase, amountUsdCents });
+    if (stripeRefundId === null) throw alreadyRefunded();
+  }
 
   await services.db.transaction(async (tx) => {
     await tx
@@ -85,15 +94,26 @@ export async function refundPurchase(
     // Of two refunds that passed the checks at once, the second is told the first won.
     if (await wasRefunded(tx, scope, purchase.id)) throw alreadyRefunded();
     const now = await paymentsNow(services, tx, scope, config);
-    await tx.insert(paymentRefunds).values({
-      ...scope,
-      purchaseId: purchase.id,
-      customerType: purchase.customerType,
-      customerId: purchase.customerId,
-      entries: requested,
-      amountUsdCents,
-      createdAt: now,
-    });
+    // Stripe's event about this very refund may have been recorded first (as money only): it becomes this refund.
+    const fromEvent = stripeRefundId ? await recordedStripeRefund(tx, scope, stripeRefundId) : undefined;
+    if (fromEvent) {
+      await tx
+        .update(paymentRefunds)
+        .set({ origin: "api", entries: requested, amountUsdCents })
+        .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.id, fromEvent.id)));
+    } else {
+      await tx.insert(paymentRefunds).values({
+        ...scope,
+        purchaseId: purchase.id,
+        customerType: purchase.customerType,
+        customerId: purchase.customerId,
+        entries: requested,
+        amountUsdCents,
+        origin: "api",
+        stripeRefundId,
+        createdAt: now,
+      });
+    }
     // Ends now, unless it already ended (a replaced subscription keeps its earlier end).
     const [current] = await tx
       .select({ endedAt: paymentPurchases.endedAt })
@@ -108,11 +128,12 @@ export async function refundPurchase(
   });
 }
 
+/** Whether the purchase was refunded through this endpoint (money given back in Stripe itself does not count). */
 async function wasRefunded(db: DbOrTx, scope: Tenancy, purchaseId: string): Promise<boolean> {
   const [earlier] = await db
     .select({ id: paymentRefunds.id })
     .from(paymentRefunds)
-    .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.purchaseId, purchaseId)));
+    .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.purchaseId, purchaseId), eq(paymentRefunds.origin, "api")));
   return earlier !== undefined;
 }
 

@@ -13,6 +13,7 @@ import type { Services } from "../../../services.ts";
 import type { PaymentStripeAccountRow } from "../account-schema.ts";
 import { storeAccountState } from "./stripe-account.ts";
 import { applyStripePurchaseReport, type StripePurchaseReport } from "./stripe-purchases.ts";
+import { recordChargeRefunds, recordCreatedRefund } from "./stripe-refunds.ts";
 
 export interface StripeEventContext {
   services: Services;
@@ -94,6 +95,9 @@ export const stripeEventHandlers: StripeEventHandlers = {
   "customer.subscription.created": [syncSubscription],
   "customer.subscription.updated": [syncSubscription],
   "customer.subscription.deleted": [syncSubscription],
+  // Money given back in Stripe (its dashboard, say), or the echo of a refund made through the API.
+  "refund.created": [recordCreatedRefund],
+  "charge.refunded": [recordChargeRefunds],
 };
 
 /** Whether any handler wants events of this type (the others are acknowledged and not recorded). */

@@ -7,7 +7,10 @@
  * The four sources are read the same way, each from an index on
  * (tenancy, [customer type,] time, id), at most one page (plus one) from
  * each, then merged; so a page costs four index scans and one lookup
- * of the page's purchases' refunds, whatever the history's length. The order
+ * of the page's purchases' refunds, whatever the history's length. A refund
+ * is one made through the API (it revokes what it names and gives money
+ * back) or money given back in Stripe itself (money only; a purchase may
+ * have several). The order
  * is (created_at, source, id), all descending, and the cursor is the last
  * listed row's place in it: `<created ms>.<source rank>.<id>`.
  */
@@ -150,7 +153,7 @@ export async function listTransactions(
   return {
     transactions: page.map((entry) => {
       if (entry.source === "itemChange") return itemChangeTransaction(entry.row);
-      if (entry.source === "purchase") return purchaseTransaction(entry.row, refundOf.get(entry.row.id) ?? null);
+      if (entry.source === "purchase") return purchaseTransaction(entry.row, refundOf.get(entry.row.id) ?? []);
       if (entry.source === "cancellation") return cancellationTransaction(entry.row);
       return refundTransaction(entry.row);
     }),
@@ -162,13 +165,16 @@ function newestFirst(a: Row, b: Row): number {
   return b.at.getTime() - a.at.getTime() || RANK[b.source] - RANK[a.source] || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
-async function refundsOf(db: DbOrTx, scope: Tenancy, purchaseIds: string[]): Promise<Map<string, PaymentRefundRow>> {
-  if (purchaseIds.length === 0) return new Map();
+async function refundsOf(db: DbOrTx, scope: Tenancy, purchaseIds: string[]): Promise<Map<string, PaymentRefundRow[]>> {
+  const refunds = new Map<string, PaymentRefundRow[]>();
+  if (purchaseIds.length === 0) return refunds;
   const rows = await db
     .select()
     .from(paymentRefunds)
-    .where(and(inTenancy(paymentRefunds, scope), inArray(paymentRefunds.purchaseId, purchaseIds)));
-  return new Map(rows.map((row) => [row.purchaseId, row]));
+    .where(and(inTenancy(paymentRefunds, scope), inArray(paymentRefunds.purchaseId, purchaseIds)))
+    .orderBy(paymentRefunds.createdAt, paymentRefunds.id);
+  for (const row of rows) refunds.set(row.purchaseId, [...(refunds.get(row.purchaseId) ?? []), row]);
+  return refunds;
 }
 
 const UNADJUSTED = { adjusted_transaction_id: null, adjusted_entry_index: null };
@@ -242,7 +248,7 @@ export function purchaseEntries(purchase: PaymentPurchaseRow): TransactionEntryJ
   return entries;
 }
 
-function purchaseTransaction(purchase: PaymentPurchaseRow, refund: PaymentRefundRow | null): TransactionJson {
+function purchaseTransaction(purchase: PaymentPurchaseRow, refunds: PaymentRefundRow[]): TransactionJson {
   return {
     id: purchase.id,
     type: "purchase",
@@ -250,10 +256,11 @@ function purchaseTransaction(purchase: PaymentPurchaseRow, refund: PaymentRefund
     effective_at_millis: purchase.createdAt.getTime(),
     test_mode: purchase.source === "test_mode",
     entries: purchaseEntries(purchase),
-    // A cancellation and a refund each end the product grant (entry 0), whatever quantities a refund named.
+    // A cancellation and a refund through the API each end the product grant (entry 0), whatever quantities a
+    // refund named; money given back in Stripe itself leaves the grant as it was.
     adjusted_by: [
       ...(purchase.cancelledAt ? [{ transaction_id: cancellationId(purchase), entry_index: 0 }] : []),
-      ...(refund ? [{ transaction_id: refund.id, entry_index: 0 }] : []),
+      ...refunds.filter((refund) => refund.origin === "api").map((refund) => ({ transaction_id: refund.id, entry_index: 0 })),
     ],
   };
 }
