@@ -104,7 +104,9 @@ function OwnedTable({ products }: { products: CustomerProduct[] }) {
             {product.displayName} <span className="mono small muted">{product.id ?? "inline"}</span>
           </td>
           <td className="mono">{product.quantity}</td>
-          <td>{renewalText(product)}</td>
+          <td>
+            <Renewal product={product} />
+          </td>
         </tr>
       ))}
     </Table>
@@ -112,10 +114,15 @@ function OwnedTable({ products }: { products: CustomerProduct[] }) {
 }
 
 /** A running subscription renews at its period's end; a one-time purchase, or a cancelled subscription (owned until its period ends), does not. */
-function renewalText(product: CustomerProduct): string {
+function Renewal({ product }: { product: CustomerProduct }) {
   const end = product.subscription?.currentPeriodEnd;
-  if (product.type !== "subscription") return "Does not renew";
-  return end ? `Renews ${end.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}` : "Renews";
+  if (product.type !== "subscription") return <>Does not renew</>;
+  if (!end) return <>Renews</>;
+  return (
+    <>
+      Renews <time dateTime={end.toISOString()}>{end.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}</time>
+    </>
+  );
 }
 
 function GrantForm({
