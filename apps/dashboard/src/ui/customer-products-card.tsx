@@ -12,6 +12,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { useAdminApp, useCurrentProject } from "../lib/owned-projects.tsx";
 import { useAction } from "../lib/use-action.ts";
+import { durationText } from "../lib/test-clock-units.ts";
 import { useLoad } from "../lib/use-load.ts";
 import { Dialog, FormActions } from "./dialog.tsx";
 import { Field } from "./field.tsx";
@@ -72,6 +73,7 @@ export function CustomerProductsCard({ customer, onGranted }: { customer: Paymen
         ) : null}
       </Dialog>
       <ActionStatus error={null} done={granted} />
+      {payments.testMode ? <ClockNote /> : null}
       {catalogue.length === 0 ? (
         <p className="muted small">
           The catalogue has no products for {customer.type}s to grant. <Link to={`/projects/${project.id}/payments`}>Add one</Link>.
@@ -92,6 +94,20 @@ export function CustomerProductsCard({ customer, onGranted }: { customer: Paymen
         }
       </Loaded>
     </Card>
+  );
+}
+
+/** In test mode a moved clock dates renewals in the project's payments time, not today's: say so. */
+function ClockNote() {
+  const app = useAdminApp();
+  const project = useCurrentProject();
+  const clock = useLoad(() => app.getPaymentsTestClock(), [app]);
+  if (!clock.data || clock.data.offsetMillis === 0) return null;
+  return (
+    <p className="muted small">
+      Test mode: payments time is {durationText(clock.data.offsetMillis)} ahead of real time, moved with the{" "}
+      <Link to={`/projects/${project.id}/payments-settings`}>test clock</Link>; dates here are in payments time.
+    </p>
   );
 }
 

@@ -66,6 +66,9 @@ test("a month on the clock renews a subscription's monthly credits, seen on the 
   await page.goto(`${dashboard.url}/projects/${owner.id}/users/${user.id}`);
   const items = page.getByRole("region", { name: "Items" });
   await expect.poll(() => items.getByRole("row").filter({ hasText: "Credits" }).getByRole("cell").nth(1).textContent(), WAIT).toBe("200");
+  const products = page.getByRole("region", { name: "Products" });
+  await expect.poll(() => products.textContent(), WAIT).toContain("payments time is 30 days ahead of real time");
+  expect(await products.getByRole("link", { name: "test clock" }).getAttribute("href")).toBe(`/projects/${owner.id}/payments-settings`);
   // Its next renewal is the end of the second month.
   const renewal = page.getByRole("region", { name: "Products" }).getByRole("row", { name: /^Pro pro 1 Renews/ });
   await expect.poll(() => renewal.count(), WAIT).toBe(1);

@@ -14,7 +14,7 @@ import { useLoad } from "../../lib/use-load.ts";
 import { Field } from "../../ui/field.tsx";
 import { Card } from "../../ui/page.tsx";
 import { ActionStatus, Loaded } from "../../ui/states.tsx";
-import { CLOCK_UNITS, durationText, moveText, type ClockUnit } from "./test-clock-units.ts";
+import { CLOCK_UNITS, durationText, moveText, type ClockUnit } from "../../lib/test-clock-units.ts";
 
 const QUICK_MOVES: { label: string; count: number; unit: ClockUnit }[] = [
   { label: "+1 day", count: 1, unit: "day" },
