@@ -20,7 +20,14 @@ import { Table } from "./table.tsx";
 
 type ItemEntry = [string, RenderedConfig["payments"]["items"][string]];
 
-export function CustomerItemsCard({ customer }: { customer: { type: Exclude<CustomerType, "custom">; id: string } }) {
+/** `revision` changes when something else changed the quantities (a product granted): they are read again. */
+export function CustomerItemsCard({
+  customer,
+  revision = 0,
+}: {
+  customer: { type: Exclude<CustomerType, "custom">; id: string };
+  revision?: number;
+}) {
   const project = useCurrentProject();
   const items = Object.entries(useConfig(project).payments.items)
     .filter(([, item]) => item.customerType === customer.type)
@@ -34,19 +41,27 @@ export function CustomerItemsCard({ customer }: { customer: { type: Exclude<Cust
           </p>
         </Empty>
       ) : (
-        <ItemsTable customer={customer} items={items} />
+        <ItemsTable customer={customer} items={items} revision={revision} />
       )}
     </Card>
   );
 }
 
-function ItemsTable({ customer, items }: { customer: { type: "user" | "team"; id: string }; items: ItemEntry[] }) {
+function ItemsTable({
+  customer,
+  items,
+  revision,
+}: {
+  customer: { type: "user" | "team"; id: string };
+  items: ItemEntry[];
+  revision: number;
+}) {
   const app = useAdminApp();
   const [changing, setChanging] = useState<ItemEntry | null>(null);
   const whose = customer.type === "user" ? { userId: customer.id } : { teamId: customer.id };
   const quantities = useLoad(
     () => Promise.all(items.map(([itemId]) => app.getItem({ itemId, ...whose }).then((item) => item.quantity))),
-    [app, customer.id, items.map(([id]) => id).join()],
+    [app, customer.id, items.map(([id]) => id).join(), revision],
   );
   return (
     <>

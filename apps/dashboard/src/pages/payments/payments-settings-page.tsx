@@ -2,13 +2,16 @@
  * How the project takes payments: test mode (purchases complete without
  * paying, the default), blocking new purchases, and the Stripe account real
  * payments go to, onboarded through the server's Stripe platform (Connect)
- * or reached with the project's own Stripe secret key.
+ * or reached with the project's own Stripe secret key; in test mode, the
+ * test clock that moves the project's payments time forward.
  */
 import { useConfig } from "@latchkey/react";
 import { useCurrentProject } from "../../lib/owned-projects.tsx";
 import { Card, Page } from "../../ui/page.tsx";
 import { SettingToggle } from "../../ui/setting-toggle.tsx";
 import { StripeCard } from "./stripe-card.tsx";
+import { TestClockCard } from "./test-clock-card.tsx";
+import "./payments.css";
 
 export default function PaymentsSettingsPage() {
   const project = useCurrentProject();
@@ -29,6 +32,7 @@ export default function PaymentsSettingsPage() {
           checked={payments.blockNewPurchases}
         />
       </Card>
+      <TestClockCard testMode={payments.testMode} />
       <StripeCard />
     </Page>
   );

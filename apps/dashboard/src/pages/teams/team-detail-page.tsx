@@ -1,10 +1,10 @@
-/** One team: its profile, metadata, members with their permissions, invitations, API keys, and deleting it. */
+/** One team: its profile, metadata, members with their permissions, invitations, API keys, products and items, and deleting it. */
 import type { ServerTeam } from "@latchkey/js";
 import { Link, useNavigate, useParams } from "react-router";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad } from "../../lib/use-load.ts";
 import { ApiKeysCard } from "../../ui/api-keys-card.tsx";
-import { CustomerItemsCard } from "../../ui/customer-items-card.tsx";
+import { CustomerPaymentsCards } from "../../ui/customer-payments-cards.tsx";
 import { ConfirmButton } from "../../ui/confirm-button.tsx";
 import { MetadataCard } from "../../ui/metadata-card.tsx";
 import { Card, Page } from "../../ui/page.tsx";
@@ -69,7 +69,7 @@ function TeamView({ team, onChanged }: { team: ServerTeam; onChanged: () => void
         save={async (field, value) => (await team.update({ [field]: value }), onChanged())}
       />
       <ApiKeysCard owner={team} whose="team" enabled={project.config.allowTeamApiKeys} />
-      <CustomerItemsCard customer={{ type: "team", id: team.id }} />
+      <CustomerPaymentsCards customer={{ type: "team", id: team.id }} />
       <DeleteTeamCard team={team} />
     </Page>
   );

@@ -1,14 +1,14 @@
 /**
  * One user of the project: profile, metadata, contact channels, password and
  * two-factor, passkeys and OAuth accounts, teams and permissions, sessions,
- * API keys, items, impersonation and deletion. Each section loads and fails on its own.
+ * API keys, products and items, impersonation and deletion. Each section loads and fails on its own.
  */
 import type { ActiveSession, ServerUser } from "@latchkey/js";
 import { Link, useParams } from "react-router";
 import { useAdminApp, useCurrentProject } from "../../lib/owned-projects.tsx";
 import { useLoad, type Load } from "../../lib/use-load.ts";
 import { ApiKeysCard } from "../../ui/api-keys-card.tsx";
-import { CustomerItemsCard } from "../../ui/customer-items-card.tsx";
+import { CustomerPaymentsCards } from "../../ui/customer-payments-cards.tsx";
 import { MetadataCard } from "../../ui/metadata-card.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Empty, Loaded } from "../../ui/states.tsx";
@@ -101,7 +101,7 @@ function UserSections({
       <PermissionsCard app={app} user={user} />
       <SessionsCard user={user} sessions={sessions} />
       <ApiKeysCard owner={user} whose="user" enabled={project.config.allowUserApiKeys} />
-      <CustomerItemsCard customer={{ type: "user", id: user.id }} />
+      <CustomerPaymentsCards customer={{ type: "user", id: user.id }} />
       <DeleteUserCard user={user} usersPath={usersPath} />
     </div>
   );
