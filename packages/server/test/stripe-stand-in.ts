@@ -250,6 +250,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       };
     }
     if (form.default_payment_method !== undefined) json.default_payment_method = form.default_payment_method;
+    if (form.cancel_at_period_end !== undefined) json.cancel_at_period_end = form.cancel_at_period_end === "true";
     Object.assign(json.metadata, metadataOf(form));
     return json;
   };

@@ -78,6 +78,11 @@ export interface StripeApi {
    * idempotency key was used for a refund with other amounts (that one was made).
    */
   refundPayment(request: StripeRefundRequest, onAccount: string | undefined): Promise<StripeRefundOutcome>;
+  /**
+   * Cancels a subscription at its current period's end, so Stripe charges it no more. A subscription Stripe has
+   * already ended, or no longer has, answers `"gone"`.
+   */
+  cancelSubscriptionAtPeriodEnd(subscriptionId: string, onAccount: string | undefined): Promise<StripeSubscriptionState | "gone">;
 }
 
 export type StripeRefundOutcome = { refundId: string } | "no_payment" | "key_used";

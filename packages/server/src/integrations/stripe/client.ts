@@ -255,6 +255,20 @@ function stripeApi(stripe: Stripe): StripeApi {
           throw error;
         }
       }),
+    cancelSubscriptionAtPeriodEnd: (subscriptionId, onAccount) =>
+      call(async () => {
+        const options = onAccount ? { stripeAccount: onAccount } : undefined;
+        try {
+          const current = await stripe.subscriptions.retrieve(subscriptionId, undefined, options);
+          // An ended subscription accepts no cancellation (Stripe refuses the update).
+          if (current.status === "canceled" || current.status === "incomplete_expired") return "gone";
+          if (current.cancel_at_period_end) return stateOfSubscription(current);
+          return stateOfSubscription(await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }, options));
+        } catch (error) {
+          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return "gone";
+          throw error;
+        }
+      }),
     createChargedSubscription: (request, onAccount) =>
       call(async () => {
         const options = onAccount ? { stripeAccount: onAccount } : undefined;

@@ -1,6 +1,7 @@
 /**
  * What a customer owns (purchases, schema.ts) and the two ways it changes
- * here: a grant (the API, or a test-mode purchase) and a cancellation.
+ * here: a grant (the API, or a test-mode purchase) and a cancellation
+ * (cancellations.ts).
  *
  * A purchase is owned from its start until `ended_at` (never, for a one-time
  * purchase or a subscription nobody cancelled). A subscription of ours renews
@@ -211,31 +212,6 @@ export async function lockCustomer(tx: EventTx, scope: Tenancy, customer: Custom
  * stays owned until the end of the period it is in, then ends. A one-time
  * purchase cannot be cancelled.
  */
-export async function cancelProduct(
-  services: Services,
-  scope: Tenancy,
-  config: RenderedConfig,
-  customer: Customer,
-  productId: string,
-  subscriptionId: string | undefined,
-): Promise<void> {
-  await services.events.transaction(services.db, async (tx) => {
-    await lockCustomer(tx, scope, customer);
-    const now = await paymentsNow(services, tx, scope, config);
-    const owned = (await customerPurchases(tx, scope, customer)).filter((p) => isOwnedAt(p, now) && p.productId === productId);
-    if (owned.length === 0) throw new StatusError(400, "Customer does not have this product.");
-    if (owned.some((p) => p.kind === "one_time")) throw new StatusError(400, "This product is a one time purchase and cannot be canceled.");
-    const cancelable = owned.filter((p) => !p.cancelAtPeriodEnd && (subscriptionId === undefined || p.id === subscriptionId));
-    if (cancelable.length === 0) throw new StatusError(400, "This subscription cannot be canceled.");
-    for (const purchase of cancelable) {
-      await tx
-        .update(paymentPurchases)
-        .set({ cancelAtPeriodEnd: true, endedAt: periodAt(purchase, now)?.end ?? now, cancelledAt: now })
-        .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, purchase.id)));
-    }
-  });
-}
-
 export interface OwnedProductEntry {
   /** The purchase's id: the list's cursor. */
   cursor: string;

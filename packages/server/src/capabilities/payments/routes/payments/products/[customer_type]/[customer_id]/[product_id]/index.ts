@@ -4,7 +4,7 @@ import { defineRoute } from "../../../../../../../../http/route.ts";
 import { customerOf, ensureClientCanAccessCustomer } from "../../../../../../domain/customers.ts";
 import { productOf } from "../../../../../../domain/product-snapshot.ts";
 import { ensureProductFitsCustomer } from "../../../../../../domain/purchase-flow.ts";
-import { cancelProduct } from "../../../../../../domain/purchases.ts";
+import { cancelProduct } from "../../../../../../domain/cancellations.ts";
 
 export default [
   defineRoute(paymentsProductsEndpoints.cancelProduct, async ({ auth, params, query, services }) => {
