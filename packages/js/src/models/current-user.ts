@@ -1,6 +1,6 @@
 /**
- * The signed-in user: profile, password, passkeys, API keys, items and products, sessions, contact channels,
- * notification choices, account deletion (their provider accounts: current-user-connections.ts).
+ * The signed-in user: profile, password, passkeys, sessions, contact channels, notification choices, account
+ * deletion (their provider accounts: current-user-connections.ts; API keys, items, products: current-user-holdings.ts).
  */
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { Session } from "../session/session.ts";
@@ -15,7 +15,7 @@ import {
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
 import type { OAuthProviderContext } from "./oauth-provider.ts";
-import { UserWithConnections } from "./current-user-connections.ts";
+import { UserWithHoldings } from "./current-user-holdings.ts";
 import { updatePasswordInSession, type PasswordUpdateOptions, type PasswordUpdateRefusal } from "./password-update.ts";
 import type { Passkey, PasskeyContext } from "./passkey.ts";
 import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
@@ -23,12 +23,9 @@ import type { Result } from "../result.ts";
 import type { Team, TeamCreateOptions } from "./team.ts";
 import { userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
 import type { UserTeams } from "./user-teams.ts";
-import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
-import type { Item } from "./item.ts";
-import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions, SwitchSubscriptionOptions } from "./product.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
-export class CurrentUser extends UserWithConnections {
+export class CurrentUser extends UserWithHoldings {
   readonly #json: ClientUserJson;
   #teams: UserTeams | null = null;
 
@@ -140,64 +137,6 @@ export class CurrentUser extends UserWithConnections {
   /** The cache entry behind `listPasskeys`, for hooks (`usePasskeys` of @latchkey/react). */
   _passkeysEntry(): CacheEntry<Passkey[]> {
     return this.context.passkeys();
-  }
-
-  // -------------------------------------------------------------------------
-  // API keys
-
-  /** A new API key of this user; its `value` is the whole key, this once (listed keys show the last four characters). */
-  createApiKey(options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView> {
-    return createUserApiKey(this.context.apiKeyContext(), options);
-  }
-
-  /** This user's API keys, newest first, revoked and expired ones included. */
-  listApiKeys(): Promise<UserApiKey[]> {
-    return this.context.apiKeys().get();
-  }
-
-  /** The cache entry behind `listApiKeys`, for hooks (`useApiKeys` of @latchkey/react). */
-  _apiKeysEntry(): CacheEntry<UserApiKey[]> {
-    return this.context.apiKeys();
-  }
-
-  // -------------------------------------------------------------------------
-  // Items
-
-  /** This user's quantity of an item (`payments.items.<id>`, for users). */
-  getItem(itemId: string): Promise<Item> {
-    return this._itemEntry(itemId).get();
-  }
-
-  /** The cache entry behind `getItem`, for hooks (`useItem(user, itemId)` of @latchkey/react). */
-  _itemEntry(itemId: string): CacheEntry<Item> {
-    return this.context.items.entry(this.session, { type: "user", id: this.id }, itemId);
-  }
-
-  // -------------------------------------------------------------------------
-  // Products
-
-  /** A page of the products this user owns, oldest first (server-only products are hidden from a client). */
-  listProducts(options: CustomerProductsListOptions = {}): Promise<CustomerProductsList> {
-    return this._productsEntry(options).get();
-  }
-
-  /** The cache entry behind `listProducts`, for hooks (`useProducts(user)` of @latchkey/react). */
-  _productsEntry(options: CustomerProductsListOptions = {}): CacheEntry<CustomerProductsList> {
-    return this.payments().productsEntry(options);
-  }
-
-  /** The URL of the purchase page where this user buys a product (valid 24 hours, once). */
-  createCheckoutUrl(options: { productId: string; returnUrl?: string }): Promise<string> {
-    return this.payments().createCheckoutUrl(options);
-  }
-
-  /** Moves this user's subscription to another product of its product line, charged to their saved card. */
-  switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
-    return this.payments().switchSubscription(options);
-  }
-
-  protected payments(): CustomerPayments {
-    return this.context.products.of(this.session, { type: "user", id: this.id });
   }
 
   listContactChannels(): Promise<ContactChannel[]> {
