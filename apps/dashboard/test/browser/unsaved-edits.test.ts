@@ -55,8 +55,9 @@ const sidebarLink = (name: string) => page.getByRole("link", { name, exact: true
  * only after the preview has loaded keeps that question the one thing between the page and the next.
  */
 async function previewLoaded() {
-  await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-  await page.frameLocator('iframe[title="E-mail preview"]').locator("body > *").first().waitFor();
+  // A render by a renderer that has just started can take tens of seconds on a busy machine.
+  await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 60_000 }).toBe(0);
+  await page.frameLocator('iframe[title="E-mail preview"]').locator("body > *").first().waitFor({ timeout: 60_000 });
 }
 
 /** Appends a comment to the template's source: an edit that keeps it rendering as before. */
