@@ -47,6 +47,19 @@ const editor = () => page.getByRole("textbox", { name: "Template source" });
 const leaveDialog = () => page.getByRole("dialog", { name: "Leave without saving?" });
 const sidebarLink = (name: string) => page.getByRole("link", { name, exact: true });
 
+/**
+ * Waits until the editor's preview has rendered and its frame has loaded. The preview is a sandboxed iframe, which
+ * Chromium runs in a process of its own: when that frame is loading a document just as the page is left by the
+ * browser itself (page.goto, page.reload) with unsaved edits, the navigation waiting on the beforeunload question is
+ * aborted (net::ERR_ABORTED) and the question withdrawn before it can be answered ("No dialog is showing"). Leaving
+ * only after the preview has loaded keeps that question the one thing between the page and the next.
+ */
+async function previewLoaded() {
+  // A render by a renderer that has just started can take tens of seconds on a busy machine.
+  await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 60_000 }).toBe(0);
+  await page.frameLocator('iframe[title="E-mail preview"]').locator("body > *").first().waitFor({ timeout: 60_000 });
+}
+
 /** Appends a comment to the template's source: an edit that keeps it rendering as before. */
 async function appendComment(text: string) {
   await editor().click();
@@ -77,6 +90,7 @@ test("a reload with unsaved edits gets the browser's question; after saving, not
   await page.goto(projectUrl("email-templates"));
   await expectHeading(page, "Templates");
   await appendComment("edited before a reload");
+  await previewLoaded();
   browserDialogs.length = 0;
   await page.reload();
   expect(browserDialogs).toEqual(["beforeunload"]);
@@ -105,6 +119,7 @@ test("a theme with unsaved edits asks too; a draft deleted with unsaved edits is
   expect(await page.getByLabel("Theme name").inputValue()).toBe("Renamed, not saved");
 
   const { id } = await made.project.app.createEmailDraft({ displayName: "Short-lived" });
+  await previewLoaded();
   await page.goto(projectUrl(`email-drafts?id=${id}`));
   await expectHeading(page, "Drafts");
   await expect.poll(() => page.getByLabel("Draft name").inputValue()).toBe("Short-lived");

@@ -1,4 +1,7 @@
-/** The signed-in user: profile, password, passkeys, sessions, contact channels, notification choices, account deletion. */
+/**
+ * The signed-in user: profile, password, passkeys, sessions, contact channels, notification choices, account
+ * deletion (their provider accounts: current-user-connections.ts; API keys, items, products: current-user-holdings.ts).
+ */
 import { KnownErrors } from "@latchkey/shared/known-errors/index";
 import type { Session } from "../session/session.ts";
 import type { ClientUserJson, Json } from "./json.ts";
@@ -11,18 +14,8 @@ import {
 } from "./contact-channel.ts";
 import type { NotificationCategory } from "./notification-category.ts";
 import { activeSessionFromJson, type ActiveSession } from "./session.ts";
-import {
-  listConnectedAccounts,
-  noConnectionError,
-  oauthConnection,
-  scopeString,
-  usableConnectedAccount,
-  type ConnectedAccount,
-  type ConnectedAccountContext,
-  type GetConnectedAccountOptions,
-  type OAuthConnection,
-} from "./connected-account.ts";
-import type { OAuthProvider, OAuthProviderContext } from "./oauth-provider.ts";
+import type { OAuthProviderContext } from "./oauth-provider.ts";
+import { UserWithHoldings } from "./current-user-holdings.ts";
 import { updatePasswordInSession, type PasswordUpdateOptions, type PasswordUpdateRefusal } from "./password-update.ts";
 import type { Passkey, PasskeyContext } from "./passkey.ts";
 import { registerPasskey, type PasskeyRegistrationError } from "../apps/passkeys.ts";
@@ -30,13 +23,9 @@ import type { Result } from "../result.ts";
 import type { Team, TeamCreateOptions } from "./team.ts";
 import { userUpdateToJson, type UserContext, type UserUpdateOptions } from "./user-fields.ts";
 import type { UserTeams } from "./user-teams.ts";
-import { UserWithTeams } from "./user-with-teams.ts";
-import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
-import type { Item } from "./item.ts";
-import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions, SwitchSubscriptionOptions } from "./product.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
-export class CurrentUser extends UserWithTeams {
+export class CurrentUser extends UserWithHoldings {
   readonly #json: ClientUserJson;
   #teams: UserTeams | null = null;
 
@@ -148,152 +137,6 @@ export class CurrentUser extends UserWithTeams {
   /** The cache entry behind `listPasskeys`, for hooks (`usePasskeys` of @latchkey/react). */
   _passkeysEntry(): CacheEntry<Passkey[]> {
     return this.context.passkeys();
-  }
-
-  // -------------------------------------------------------------------------
-  // API keys
-
-  /** A new API key of this user; its `value` is the whole key, this once (listed keys show the last four characters). */
-  createApiKey(options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView> {
-    return createUserApiKey(this.context.apiKeyContext(), options);
-  }
-
-  /** This user's API keys, newest first, revoked and expired ones included. */
-  listApiKeys(): Promise<UserApiKey[]> {
-    return this.context.apiKeys().get();
-  }
-
-  /** The cache entry behind `listApiKeys`, for hooks (`useApiKeys` of @latchkey/react). */
-  _apiKeysEntry(): CacheEntry<UserApiKey[]> {
-    return this.context.apiKeys();
-  }
-
-  // -------------------------------------------------------------------------
-  // Items
-
-  /** This user's quantity of an item (`payments.items.<id>`, for users). */
-  getItem(itemId: string): Promise<Item> {
-    return this._itemEntry(itemId).get();
-  }
-
-  /** The cache entry behind `getItem`, for hooks (`useItem(user, itemId)` of @latchkey/react). */
-  _itemEntry(itemId: string): CacheEntry<Item> {
-    return this.context.items.entry(this.session, { type: "user", id: this.id }, itemId);
-  }
-
-  // -------------------------------------------------------------------------
-  // Products
-
-  /** A page of the products this user owns, oldest first (server-only products are hidden from a client). */
-  listProducts(options: CustomerProductsListOptions = {}): Promise<CustomerProductsList> {
-    return this._productsEntry(options).get();
-  }
-
-  /** The cache entry behind `listProducts`, for hooks (`useProducts(user)` of @latchkey/react). */
-  _productsEntry(options: CustomerProductsListOptions = {}): CacheEntry<CustomerProductsList> {
-    return this.payments().productsEntry(options);
-  }
-
-  /** The URL of the purchase page where this user buys a product (valid 24 hours, once). */
-  createCheckoutUrl(options: { productId: string; returnUrl?: string }): Promise<string> {
-    return this.payments().createCheckoutUrl(options);
-  }
-
-  /** Moves this user's subscription to another product of its product line, charged to their saved card. */
-  switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
-    return this.payments().switchSubscription(options);
-  }
-
-  protected payments(): CustomerPayments {
-    return this.context.products.of(this.session, { type: "user", id: this.id });
-  }
-
-  // -------------------------------------------------------------------------
-  // OAuth provider accounts and connected accounts
-
-  /** This user's accounts at OAuth providers, oldest first. */
-  listOAuthProviders(): Promise<OAuthProvider[]> {
-    return this.context.oauthProviders().get();
-  }
-
-  /** The cache entry behind `listOAuthProviders`, for hooks (`useOAuthProviders` of @latchkey/react). */
-  _oauthProvidersEntry(): CacheEntry<OAuthProvider[]> {
-    return this.context.oauthProviders();
-  }
-
-  /** One of this user's provider accounts by its id, or null. */
-  async getOAuthProvider(id: string): Promise<OAuthProvider | null> {
-    return (await this.listOAuthProviders()).find((account) => account.id === id) ?? null;
-  }
-
-  /**
-   * This user's connected account at `provider` whose access token has the
-   * given scopes, or (by `or`) null, an error, or the provider's page to
-   * connect one (or grant the missing scopes) and come back here.
-   */
-  getConnectedAccount(provider: string, options: GetConnectedAccountOptions & { or: "redirect" }): Promise<OAuthConnection>;
-  getConnectedAccount(provider: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
-  async getConnectedAccount(provider: string, options: GetConnectedAccountOptions = {}): Promise<OAuthConnection | null> {
-    const scope = scopeString(options.scopes);
-    const connected = this.oauthProviders.some((account) => account.id === provider);
-    const token = connected ? await this.context.connectedAccessToken(provider, scope).get() : null;
-    if (token) return oauthConnection(this.connectedAccountContext(provider, scope), provider, scope);
-    return this._noConnection(provider, options);
-  }
-
-  /** The cache entry behind `getConnectedAccount`, for hooks (`useConnectedAccount` of @latchkey/react). */
-  _connectedAccessTokenEntry(provider: string, scopes?: readonly string[]): CacheEntry<{ accessToken: string } | null> {
-    return this.context.connectedAccessToken(provider, scopeString(scopes));
-  }
-
-  /** What `getConnectedAccount` does without a usable connection (hooks share it). */
-  async _noConnection(provider: string, options: GetConnectedAccountOptions = {}): Promise<null> {
-    if (options.or === "redirect") await this.linkConnectedAccount(provider, options.scopes ? { scopes: options.scopes } : {});
-    if (options.or === "throw") throw noConnectionError("The user", provider, scopeString(options.scopes));
-    return null;
-  }
-
-  /** A connection object for a token `_connectedAccessTokenEntry` found. */
-  _oauthConnection(provider: string, scopes?: readonly string[]): OAuthConnection {
-    const scope = scopeString(scopes);
-    return oauthConnection(this.connectedAccountContext(provider, scope), provider, scope);
-  }
-
-  /** This user's connected accounts (provider accounts the app may use), oldest first; several may be at one provider. */
-  listConnectedAccounts(): Promise<ConnectedAccount[]> {
-    return listConnectedAccounts(this.connectedAccountContext(null, ""));
-  }
-
-  /**
-   * This user's connected account at `provider` that gives an access token
-   * with `scopes`; without one, the browser goes to the provider to connect
-   * one (or grant the scopes) and comes back here, or to `returnTo` (the
-   * promise then never settles). Outside a browser that throws.
-   */
-  async getOrLinkConnectedAccount(
-    provider: string,
-    options: { scopes?: readonly string[]; returnTo?: string } = {},
-  ): Promise<ConnectedAccount> {
-    const usable = await usableConnectedAccount(await this.listConnectedAccounts(), provider, options.scopes);
-    if (usable) return usable;
-    await this.linkConnectedAccount(provider, options);
-    throw new Error(`Connecting a ${provider} account did not leave this page.`);
-  }
-
-  /** Connects an account at `provider` (or grants it more scopes): through the provider's page and back here, or to `returnTo`. */
-  async linkConnectedAccount(provider: string, options: { scopes?: readonly string[]; returnTo?: string } = {}): Promise<void> {
-    await this.context.linkOAuthAccount(provider, options);
-  }
-
-  private connectedAccountContext(provider: string | null, scope: string): ConnectedAccountContext {
-    return {
-      api: this.context.api,
-      accessType: this.context.accessType,
-      session: this.session,
-      userIdOrMe: "me",
-      // Else getConnectedAccount (and useConnectedAccount) would go on offering the cached token.
-      ...(provider === null ? {} : { tokenGone: () => this.context.connectedAccessToken(provider, scope).invalidate() }),
-    };
   }
 
   listContactChannels(): Promise<ContactChannel[]> {
