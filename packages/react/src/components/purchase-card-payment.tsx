@@ -83,7 +83,14 @@ export function CardPayment(props: CardPaymentProps) {
   );
 }
 
-function PayForm({ fullCode, returnUrl, priceId, quantity, disabled, stripeAccountId }: CardPaymentProps & { stripeAccountId: string | null }) {
+function PayForm({
+  fullCode,
+  returnUrl,
+  priceId,
+  quantity,
+  disabled,
+  stripeAccountId,
+}: CardPaymentProps & { stripeAccountId: string | null }) {
   const app = useStackApp();
   const stripe = useStripe();
   const elements = useElements();

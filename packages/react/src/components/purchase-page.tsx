@@ -91,8 +91,8 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
     return (
       <Card title="Payments not enabled" header={brand}>
         <p className="lk-muted" role="note">
-          {info.projectDisplayName ?? "This project"} cannot take payments yet: its Stripe account is not set up to charge cards.
-          Nothing was bought.
+          {info.projectDisplayName ?? "This project"} cannot take payments yet: its Stripe account is not set up to charge cards. Nothing
+          was bought.
         </p>
       </Card>
     );
