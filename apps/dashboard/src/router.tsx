@@ -42,6 +42,11 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import("./layout/handler-pages.tsx")).HandlerPages }),
       },
       // An app's end user buying a product: public, the code in the URL is the credential (no owner sign-in).
+      // Where Stripe sends the buyer after a card payment (a fixed path: it wins over a code).
+      {
+        path: `/${"purchase" satisfies DashboardRouteRoot}/return`,
+        lazy: async () => ({ Component: (await import("./pages/purchase/purchase-return-page.tsx")).default }),
+      },
       {
         path: `/${"purchase" satisfies DashboardRouteRoot}/:code`,
         lazy: async () => ({ Component: (await import("./pages/purchase/purchase-page.tsx")).default }),

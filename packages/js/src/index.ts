@@ -69,7 +69,7 @@ export type {
   SwitchSubscriptionOptions,
   InlineProduct,
 } from "./models/product.ts";
-export type { PurchaseCodeInfo } from "./apps/purchase-codes.ts";
+export type { PurchaseCardSettings, PurchaseCodeInfo } from "./apps/purchase-codes.ts";
 export { ServerUser } from "./models/server-user.ts";
 export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";

@@ -21,6 +21,7 @@ export { useConfig } from "./use-config.ts";
 export { useItem, type ItemHolder, type ItemOfApp } from "./use-item.ts";
 export { useProducts, type ProductsHolder } from "./use-products.ts";
 export { PurchasePage, type PurchasePageProps } from "./components/purchase-page.tsx";
+export { PurchaseReturnPage, type PurchaseReturnPageProps } from "./components/purchase-return-page.tsx";
 export { PurchaseButton, type PurchaseButtonProps } from "./components/purchase-button.tsx";
 export { useCacheEntry, useCacheSnapshot } from "./use-cache-entry.ts";
 export { StackHandler } from "./components/handler.tsx";

@@ -51,6 +51,19 @@ describe("pages", () => {
     },
   );
 
+  test("only the purchase pages may load Stripe.js, its frames and its API", async () => {
+    const purchase = (await get("/purchase/abc_def?return_url=x")).headers.get("content-security-policy")!;
+    expect(purchase).toContain("script-src 'self' https://js.stripe.com https://*.js.stripe.com;");
+    expect(purchase).toContain("connect-src 'self' https://api.stripe.com;");
+    expect(purchase).toContain("frame-src 'self' about: data: https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com;");
+    expect((await get("/purchase/return")).headers.get("content-security-policy")).toBe(purchase);
+    for (const path of ["/", "/projects/6a1b/payments", "/index.html"]) {
+      const policy = (await get(path)).headers.get("content-security-policy")!;
+      expect(policy, path).toContain("script-src 'self';");
+      expect(policy, path).not.toContain("stripe");
+    }
+  });
+
   test("a changed key is named from then on", async () => {
     server.instance.services.dashboard!.setPublishableClientKey('pck_"quoted"<key>');
     const html = await (await get("/")).text();

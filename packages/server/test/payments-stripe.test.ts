@@ -448,18 +448,33 @@ describe("Stripe webhooks", () => {
 
 describe("the operator's configuration (LATCHKEY_STRIPE_*)", () => {
   it("reads the platform key, webhook secret and API address, Stripe's own by default", () => {
-    expect(configFromEnv({}).stripe).toEqual({ secretKey: null, webhookSecret: null, apiUrl: "https://api.stripe.com" });
+    expect(configFromEnv({}).stripe).toEqual({
+      secretKey: null,
+      webhookSecret: null,
+      publishableKey: null,
+      apiUrl: "https://api.stripe.com",
+    });
     expect(
       configFromEnv({
         LATCHKEY_STRIPE_SECRET_KEY: "sk_live_platform",
         LATCHKEY_STRIPE_WEBHOOK_SECRET: "whsec_platform",
+        LATCHKEY_STRIPE_PUBLISHABLE_KEY: "pk_live_platform",
         LATCHKEY_STRIPE_API_URL: "http://127.0.0.1:12111/",
       }).stripe,
-    ).toEqual({ secretKey: "sk_live_platform", webhookSecret: "whsec_platform", apiUrl: "http://127.0.0.1:12111" });
+    ).toEqual({
+      secretKey: "sk_live_platform",
+      webhookSecret: "whsec_platform",
+      publishableKey: "pk_live_platform",
+      apiUrl: "http://127.0.0.1:12111",
+    });
   });
 
   it("refuses to start with a webhook secret but no key, or an API address that is not an origin", () => {
     expect(() => configFromEnv({ LATCHKEY_STRIPE_WEBHOOK_SECRET: "whsec_x" })).toThrow(StartupError);
+    expect(() => configFromEnv({ LATCHKEY_STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toThrow(/needs LATCHKEY_STRIPE_SECRET_KEY/);
+    expect(() => configFromEnv({ LATCHKEY_STRIPE_SECRET_KEY: "sk_test_x", LATCHKEY_STRIPE_PUBLISHABLE_KEY: "sk_test_x" })).toThrow(
+      /must be a Stripe publishable key/,
+    );
     for (const url of ["api.stripe.com", "ftp://api.stripe.com", "https://api.stripe.com/v1"]) {
       expect(() => configFromEnv({ LATCHKEY_STRIPE_API_URL: url })).toThrow(/LATCHKEY_STRIPE_API_URL must be/);
     }

@@ -73,6 +73,9 @@ export interface StripeStandIn {
   close(): Promise<void>;
   /** Refunds as Stripe's events tell of them (see the block at the end of this file). */
   refundEvents: StandInRefundEvents;
+  // --- Card payments in the browser (Stripe.js's calls; see cardPaymentRoutes below) ---
+  /** The platform's publishable key, which Stripe.js's calls carry (with the Stripe-Account header). */
+  platformPublishableKey: string;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -106,6 +109,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const platformAccount = newAccount({ type: "standard", charges_enabled: true, details_submitted: true, payouts_enabled: true });
   const answer = (request: StripeStandInRequest): { status: number; json: unknown } => {
     if (standIn.down) return stripeError(500, "api_error", "An unknown error occurred");
+    const fromStripeJs = cardPaymentRoutes(request, standIn, paymentIntents);
+    if (fromStripeJs) return fromStripeJs;
     const key = request.apiKey;
     const isPlatform = key === platformKey;
     const ownAccount = key ? ownKeys.get(key) : undefined;
@@ -386,6 +391,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const standIn: StripeStandIn = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     platformKey,
+    platformPublishableKey: `pk_test_platform${randomBytes(8).toString("hex")}`,
     received: [],
     accounts,
     paymentIntents,
@@ -420,6 +426,46 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
   };
   return standIn;
+}
+
+// --- Card payments in the browser -------------------------------------------------------------------------
+// What Stripe.js asks of the API with a publishable key while a buyer pays on the purchase page: confirming a
+// payment intent with its client secret, and reading it back on the return page. A browser test forwards
+// Stripe.js's requests (to https://api.stripe.com) here. The payment method `pm_card_visa` pays;
+// `pm_card_chargeDeclined` is declined, as Stripe's test cards are.
+
+/** Test payment methods a confirmation may name: the first pays, the second is declined. */
+export const STAND_IN_CARDS = { pays: "pm_card_visa", declined: "pm_card_chargeDeclined" } as const;
+
+function cardPaymentRoutes(
+  request: StripeStandInRequest,
+  standIn: StripeStandIn,
+  paymentIntents: Map<string, StandInObject>,
+): { status: number; json: unknown } | null {
+  const match = /^\/v1\/payment_intents\/([^/]+)(\/confirm)?$/.exec(request.path);
+  if (!match || request.apiKey !== standIn.platformPublishableKey) return null;
+  const intent = paymentIntents.get(decodeURIComponent(match[1]!));
+  const json = intent?.json as (StandInObject["json"] & { client_secret: string; status: string }) | undefined;
+  // Stripe answers a publishable key only about an intent whose client secret it is shown, on its account.
+  if (!intent || !json || json.client_secret !== request.form.client_secret || intent.account !== request.stripeAccount)
+    return stripeError(404, "invalid_request_error", `No such payment_intent: '${match[1]}'`, { code: "resource_missing" });
+  if (request.method === "GET" && !match[2]) return { status: 200, json };
+  if (request.method !== "POST" || !match[2]) return null;
+  if (json.status === "succeeded")
+    return stripeError(400, "invalid_request_error", "This PaymentIntent has already succeeded.", {
+      code: "payment_intent_unexpected_state",
+    });
+  if (request.form.payment_method === STAND_IN_CARDS.declined) {
+    const declined = { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
+    Object.assign(json, { status: "requires_payment_method", last_payment_error: declined });
+    return { status: 402, json: { error: { ...declined, payment_intent: json } } };
+  }
+  Object.assign(json, {
+    status: "succeeded",
+    payment_method: request.form.payment_method ?? STAND_IN_CARDS.pays,
+    last_payment_error: null,
+  });
+  return { status: 200, json };
 }
 
 /** An event as Stripe delivers it; `account` for an event about a connected account (Connect). */

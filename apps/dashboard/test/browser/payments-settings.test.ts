@@ -6,6 +6,9 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest";
+import { eq } from "drizzle-orm";
+import { paymentStripeAccounts } from "../../../../packages/server/src/capabilities/payments/account-schema.ts";
+import { ownSecretsOf } from "../../../../packages/server/src/capabilities/payments/domain/stripe-account.ts";
 import { startStripeStandIn, type StripeStandIn } from "../../../../packages/server/test/stripe-stand-in.ts";
 import {
   expectHeading,
@@ -57,6 +60,7 @@ test("shows no account at first, then the project's own Stripe key's account, th
   const { secretKey } = stripe.addOwnAccount({ charges_enabled: true });
   await dialog.getByLabel("Secret key").fill(secretKey);
   await dialog.getByLabel("Webhook signing secret").fill("whsec_ownprojectsecret0123");
+  await dialog.getByLabel("Publishable key").fill("pk_test_ownproject0123");
   await dialog.getByRole("button", { name: "Save keys" }).click();
   await expect.poll(() => dialog.isVisible()).toBe(false);
   const facts = stripeCard().getByRole("definition");
@@ -64,4 +68,8 @@ test("shows no account at first, then the project's own Stripe key's account, th
   expect(await stripeCard().textContent()).toContain("Can charge");
   expect(await page.content()).not.toContain(secretKey);
   expect(await owner.project.app.getStripeAccountInfo()).not.toBeNull();
+  // Kept with the secret key, for the purchase page's card form.
+  const services = dashboard.server.instance.services;
+  const [row] = await services.db.select().from(paymentStripeAccounts).where(eq(paymentStripeAccounts.projectId, owner.id));
+  expect((await ownSecretsOf(services, row!)).publishableKey).toBe("pk_test_ownproject0123");
 });

@@ -268,7 +268,8 @@ export class StackAdminApp extends StackServerApp {
   setupPayments = () => this.#payments.setupPayments();
   getStripeAccountInfo = () => this.#payments.getStripeAccountInfo();
   createStripeWidgetAccountSession = () => this.#payments.createStripeWidgetAccountSession();
-  setStripeOwnKey = (options: { secretKey: string; webhookSecret: string }) => this.#payments.setStripeOwnKey(options);
+  setStripeOwnKey = (options: { secretKey: string; webhookSecret: string; publishableKey?: string }) =>
+    this.#payments.setStripeOwnKey(options);
 
   // -------------------------------------------------------------------------
   // Workflows (Latchkey's own): TypeScript run on the project's events, and their run log

@@ -40,12 +40,17 @@ export class AdminPayments {
 
   /**
    * Makes the project take payments with its own Stripe account instead of Connect: the key is checked with
-   * Stripe, then kept encrypted on the server with the webhook signing secret.
+   * Stripe, then kept encrypted on the server with the webhook signing secret and the publishable key (which the
+   * purchase page's card form needs: without it buyers cannot pay by card).
    */
-  async setStripeOwnKey(options: { secretKey: string; webhookSecret: string }): Promise<StripeAccountInfo> {
+  async setStripeOwnKey(options: { secretKey: string; webhookSecret: string; publishableKey?: string }): Promise<StripeAccountInfo> {
     return this.context.api.call("POST /internal/payments/stripe/own-key", {
       ...this.asAdmin,
-      body: { secret_key: options.secretKey, webhook_secret: options.webhookSecret },
+      body: {
+        secret_key: options.secretKey,
+        webhook_secret: options.webhookSecret,
+        ...(options.publishableKey ? { publishable_key: options.publishableKey } : {}),
+      },
     });
   }
 }

@@ -33,7 +33,14 @@ import { readCurrentUserJson } from "./current-user-read.ts";
 import { AppTeams } from "./teams.ts";
 import { AppItems } from "./items.ts";
 import { AppProducts } from "./products.ts";
-import { completeTestModePurchase, readPurchaseCode, type PurchaseCodeInfo } from "./purchase-codes.ts";
+import {
+  completeTestModePurchase,
+  readPurchaseCardSettings,
+  readPurchaseCode,
+  startCardPurchase,
+  type PurchaseCardSettings,
+  type PurchaseCodeInfo,
+} from "./purchase-codes.ts";
 import { itemCustomerOf, type GetItemOptions, type Item } from "../models/item.ts";
 import type { CancelSubscriptionOptions, CustomerProductsList, CustomerProductsRequestOptions } from "../models/product.ts";
 
@@ -339,6 +346,16 @@ export class StackClientApp extends ClientAppSignIn {
   /** The purchase page's Buy in test mode: the code's customer gets the product without paying. */
   _completeTestModePurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<void> {
     return completeTestModePurchase(this.api, options);
+  }
+
+  /** How the purchase page takes a card for a code (used or not), and whether `returnUrl` is trusted. */
+  _readPurchaseCardSettings(fullCode: string, returnUrl?: string): Promise<PurchaseCardSettings> {
+    return readPurchaseCardSettings(this.api, fullCode, returnUrl);
+  }
+
+  /** The purchase page's Pay: the client secret Stripe.js confirms; the code is used up. */
+  _startCardPurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<string> {
+    return startCardPurchase(this.api, options);
   }
 
   async getProject(): Promise<Project> {

@@ -1,7 +1,8 @@
 /**
  * What the purchase page does with a purchase code (the `<full_code>` of a
- * checkout URL): read what it sells, and, in test mode, take the product
- * without paying. Neither needs a signed-in user or a key: the code is the
+ * checkout URL): read what it sells, and take the product: in test mode
+ * without paying, otherwise paid by card (the client secret Stripe.js
+ * confirms, and the settings it is loaded with). Neither needs a signed-in user or a key: the code is the
  * credential. The code belongs to another project than the page's app (the
  * dashboard's), so the project's name is read with that project's id.
  */
@@ -78,4 +79,38 @@ export async function completeTestModePurchase(
       ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
     },
   });
+}
+
+/** How the purchase page loads Stripe.js for a code (used or not, until it expires). */
+export interface PurchaseCardSettings {
+  /** Null: the project has no Stripe account or gave no publishable key, so no card can be taken. */
+  publishableKey: string | null;
+  /** The connected account Stripe.js acts on; null for a project's own Stripe account. */
+  stripeAccountId: string | null;
+  /** The `returnUrl` asked about is on one of the project's trusted domains. */
+  returnUrlTrusted: boolean;
+}
+
+export async function readPurchaseCardSettings(api: ApiClient, fullCode: string, returnUrl?: string): Promise<PurchaseCardSettings> {
+  const json = await api.call("POST /payments/purchases/card-settings", {
+    accessType: "client",
+    body: { full_code: fullCode, ...(returnUrl === undefined ? {} : { return_url: returnUrl }) },
+  });
+  return { publishableKey: json.publishable_key, stripeAccountId: json.stripe_account_id, returnUrlTrusted: json.return_url_trusted };
+}
+
+/** Starts paying for the code at `priceId`: the client secret Stripe.js confirms the card payment with. The code is used up. */
+export async function startCardPurchase(
+  api: ApiClient,
+  options: { fullCode: string; priceId: string; quantity?: number },
+): Promise<string> {
+  const json = await api.call("POST /payments/purchases/purchase-session", {
+    accessType: "client",
+    body: {
+      full_code: options.fullCode,
+      price_id: options.priceId,
+      ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
+    },
+  });
+  return json.client_secret;
 }

@@ -2,13 +2,14 @@
  * The purchase page a checkout URL opens (`/purchase/<full_code>`): whose
  * product it is, what it costs, and a Buy button. The code is the credential,
  * so the page works for a visitor signed in nowhere. In payments test mode
- * Buy takes the product without paying; otherwise card payment is not
- * offered yet, and the page says so rather than pretend.
+ * Buy takes the product without paying; otherwise the buyer pays by card
+ * (purchase-card-payment.tsx) once the project's Stripe account may charge.
  */
 import { KnownErrors, type PurchaseCodeInfo } from "@latchkey/js";
 import { useCallback, useEffect, useId, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Card, errorText, useAction } from "./parts.tsx";
+import { CardPayment } from "./purchase-card-payment.tsx";
 
 export interface PurchasePageProps {
   /** The checkout URL's last path segment. */
@@ -86,6 +87,17 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
   }
 
   const canBuy = info.testMode && !info.alreadyBoughtNonStackable && priceId !== null;
+  if (!info.testMode && !info.chargesEnabled) {
+    return (
+      <Card title="Payments not enabled" header={brand}>
+        <p className="lk-muted" role="note">
+          {info.projectDisplayName ?? "This project"} cannot take payments yet: its Stripe account is not set up to charge cards. Nothing
+          was bought.
+        </p>
+      </Card>
+    );
+  }
+  const price = priceId === null ? undefined : info.product.prices[priceId];
   return (
     <Card title={info.product.displayName} header={brand}>
       {priceIds.length === 0 ? <p className="lk-muted">This product has no price to buy it at.</p> : null}
@@ -117,22 +129,37 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
         </label>
       ) : null}
       {info.conflictingProducts.length > 0 ? (
-        <p className="lk-muted">Buying this replaces {info.conflictingProducts.map((p) => p.displayName).join(", ")}.</p>
+        <div className="lk-purchase-notice" role="note" aria-label="Plan Change Detected">
+          <strong>Plan Change Detected</strong>
+          <p className="lk-muted">Buying this replaces {info.conflictingProducts.map((p) => p.displayName).join(", ")}.</p>
+        </div>
       ) : null}
-      {info.alreadyBoughtNonStackable ? <p className="lk-muted">You already own this product.</p> : null}
-      {!info.testMode ? (
-        <p className="lk-muted" role="note">
-          Card payment is not available yet: this purchase cannot be completed here.
-        </p>
-      ) : (
-        <p className="lk-muted">Test mode: buying takes no payment.</p>
-      )}
-      <Alert>{buy.error}</Alert>
-      <div className="lk-actions">
-        <button type="button" className="lk-button" disabled={!canBuy || buy.busy} onClick={() => void buy.run()}>
-          Buy
-        </button>
-      </div>
+      {info.alreadyBoughtNonStackable ? (
+        <div className="lk-purchase-notice" role="note" aria-label="Already Purchased">
+          <strong>Already Purchased</strong>
+          <p className="lk-muted">You already own this product.</p>
+        </div>
+      ) : null}
+      {info.testMode ? (
+        <>
+          <p className="lk-muted">Test mode: buying takes no payment.</p>
+          <Alert>{buy.error}</Alert>
+          <div className="lk-actions">
+            <button type="button" className="lk-button" disabled={!canBuy || buy.busy} onClick={() => void buy.run()}>
+              Buy
+            </button>
+          </div>
+        </>
+      ) : price && priceId !== null ? (
+        <CardPayment
+          fullCode={fullCode}
+          returnUrl={returnUrl}
+          price={price}
+          priceId={priceId}
+          quantity={quantity}
+          disabled={info.alreadyBoughtNonStackable}
+        />
+      ) : null}
     </Card>
   );
 }

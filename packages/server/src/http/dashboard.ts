@@ -25,30 +25,40 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
+ * The purchase pages (`/purchase/…`) take cards with Stripe.js: its script and frames, the API it calls, and
+ * the card issuer's checks (3-D Secure) that Stripe frames. No other page may load anything of Stripe's.
+ */
+const STRIPE_JS = "https://js.stripe.com https://*.js.stripe.com";
+
+/**
  * The page may run only its own scripts and talk only to this server; inline styles are allowed
  * because React's style props and the components' injected stylesheet use them. E-mail previews
  * are sandboxed iframes (srcdoc), which inherit this policy: their images may come from anywhere.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https: http:",
-  "connect-src 'self'",
-  "frame-src 'self' about: data:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join("; ");
+function contentSecurityPolicy(stripe: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self'${stripe ? ` ${STRIPE_JS}` : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https: http:",
+    `connect-src 'self'${stripe ? " https://api.stripe.com" : ""}`,
+    `frame-src 'self' about: data:${stripe ? ` ${STRIPE_JS} https://hooks.stripe.com` : ""}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
 
-const PAGE_HEADERS = {
-  "content-type": CONTENT_TYPES[".html"]!,
-  "cache-control": "no-cache",
-  "content-security-policy": CONTENT_SECURITY_POLICY,
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  "x-frame-options": "DENY",
-};
+function pageHeaders(stripe: boolean) {
+  return {
+    "content-type": CONTENT_TYPES[".html"]!,
+    "cache-control": "no-cache",
+    "content-security-policy": contentSecurityPolicy(stripe),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "x-frame-options": "DENY",
+  };
+}
 
 export class DashboardSite {
   #publishableClientKey: string | null;
@@ -81,7 +91,7 @@ export class DashboardSite {
   respond(path: string, method: string, accept?: string | null): Response | null {
     if (method !== "GET" && method !== "HEAD") return null;
     // The page itself goes out only with its headers (the policy that forbids framing it, the key).
-    if (path === "/index.html") return this.page(method);
+    if (path === "/index.html") return this.page(method, path);
     const file = this.fileOf(path);
     if (file) {
       const body = method === "HEAD" ? null : readFileSync(file);
@@ -98,14 +108,15 @@ export class DashboardSite {
     // A missing hashed asset is a stale page asking for an old build: a 404 lets it fail visibly instead of parsing HTML as code.
     if (path.startsWith("/assets/") || extname(path) !== "") return null;
     // The router's pages; anything else is no page of the dashboard's.
-    if (path === "/" || isPagePath(path)) return this.page(method);
+    if (path === "/" || isPagePath(path)) return this.page(method, path);
     // A person who followed a wrong link still gets the dashboard's own "Page not found", with a 404 status
     // that load balancers, crawlers and scripts (which do not ask for HTML) read as it is.
-    return accept?.includes("text/html") ? this.page(method, 404) : null;
+    return accept?.includes("text/html") ? this.page(method, path, 404) : null;
   }
 
-  private page(method: string, status = 200): Response {
-    return new Response(method === "HEAD" ? null : this.index(), { status, headers: PAGE_HEADERS });
+  private page(method: string, path: string, status = 200): Response {
+    const headers = pageHeaders(status === 200 && path.startsWith("/purchase/"));
+    return new Response(method === "HEAD" ? null : this.index(), { status, headers });
   }
 
   private fileOf(path: string): string | null {

@@ -39,6 +39,11 @@ export const stripeOwnKeyBody = z.strictObject({
    * `/integrations/stripe/webhooks/<project id>` under this server's API.
    */
   webhook_secret: z.string().regex(/^whsec_[A-Za-z0-9_+/=]+$/, "must be a Stripe webhook signing secret (whsec_…)"),
+  /** The same account's publishable key (`pk_…`), which the purchase page loads Stripe.js with; without it no card form. */
+  publishable_key: z
+    .string()
+    .regex(/^pk_[A-Za-z0-9_]+$/, "must be a Stripe publishable key (pk_…)")
+    .optional(),
 });
 export type StripeOwnKeyBody = z.infer<typeof stripeOwnKeyBody>;
 

@@ -145,6 +145,21 @@ export const validatePurchaseCodeJson = z.strictObject({
   test_mode: z.boolean(),
 });
 
+/**
+ * What the purchase page and its return page load Stripe.js with: the publishable key (the operator's platform
+ * key for a connected account, the project's own for an own-key account) and the connected account to act on.
+ * It answers for a code already used too (the return page reads it after the payment), until the code expires.
+ */
+export const purchaseCardSettingsJson = z.strictObject({
+  /** Null when the project has no Stripe account, or its publishable key was never given: no card form. */
+  publishable_key: z.string().nullable(),
+  /** The connected account Stripe.js acts on (`stripeAccount`); null for an own-key account (the key's own). */
+  stripe_account_id: z.string().nullable(),
+  /** Whether the `return_url` asked about is on one of the project's trusted domains (false when none was given). */
+  return_url_trusted: z.boolean(),
+});
+export type PurchaseCardSettingsJson = z.infer<typeof purchaseCardSettingsJson>;
+
 /** A switch moves a user's or a team's subscription (a custom customer has no card to charge). */
 export const switchSubscriptionParams = z.strictObject({ customer_type: z.enum(["user", "team"]), customer_id: z.string() });
 
@@ -249,6 +264,16 @@ export const paymentsProductsEndpoints = {
     body: z.strictObject({ full_code: z.string(), return_url: z.url().optional() }),
     response: validatePurchaseCodeJson,
     errors: [KnownErrors.VerificationCodeNotFound, KnownErrors.RedirectUrlNotWhitelisted],
+  }),
+  purchaseCardSettings: defineEndpoint({
+    method: "POST",
+    path: "/payments/purchases/card-settings",
+    summary: "How the purchase page takes a card for a purchase code (used or not), and whether its return URL is trusted",
+    tags: ["Payments"],
+    access: "public",
+    body: z.strictObject({ full_code: z.string(), return_url: z.url().optional() }),
+    response: purchaseCardSettingsJson,
+    errors: [KnownErrors.VerificationCodeNotFound],
   }),
   purchaseSession: defineEndpoint({
     method: "POST",

@@ -73,8 +73,13 @@ function OwnKeyForm({ onDone }: { onDone: (saved: boolean) => void }) {
   const app = useAdminApp();
   const [secretKey, setSecretKey] = useState("");
   const [webhookSecret, setWebhookSecret] = useState("");
+  const [publishableKey, setPublishableKey] = useState("");
   const action = useAction(async () => {
-    await app.setStripeOwnKey({ secretKey: secretKey.trim(), webhookSecret: webhookSecret.trim() });
+    await app.setStripeOwnKey({
+      secretKey: secretKey.trim(),
+      webhookSecret: webhookSecret.trim(),
+      publishableKey: publishableKey.trim() || undefined,
+    });
   });
   return (
     <form
@@ -107,6 +112,20 @@ function OwnKeyForm({ onDone }: { onDone: (saved: boolean) => void }) {
             required
             value={webhookSecret}
             onChange={(e) => setWebhookSecret(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field
+        label="Publishable key"
+        hint="Of the same account (pk_live_… or pk_test_…): the purchase page's card form needs it. Left empty, buyers cannot pay by card."
+      >
+        {(props) => (
+          <input
+            {...props}
+            className="input mono"
+            autoComplete="off"
+            value={publishableKey}
+            onChange={(e) => setPublishableKey(e.target.value)}
           />
         )}
       </Field>

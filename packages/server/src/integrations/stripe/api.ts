@@ -11,6 +11,8 @@ export interface StripeSettings {
   secretKey: string | null;
   /** The signing secret of the platform's webhook endpoint (Connect events); null: none is accepted. */
   webhookSecret: string | null;
+  /** The platform account's publishable key, for the purchase page's Stripe.js; null or absent: no card form for Connect. */
+  publishableKey?: string | null;
   /** The API's origin, e.g. https://api.stripe.com. */
   apiUrl: string;
 }

@@ -105,6 +105,25 @@ export async function findPurchaseCode(services: Services, scope: Tenancy, fullC
   return codeOf(row);
 }
 
+/**
+ * The code as it was issued, used or not, until it expires: what the purchase page's return page still reads
+ * after the payment used it up. VERIFICATION_CODE_NOT_FOUND when it is unknown or expired.
+ */
+export async function findIssuedPurchaseCode(services: Services, scope: Tenancy, fullCode: string, now: Date): Promise<PurchaseCode> {
+  const [row] = await services.db
+    .select(codeColumns)
+    .from(paymentPurchaseCodes)
+    .where(
+      and(
+        inTenancy(paymentPurchaseCodes, scope),
+        eq(paymentPurchaseCodes.codeHash, digest(fullCode)),
+        gt(paymentPurchaseCodes.expiresAt, now),
+      ),
+    );
+  if (!row) throw new KnownErrors.VerificationCodeNotFound();
+  return codeOf(row);
+}
+
 /** Marks the code used, in the purchase's transaction; VERIFICATION_CODE_NOT_FOUND when it is not (or no longer) usable. */
 export async function takePurchaseCode(tx: DbOrTx, scope: Tenancy, fullCode: string, now: Date): Promise<PurchaseCode> {
   const [row] = await tx

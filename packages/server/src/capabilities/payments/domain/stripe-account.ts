@@ -18,6 +18,8 @@ import { paymentStripeAccounts, type PaymentStripeAccountRow } from "../account-
 export interface StripeOwnSecrets {
   secretKey: string;
   webhookSecret: string;
+  /** The account's publishable key, for the purchase page; null when it was not given. */
+  publishableKey: string | null;
 }
 
 const NO_PLATFORM =
@@ -44,8 +46,8 @@ export async function ownSecretsOf(services: Services, row: PaymentStripeAccount
     dataKey: { keyId: row.keyId, wrapped: row.wrappedDataKey },
     sealed: row.sealedSecrets,
   });
-  const parsed = JSON.parse(json) as { secret_key: string; webhook_secret: string };
-  return { secretKey: parsed.secret_key, webhookSecret: parsed.webhook_secret };
+  const parsed = JSON.parse(json) as { secret_key: string; webhook_secret: string; publishable_key?: string };
+  return { secretKey: parsed.secret_key, webhookSecret: parsed.webhook_secret, publishableKey: parsed.publishable_key ?? null };
 }
 
 /** The calls that reach the account: the platform's for a connected account, the project's own key's otherwise. */
@@ -167,7 +169,8 @@ export async function setOwnStripeKey(services: Services, tenancy: Tenancy, body
   const sealed = await sealUnder(
     services.dataVaultSealer,
     secretsContext(tenancy),
-    JSON.stringify({ secret_key: body.secret_key, webhook_secret: body.webhook_secret }),
+    // The publishable key is no secret, but it belongs with the key it pairs with: kept, and replaced, together.
+    JSON.stringify({ secret_key: body.secret_key, webhook_secret: body.webhook_secret, publishable_key: body.publishable_key }),
   );
   const now = services.clock.date();
   const stored = {

@@ -1,0 +1,138 @@
+/**
+ * The purchase page's card form: Stripe's Payment Element, in deferred-intent
+ * mode (nothing is made at Stripe until the buyer pays), and Pay. Pay checks
+ * the form with Stripe, asks the server for the payment's client secret (a
+ * payment intent, or a subscription's first invoice), then confirms it; Stripe
+ * sends the browser on to the return page (purchase-return-page.tsx).
+ *
+ * Stripe.js is loaded from js.stripe.com only when this form shows (the `pure`
+ * entry loads nothing on import), with the publishable key and account the
+ * server names for the code (card-settings).
+ */
+import type { PurchaseCardSettings, PurchaseCodeInfo } from "@latchkey/js";
+import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe } from "@stripe/stripe-js";
+// The `pure` entry loads Stripe.js only when called (the main one loads it on import); the package has no
+// export map, so it is named by file.
+import { loadStripe } from "@stripe/stripe-js/dist/pure.mjs";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useStackApp } from "../provider.tsx";
+import { Alert, errorText, useAction } from "./parts.tsx";
+
+type Price = PurchaseCodeInfo["product"]["prices"][string];
+
+/** The return page's path on this origin; Stripe adds `payment_intent_client_secret` (and more) to it. */
+export const PURCHASE_RETURN_PATH = "/purchase/return";
+
+/** The one currency purchases are charged in (the server charges a price's USD amount). */
+const CHARGE_CURRENCY = "usd";
+
+export interface CardPaymentProps {
+  fullCode: string;
+  returnUrl: string | undefined;
+  price: Price;
+  priceId: string;
+  quantity: number;
+  /** The customer already owns the product: Pay stays disabled. */
+  disabled: boolean;
+}
+
+/** Loads Stripe.js once per key and account (loadStripe itself loads the script once per page). */
+function useStripeSettings(fullCode: string, returnUrl: string | undefined) {
+  const app = useStackApp();
+  const [state, setState] = useState<{ settings: PurchaseCardSettings | null; error: string | null }>({ settings: null, error: null });
+  useEffect(() => {
+    let current = true;
+    app._readPurchaseCardSettings(fullCode, returnUrl).then(
+      (settings) => current && setState({ settings, error: null }),
+      (error: unknown) => current && setState({ settings: null, error: errorText(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [app, fullCode, returnUrl]);
+  return state;
+}
+
+/** Stripe.js for the key and account the server named (null until known, or when the project gave no key). */
+export function useStripeJs(settings: PurchaseCardSettings | null): Promise<Stripe | null> | null {
+  const key = settings?.publishableKey ?? null;
+  const account = settings?.stripeAccountId ?? null;
+  return useMemo(() => (key ? loadStripe(key, account ? { stripeAccount: account } : undefined) : null), [key, account]);
+}
+
+export function CardPayment(props: CardPaymentProps) {
+  const { settings, error } = useStripeSettings(props.fullCode, props.returnUrl);
+  const stripe = useStripeJs(settings);
+  const usd = props.price.USD;
+  if (error) return <Alert>{error}</Alert>;
+  if (!settings) return <p className="lk-muted">Loading the card form…</p>;
+  if (!stripe || usd === undefined) {
+    return (
+      <p className="lk-muted" role="note">
+        Card payment is not set up for this project: this purchase cannot be completed here.
+      </p>
+    );
+  }
+  const amount = Math.round(Number(usd) * 100) * props.quantity;
+  const options = { mode: props.price.interval ? ("subscription" as const) : ("payment" as const), currency: CHARGE_CURRENCY, amount };
+  return (
+    <Elements stripe={stripe} options={options}>
+      <PayForm {...props} stripeAccountId={settings.stripeAccountId} />
+    </Elements>
+  );
+}
+
+function PayForm({
+  fullCode,
+  returnUrl,
+  priceId,
+  quantity,
+  disabled,
+  stripeAccountId,
+}: CardPaymentProps & { stripeAccountId: string | null }) {
+  const app = useStackApp();
+  const stripe = useStripe();
+  const elements = useElements();
+  const [ready, setReady] = useState(false);
+  // A declined card leaves the payment to be confirmed again with another: the code was used up making it.
+  const clientSecret = useRef<string | null>(null);
+  const pay = useAction(async () => {
+    if (!stripe || !elements) return;
+    const checked = await elements.submit();
+    if (checked.error) return checked.error.message ?? "Check the card details.";
+    clientSecret.current ??= await app._startCardPurchase({ fullCode, priceId, quantity });
+    const confirmed = await stripe.confirmPayment({
+      elements,
+      clientSecret: clientSecret.current,
+      confirmParams: { return_url: returnPageUrl(fullCode, stripeAccountId, returnUrl) },
+    });
+    // Only a failure comes back here: a confirmed payment has sent the browser to the return page.
+    return confirmed.error.message ?? "The payment did not go through.";
+  });
+  return (
+    <form
+      className="lk-purchase-card"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void pay.run();
+      }}
+    >
+      <PaymentElement onReady={() => setReady(true)} />
+      <Alert>{pay.error}</Alert>
+      <div className="lk-actions">
+        <button type="submit" className="lk-button" disabled={disabled || !ready || !stripe || !elements || pay.busy}>
+          Pay
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function returnPageUrl(fullCode: string, stripeAccountId: string | null, returnUrl: string | undefined): string {
+  const url = new URL(PURCHASE_RETURN_PATH, window.location.origin);
+  if (stripeAccountId) url.searchParams.set("stripe_account_id", stripeAccountId);
+  url.searchParams.set("purchase_full_code", fullCode);
+  if (returnUrl !== undefined) url.searchParams.set("return_url", returnUrl);
+  return url.toString();
+}
