@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { standInBilling, type StandInBilling } from "./stripe-stand-in-billing.ts";
 
 export interface StripeStandInRequest {
   method: string;
@@ -70,6 +71,8 @@ export interface StripeStandIn {
   updateAccount(id: string, changes: Partial<StandInAccount>): StandInAccount;
   /** While true, every request is answered 500 as an outage would be. */
   down: boolean;
+  /** Saving cards: SetupIntents, a customer's cards (stripe-stand-in-billing.ts). */
+  billing: StandInBilling;
   close(): Promise<void>;
 }
 
@@ -164,6 +167,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         },
       };
     }
+    // Billing: SetupIntents and saved cards (stripe-stand-in-billing.ts).
+    const billed = billingCalls.answer(request, isPlatform ? (request.stripeAccount ?? undefined) : ownAccount);
+    if (billed) return billed;
     const objectPath = /^\/v1\/(customers|subscriptions)\/([^/]+)$/.exec(path);
     if (objectPath) {
       const on = isPlatform ? request.stripeAccount : ownAccount!;
@@ -235,6 +241,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const paymentIntents = new Map<string, StandInObject>();
   const subscriptions = new Map<string, StandInObject>();
   const customers = new Map<string, StandInObject>();
+  const billingCalls = standInBilling(customers);
   /** A subscription's invoice → the payment intent that paid it (the stand-in counts every invoice as paid). */
   const invoiceIntents = new Map<string, string>();
   const cardDeclined = () =>
@@ -398,6 +405,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     customers,
     refunds: [],
     down: false,
+    billing: billingCalls.billing,
     declineCards: false,
     saveDefaultCard(customerId) {
       const customer = customers.get(customerId);
