@@ -80,14 +80,23 @@ describe("the default card", () => {
     expect((await billing(user.as, user.userId)).body).toEqual({ has_customer: true, default_payment_method: null });
 
     // A card saved on the customer but not made the default is the last place looked.
-    const attached = stripe.billing.attachCard(stripeCustomerOf(user.userId)!, { brand: "amex", last4: "0005", exp_month: 3, exp_year: 2032 });
+    const attached = stripe.billing.attachCard(stripeCustomerOf(user.userId)!, {
+      brand: "amex",
+      last4: "0005",
+      exp_month: 3,
+      exp_year: 2032,
+    });
     expect((await billing(project.server, user.userId)).body).toEqual({
       has_customer: true,
       default_payment_method: { id: attached, brand: "amex", last4: "0005", exp_month: 3, exp_year: 2032 },
     });
     // The invoices' default comes first.
     const own = stripe.saveDefaultCard(stripeCustomerOf(user.userId)!);
-    expect((await billing(project.server, user.userId)).body.default_payment_method).toMatchObject({ id: own, brand: "visa", last4: "4242" });
+    expect((await billing(project.server, user.userId)).body.default_payment_method).toMatchObject({
+      id: own,
+      brand: "visa",
+      last4: "4242",
+    });
   });
 });
 
@@ -196,7 +205,11 @@ describe("who may ask", () => {
 
   it("the team's admin and a server reach the team's billing", async () => {
     expect((await billing(alice.as, teamId, "team")).body).toEqual({ has_customer: false, default_payment_method: null });
-    expect((await invoices(project.server, teamId, "", "team")).body).toEqual({ items: [], is_paginated: true, pagination: { next_cursor: null } });
+    expect((await invoices(project.server, teamId, "", "team")).body).toEqual({
+      items: [],
+      is_paginated: true,
+      pagination: { next_cursor: null },
+    });
     expect((await invoices(project.admin, alice.userId)).status).toBe(200);
   });
 });
@@ -263,9 +276,16 @@ describe("invoices", () => {
     const { project, accountId } = await kit.connectedProject();
     const { user } = await subscriber(project);
     const other = await subscriber(project);
-    await deliver(invoiceEvent("invoice.paid", accountId, { id: "in_x", subscription: "sub_elsewhere", status: "paid", total: 5, created: T0 }, T0));
     await deliver(
-      invoiceEvent("invoice.paid", accountId, { id: "in_o", subscription: other.subscriptionId, status: "paid", total: 5, created: T0 }, T0),
+      invoiceEvent("invoice.paid", accountId, { id: "in_x", subscription: "sub_elsewhere", status: "paid", total: 5, created: T0 }, T0),
+    );
+    await deliver(
+      invoiceEvent(
+        "invoice.paid",
+        accountId,
+        { id: "in_o", subscription: other.subscriptionId, status: "paid", total: 5, created: T0 },
+        T0,
+      ),
     );
     expect((await invoices(user.as, user.userId)).body.items).toEqual([]);
     expect((await invoices(other.user.as, other.user.userId)).body.items).toHaveLength(1);
@@ -310,16 +330,19 @@ describe("invoices", () => {
     const hundred = await invoices(user.as, user.userId, "?limit=100");
     expect(hundred.body.items).toHaveLength(5);
     expect(hundred.body.pagination.next_cursor).toBeNull();
-    for (const limit of ["0", "101", "ten"])
-      expectKnownError(await invoices(user.as, user.userId, `?limit=${limit}`), "SCHEMA_ERROR", 400);
+    for (const limit of ["0", "101", "ten"]) expectKnownError(await invoices(user.as, user.userId, `?limit=${limit}`), "SCHEMA_ERROR", 400);
 
     const invalid = /^Invalid cursor$/;
     expectPlainError(await invoices(user.as, user.userId, "?cursor=nope"), 400, invalid);
     expectPlainError(await invoices(user.as, user.userId, `?cursor=${UNKNOWN_UUID}`), 400, invalid);
     // Another customer's cursor is no cursor of this list.
     const other = await subscriber(project);
-    await deliver(invoiceEvent("invoice.paid", accountId, { ...made[0]!, id: "in_other", subscription: other.subscriptionId, status: "paid" }, T0));
-    await deliver(invoiceEvent("invoice.paid", accountId, { ...made[0]!, id: "in_other2", subscription: other.subscriptionId, status: "paid" }, T0));
+    await deliver(
+      invoiceEvent("invoice.paid", accountId, { ...made[0]!, id: "in_other", subscription: other.subscriptionId, status: "paid" }, T0),
+    );
+    await deliver(
+      invoiceEvent("invoice.paid", accountId, { ...made[0]!, id: "in_other2", subscription: other.subscriptionId, status: "paid" }, T0),
+    );
     const othersCursor = (await invoices(other.user.as, other.user.userId, "?limit=1")).body.pagination.next_cursor as string;
     expect(othersCursor).not.toBeNull();
     expectPlainError(await invoices(user.as, user.userId, `?cursor=${othersCursor}`), 400, invalid);

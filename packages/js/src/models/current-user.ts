@@ -34,6 +34,13 @@ import { UserWithTeams } from "./user-with-teams.ts";
 import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
 import type { Item } from "./item.ts";
 import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions, SwitchSubscriptionOptions } from "./product.ts";
+import type {
+  CustomerBilling,
+  CustomerDefaultPaymentMethod,
+  CustomerInvoicesList,
+  CustomerInvoicesListOptions,
+  CustomerPaymentMethodSetupIntent,
+} from "./billing.ts";
 
 /** The signed-in user, as a client app (or a server app reading its own user) sees them. */
 export class CurrentUser extends UserWithTeams {
@@ -202,6 +209,39 @@ export class CurrentUser extends UserWithTeams {
   /** Moves this user's subscription to another product of its product line, charged to their saved card. */
   switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
     return this.payments().switchSubscription(options);
+  }
+
+  // -------------------------------------------------------------------------
+  // Billing
+
+  /** Whether Stripe knows this user, and the card this user's subscriptions are charged to. */
+  getBilling(): Promise<CustomerBilling> {
+    return this._billingEntry().get();
+  }
+
+  /** The cache entry behind `getBilling`, for hooks. */
+  _billingEntry(): CacheEntry<CustomerBilling> {
+    return this.payments().billingEntry();
+  }
+
+  /** A page of the invoices of this user's subscriptions, newest first. */
+  listInvoices(options: CustomerInvoicesListOptions = {}): Promise<CustomerInvoicesList> {
+    return this._invoicesEntry(options).get();
+  }
+
+  /** The cache entry behind `listInvoices`, for hooks. */
+  _invoicesEntry(options: CustomerInvoicesListOptions = {}): CacheEntry<CustomerInvoicesList> {
+    return this.payments().invoicesEntry(options);
+  }
+
+  /** A Stripe SetupIntent that saves a card for this user: confirm it with Stripe's card form, on `stripeAccountId`. */
+  createPaymentMethodSetupIntent(): Promise<CustomerPaymentMethodSetupIntent> {
+    return this.payments().createPaymentMethodSetupIntent();
+  }
+
+  /** Makes the card a succeeded SetupIntent saved this user's default; answers the default card after. */
+  setDefaultPaymentMethodFromSetupIntent(setupIntentId: string): Promise<CustomerDefaultPaymentMethod | null> {
+    return this.payments().setDefaultPaymentMethodFromSetupIntent(setupIntentId);
   }
 
   protected payments(): CustomerPayments {
