@@ -62,7 +62,8 @@ export async function recordStripeInvoice(ctx: InvoiceEventContext, event: { cre
       stripeSubscriptionId: subscriptionId,
       customerType: sold.customerType,
       customerId: sold.customerId,
-      createdAt: fromSeconds(invoice.created),
+      // An invoice that leaves out when it was made (an older API version's event) counts from its event.
+      createdAt: fromSeconds(Number.isFinite(invoice.created) ? invoice.created : event.created),
       ...state,
     })
     .onConflictDoUpdate({
