@@ -21,8 +21,10 @@ const WEBHOOK_SECRET = "whsec_platformbillingsecret0123456";
 const NOT_SET_UP = /^Payments are not set up in this Stack Auth project\./;
 
 const PAYMENTS = {
+  productLines: { plans: { displayName: "Plans" } },
   products: {
-    pro: { displayName: "Pro", prices: { monthly: { USD: "12.50", interval: [1, "month"] } } },
+    pro: { displayName: "Pro", productLineId: "plans", prices: { monthly: { USD: "12.50", interval: [1, "month"] } } },
+    business: { displayName: "Business", productLineId: "plans", prices: { monthly: { USD: "30", interval: [1, "month"] } } },
     lifetime: { displayName: "Lifetime", prices: { once: { USD: "50" } } },
   },
 };
@@ -168,6 +170,40 @@ describe("saving a card through a SetupIntent", () => {
     expectPlainError(await setupIntent(user.as, user.userId), 400, NOT_SET_UP);
     expectPlainError(await setDefault(user.as, user.userId, "seti_x"), 400, NOT_SET_UP);
     expect(stripe.received.slice(before)).toEqual([]);
+  });
+});
+
+describe("the card a plan switch charges", () => {
+  async function switchToBusiness(project: Project, user: EndUser) {
+    const before = stripe.received.length;
+    const res = await server.request(`/payments/products/user/${user.userId}/switch`, {
+      method: "POST",
+      as: user.as,
+      body: { from_product_id: "pro", to_product_id: "business" },
+    });
+    expect(res.status, res.text).toBe(200);
+    return stripe.received.slice(before).find((r) => r.method === "POST" && r.path.startsWith("/v1/subscriptions/"))!.form;
+  }
+
+  async function proSubscriber(project: Project, accountId: string): Promise<EndUser> {
+    const user = await signUpUser(server, project);
+    await kit.startPurchase(project, user.userId, "pro", "monthly");
+    const sub = [...stripe.subscriptions.values()].find((s) => s.json.metadata.latchkey_customer_id === user.userId)!.json;
+    const start = Math.floor(server.clock.now() / 1000);
+    expect((await kit.deliver(kit.invoicePaid(sub.id, start, start + 30 * 86400, accountId))).status).toBe(200);
+    return user;
+  }
+
+  it("is the one saved through a SetupIntent, else the first card saved on the customer", async () => {
+    const { project, accountId } = await kit.connectedProject();
+    const saver = await proSubscriber(project, accountId);
+    const { intentId, cardId } = await savedThroughIntent(saver.as, saver.userId);
+    expect((await setDefault(saver.as, saver.userId, intentId)).status).toBe(200);
+    expect((await switchToBusiness(project, saver)).default_payment_method).toBe(cardId);
+
+    const attacher = await proSubscriber(project, accountId);
+    const attached = stripe.billing.attachCard(stripeCustomerOf(attacher.userId)!);
+    expect((await switchToBusiness(project, attacher)).default_payment_method).toBe(attached);
   });
 });
 
