@@ -1,7 +1,7 @@
 /**
  * Account settings' billing: the card the user's subscriptions are charged
- * to, their plans (a renewing one can be cancelled: it stays until its
- * period ends) and their latest invoices. Shown only to a user with
+ * to, what they own (a renewing plan can be cancelled: it stays until its
+ * period ends, then listed without renewal) and their latest invoices. Shown only to a user with
  * something to bill: a Stripe customer, a product or an invoice.
  */
 import type { CurrentUser, CustomerBilling, CustomerInvoicesList, CustomerProductsList } from "@latchkey/js";
@@ -48,7 +48,6 @@ export function BillingSection({ user }: { user: CurrentUser }) {
   }
   if (!value || (!value.billing.hasCustomer && value.products.length === 0 && value.invoices.length === 0)) return null;
   const card = value.billing.defaultPaymentMethod;
-  const plans = value.products.filter((product) => product.subscription !== null);
   return (
     <Section title="Billing">
       <Alert>{cancel.error}</Alert>
@@ -66,20 +65,20 @@ export function BillingSection({ user }: { user: CurrentUser }) {
         </p>
       </Subsection>
       <Subsection title="Plans">
-        {plans.length === 0 ? (
+        {value.products.length === 0 ? (
           <p className="lk-muted">No active plans.</p>
         ) : (
           <ul className="lk-list">
-            {plans.map((plan) => {
-              const subscription = plan.subscription!;
-              const end = subscription.currentPeriodEnd?.toLocaleDateString();
+            {value.products.map((plan, index) => {
+              const subscription = plan.subscription;
+              const end = subscription?.currentPeriodEnd?.toLocaleDateString();
               return (
-                <li key={subscription.subscriptionId ?? plan.id ?? plan.displayName} className="lk-list-item">
+                <li key={index} className="lk-list-item">
                   <span>
                     {plan.displayName}
-                    {end ? (subscription.cancelAtPeriodEnd ? ` · ends ${end}` : ` · renews ${end}`) : ""}
+                    {subscription && end ? (subscription.cancelAtPeriodEnd ? ` · ends ${end}` : ` · renews ${end}`) : ""}
                   </span>
-                  {plan.id !== null && subscription.isCancelable && !subscription.cancelAtPeriodEnd ? (
+                  {plan.id !== null && subscription?.isCancelable && !subscription.cancelAtPeriodEnd ? (
                     <ConfirmedAction
                       label="Cancel…"
                       ariaLabel={`Cancel ${plan.displayName}`}
