@@ -149,7 +149,7 @@ describe("saving a card through a SetupIntent", () => {
 
   it("refuses another customer's intent, and an intent Stripe does not know", async () => {
     const { project } = await kit.connectedProject();
-    const [alice, bob, carol] = await Promise.all([1, 2, 3].map(() => signUpUser(server, project)));
+    const [alice, bob, carol] = await Promise.all([signUpUser(server, project), signUpUser(server, project), signUpUser(server, project)]);
     const alices = await savedThroughIntent(alice.as, alice.userId);
     await savedThroughIntent(bob.as, bob.userId);
     const foreign = /^Setup intent does not belong to this customer\.$/;
@@ -260,7 +260,12 @@ describe("invoices", () => {
   }
 
   const T0 = 1_800_000_000;
-  function invoiceEvent(type: string, accountId: string, invoice: Parameters<typeof stripeInvoice>[0], eventAt: number) {
+  function invoiceEvent(
+    type: string,
+    accountId: string,
+    invoice: Parameters<typeof stripeInvoice>[0],
+    eventAt: number,
+  ): Record<string, unknown> {
     return { ...stripeEvent(type, stripeInvoice(invoice), accountId), created: eventAt };
   }
   async function deliver(event: unknown) {
