@@ -69,6 +69,15 @@ export type {
   SwitchSubscriptionOptions,
   InlineProduct,
 } from "./models/product.ts";
+export type {
+  CustomerBilling,
+  CustomerDefaultPaymentMethod,
+  CustomerInvoice,
+  CustomerInvoiceStatus,
+  CustomerInvoicesList,
+  CustomerInvoicesListOptions,
+  CustomerPaymentMethodSetupIntent,
+} from "./models/billing.ts";
 export type { PurchaseCardSettings, PurchaseCodeInfo } from "./apps/purchase-codes.ts";
 export { ServerUser } from "./models/server-user.ts";
 export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";

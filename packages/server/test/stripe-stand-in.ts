@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { standInBilling, type StandInBilling } from "./stripe-stand-in-billing.ts";
 
 export interface StripeStandInRequest {
   method: string;
@@ -70,6 +71,8 @@ export interface StripeStandIn {
   updateAccount(id: string, changes: Partial<StandInAccount>): StandInAccount;
   /** While true, every request is answered 500 as an outage would be. */
   down: boolean;
+  /** Saving cards: SetupIntents, a customer's cards (stripe-stand-in-billing.ts). */
+  billing: StandInBilling;
   close(): Promise<void>;
   /** Refunds as Stripe's events tell of them (see the block at the end of this file). */
   refundEvents: StandInRefundEvents;
@@ -161,6 +164,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       standIn.refunds.push(refund);
       return { status: 200, json: standIn.refundEvents.record(refund) };
     }
+    // Billing: SetupIntents and saved cards (stripe-stand-in-billing.ts).
+    const billed = billingCalls.answer(request, isPlatform ? (request.stripeAccount ?? undefined) : ownAccount);
+    if (billed) return billed;
     const objectPath = /^\/v1\/(customers|subscriptions)\/([^/]+)$/.exec(path);
     if (objectPath) {
       const on = isPlatform ? request.stripeAccount : ownAccount!;
@@ -232,6 +238,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const paymentIntents = new Map<string, StandInObject>();
   const subscriptions = new Map<string, StandInObject>();
   const customers = new Map<string, StandInObject>();
+  const billingCalls = standInBilling(customers);
   /** A subscription's invoice → the payment intent that paid it (the stand-in counts every invoice as paid). */
   const invoiceIntents = new Map<string, string>();
   const cardDeclined = () =>
@@ -399,6 +406,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     customers,
     refunds: [],
     down: false,
+    billing: billingCalls.billing,
     declineCards: false,
     refundEvents: refundEvents(() => standIn),
     saveDefaultCard(customerId) {

@@ -19,6 +19,14 @@ import {
   type ProductReads,
 } from "../models/product.ts";
 import type { Session } from "../session/session.ts";
+import {
+  createPaymentMethodSetupIntent,
+  fetchCustomerBilling,
+  fetchCustomerInvoices,
+  setDefaultPaymentMethodFromSetupIntent,
+  type CustomerBilling,
+  type CustomerInvoicesList,
+} from "../models/billing.ts";
 
 export interface AppProductsContext {
   api: ApiClient;
@@ -28,11 +36,16 @@ export interface AppProductsContext {
 }
 
 const QUERY = "products";
+/** A customer's billing (its default card) and its invoices' pages. */
+const BILLING_QUERY = "billing";
+const INVOICES_QUERY = "invoices";
 /** The item query of apps/items.ts: a customer's items change with its products. */
 const ITEM_QUERY = "item";
 
 export class AppProducts implements ProductReads {
   readonly #products: CachedQuery<[Session | null, ItemCustomer["type"], string, string | null, number | null], CustomerProductsList>;
+  readonly #billing: CachedQuery<[Session | null, ItemCustomer["type"], string], CustomerBilling>;
+  readonly #invoices: CachedQuery<[Session | null, ItemCustomer["type"], string, string | null, number | null], CustomerInvoicesList>;
 
   constructor(private readonly ctx: AppProductsContext) {
     this.#products = new CachedQuery(
@@ -40,6 +53,19 @@ export class AppProducts implements ProductReads {
       QUERY,
       (session: Session | null, type: ItemCustomer["type"], id: string, cursor: string | null, limit: number | null) =>
         fetchCustomerProducts(
+          this.context(session),
+          { type, id },
+          { ...(cursor === null ? {} : { cursor }), ...(limit === null ? {} : { limit }) },
+        ),
+    );
+    this.#billing = new CachedQuery(ctx.cache, BILLING_QUERY, (session: Session | null, type: ItemCustomer["type"], id: string) =>
+      fetchCustomerBilling(this.context(session), { type, id }),
+    );
+    this.#invoices = new CachedQuery(
+      ctx.cache,
+      INVOICES_QUERY,
+      (session: Session | null, type: ItemCustomer["type"], id: string, cursor: string | null, limit: number | null) =>
+        fetchCustomerInvoices(
           this.context(session),
           { type, id },
           { ...(cursor === null ? {} : { cursor }), ...(limit === null ? {} : { limit }) },
@@ -57,6 +83,20 @@ export class AppProducts implements ProductReads {
       grantProduct: (options) => grantProduct(context, customer, options),
       cancelSubscription: (options) => cancelSubscription(context, customer, options),
       switchSubscription: (options) => switchSubscription(context, customer, options),
+      billingEntry: () => this.#billing.entry(context.session, customer.type, customer.id),
+      invoicesEntry: (options = {}) =>
+        this.#invoices.entry(context.session, customer.type, customer.id, options.cursor ?? null, options.limit ?? null),
+      createPaymentMethodSetupIntent: async () => {
+        const intent = await createPaymentMethodSetupIntent(context, customer);
+        // The customer may be known to Stripe from now on.
+        this.billingChanged(customer);
+        return intent;
+      },
+      setDefaultPaymentMethodFromSetupIntent: async (setupIntentId) => {
+        const card = await setDefaultPaymentMethodFromSetupIntent(context, customer, setupIntentId);
+        this.billingChanged(customer);
+        return card;
+      },
     };
   }
 
@@ -77,6 +117,13 @@ export class AppProducts implements ProductReads {
         (entry.key.startsWith(`${QUERY}(`) || entry.key.startsWith(`${ITEM_QUERY}(`)) &&
         entry.args[1] === customer.type &&
         entry.args[2] === customer.id,
+    );
+  }
+
+  /** A customer's default card changed: its cached billing is read again where shown. */
+  billingChanged(customer: ItemCustomer): void {
+    this.ctx.cache.invalidateWhere(
+      (entry) => entry.key.startsWith(`${BILLING_QUERY}(`) && entry.args[1] === customer.type && entry.args[2] === customer.id,
     );
   }
 

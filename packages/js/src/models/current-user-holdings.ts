@@ -1,12 +1,19 @@
 /**
- * What the signed-in user holds: their API keys, their quantities of items
- * and the products they own or may buy. The part of CurrentUser that reaches
+ * What the signed-in user holds: their API keys, their quantities of items,
+ * the products they own or may buy, and their billing (card, invoices). The part of CurrentUser that reaches
  * API keys and payments; each method hands over to the models of those.
  */
 import type { CacheEntry } from "../cache/entry.ts";
 import { UserWithConnections } from "./current-user-connections.ts";
 import type { Item } from "./item.ts";
 import type { CustomerPayments, CustomerProductsList, CustomerProductsListOptions, SwitchSubscriptionOptions } from "./product.ts";
+import type {
+  CustomerBilling,
+  CustomerDefaultPaymentMethod,
+  CustomerInvoicesList,
+  CustomerInvoicesListOptions,
+  CustomerPaymentMethodSetupIntent,
+} from "./billing.ts";
 import { createUserApiKey, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView } from "./user-team-api-key.ts";
 
 export abstract class UserWithHoldings extends UserWithConnections {
@@ -62,6 +69,39 @@ export abstract class UserWithHoldings extends UserWithConnections {
   /** Moves this user's subscription to another product of its product line, charged to their saved card. */
   switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
     return this.payments().switchSubscription(options);
+  }
+
+  // -------------------------------------------------------------------------
+  // Billing
+
+  /** Whether Stripe knows this user, and the card this user's subscriptions are charged to. */
+  getBilling(): Promise<CustomerBilling> {
+    return this._billingEntry().get();
+  }
+
+  /** The cache entry behind `getBilling`, for hooks. */
+  _billingEntry(): CacheEntry<CustomerBilling> {
+    return this.payments().billingEntry();
+  }
+
+  /** A page of the invoices of this user's subscriptions, newest first. */
+  listInvoices(options: CustomerInvoicesListOptions = {}): Promise<CustomerInvoicesList> {
+    return this._invoicesEntry(options).get();
+  }
+
+  /** The cache entry behind `listInvoices`, for hooks. */
+  _invoicesEntry(options: CustomerInvoicesListOptions = {}): CacheEntry<CustomerInvoicesList> {
+    return this.payments().invoicesEntry(options);
+  }
+
+  /** A Stripe SetupIntent that saves a card for this user: confirm it with Stripe's card form, on `stripeAccountId`. */
+  createPaymentMethodSetupIntent(): Promise<CustomerPaymentMethodSetupIntent> {
+    return this.payments().createPaymentMethodSetupIntent();
+  }
+
+  /** Makes the card a succeeded SetupIntent saved this user's default; answers the default card after. */
+  setDefaultPaymentMethodFromSetupIntent(setupIntentId: string): Promise<CustomerDefaultPaymentMethod | null> {
+    return this.payments().setDefaultPaymentMethodFromSetupIntent(setupIntentId);
   }
 
   protected payments(): CustomerPayments {

@@ -12,6 +12,13 @@ import type { CacheEntry } from "../cache/entry.ts";
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ItemCustomer, ItemCustomerOptions } from "./item.ts";
+import type {
+  CustomerBilling,
+  CustomerDefaultPaymentMethod,
+  CustomerInvoicesList,
+  CustomerInvoicesListOptions,
+  CustomerPaymentMethodSetupIntent,
+} from "./billing.ts";
 
 export type { InlineProduct };
 
@@ -82,6 +89,11 @@ export interface CustomerPayments {
   grantProduct(options: GrantProductOptions): Promise<void>;
   cancelSubscription(options: CancelSubscriptionOptions): Promise<void>;
   switchSubscription(options: SwitchSubscriptionOptions): Promise<void>;
+  /** A user's or team's billing (models/billing.ts). */
+  billingEntry(): CacheEntry<CustomerBilling>;
+  invoicesEntry(options?: CustomerInvoicesListOptions): CacheEntry<CustomerInvoicesList>;
+  createPaymentMethodSetupIntent(): Promise<CustomerPaymentMethodSetupIntent>;
+  setDefaultPaymentMethodFromSetupIntent(setupIntentId: string): Promise<CustomerDefaultPaymentMethod | null>;
 }
 
 /** The app's product reads and changes, as user and team objects use them (apps/products.ts provides them). */

@@ -15,6 +15,13 @@ import type {
   SwitchSubscriptionOptions,
 } from "./product.ts";
 import type { ClientUserJson, Json, ServerUserJson } from "./json.ts";
+import type {
+  CustomerBilling,
+  CustomerDefaultPaymentMethod,
+  CustomerInvoicesList,
+  CustomerInvoicesListOptions,
+  CustomerPaymentMethodSetupIntent,
+} from "./billing.ts";
 import { clientViewOf, serverOnlyUserFields, type ServerOnlyUserFields } from "./server-user-fields.ts";
 import type { ServerTeam } from "./team.ts";
 import { userUpdateToJson, type ServerUserUpdateOptions, type UserContext } from "./user-fields.ts";
@@ -117,6 +124,39 @@ export abstract class ServerUserProfile extends UserWithTeams {
   /** Moves this user's subscription to another product of its product line, charged to their saved card. */
   switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
     return this.payments().switchSubscription(options);
+  }
+
+  // -------------------------------------------------------------------------
+  // Billing
+
+  /** Whether Stripe knows this user, and the card this user's subscriptions are charged to. */
+  getBilling(): Promise<CustomerBilling> {
+    return this._billingEntry().get();
+  }
+
+  /** The cache entry behind `getBilling`, for hooks. */
+  _billingEntry(): CacheEntry<CustomerBilling> {
+    return this.payments().billingEntry();
+  }
+
+  /** A page of the invoices of this user's subscriptions, newest first. */
+  listInvoices(options: CustomerInvoicesListOptions = {}): Promise<CustomerInvoicesList> {
+    return this._invoicesEntry(options).get();
+  }
+
+  /** The cache entry behind `listInvoices`, for hooks. */
+  _invoicesEntry(options: CustomerInvoicesListOptions = {}): CacheEntry<CustomerInvoicesList> {
+    return this.payments().invoicesEntry(options);
+  }
+
+  /** A Stripe SetupIntent that saves a card for this user: confirm it with Stripe's card form, on `stripeAccountId`. */
+  createPaymentMethodSetupIntent(): Promise<CustomerPaymentMethodSetupIntent> {
+    return this.payments().createPaymentMethodSetupIntent();
+  }
+
+  /** Makes the card a succeeded SetupIntent saved this user's default; answers the default card after. */
+  setDefaultPaymentMethodFromSetupIntent(setupIntentId: string): Promise<CustomerDefaultPaymentMethod | null> {
+    return this.payments().setDefaultPaymentMethodFromSetupIntent(setupIntentId);
   }
 
   private payments(): CustomerPayments {

@@ -19,6 +19,13 @@ import type {
   SwitchSubscriptionOptions,
 } from "./product.ts";
 import type { ServerTeamUser, TeamInvitation, TeamUser } from "./team-member.ts";
+import type {
+  CustomerBilling,
+  CustomerDefaultPaymentMethod,
+  CustomerInvoicesList,
+  CustomerInvoicesListOptions,
+  CustomerPaymentMethodSetupIntent,
+} from "./billing.ts";
 import {
   createTeamApiKey,
   listTeamApiKeys,
@@ -158,6 +165,39 @@ export class Team {
   /** Moves this team's subscription to another product of its product line, charged to its saved card; from a client, needs `team_admin`. */
   switchSubscription(options: SwitchSubscriptionOptions): Promise<void> {
     return this.context.payments(this.id).switchSubscription(options);
+  }
+
+  // -------------------------------------------------------------------------
+  // Billing
+
+  /** Whether Stripe knows this team, and the card this team's subscriptions are charged to; from a client, needs `team_admin`. */
+  getBilling(): Promise<CustomerBilling> {
+    return this._billingEntry().get();
+  }
+
+  /** The cache entry behind `getBilling`, for hooks. */
+  _billingEntry(): CacheEntry<CustomerBilling> {
+    return this.context.payments(this.id).billingEntry();
+  }
+
+  /** A page of the invoices of this team's subscriptions, newest first; from a client, needs `team_admin`. */
+  listInvoices(options: CustomerInvoicesListOptions = {}): Promise<CustomerInvoicesList> {
+    return this._invoicesEntry(options).get();
+  }
+
+  /** The cache entry behind `listInvoices`, for hooks. */
+  _invoicesEntry(options: CustomerInvoicesListOptions = {}): CacheEntry<CustomerInvoicesList> {
+    return this.context.payments(this.id).invoicesEntry(options);
+  }
+
+  /** A Stripe SetupIntent that saves a card for this team: confirm it with Stripe's card form, on `stripeAccountId`; from a client, needs `team_admin`. */
+  createPaymentMethodSetupIntent(): Promise<CustomerPaymentMethodSetupIntent> {
+    return this.context.payments(this.id).createPaymentMethodSetupIntent();
+  }
+
+  /** Makes the card a succeeded SetupIntent saved this team's default; answers the default card after; from a client, needs `team_admin`. */
+  setDefaultPaymentMethodFromSetupIntent(setupIntentId: string): Promise<CustomerDefaultPaymentMethod | null> {
+    return this.context.payments(this.id).setDefaultPaymentMethodFromSetupIntent(setupIntentId);
   }
 
   private apiKeyContext() {

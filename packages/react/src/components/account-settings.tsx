@@ -1,10 +1,11 @@
-/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, API keys (when the project allows them), teams and (when the project allows it) deleting the account. */
+/** The account page: profile, e-mails, password, passkeys, two-factor, connected accounts, e-mail notifications, active sessions, API keys (when the project allows them), teams, billing (for a user with something to bill) and (when the project allows it) deleting the account. */
 import { KnownErrors, type CurrentUser } from "@latchkey/js";
 import { useCallback, useState, type FormEvent } from "react";
 import { useStackApp } from "../provider.tsx";
 import { useProject } from "../use-project.ts";
 import { useUser } from "../use-user.ts";
 import { UserApiKeysSection } from "./api-keys-section.tsx";
+import { BillingSection } from "./billing-section.tsx";
 import { ConnectedAccountsSection } from "./connected-accounts-section.tsx";
 import { EmailsSection } from "./emails-section.tsx";
 import { MfaSection } from "./mfa-section.tsx";
@@ -30,6 +31,7 @@ export function AccountSettings() {
       <SessionsSection user={user} />
       {project.config.allowUserApiKeys ? <UserApiKeysSection user={user} /> : null}
       <TeamsSection user={user} />
+      <BillingSection user={user} />
       {project.config.clientUserDeletionEnabled ? <DeleteSection user={user} /> : null}
     </Card>
   );

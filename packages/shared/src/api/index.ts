@@ -36,6 +36,7 @@ import { paymentsItemsEndpoints } from "./payments-items.ts";
 import { paymentsProductsEndpoints } from "./payments-products.ts";
 import { paymentsAdminEndpoints } from "./payments-admin.ts";
 import { paymentsAdminTransactionsEndpoints } from "./payments-admin-transactions.ts";
+import { paymentsBillingEndpoints } from "./payments-billing.ts";
 import { credentialScanningEndpoints, teamApiKeysEndpoints, userApiKeysEndpoints } from "./user-team-api-keys.ts";
 
 export * from "./endpoint.ts";
@@ -72,6 +73,7 @@ export * from "./payments-items.ts";
 export * from "./payments-products.ts";
 export * from "./payments-admin.ts";
 export * from "./payments-admin-transactions.ts";
+export * from "./payments-billing.ts";
 
 /** Every endpoint of the API, by area. */
 export const endpointsByArea = {
@@ -109,6 +111,7 @@ export const endpointsByArea = {
   paymentsProducts: paymentsProductsEndpoints,
   paymentsAdmin: paymentsAdminEndpoints,
   paymentsAdminTransactions: paymentsAdminTransactionsEndpoints,
+  paymentsBilling: paymentsBillingEndpoints,
 } as const;
 
 /** The endpoint map: `Endpoints["GET /users/:user_id"]` is that endpoint's definition. */
@@ -145,6 +148,7 @@ export type Endpoints = EndpointMapOf<typeof usersEndpoints> &
   EndpointMapOf<typeof paymentsItemsEndpoints> &
   EndpointMapOf<typeof paymentsProductsEndpoints> &
   EndpointMapOf<typeof paymentsAdminEndpoints> &
-  EndpointMapOf<typeof paymentsAdminTransactionsEndpoints>;
+  EndpointMapOf<typeof paymentsAdminTransactionsEndpoints> &
+  EndpointMapOf<typeof paymentsBillingEndpoints>;
 
 export const allEndpoints: readonly EndpointDefinition[] = Object.values(endpointsByArea).flatMap((area) => Object.values(area));

@@ -25,19 +25,24 @@
  * webhooks say it was paid. Money given back in Stripe itself (its
  * dashboard) is recorded from its refund events (domain/stripe-refunds.ts),
  * once per Stripe refund, also when it is the echo of a refund made through
- * the API. The Stripe API itself is behind
+ * the API. A customer's billing
+ * (domain/customer-billing.ts): their default card, saved through a
+ * SetupIntent, and their subscriptions' invoices, kept from the webhooks
+ * (domain/invoices.ts, payment_stripe_invoices). The Stripe API itself is behind
  * integrations/stripe/api.ts (made with the `stripe` package in client.ts).
  *
  * Outside this folder: the wire schemas (`paymentsItemsEndpoints`,
- * `paymentsProductsEndpoints`, `paymentsAdminEndpoints`) and the known
- * errors are in @latchkey/shared (api/payments-items.ts,
- * api/payments-products.ts, api/payments-admin.ts,
+ * `paymentsProductsEndpoints`, `paymentsAdminEndpoints`,
+ * `paymentsBillingEndpoints`) and the known errors are in @latchkey/shared
+ * (api/payments-items.ts, api/payments-products.ts, api/payments-admin.ts,
+ * api/payments-billing.ts,
  * known-errors/payments.ts); the catalogue (`payments.*`) in its config
  * schema; the tables' migrations in db/migrations/.
  */
 import {
   paymentsAdminEndpoints,
   paymentsAdminTransactionsEndpoints,
+  paymentsBillingEndpoints,
   paymentsItemsEndpoints,
   paymentsProductsEndpoints,
 } from "@latchkey/shared";
@@ -54,12 +59,19 @@ import {
   paymentStripeCheckouts,
   paymentStripeCustomers,
   paymentStripeEvents,
+  paymentStripeInvoices,
   paymentTestClocks,
 } from "./schema.ts";
 
 export default defineCapability({
   name: "payments",
-  contract: { ...paymentsItemsEndpoints, ...paymentsProductsEndpoints, ...paymentsAdminEndpoints, ...paymentsAdminTransactionsEndpoints },
+  contract: {
+    ...paymentsItemsEndpoints,
+    ...paymentsProductsEndpoints,
+    ...paymentsAdminEndpoints,
+    ...paymentsAdminTransactionsEndpoints,
+    ...paymentsBillingEndpoints,
+  },
   tables: [
     paymentItemChanges,
     paymentPurchases,
@@ -70,6 +82,7 @@ export default defineCapability({
     paymentStripeEvents,
     paymentStripeCustomers,
     paymentStripeCheckouts,
+    paymentStripeInvoices,
   ],
   // A user or team that is deleted takes its ledger with it (no foreign key: a customer id is text).
   events: { subscribes: [{ types: ["user.deleted", "team.deleted"], beforeCommit: removeCustomerLedger }] },

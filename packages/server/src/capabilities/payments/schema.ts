@@ -192,3 +192,4 @@ export const paymentTestClocks = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.branchId] })],
 );
 export * from "./account-schema.ts";
+export * from "./billing-schema.ts";

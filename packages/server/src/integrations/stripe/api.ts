@@ -60,9 +60,18 @@ export interface StripeApi {
   createSubscription(request: StripeSubscriptionRequest, onAccount: string | undefined): Promise<StripeCheckout>;
   /**
    * The card a customer's subscriptions may be charged to while they are away: their invoices' default payment
-   * method, else the one `subscriptionId` saved when it was paid; null when neither is a card.
+   * method, else the one `subscriptionId` saved when it was paid, else the first card saved on the customer;
+   * null when none is a card.
    */
   defaultCard(customer: string, subscriptionId: string | null, onAccount: string | undefined): Promise<string | null>;
+  /** The customer's default card as `defaultCard` finds it (without a subscription), described; null without one. */
+  defaultCardSummary(customer: string, onAccount: string | undefined): Promise<StripeCardSummary | null>;
+  /** A SetupIntent that saves a card of the customer's for charges made while they are away. */
+  createSetupIntent(customer: string, onAccount: string | undefined): Promise<StripeCheckout>;
+  /** A SetupIntent as it is now. */
+  retrieveSetupIntent(setupIntentId: string, onAccount: string | undefined): Promise<StripeSetupIntentState>;
+  /** Makes a payment method saved on the customer their invoices' default. */
+  setInvoiceDefaultPaymentMethod(customer: string, paymentMethod: string, onAccount: string | undefined): Promise<void>;
   /**
    * Moves a subscription to another price and quantity, charging the prorated difference to the card at once;
    * refused (StripeCardDeclined) rather than left unpaid when the card is declined.
@@ -139,4 +148,22 @@ export interface StripeSubscriptionState {
 export interface StripeCheckout {
   id: string;
   clientSecret: string;
+}
+
+/** A saved card, as Stripe describes it. */
+export interface StripeCardSummary {
+  id: string;
+  brand: string | null;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+}
+
+export interface StripeSetupIntentState {
+  id: string;
+  /** The Stripe customer it saves a card for; null when it names none. */
+  customer: string | null;
+  status: Stripe.SetupIntent.Status;
+  /** The payment method it saved (once it succeeded). */
+  paymentMethod: string | null;
 }

@@ -19,6 +19,7 @@ import {
   type StripeSubscriptionRequest,
   type StripeSubscriptionState,
 } from "./api.ts";
+import * as billing from "./billing-calls.ts";
 
 /** Stripe made the object but gave no client secret to pay it with. */
 function secretOf(secret: string | null | undefined, what: string): string {
@@ -85,10 +86,6 @@ const stateOfSubscription = (subscription: Stripe.Subscription): StripeSubscript
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
   };
 };
-
-/** A payment method's id when it is a card (an id alone, unexpanded, says nothing of its type). */
-const cardId = (method: string | Stripe.PaymentMethod | null | undefined): string | null =>
-  method && typeof method !== "string" && method.type === "card" ? method.id : null;
 
 /** Stripe's `price_data` of a subscription item: an inline price of a product made for it. */
 const priceData = (request: Omit<StripeSubscriptionRequest, "customer">, product: string) => ({
@@ -214,16 +211,12 @@ function stripeApi(stripe: Stripe): StripeApi {
         const secret = invoice && typeof invoice !== "string" ? invoice.confirmation_secret?.client_secret : undefined;
         return { id: subscription.id, clientSecret: secretOf(secret, "subscription's first invoice") };
       }),
-    defaultCard: (customerId, subscriptionId, onAccount) =>
-      call(async () => {
-        const options = onAccount ? { stripeAccount: onAccount } : undefined;
-        const customer = await stripe.customers.retrieve(customerId, { expand: ["invoice_settings.default_payment_method"] }, options);
-        if (customer.deleted) return null;
-        const own = cardId(customer.invoice_settings?.default_payment_method);
-        if (own || subscriptionId === null) return own;
-        const subscription = await stripe.subscriptions.retrieve(subscriptionId, { expand: ["default_payment_method"] }, options);
-        return cardId(subscription.default_payment_method);
-      }),
+    defaultCard: (customerId, subscriptionId, onAccount) => call(() => billing.defaultCard(stripe, customerId, subscriptionId, onAccount)),
+    defaultCardSummary: (customerId, onAccount) => call(() => billing.defaultCardSummary(stripe, customerId, onAccount)),
+    createSetupIntent: (customerId, onAccount) => call(() => billing.createSetupIntent(stripe, customerId, onAccount)),
+    retrieveSetupIntent: (intentId, onAccount) => call(() => billing.retrieveSetupIntent(stripe, intentId, onAccount)),
+    setInvoiceDefaultPaymentMethod: (customerId, method, onAccount) =>
+      call(() => billing.setInvoiceDefaultPaymentMethod(stripe, customerId, method, onAccount)),
     changeSubscription: (subscriptionId, change, onAccount) =>
       call(async () => {
         const options = onAccount ? { stripeAccount: onAccount } : undefined;

@@ -1,6 +1,7 @@
 /**
- * A deleted user's or team's payments records (ledger, purchases, purchase codes, its Stripe customers and
- * purchase sessions: a later event about them finds nothing to grant) go with it, in the deletion's transaction.
+ * A deleted user's or team's payments records (ledger, purchases, purchase codes, its Stripe customers,
+ * purchase sessions and invoices: a later event about them finds nothing to grant) go with it, in the deletion's
+ * transaction.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { DomainEvent } from "../../../events/domain-events.ts";
@@ -13,6 +14,7 @@ import {
   paymentRefunds,
   paymentStripeCheckouts,
   paymentStripeCustomers,
+  paymentStripeInvoices,
 } from "../schema.ts";
 
 export async function removeCustomerLedger(_services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void> {
@@ -26,6 +28,7 @@ export async function removeCustomerLedger(_services: Services, tx: EventTx, eve
         paymentRefunds,
         paymentStripeCustomers,
         paymentStripeCheckouts,
+        paymentStripeInvoices,
       ]) {
         // tenancy: a user's or team's id is unique in its project, whichever branch the deletion was in.
         await tx.delete(table).where(and(eq(table.projectId, projectId), eq(table.customerType, type), inArray(table.customerId, ids)));

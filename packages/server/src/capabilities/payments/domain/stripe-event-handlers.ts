@@ -11,6 +11,7 @@ import type { Tenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import type { PaymentStripeAccountRow } from "../account-schema.ts";
+import { recordStripeInvoice } from "./invoices.ts";
 import { storeAccountState } from "./stripe-account.ts";
 import { applyStripePurchaseReport, type StripePurchaseReport } from "./stripe-purchases.ts";
 import { recordChargeRefunds, recordCreatedRefund } from "./stripe-refunds.ts";
@@ -91,7 +92,15 @@ const syncSubscription = (ctx: StripeEventContext, event: { data: { object: Stri
 export const stripeEventHandlers: StripeEventHandlers = {
   "account.updated": [refreshAccountState],
   "payment_intent.succeeded": [grantPaidIntent],
-  "invoice.paid": [grantPaidInvoice],
+  "invoice.paid": [grantPaidInvoice, recordStripeInvoice],
+  // A subscription's invoice changed: the customer's list of invoices shows it as it is now.
+  "invoice.created": [recordStripeInvoice],
+  "invoice.finalized": [recordStripeInvoice],
+  "invoice.updated": [recordStripeInvoice],
+  "invoice.payment_succeeded": [recordStripeInvoice],
+  "invoice.payment_failed": [recordStripeInvoice],
+  "invoice.marked_uncollectible": [recordStripeInvoice],
+  "invoice.voided": [recordStripeInvoice],
   "customer.subscription.created": [syncSubscription],
   "customer.subscription.updated": [syncSubscription],
   "customer.subscription.deleted": [syncSubscription],
