@@ -27,7 +27,7 @@ import type { TokenStoreInit } from "../session/token-store.ts";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.ts";
 import { dataVaultStore, type DataVaultStore } from "./data-vault.ts";
 import { itemCustomerOf, type GetItemOptions, type ItemCustomerOptions, type ServerItem } from "../models/item.ts";
-import type { CheckoutUrlOptions, GrantProductOptions } from "../models/product.ts";
+import type { CancelSubscriptionOptions, CheckoutUrlOptions, GrantProductOptions } from "../models/product.ts";
 
 export interface StackServerAppOptions extends Omit<StackClientAppOptions, "tokenStore"> {
   secretServerKey: string;
@@ -174,6 +174,20 @@ export class StackServerApp extends StackClientApp {
   /** Gives a customer (a user, a team or a custom customer) a product without payment. */
   async grantProduct(options: ItemCustomerOptions & GrantProductOptions): Promise<void> {
     return this.products.of(null, itemCustomerOf(options)).grantProduct(options);
+  }
+
+  /**
+   * Cancels a customer's subscription to a product (a user's, a team's or a custom customer's, by id): it stays
+   * owned until its period ends, and one paid through Stripe is cancelled there too. Without a customer, the
+   * signed-in user's, as on the client.
+   */
+  override async cancelSubscription(
+    options: CancelSubscriptionOptions & { userId?: string; teamId?: string; customCustomerId?: string },
+  ): Promise<void> {
+    if (options.userId === undefined && options.teamId === undefined && options.customCustomerId === undefined) {
+      return super.cancelSubscription(options);
+    }
+    return this.products.of(null, itemCustomerOf(options as ItemCustomerOptions)).cancelSubscription(options);
   }
 
   /** The URL of the purchase page where a customer buys a configured product, or one described inline (valid 24 hours, once). */

@@ -132,6 +132,19 @@ describe("a user's products", () => {
     expect((await user.listProducts()).map((p) => p.id)).not.toContain("hidden");
   });
 
+  it("a server cancels a user's subscription by id: owned until its period ends; a second cancel is refused", async () => {
+    const { user } = await signedUp();
+    await serverApp.grantProduct({ userId: user.id, productId: "pro" });
+    await serverApp.cancelSubscription({ userId: user.id, productId: "pro" });
+    const [pro] = await serverApp.listProducts({ userId: user.id });
+    // A cancelled subscription is listed, until its period ends, as a one-time purchase.
+    expect([pro!.id, pro!.type]).toEqual(["pro", "one_time"]);
+    expect(await refusal(serverApp.cancelSubscription({ userId: user.id, productId: "pro" }))).toMatchObject({
+      message: expect.stringContaining("This subscription cannot be canceled."),
+    });
+    await expect(serverApp.cancelSubscription({ userId: user.id, teamId: "t", productId: "pro" })).rejects.toBeInstanceOf(TypeError);
+  });
+
   it("pages: limit and the next cursor", async () => {
     const { user } = await signedUp();
     for (const productId of ["lifetime", "hidden"]) await serverApp.grantProduct({ userId: user.id, productId });
