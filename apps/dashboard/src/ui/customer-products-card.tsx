@@ -3,7 +3,8 @@
  * and when it renews, and a grant by hand: a product of the
  * catalogue for that customer type, a quantity when it is stackable. A grant
  * takes no payment; the customer owns the product as if bought, with its
- * included items.
+ * included items. A running subscription can be cancelled: it is owned until
+ * its period ends (cancel-subscription.tsx).
  */
 import type { CustomerProduct } from "@latchkey/js";
 import type { CustomerType, RenderedConfig } from "@latchkey/shared";
@@ -17,6 +18,7 @@ import { useLoad } from "../lib/use-load.ts";
 import { Dialog, FormActions } from "./dialog.tsx";
 import { Field } from "./field.tsx";
 import { Card } from "./page.tsx";
+import { CancelSubscriptionDialog } from "./cancel-subscription.tsx";
 import { ActionStatus, Empty, Loaded } from "./states.tsx";
 import { Table } from "./table.tsx";
 
@@ -37,6 +39,7 @@ export function CustomerProductsCard({ customer, onGranted }: { customer: Paymen
   const owned = useLoad(() => app.listProducts({ ...whose, limit: SHOWN }), [app, customer.id]);
   const [granting, setGranting] = useState(false);
   const [granted, setGranted] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState<CustomerProduct | null>(null);
   return (
     <Card
       title="Products"
@@ -72,6 +75,17 @@ export function CustomerProductsCard({ customer, onGranted }: { customer: Paymen
           />
         ) : null}
       </Dialog>
+      <CancelSubscriptionDialog
+        customer={customer}
+        product={cancelling}
+        onDone={(name) => {
+          setCancelling(null);
+          if (name === null) return;
+          setGranted(`Cancelled ${name}: it is owned until its period ends.`);
+          owned.reload();
+          onGranted();
+        }}
+      />
       <ActionStatus error={null} done={granted} />
       {payments.testMode ? <ClockNote /> : null}
       {catalogue.length === 0 ? (
@@ -87,7 +101,13 @@ export function CustomerProductsCard({ customer, onGranted }: { customer: Paymen
             </Empty>
           ) : (
             <>
-              <OwnedTable products={list} />
+              <OwnedTable
+                products={list}
+                onCancel={(product) => {
+                  setGranted(null);
+                  setCancelling(product);
+                }}
+              />
               {list.nextCursor ? <p className="muted small">Showing the first {SHOWN}.</p> : null}
             </>
           )
@@ -111,9 +131,9 @@ function ClockNote() {
   );
 }
 
-function OwnedTable({ products }: { products: CustomerProduct[] }) {
+function OwnedTable({ products, onCancel }: { products: CustomerProduct[]; onCancel: (product: CustomerProduct) => void }) {
   return (
-    <Table columns={["Product", "Quantity", "Renewal"]} label="Owned products">
+    <Table columns={["Product", "Quantity", "Renewal", ""]} label="Owned products">
       {products.map((product, i) => (
         <tr key={`${product.id ?? "inline"}-${product.subscription?.subscriptionId ?? i}`}>
           <td>
@@ -122,6 +142,14 @@ function OwnedTable({ products }: { products: CustomerProduct[] }) {
           <td className="mono">{product.quantity}</td>
           <td>
             <Renewal product={product} />
+          </td>
+          <td>
+            {/* An inline product (no id) is cancelled through the API by its subscription, not from here. */}
+            {product.id !== null && product.subscription?.isCancelable ? (
+              <button type="button" className="button button-small" onClick={() => onCancel(product)}>
+                Cancel
+              </button>
+            ) : null}
           </td>
         </tr>
       ))}

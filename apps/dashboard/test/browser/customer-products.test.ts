@@ -139,6 +139,31 @@ test("a team: its own products only; the plan granted brings its seats", async (
   expect((await owner.project.app.listProducts({ teamId: team.id })).map((p) => p.id)).toEqual(["team-plan"]);
 });
 
+test("a user's subscription cancelled from their page: kept with its items until its period ends, no longer renewing", async () => {
+  const user = await owner.project.app.createUser({ primaryEmail: uniqueEmail("cancel") });
+  await owner.project.app.grantProduct({ userId: user.id, productId: "pro" });
+  await page.goto(`${dashboard.url}/projects/${owner.id}/users/${user.id}`);
+  await expect.poll(() => ownedRow("Pro", "pro").textContent(), WAIT).toContain("Renews");
+
+  // Changing one's mind keeps the subscription as it was.
+  await ownedRow("Pro", "pro").getByRole("button", { name: "Cancel" }).click();
+  const dialog = page.getByRole("dialog", { name: "Cancel a subscription" });
+  expect(await dialog.textContent()).toContain("It will not renew");
+  await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+  await expect.poll(() => dialog.isVisible(), WAIT).toBe(false);
+  expect((await owner.project.app.listProducts({ userId: user.id })).map((p) => [p.id, p.type])).toEqual([["pro", "subscription"]]);
+
+  await ownedRow("Pro", "pro").getByRole("button", { name: "Cancel" }).click();
+  await screenshot(page, "cancel-subscription");
+  await dialog.getByRole("button", { name: "Cancel subscription" }).click();
+  await expect.poll(() => dialog.isVisible(), WAIT).toBe(false);
+  await expect.poll(() => productsCard().getByRole("status").textContent(), WAIT).toBe("Cancelled Pro: it is owned until its period ends.");
+  await expect.poll(() => ownedRow("Pro", "pro").textContent(), WAIT).toContain("Does not renew");
+  expect(await ownedRow("Pro", "pro").getByRole("button", { name: "Cancel" }).count()).toBe(0);
+  expect(await quantityOf("Credits")).toBe("100");
+  expect((await owner.project.app.listProducts({ userId: user.id })).map((p) => [p.id, p.type])).toEqual([["pro", "one_time"]]);
+});
+
 test("a customer with no products for its type to grant is told where to add one", async () => {
   await owner.project.updateConfig({ "payments.products.team-plan": null });
   const team = await owner.project.app.createTeam({ displayName: "Empty catalogue team" });
