@@ -28,15 +28,8 @@ const kit = stripePurchaseKit({ server: () => server, stripe: () => stripe, paym
 
 withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 
-/** A user who bought Pro through the purchase page and paid its first month; answers the Stripe subscription's id. */
-async function proSubscriber(project: Project, accountId: string): Promise<{ user: EndUser; subscriptionId: string }> {
-  const user = await signUpUser(server, project);
-  await kit.startPurchase(project, user.userId, "pro", "monthly");
-  const sub = [...stripe.subscriptions.values()].find((s) => s.json.metadata.latchkey_customer_id === user.userId)!.json;
-  const start = Math.floor(server.clock.now() / 1000);
-  expect((await kit.deliver(kit.invoicePaid(sub.id, start, start + 30 * 86400, accountId))).status).toBe(200);
-  return { user, subscriptionId: sub.id };
-}
+/** A user who bought Pro through the purchase page and paid its first month. */
+const proSubscriber = (project: Project, accountId: string) => kit.paidSubscriber(project, accountId, "pro", "monthly");
 
 const cancel = (as: Project["server"] | EndUser["as"], userId: string) =>
   server.request(`/payments/products/user/${userId}/pro`, { method: "DELETE", as });

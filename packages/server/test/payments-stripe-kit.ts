@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
 import { paymentPurchases } from "../src/capabilities/payments/schema.ts";
-import { createProject, type Project } from "./fixtures.ts";
+import { createProject, signUpUser, type EndUser, type Project } from "./fixtures.ts";
 import { createTestServer, type TestServer } from "./harness.ts";
 import { signedDelivery, startStripeStandIn, stripeEvent, type StripeStandIn } from "./stripe-stand-in.ts";
 
@@ -117,6 +117,19 @@ export function stripePurchaseKit(kit: StripePurchaseKitOptions) {
     );
   }
 
+  /**
+   * A new user who bought a subscription through the purchase page and paid its first 30 days (the first invoice's
+   * event arrived); answers the user and the Stripe subscription's id.
+   */
+  async function paidSubscriber(project: Project, accountId: string, productId: string, priceId: string) {
+    const user: EndUser = await signUpUser(server(), project);
+    await startPurchase(project, user.userId, productId, priceId);
+    const sub = [...stripe().subscriptions.values()].find((s) => s.json.metadata.latchkey_customer_id === user.userId)!.json;
+    const start = Math.floor(server().clock.now() / 1000);
+    expect((await deliver(invoicePaid(sub.id, start, start + 30 * 86400, accountId))).status).toBe(200);
+    return { user, subscriptionId: sub.id };
+  }
+
   function subscriptionEvent(type: string, subscriptionId: string, changes: Record<string, unknown>, account: string) {
     const made = stripe().subscriptions.get(subscriptionId)!.json;
     return stripeEvent(type, { ...made, ...changes }, account);
@@ -132,6 +145,7 @@ export function stripePurchaseKit(kit: StripePurchaseKitOptions) {
     quantity,
     startPurchase,
     invoicePaid,
+    paidSubscriber,
     subscriptionEvent,
   };
 }
