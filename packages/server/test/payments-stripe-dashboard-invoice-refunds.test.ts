@@ -253,6 +253,27 @@ describe("a subscription invoice refunded in Stripe's dashboard", () => {
   });
 });
 
+describe("the echo of a subscription refund made through the endpoint", () => {
+  it("is that refund: nothing more is recorded, and Stripe is not asked", async () => {
+    const { project, accountId } = await kit.connectedProject();
+    const { purchaseId, firstInvoice } = await subscriber(project, accountId);
+    const res = await server.request("/internal/payments/transactions/refund", {
+      method: "POST",
+      as: project.admin,
+      body: { type: "subscription", id: purchaseId, refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: "12.50" }] },
+    });
+    expect(res.status, res.text).toBe(200);
+    const ours = stripe.refundEvents.all.at(-1)!;
+    expect(ours.payment_intent).toBe(intentOf(firstInvoice).id);
+    const asked = lookups();
+
+    await delivered(refundCreatedEvent(ours, accountId));
+    await delivered(chargeRefundedEvent(intentOf(firstInvoice), [ours], accountId));
+    expect(await refundsOf(project)).toMatchObject([{ purchaseId, origin: "api", stripeRefundId: ours.id, amountUsdCents: 1250 }]);
+    expect(lookups()).toBe(asked);
+  });
+});
+
 describe("refunds of payments no invoice of the project was paid by", () => {
   it("are acknowledged and change nothing: unknown to Stripe, another account's invoice, an invoice not kept", async () => {
     const { project, accountId } = await kit.connectedProject();
