@@ -32,6 +32,14 @@ export interface StripeStandInRequest {
   stripeAccount: string | null;
 }
 
+/** A subscription's invoice, with the payment intent that paid it and what it paid (minor units). */
+export interface StandInInvoice {
+  account: string;
+  subscription: string;
+  paymentIntent: string;
+  amount: number;
+}
+
 /** A payment intent or subscription the stand-in made, with the account it is on. */
 export interface StandInObject {
   account: string;
@@ -59,6 +67,10 @@ export interface StripeStandIn {
   paymentIntents: Map<string, StandInObject>;
   subscriptions: Map<string, StandInObject>;
   customers: Map<string, StandInObject>;
+  /** Subscriptions' invoices by id: a subscription's first is made with it, a renewal by `renewInvoice`. */
+  invoices: Map<string, StandInInvoice>;
+  /** Stripe invoicing a subscription's next period (paid at once, by a new payment intent); answers the invoice's id. */
+  renewInvoice(subscriptionId: string): string;
   /** Refunds made (POST /v1/refunds), in order. */
   refunds: { account: string; paymentIntent: string; amount: number; metadata: Record<string, string> }[];
   /** Saves a card as the customer's default for invoices (as the customer would on a billing page); returns its id. */
@@ -128,31 +140,28 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return { status: 200, json: purchaseObject(on, path, form) };
     }
     if (method === "GET" && path === "/v1/invoice_payments") {
-      const intent = invoiceIntents.get(form.invoice ?? "");
-      const data = intent
-        ? [
-            {
-              id: id("inpay"),
-              object: "invoice_payment",
-              invoice: form.invoice,
-              status: "paid",
-              payment: { type: "payment_intent", payment_intent: intent },
-            },
-          ]
-        : [];
+      // By invoice, or by the payment intent that paid one; on the account the request acts on.
+      const on = isPlatform ? request.stripeAccount : ownAccount!;
+      const byIntent = form["payment[payment_intent]"];
+      const data = [...invoices]
+        .filter(
+          ([invoiceId, paid]) =>
+            paid.account === on && (byIntent === undefined ? invoiceId === form.invoice : paid.paymentIntent === byIntent),
+        )
+        .map(([invoiceId, paid]) => invoicePayment(invoiceId, paid.paymentIntent));
       return { status: 200, json: { object: "list", data, has_more: false, url: "/v1/invoice_payments" } };
     }
     if (method === "POST" && path === "/v1/refunds") {
       const on = isPlatform ? request.stripeAccount : ownAccount!;
       const intent = form.payment_intent ?? "";
-      const known = paymentIntents.get(intent)?.account ?? [...invoiceIntents.values()].includes(intent);
-      if (!known || (typeof known === "string" && known !== on))
+      const known = paymentIntents.get(intent)?.account ?? [...invoices.values()].find((i) => i.paymentIntent === intent)?.account;
+      if (!known || known !== on)
         return stripeError(404, "invalid_request_error", `No such payment_intent: '${intent}'`, {
           code: "resource_missing",
           param: "payment_intent",
         });
       const refund = { account: on!, paymentIntent: intent, amount: Number(form.amount), metadata: metadataOf(form) };
-      const paid = paymentIntents.get(intent)?.json.amount;
+      const paid = paidAmount(intent);
       const before = standIn.refunds.filter((r) => r.paymentIntent === intent).reduce((sum, r) => sum + r.amount, 0);
       if (typeof paid === "number" && before + refund.amount > paid)
         return stripeError(
@@ -239,8 +248,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const subscriptions = new Map<string, StandInObject>();
   const customers = new Map<string, StandInObject>();
   const billingCalls = standInBilling(customers);
-  /** A subscription's invoice → the payment intent that paid it (the stand-in counts every invoice as paid). */
-  const invoiceIntents = new Map<string, string>();
+  /** Subscriptions' invoices, each paid by its own payment intent (the stand-in counts every invoice as paid). */
+  const invoices = new Map<string, StandInInvoice>();
+  const invoicePayment = (invoiceId: string, paymentIntent: string) => ({
+    id: id("inpay"),
+    object: "invoice_payment",
+    invoice: invoiceId,
+    status: "paid",
+    payment: { type: "payment_intent", payment_intent: paymentIntent },
+  });
+  /** What a payment intent paid, whether a one-time payment's or an invoice's; undefined for one it never made. */
+  const paidAmount = (intent: string): number | undefined =>
+    (paymentIntents.get(intent)?.json.amount as number | undefined) ??
+    [...invoices.values()].find((i) => i.paymentIntent === intent)?.amount;
   const cardDeclined = () =>
     stripeError(402, "card_error", "Your card was declined.", { code: "card_declined", decline_code: "insufficient_funds" });
   const card = (cardId: string) => ({ id: cardId, object: "payment_method", type: "card", card: { brand: "visa", last4: "4242" } });
@@ -303,7 +323,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     const unit = form["items[0][price_data][recurring][interval]"] ?? "month";
     const end = start + Number(form["items[0][price_data][recurring][interval_count]"] ?? 1) * (UNIT_SECONDS[unit] ?? 0);
     const invoiceId = id("in");
-    invoiceIntents.set(invoiceId, id("pi"));
+    const amount = Number(form["items[0][price_data][unit_amount]"]) * Number(form["items[0][quantity]"] ?? 1);
+    invoices.set(invoiceId, { account, subscription: subscriptionId, paymentIntent: id("pi"), amount });
     const json = {
       id: subscriptionId,
       object: "subscription",
@@ -404,6 +425,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     paymentIntents,
     subscriptions,
     customers,
+    invoices,
+    renewInvoice(subscriptionId) {
+      const sub = subscriptions.get(subscriptionId);
+      const first = [...invoices.values()].find((i) => i.subscription === subscriptionId);
+      if (!sub || !first) throw new Error(`The stand-in has no subscription ${subscriptionId}`);
+      const invoiceId = id("in");
+      invoices.set(invoiceId, { ...first, paymentIntent: id("pi") });
+      sub.json.latest_invoice = invoiceId;
+      return invoiceId;
+    },
     refunds: [],
     down: false,
     billing: billingCalls.billing,
@@ -558,7 +589,9 @@ function refundEvents(standIn: () => StripeStandIn): StandInRefundEvents {
     },
     onNextRefund: null,
     dashboardRefund(account, paymentIntent, amount) {
-      const paid = standIn().paymentIntents.get(paymentIntent)?.json.amount;
+      const paid =
+        standIn().paymentIntents.get(paymentIntent)?.json.amount ??
+        [...standIn().invoices.values()].find((i) => i.paymentIntent === paymentIntent)?.amount;
       const before = standIn()
         .refunds.filter((r) => r.paymentIntent === paymentIntent)
         .reduce((sum, r) => sum + r.amount, 0);

@@ -24,6 +24,11 @@ export const paymentStripeInvoices = pgTable(
     amountTotal: integer("amount_total").notNull(),
     currency: text("currency"),
     hostedInvoiceUrl: text("hosted_invoice_url"),
+    /**
+     * The payment intent that paid it, once known (from an event that carries it, or asked of Stripe when a refund
+     * of an unknown payment arrives): how a refund made in Stripe finds its subscription.
+     */
+    stripePaymentIntentId: text("stripe_payment_intent_id"),
     /** When Stripe made the invoice. */
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     /** When Stripe made the event this row was last written from. */
@@ -31,6 +36,7 @@ export const paymentStripeInvoices = pgTable(
   },
   (t) => [
     uniqueIndex("payment_stripe_invoices_invoice_idx").on(t.projectId, t.branchId, t.stripeInvoiceId),
+    index("payment_stripe_invoices_payment_intent_idx").on(t.projectId, t.branchId, t.stripePaymentIntentId),
     index("payment_stripe_invoices_customer_idx").on(t.projectId, t.branchId, t.customerType, t.customerId, t.createdAt, t.id),
   ],
 );

@@ -90,6 +90,11 @@ export interface StripeApi {
    */
   refundPayment(request: StripeRefundRequest, onAccount: string | undefined): Promise<StripeRefundOutcome>;
   /**
+   * The invoice a payment intent paid (Stripe keeps that on the invoice's payments, not on the intent); null when
+   * it paid none.
+   */
+  invoicePaidBy(paymentIntent: string, onAccount: string | undefined): Promise<string | null>;
+  /**
    * Cancels a subscription at its current period's end, so Stripe charges it no more. A subscription Stripe has
    * already ended, or no longer has, answers `"gone"`.
    */

@@ -248,6 +248,15 @@ function stripeApi(stripe: Stripe): StripeApi {
           throw error;
         }
       }),
+    invoicePaidBy: (paymentIntent, onAccount) =>
+      call(async () => {
+        const payments = await stripe.invoicePayments.list(
+          { payment: { type: "payment_intent", payment_intent: paymentIntent }, limit: 1 },
+          onAccount ? { stripeAccount: onAccount } : undefined,
+        );
+        const invoice = payments.data[0]?.invoice;
+        return (typeof invoice === "string" ? invoice : invoice?.id) ?? null;
+      }),
     cancelSubscriptionAtPeriodEnd: (subscriptionId, onAccount) =>
       call(async () => {
         const options = onAccount ? { stripeAccount: onAccount } : undefined;

@@ -15,7 +15,7 @@ import {
   type CustomerInvoicesListJson,
   type InvoiceStatus,
 } from "@latchkey/shared";
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
@@ -73,6 +73,62 @@ export async function recordStripeInvoice(ctx: InvoiceEventContext, event: { cre
       setWhere: sql`${i.eventAt} < excluded.event_at OR (${i.eventAt} = excluded.event_at AND NOT (
         ${i.status} IN ('paid', 'void') AND excluded.status IN ('draft', 'open')))`,
     });
+  // Kept whatever the event's age: which payment paid an invoice does not change.
+  const intent = paidIntentOf(invoice);
+  if (intent) await keepPaidIntent(ctx, invoice.id, intent);
+}
+
+const idOf = (value: string | { id?: string } | null | undefined): string | null =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+/**
+ * The payment intent that paid the invoice, when the event carries the invoice's payments (Stripe includes them
+ * when asked; the API versions that put `payment_intent` on the invoice itself are older than the one we use).
+ */
+function paidIntentOf(invoice: Stripe.Invoice): string | null {
+  for (const paid of invoice.payments?.data ?? []) {
+    const intent = paid.status === "paid" ? idOf(paid.payment.payment_intent) : null;
+    if (intent) return intent;
+  }
+  return null;
+}
+
+/**
+ * Keeps the payment intent that paid one of the account's invoices on its row (the first one told: an invoice is
+ * paid once); answers the row's subscription, or null when no such invoice is kept.
+ */
+export async function keepPaidIntent(ctx: InvoiceEventContext, stripeInvoiceId: string, intent: string): Promise<string | null> {
+  const i = paymentStripeInvoices;
+  const ofInvoice = and(
+    inTenancy(i, ctx.tenancy),
+    eq(i.stripeAccountId, ctx.account.stripeAccountId),
+    eq(i.stripeInvoiceId, stripeInvoiceId),
+  );
+  await ctx.tx
+    .update(i)
+    .set({ stripePaymentIntentId: intent })
+    .where(and(ofInvoice, isNull(i.stripePaymentIntentId)));
+  const [row] = await ctx.tx.select({ subscriptionId: i.stripeSubscriptionId }).from(i).where(ofInvoice);
+  return row?.subscriptionId ?? null;
+}
+
+/** An invoice's payment went through (`invoice_payment.paid`): its payment intent is kept with the invoice. */
+export async function recordInvoicePayment(ctx: InvoiceEventContext, event: { data: { object: Stripe.InvoicePayment } }) {
+  const payment = event.data.object;
+  const invoiceId = idOf(payment.invoice);
+  const intent = idOf(payment.payment.payment_intent);
+  if (payment.status === "paid" && invoiceId && intent) await keepPaidIntent(ctx, invoiceId, intent);
+}
+
+/** The subscription of the invoice a payment intent is known to have paid, if any. */
+export async function subscriptionPaidBy(db: DbOrTx, scope: Tenancy, intent: string): Promise<string | null> {
+  const i = paymentStripeInvoices;
+  const [row] = await db
+    .select({ subscriptionId: i.stripeSubscriptionId })
+    .from(i)
+    .where(and(inTenancy(i, scope), eq(i.stripePaymentIntentId, intent)))
+    .limit(1);
+  return row?.subscriptionId ?? null;
 }
 
 const statusOf = (status: string | null): InvoiceStatus | null =>

@@ -11,10 +11,10 @@ import type { Tenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import type { PaymentStripeAccountRow } from "../account-schema.ts";
-import { recordStripeInvoice } from "./invoices.ts";
+import { recordInvoicePayment, recordStripeInvoice } from "./invoices.ts";
 import { storeAccountState } from "./stripe-account.ts";
 import { applyStripePurchaseReport, type StripePurchaseReport } from "./stripe-purchases.ts";
-import { recordChargeRefunds, recordCreatedRefund } from "./stripe-refunds.ts";
+import { recordChargeRefunds, recordCreatedRefund, type StripeRefundLookups } from "./stripe-refunds.ts";
 
 export interface StripeEventContext {
   services: Services;
@@ -23,6 +23,8 @@ export interface StripeEventContext {
   tenancy: Tenancy;
   /** The project's Stripe account the event came for. */
   account: PaymentStripeAccountRow;
+  /** What was asked of Stripe before the transaction (stripeRefundLookups). */
+  lookups: StripeRefundLookups;
 }
 
 export type StripeEventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, { type: T }>;
@@ -101,6 +103,8 @@ export const stripeEventHandlers: StripeEventHandlers = {
   "invoice.payment_failed": [recordStripeInvoice],
   "invoice.marked_uncollectible": [recordStripeInvoice],
   "invoice.voided": [recordStripeInvoice],
+  // Which payment intent paid an invoice, so that a refund of it made in Stripe finds the subscription.
+  "invoice_payment.paid": [recordInvoicePayment],
   "customer.subscription.created": [syncSubscription],
   "customer.subscription.updated": [syncSubscription],
   "customer.subscription.deleted": [syncSubscription],

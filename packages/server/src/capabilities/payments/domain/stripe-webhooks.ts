@@ -18,6 +18,7 @@ import type { Services } from "../../../services.ts";
 import { paymentStripeAccounts, paymentStripeEvents, type PaymentStripeAccountRow } from "../account-schema.ts";
 import { ownSecretsOf, stripeAccountOf } from "./stripe-account.ts";
 import { dispatchStripeEvent, handlesStripeEvent } from "./stripe-event-handlers.ts";
+import { stripeRefundLookups } from "./stripe-refunds.ts";
 
 const INVALID_SIGNATURE = "Invalid stripe-signature header";
 
@@ -80,6 +81,7 @@ export async function receiveProjectStripeEvent(
 async function applyStripeEvent(services: Services, account: PaymentStripeAccountRow, event: Stripe.Event): Promise<StripeDelivery> {
   if (!handlesStripeEvent(event.type)) return "ignored";
   const tenancy: Tenancy = tenancyOf(account);
+  const lookups = await stripeRefundLookups(services, account, tenancy, event);
   return services.events.transaction(services.db, async (tx) => {
     const fresh = await tx
       .insert(paymentStripeEvents)
@@ -87,7 +89,7 @@ async function applyStripeEvent(services: Services, account: PaymentStripeAccoun
       .onConflictDoNothing()
       .returning({ eventId: paymentStripeEvents.eventId });
     if (fresh.length === 0) return "duplicate";
-    await dispatchStripeEvent({ services, tx, tenancy, account }, event);
+    await dispatchStripeEvent({ services, tx, tenancy, account, lookups }, event);
     return "applied";
   });
 }

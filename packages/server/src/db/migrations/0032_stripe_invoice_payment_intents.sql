@@ -1,0 +1,2 @@
+ALTER TABLE "payment_stripe_invoices" ADD COLUMN "stripe_payment_intent_id" text;--> statement-breakpoint
+CREATE INDEX "payment_stripe_invoices_payment_intent_idx" ON "payment_stripe_invoices" USING btree ("project_id","branch_id","stripe_payment_intent_id");
