@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { availableParallelism } from "node:os";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import { setTestOutputs } from "./scripts/lib/test-outputs.mjs";
 
 /** Workspace packages resolve to their TypeScript sources (the "latchkey-source" export condition; a private name, so no consumer's tooling picks it up by accident), so tests need no build. */
 const sources = {
@@ -11,17 +9,9 @@ const sources = {
   ssr: { resolve: { conditions: ["latchkey-source", ...defaultServerConditions] } },
 };
 
-/**
- * The dashboard's browser tests build it outside apps/dashboard/dist (one directory per checkout), so a test run
- * never replaces the files a running `npm start` serves. Set here, before any worker starts, so the global setup
- * and the test files agree (scripts/lib/dashboard-build.mjs reads it).
- */
-const checkoutId = (path: string) => createHash("sha256").update(path).digest("hex").slice(0, 12);
-process.env.LATCHKEY_DASHBOARD_OUT ??= join(tmpdir(), `latchkey-dashboard-test-${checkoutId(fileURLToPath(import.meta.url))}`);
-/** The same for the packed SDK (scripts/lib/sdk-build.mjs reads it). */
-process.env.LATCHKEY_SDK_OUT ??= join(tmpdir(), `latchkey-sdk-test-${checkoutId(fileURLToPath(import.meta.url))}`);
-/** And for the demo app the browser tests drive (packages/react/test/browser/demo-build.ts reads it). */
-process.env.LATCHKEY_DEMO_OUT ??= join(tmpdir(), `latchkey-demo-test-${checkoutId(fileURLToPath(import.meta.url))}`);
+// Where the browser tests' builds go, one directory per checkout (scripts/lib/test-outputs.mjs): set before any
+// worker starts, so the global setups and the test files agree.
+setTestOutputs();
 
 /** The demo app, built once per run for every file that drives it in Chromium. */
 const demoBuild = "packages/react/test/browser/demo-build-once.ts";

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
+import { setTestOutputs } from "./lib/test-outputs.mjs";
 
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
@@ -36,6 +37,20 @@ const checks = [
     failure: "Dockerfile problems (see above): fix them, or `node scripts/lint-dockerfile.mjs --fix` for the layout.",
   },
 ];
+// A whole run also builds what the browser tests serve (the packed SDK, the dashboard, the demo app) in the same
+// pool: vitest runs its global setups one after another before the first test, with one core busy and the other
+// idle, where here they fill the gaps between the checks. The global setups then find them built and go on.
+const vitestArgs = process.argv.slice(2);
+if (vitestArgs.length === 0) {
+  setTestOutputs();
+  const build = (what) => ({
+    cmd: "node",
+    args: ["--import", "tsx", "scripts/lib/build-for-tests.mjs", what],
+    failure: `Building the ${what} for the browser tests failed (see above).`,
+  });
+  checks.splice(1, 0, build("sdk"));
+  checks.splice(4, 0, build("demo"), build("dashboard"));
+}
 const failures = await runAll(checks, availableParallelism());
 if (failures.length > 0) {
   for (const failure of failures) console.error(failure);
@@ -51,17 +66,11 @@ try {
 
 const dir = mkdtempSync(join(tmpdir(), "latchkey-test-"));
 const report = join(dir, "report.json");
-const status = run("npx", [
-  "vitest",
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
-]);
+const status = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...vitestArgs]);
 try {
-  const { numPassedTests, numFailedTests, numPendingTests, testResults } = JSON.parse(readFileSync(report, "utf8"));
+  const { numPassedTests, numFailedTests, numPendingTests, testResults, startTime } = JSON.parse(readFileSync(report, "utf8"));
   printSlowest(testResults);
+  printStart(testResults, startTime);
   console.log(`\n${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
 } catch {
   // No report: vitest failed before running; its own output says why.
@@ -80,6 +89,17 @@ function printSlowest(results, count = 15) {
   const total = files.reduce((sum, f) => sum + f.seconds, 0);
   console.log(`\nSlowest test files (of ${files.length}; ${Math.round(total)} s in all, spread over the workers):`);
   for (const f of files.slice(0, count)) console.log(`${f.seconds.toFixed(1).padStart(8)} s  ${f.name}`);
+}
+
+/**
+ * How long vitest ran before its first test: its global set-ups (the database templates and whatever build the
+ * checks above did not leave current), during which no file runs. A file's own times count from its first test,
+ * so its server's start and stop (its hooks) are in neither figure.
+ */
+function printStart(results, runStart) {
+  const firstTest = Math.min(...results.map((r) => r.startTime));
+  if (Number.isFinite(firstTest) && runStart)
+    console.log(`First test ${Math.round((firstTest - runStart) / 1000)} s after vitest started.`);
 }
 
 /** Runs the checks, `width` at a time; answers the failure messages of those that failed, in the checks' order. */
