@@ -120,6 +120,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "browser",
+          ...sharedModules,
           expect: patientPolls,
           include: ["packages/react/test/browser/**/*.test.ts"],
           globalSetup: [...databaseTemplate, demoBuild],
@@ -133,6 +134,7 @@ export default defineConfig({
         ...sources,
         test: {
           name: "dashboard",
+          ...sharedModules,
           expect: patientPolls,
           include: ["apps/dashboard/test/**/*.test.{ts,tsx}"],
           globalSetup: [...databaseTemplate, "apps/dashboard/test/build-once.ts", demoBuild],
