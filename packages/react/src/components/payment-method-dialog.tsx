@@ -18,7 +18,14 @@ export interface PaymentMethodOwner {
   setDefaultPaymentMethodFromSetupIntent(setupIntentId: string): Promise<CustomerDefaultPaymentMethod | null>;
 }
 
-export function PaymentMethodDialog({ owner, onSaved, onClose }: { owner: PaymentMethodOwner; onSaved(): void; onClose(): void }) {
+export interface PaymentMethodDialogProps {
+  owner: PaymentMethodOwner;
+  /** The card is saved and is now the default (the dialog is for the caller to close). */
+  onSaved(): void;
+  onClose(): void;
+}
+
+export function PaymentMethodDialog({ owner, onSaved, onClose }: PaymentMethodDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const intent = useSetupIntent(owner);
@@ -71,7 +78,7 @@ function CancelOnly({ onClose }: { onClose(): void }) {
   );
 }
 
-function DialogBody({ intent, owner, onSaved, onClose }: { intent: IntentState } & Parameters<typeof PaymentMethodDialog>[0]) {
+function DialogBody({ intent, owner, onSaved, onClose }: { intent: IntentState } & PaymentMethodDialogProps) {
   const stripe = useStripeJs(intent.value?.cardForm ?? null);
   if (intent.error || !intent.value) {
     return (
@@ -98,7 +105,7 @@ function DialogBody({ intent, owner, onSaved, onClose }: { intent: IntentState }
   );
 }
 
-function SetupForm({ owner, onSaved, onClose }: Parameters<typeof PaymentMethodDialog>[0]) {
+function SetupForm({ owner, onSaved, onClose }: PaymentMethodDialogProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
