@@ -79,6 +79,7 @@ export type {
   CustomerPaymentMethodSetupIntent,
 } from "./models/billing.ts";
 export type { PurchaseCardSettings, PurchaseCodeInfo } from "./apps/purchase-codes.ts";
+export type { StripeCardForm } from "./models/stripe-card-form.ts";
 export { ServerUser } from "./models/server-user.ts";
 export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";
 export { CurrentServerUser } from "./models/current-server-user.ts";

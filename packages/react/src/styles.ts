@@ -77,6 +77,10 @@ span.lk-avatar { background: var(--lk-surface); color: var(--lk-text); }
 .lk-menu-separated { margin-top: 4px; border-top: 1px solid var(--lk-border); border-radius: 0; }
 .lk-menu-start { left: 0; right: auto; }
 .lk-menu-form { padding: 8px; }
+.lk-dialog { width: min(440px, calc(100vw - 32px)); padding: 24px; color: var(--lk-text); background: var(--lk-background); border: 1px solid var(--lk-border); border-radius: var(--lk-radius); box-shadow: 0 8px 24px rgb(0 0 0 / 12%); }
+.lk-dialog::backdrop { background: rgb(0 0 0 / 40%); }
+.lk-dialog h3 { margin: 0 0 14px; font-size: 1.05rem; }
+.lk-dialog .lk-muted + .lk-row, .lk-dialog .lk-alert + .lk-row { margin-top: 14px; }
 .lk-team-switcher { position: relative; display: inline-block; }
 .lk-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
 .lk-subsection { margin-top: 16px; padding: 14px; border: 1px solid var(--lk-border); border-radius: var(--lk-radius); }

@@ -35,7 +35,14 @@ const kit = stripePurchaseKit({ server: () => server, stripe: () => stripe, paym
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
-  server = await createTestServer({ stripe: { secretKey: stripe.platformKey, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url } });
+  server = await createTestServer({
+    stripe: {
+      secretKey: stripe.platformKey,
+      webhookSecret: WEBHOOK_SECRET,
+      publishableKey: stripe.platformPublishableKey,
+      apiUrl: stripe.url,
+    },
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -114,7 +121,12 @@ describe("saving a card through a SetupIntent", () => {
     expect(made.stripeAccount).toBe(accountId);
     expect(made.form).toEqual({ customer, usage: "off_session", "allowed_payment_method_types[0]": "card" });
     const intent = [...stripe.billing.setupIntents.values()].find((i) => i.json.customer === customer)!.json;
-    expect(res.body).toEqual({ client_secret: intent.client_secret, stripe_account_id: accountId });
+    expect(res.body).toEqual({
+      client_secret: intent.client_secret,
+      stripe_account_id: accountId,
+      // Stripe.js on the connected account, with the operator's platform key.
+      card_form: { publishable_key: stripe.platformPublishableKey, stripe_account_id: accountId },
+    });
 
     // Not confirmed yet: refused, nothing changed.
     expectPlainError(await setDefault(user.as, user.userId, intent.id), 400, /^Setup intent has not succeeded\.$/);
@@ -160,6 +172,34 @@ describe("saving a card through a SetupIntent", () => {
     expect(stripeCustomerOf(carol.userId)).toBeUndefined();
     expect(stripe.customers.get(stripeCustomerOf(bob.userId)!)!.json.invoice_settings).toEqual({ default_payment_method: null });
     expectPlainError(await setDefault(bob.as, bob.userId, "seti_unknown"), 400, /^Stripe refused the request: No such setupintent/);
+  });
+
+  it("an own-key project's card form is its own publishable key on its own account, and null without one", async () => {
+    for (const publishableKey of ["pk_test_ownbilling42", undefined]) {
+      const project = await createProject(server);
+      await kit.configure(project, { ...PAYMENTS, testMode: false });
+      const own = stripe.addOwnAccount({ charges_enabled: true });
+      const set = await server.request("/internal/payments/stripe/own-key", {
+        method: "POST",
+        as: project.admin,
+        body: {
+          secret_key: own.secretKey,
+          webhook_secret: "whsec_ownbilling42",
+          ...(publishableKey ? { publishable_key: publishableKey } : {}),
+        },
+      });
+      expect(set.status, set.text).toBe(200);
+      const user = await signUpUser(server, project);
+      const res = await setupIntent(user.as, user.userId);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({
+        client_secret: expect.stringMatching(/^seti_\w+_secret_\w+$/),
+        stripe_account_id: own.account.id,
+        card_form: { publishable_key: publishableKey ?? null, stripe_account_id: null },
+      });
+      const intentId = (res.body.client_secret as string).split("_secret_")[0]!;
+      expect(stripe.billing.setupIntents.get(intentId)!.account).toBe(own.account.id);
+    }
   });
 
   it("a project without a Stripe account refuses as a purchase does", async () => {

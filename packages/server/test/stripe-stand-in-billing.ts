@@ -3,8 +3,9 @@
  * requests it does not answer itself): SetupIntents (made, read, and, as a
  * customer's card form would, succeeded by a test with a card), a
  * customer's saved cards (`listPaymentMethods`) and their invoices' default
- * card (`customers.update` of `invoice_settings`). `invoice` builds an
- * invoice as Stripe's `invoice.*` events carry it.
+ * card (`customers.update` of `invoice_settings`), and Stripe.js confirming
+ * a SetupIntent from the card form. `invoice` builds an invoice as Stripe's
+ * `invoice.*` events carry it.
  */
 import { randomBytes } from "node:crypto";
 import type { StandInObject, StripeStandInRequest } from "./stripe-stand-in.ts";
@@ -27,6 +28,15 @@ export interface StandInBilling {
   /** A card saved on the customer without being made the invoices' default; answers its id. */
   attachCard(customerId: string, card?: StandInCard): string;
 }
+
+/** Test payment methods a card form's confirmation may name: the first two save a card, the last is declined. */
+export const STAND_IN_SETUP_CARDS = { visa: "pm_card_visa", mastercard: "pm_card_mastercard", declined: "pm_card_chargeDeclined" } as const;
+
+/** The card each saving test payment method saves. */
+const SAVED_CARDS: Record<string, StandInCard> = {
+  [STAND_IN_SETUP_CARDS.visa]: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 },
+  [STAND_IN_SETUP_CARDS.mastercard]: { brand: "mastercard", last4: "4444", exp_month: 8, exp_year: 2031 },
+};
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 const now = () => Math.floor(Date.now() / 1000);
@@ -119,6 +129,34 @@ export function standInBilling(customers: Map<string, StandInObject>) {
     return null;
   }
 
+  /**
+   * What Stripe.js asks with a publishable key when a customer's card form confirms a SetupIntent (`on`: the
+   * account the key acts on, null for a key Stripe does not know); null: not such a request.
+   */
+  function confirmFromStripeJs(request: StripeStandInRequest, on: string | null): Answer | null {
+    const match = /^\/v1\/setup_intents\/([^/]+)\/confirm$/.exec(request.path);
+    if (request.method !== "POST" || !match || !request.apiKey?.startsWith("pk_")) return null;
+    if (!on) return error(401, "invalid_request_error", `Invalid API Key provided: ${request.apiKey.slice(0, 8)}****`);
+    const intentId = decodeURIComponent(match[1]!);
+    const intent = setupIntents.get(intentId);
+    // Stripe answers a publishable key only about an intent whose client secret it is shown, on its account.
+    if (!intent || intent.account !== on || intent.json.client_secret !== request.form.client_secret)
+      return missing("setupintent", intentId);
+    if (intent.json.status === "succeeded")
+      return error(400, "invalid_request_error", "This SetupIntent has already succeeded.", { code: "setup_intent_unexpected_state" });
+    const paymentMethod = request.form.payment_method ?? STAND_IN_SETUP_CARDS.visa;
+    if (paymentMethod === STAND_IN_SETUP_CARDS.declined) {
+      const declined = { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
+      Object.assign(intent.json, { status: "requires_payment_method", last_setup_error: declined });
+      return { status: 402, json: { error: { ...declined, setup_intent: intent.json } } };
+    }
+    const card = SAVED_CARDS[paymentMethod];
+    if (!card) return missing("paymentmethod", paymentMethod);
+    const pmId = saveCard(String(intent.json.customer), card);
+    Object.assign(intent.json, { status: "succeeded", payment_method: pmId, last_setup_error: null });
+    return { status: 200, json: intent.json };
+  }
+
   const billing: StandInBilling = {
     setupIntents,
     paymentMethods,
@@ -131,7 +169,7 @@ export function standInBilling(customers: Map<string, StandInObject>) {
     },
     attachCard: (customerId, card) => saveCard(customerId, card),
   };
-  return { answer, billing };
+  return { answer, confirmFromStripeJs, billing };
 }
 
 /** An invoice of a subscription as Stripe's `invoice.*` events carry it (amounts in minor units). */

@@ -77,8 +77,8 @@ export interface StripeStandIn {
   saveDefaultCard(customerId: string): string;
   /** While true, every charge to a saved card is declined (402 card_error), as a card past its limit would be. */
   declineCards: boolean;
-  /** A new account reached with its own secret key (a self-hoster's); returns the key and the account. */
-  addOwnAccount(changes?: Partial<StandInAccount>): { secretKey: string; account: StandInAccount };
+  /** A new account reached with its own secret key (a self-hoster's); returns its keys and the account. */
+  addOwnAccount(changes?: Partial<StandInAccount>): { secretKey: string; publishableKey: string; account: StandInAccount };
   /** Changes an account as Stripe would (onboarding went on, charges enabled). */
   updateAccount(id: string, changes: Partial<StandInAccount>): StandInAccount;
   /** While true, every request is answered 500 as an outage would be. */
@@ -104,6 +104,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const accounts = new Map<string, StandInAccount>();
   /** Secret key → the account it belongs to (the platform's own is not needed by the server). */
   const ownKeys = new Map<string, string>();
+  /** An own account's publishable key → that account. */
+  const ownPublishableKeys = new Map<string, string>();
+  /** The account a Stripe.js request acts on: its own key's, or for the platform's key, the one it names; else none. */
+  const publishableKeyAccount = (request: StripeStandInRequest): string | null => {
+    if (request.apiKey === standIn.platformPublishableKey) return request.stripeAccount;
+    return (request.apiKey && ownPublishableKeys.get(request.apiKey)) ?? null;
+  };
   const now = () => Math.floor(Date.now() / 1000);
   const newAccount = (changes: Partial<StandInAccount> = {}): StandInAccount => {
     const account: StandInAccount = {
@@ -126,6 +133,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     if (standIn.down) return stripeError(500, "api_error", "An unknown error occurred");
     const fromStripeJs = cardPaymentRoutes(request, standIn, paymentIntents);
     if (fromStripeJs) return fromStripeJs;
+    const fromSetupForm = billingCalls.confirmFromStripeJs(request, publishableKeyAccount(request));
+    if (fromSetupForm) return fromSetupForm;
     const key = request.apiKey;
     const isPlatform = key === platformKey;
     const ownAccount = key ? ownKeys.get(key) : undefined;
@@ -450,8 +459,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     addOwnAccount(changes) {
       const account = newAccount({ type: "standard", ...changes });
       const secretKey = `sk_test_own${randomBytes(12).toString("hex")}`;
+      const publishableKey = `pk_test_own${randomBytes(12).toString("hex")}`;
       ownKeys.set(secretKey, account.id);
-      return { secretKey, account };
+      ownPublishableKeys.set(publishableKey, account.id);
+      return { secretKey, publishableKey, account };
     },
     updateAccount(accountId, changes) {
       const account = accounts.get(accountId);

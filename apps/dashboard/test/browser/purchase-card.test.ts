@@ -2,7 +2,7 @@
  * Paying by card on the purchase page, end to end: a project onboarded with
  * Connect (on the Stripe API stand-in), a buyer who opens the checkout URL,
  * types a card into Stripe's form (Stripe.js itself stood in for, see
- * stripe-js-stand-in.ts), pays, and lands on the return page, which shows the
+ * packages/server/test/stripe-js-stand-in.ts), pays, and lands on the return page, which shows the
  * payment succeeded and leads back to the app; the product arrives once Stripe
  * tells the server (the signed webhook). Also: a declined card and another
  * try, what the page shows for an owned product, a plan change and an account
@@ -25,7 +25,7 @@ import {
   type Dashboard,
   type ProjectOwner,
 } from "./dashboard.ts";
-import { routeStripe, stripeJsCalls } from "./stripe-js-stand-in.ts";
+import { routeStripe, stripeJsCalls } from "../../../../packages/server/test/stripe-js-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_dashboardcardtest0123";
 const RETURN_URL = "http://localhost:3000/after-purchase";

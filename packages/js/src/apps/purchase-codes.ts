@@ -9,6 +9,7 @@
 import type { ProductJson } from "@latchkey/shared/api/index";
 import type { CustomerType } from "@latchkey/shared/constants";
 import { ApiClient } from "../interface/api-client.ts";
+import { stripeCardFormFromJson, type StripeCardForm } from "../models/stripe-card-form.ts";
 
 export interface PurchaseCodeInfo {
   projectId: string;
@@ -82,11 +83,7 @@ export async function completeTestModePurchase(
 }
 
 /** How the purchase page loads Stripe.js for a code (used or not, until it expires). */
-export interface PurchaseCardSettings {
-  /** Null: the project has no Stripe account or gave no publishable key, so no card can be taken. */
-  publishableKey: string | null;
-  /** The connected account Stripe.js acts on; null for a project's own Stripe account. */
-  stripeAccountId: string | null;
+export interface PurchaseCardSettings extends StripeCardForm {
   /** The `returnUrl` asked about is on one of the project's trusted domains. */
   returnUrlTrusted: boolean;
 }
@@ -96,7 +93,7 @@ export async function readPurchaseCardSettings(api: ApiClient, fullCode: string,
     accessType: "client",
     body: { full_code: fullCode, ...(returnUrl === undefined ? {} : { return_url: returnUrl }) },
   });
-  return { publishableKey: json.publishable_key, stripeAccountId: json.stripe_account_id, returnUrlTrusted: json.return_url_trusted };
+  return { ...stripeCardFormFromJson(json), returnUrlTrusted: json.return_url_trusted };
 }
 
 /** Starts paying for the code at `priceId`: the client secret Stripe.js confirms the card payment with. The code is used up. */

@@ -9,6 +9,7 @@ import type { CustomerInvoiceJson, InvoiceStatus, PaymentMethodSummaryJson } fro
 import type { AccessType, ApiClient } from "../interface/api-client.ts";
 import type { Session } from "../session/session.ts";
 import type { ItemCustomer } from "./item.ts";
+import { stripeCardFormFromJson, type StripeCardForm } from "./stripe-card-form.ts";
 
 /** How billing calls reach the API (a product context serves). */
 export interface BillingContext {
@@ -63,6 +64,8 @@ export interface CustomerInvoicesListOptions {
 export interface CustomerPaymentMethodSetupIntent {
   readonly clientSecret: string;
   readonly stripeAccountId: string;
+  /** How to load Stripe.js to confirm the SetupIntent (a null `publishableKey`: the project takes no card here). */
+  readonly cardForm: StripeCardForm;
 }
 
 /** The customer as the billing endpoints name it: a user or a team (a custom customer has no card). */
@@ -121,7 +124,7 @@ export async function createPaymentMethodSetupIntent(
     params: billingParams(customer),
     body: {},
   });
-  return { clientSecret: json.client_secret, stripeAccountId: json.stripe_account_id };
+  return { clientSecret: json.client_secret, stripeAccountId: json.stripe_account_id, cardForm: stripeCardFormFromJson(json.card_form) };
 }
 
 /** Makes the card a succeeded SetupIntent saved the customer's default; answers the default card after. */

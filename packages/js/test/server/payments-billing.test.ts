@@ -20,6 +20,7 @@ let server: TestServer;
 let baseUrl: string;
 let project: SdkProject;
 let accountId: string;
+let publishableKey: string;
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
@@ -31,7 +32,8 @@ beforeAll(async () => {
   });
   const own = stripe.addOwnAccount({ charges_enabled: true });
   accountId = own.account.id;
-  await project.project.app.setStripeOwnKey({ secretKey: own.secretKey, webhookSecret: WEBHOOK_SECRET });
+  publishableKey = own.publishableKey;
+  await project.project.app.setStripeOwnKey({ secretKey: own.secretKey, webhookSecret: WEBHOOK_SECRET, publishableKey });
 });
 afterAll(async () => {
   await server?.close();
@@ -63,7 +65,12 @@ describe("billing", () => {
     expect(await user.getBilling()).toEqual({ hasCustomer: false, defaultPaymentMethod: null });
 
     const intent = await user.createPaymentMethodSetupIntent();
-    expect(intent).toEqual({ clientSecret: expect.stringMatching(/^seti_/), stripeAccountId: accountId });
+    expect(intent).toEqual({
+      clientSecret: expect.stringMatching(/^seti_/),
+      stripeAccountId: accountId,
+      // The project's own key, on its own account: Stripe.js names no connected account.
+      cardForm: { publishableKey, stripeAccountId: null },
+    });
     // Asking made the user a Stripe customer: the cached billing is read again.
     expect(await user.getBilling()).toEqual({ hasCustomer: true, defaultPaymentMethod: null });
 

@@ -1,13 +1,14 @@
 /**
  * Account settings' billing: the card the user's subscriptions are charged
- * to, what they own (a renewing plan can be cancelled: it stays until its
+ * to (and saving another, payment-method-dialog.tsx), what they own (a renewing plan can be cancelled: it stays until its
  * period ends, then listed without renewal) and their latest invoices. Shown only to a user with
  * something to bill: a Stripe customer, a product or an invoice.
  */
 import type { CurrentUser, CustomerBilling, CustomerInvoicesList, CustomerProductsList } from "@latchkey/js";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, ConfirmedAction, Section, Subsection, useAction, useRead } from "./parts.tsx";
+import { PaymentMethodDialog } from "./payment-method-dialog.tsx";
 
 /** How many invoices the section shows (the newest). */
 const INVOICES_SHOWN = 10;
@@ -35,6 +36,7 @@ export function BillingSection({ user }: { user: CurrentUser }) {
       return { billing, products, invoices };
     }, [user]),
   );
+  const [updating, setUpdating] = useState(false);
   const cancel = useAction(async (productId: string) => {
     await app.cancelSubscription({ productId });
     reload();
@@ -63,6 +65,21 @@ export function BillingSection({ user }: { user: CurrentUser }) {
                 .join(" · ")
             : "No payment method saved."}
         </p>
+        <div className="lk-row">
+          <button className="lk-button lk-button-secondary" type="button" onClick={() => setUpdating(true)}>
+            Update payment method
+          </button>
+        </div>
+        {updating ? (
+          <PaymentMethodDialog
+            owner={user}
+            onSaved={() => {
+              setUpdating(false);
+              reload();
+            }}
+            onClose={() => setUpdating(false)}
+          />
+        ) : null}
       </Subsection>
       <Subsection title="Plans">
         {value.products.length === 0 ? (

@@ -5,19 +5,16 @@
  * payment intent, or a subscription's first invoice), then confirms it; Stripe
  * sends the browser on to the return page (purchase-return-page.tsx).
  *
- * Stripe.js is loaded from js.stripe.com only when this form shows (the `pure`
- * entry loads nothing on import), with the publishable key and account the
- * server names for the code (card-settings).
+ * Stripe.js is loaded from js.stripe.com only when this form shows
+ * (stripe-js.ts), with the publishable key and account the server names for
+ * the code (card-settings).
  */
 import type { PurchaseCardSettings, PurchaseCodeInfo } from "@latchkey/js";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
-import type { Stripe } from "@stripe/stripe-js";
-// The `pure` entry loads Stripe.js only when called (the main one loads it on import); the package has no
-// export map, so it is named by file.
-import { loadStripe } from "@stripe/stripe-js/dist/pure.mjs";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, errorText, useAction } from "./parts.tsx";
+import { useStripeJs } from "./stripe-js.ts";
 
 type Price = PurchaseCodeInfo["product"]["prices"][string];
 
@@ -37,7 +34,7 @@ export interface CardPaymentProps {
   disabled: boolean;
 }
 
-/** Loads Stripe.js once per key and account (loadStripe itself loads the script once per page). */
+/** What the server says of taking a card for the code (Stripe.js is loaded from it: stripe-js.ts). */
 function useStripeSettings(fullCode: string, returnUrl: string | undefined) {
   const app = useStackApp();
   const [state, setState] = useState<{ settings: PurchaseCardSettings | null; error: string | null }>({ settings: null, error: null });
@@ -52,13 +49,6 @@ function useStripeSettings(fullCode: string, returnUrl: string | undefined) {
     };
   }, [app, fullCode, returnUrl]);
   return state;
-}
-
-/** Stripe.js for the key and account the server named (null until known, or when the project gave no key). */
-export function useStripeJs(settings: PurchaseCardSettings | null): Promise<Stripe | null> | null {
-  const key = settings?.publishableKey ?? null;
-  const account = settings?.stripeAccountId ?? null;
-  return useMemo(() => (key ? loadStripe(key, account ? { stripeAccount: account } : undefined) : null), [key, account]);
 }
 
 export function CardPayment(props: CardPaymentProps) {

@@ -10,7 +10,7 @@
 import { useEffect, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Card, errorText } from "./parts.tsx";
-import { useStripeJs } from "./purchase-card-payment.tsx";
+import { useStripeJs } from "./stripe-js.ts";
 import type { PurchaseCardSettings } from "@latchkey/js";
 
 export interface PurchaseReturnPageProps {

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { KnownErrors } from "../known-errors/index.ts";
 import { defineEndpoint } from "./endpoint.ts";
+import { stripeCardFormJson } from "./payments-products.ts";
 
 /** The customers with billing: users and teams. */
 export const billingCustomerParams = z.strictObject({ customer_type: z.enum(["user", "team"]), customer_id: z.string() });
@@ -64,9 +65,12 @@ export type CustomerInvoicesListJson = z.infer<typeof customerInvoicesListJson>;
 export const paymentMethodSetupIntentJson = z.strictObject({
   /** What Stripe's card form confirms the SetupIntent with. */
   client_secret: z.string(),
-  /** The Stripe account the form runs on. */
+  /** The Stripe account the SetupIntent is on. */
   stripe_account_id: z.string(),
+  /** How the page loads Stripe.js to confirm it (a null key: the project takes no card here). */
+  card_form: stripeCardFormJson,
 });
+export type PaymentMethodSetupIntentJson = z.infer<typeof paymentMethodSetupIntentJson>;
 
 export const setDefaultPaymentMethodBody = z.strictObject({ setup_intent_id: z.string() });
 

@@ -150,11 +150,16 @@ export const validatePurchaseCodeJson = z.strictObject({
  * key for a connected account, the project's own for an own-key account) and the connected account to act on.
  * It answers for a code already used too (the return page reads it after the payment), until the code expires.
  */
-export const purchaseCardSettingsJson = z.strictObject({
+/** How a page loads Stripe.js to take a card on the project's Stripe account (the purchase page, billing). */
+export const stripeCardFormJson = z.strictObject({
   /** Null when the project has no Stripe account, or its publishable key was never given: no card form. */
   publishable_key: z.string().nullable(),
   /** The connected account Stripe.js acts on (`stripeAccount`); null for an own-key account (the key's own). */
   stripe_account_id: z.string().nullable(),
+});
+export type StripeCardFormJson = z.infer<typeof stripeCardFormJson>;
+
+export const purchaseCardSettingsJson = stripeCardFormJson.extend({
   /** Whether the `return_url` asked about is on one of the project's trusted domains (false when none was given). */
   return_url_trusted: z.boolean(),
 });

@@ -5,7 +5,7 @@
  * card never passes through here); once it succeeded, the card it saved
  * becomes the customer's invoices' default, the one a plan switch charges.
  */
-import { StatusError, type CustomerBillingJson, type PaymentMethodSummaryJson } from "@latchkey/shared";
+import { StatusError, type CustomerBillingJson, type PaymentMethodSetupIntentJson, type PaymentMethodSummaryJson } from "@latchkey/shared";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import type { StripeCardSummary } from "../../../integrations/stripe/api.ts";
 import type { Services } from "../../../services.ts";
@@ -13,6 +13,7 @@ import type { PaymentStripeAccountRow } from "../account-schema.ts";
 import type { Customer } from "./customers.ts";
 import { PAYMENTS_NOT_SET_UP_MESSAGE } from "./purchase-flow.ts";
 import { stripeAccountOf } from "./stripe-account.ts";
+import { stripeCardForm } from "./stripe-card-form.ts";
 import { accountApi, knownStripeCustomer, stripeCall, stripeCustomerOf } from "./stripe-reach.ts";
 
 const NO_CUSTOMER: CustomerBillingJson = { has_customer: false, default_payment_method: null };
@@ -44,12 +45,16 @@ export async function createPaymentMethodSetupIntent(
   services: Services,
   scope: Tenancy,
   customer: Customer,
-): Promise<{ client_secret: string; stripe_account_id: string }> {
+): Promise<PaymentMethodSetupIntentJson> {
   const account = await requiredAccount(services, scope);
   const reach = await accountApi(services, account);
   const stripeCustomer = await stripeCustomerOf(services, scope, account, customer, reach);
   const intent = await stripeCall(() => reach.api.createSetupIntent(stripeCustomer, reach.onAccount));
-  return { client_secret: intent.clientSecret, stripe_account_id: account.stripeAccountId };
+  return {
+    client_secret: intent.clientSecret,
+    stripe_account_id: account.stripeAccountId,
+    card_form: await stripeCardForm(services, account),
+  };
 }
 
 /** Makes the card a succeeded SetupIntent of the customer's saved their default; answers the default card after. */

@@ -1,15 +1,18 @@
 /**
  * A stand-in for Stripe.js in the browser tests: the page's request for
  * https://js.stripe.com/… is answered with a small script defining `Stripe`,
- * with the few calls the purchase pages make (Elements and a Payment Element
- * that mounts a plain card field, `elements.submit`, `confirmPayment`,
- * `retrievePaymentIntent`). Its API calls go to https://api.stripe.com as
- * Stripe.js's do (so the page's CSP is exercised) and are forwarded to the
- * Stripe API stand-in (packages/server/test/stripe-stand-in.ts). Nothing is
- * fetched from the internet: any other request to a Stripe host fails.
+ * with the few calls the purchase pages and billing's card form make
+ * (Elements and a Payment Element that mounts a plain card field,
+ * `elements.submit`, `confirmPayment`, `retrievePaymentIntent`,
+ * `confirmSetup`). A card number picks Stripe's test card: 4000000000000002
+ * is declined, 5555555555554444 is a Mastercard, any other a Visa. Its API
+ * calls go to https://api.stripe.com as Stripe.js's do (so the page's CSP is
+ * exercised) and are forwarded to the Stripe API stand-in
+ * (stripe-stand-in.ts). Nothing is fetched from the internet: any other
+ * request to a Stripe host fails.
  */
 import type { Page } from "playwright-core";
-import type { StripeStandIn } from "../../../../packages/server/test/stripe-stand-in.ts";
+import type { StripeStandIn } from "./stripe-stand-in.ts";
 
 /** What the page asked of Stripe.js, read back with `stripeJsCalls(page)`. */
 export interface StripeJsCalls {
@@ -17,11 +20,13 @@ export interface StripeJsCalls {
   loads: { key: string; options: { stripeAccount?: string } | undefined }[];
   /** Each `stripe.elements(options)` and later `elements.update(options)`. */
   elementsOptions: Record<string, unknown>[];
+  /** Each SetupIntent `confirmSetup` sent to Stripe, and whether Stripe saved the card. */
+  confirmedSetups: { setupIntent: string; succeeded: boolean }[];
 }
 
 const SCRIPT = String.raw`
 (() => {
-  const calls = { loads: [], elementsOptions: [] };
+  const calls = { loads: [], elementsOptions: [], confirmedSetups: [] };
   window.__stripeJsCalls = calls;
   const api = async (key, account, method, path, params) => {
     const body = new URLSearchParams(params).toString();
@@ -33,6 +38,9 @@ const SCRIPT = String.raw`
     return res.json();
   };
   const intentOf = (clientSecret) => clientSecret.slice(0, clientSecret.indexOf("_secret_"));
+  // Stripe's test card numbers, as the test payment methods the API stand-in knows.
+  const testCard = (number) =>
+    ({ "4000000000000002": "pm_card_chargeDeclined", "5555555555554444": "pm_card_mastercard" })[number] || "pm_card_visa";
   function Stripe(key, options) {
     calls.loads.push({ key, options });
     const account = options && options.stripeAccount;
@@ -46,6 +54,7 @@ const SCRIPT = String.raw`
         calls.elementsOptions.push(elementsOptions);
         let field = null;
         const elements = {
+          clientSecret: elementsOptions && elementsOptions.clientSecret,
           update(changes) { calls.elementsOptions.push(changes); },
           getElement() { return null; },
           fetchUpdates() { return Promise.resolve({}); },
@@ -78,7 +87,7 @@ const SCRIPT = String.raw`
         return elements;
       },
       async confirmPayment({ elements, clientSecret, confirmParams }) {
-        const card = elements.cardNumber() === "4000000000000002" ? "pm_card_chargeDeclined" : "pm_card_visa";
+        const card = testCard(elements.cardNumber());
         const answer = await api(key, account, "POST", "/v1/payment_intents/" + intentOf(clientSecret) + "/confirm", {
           client_secret: clientSecret,
           payment_method: card,
@@ -91,6 +100,19 @@ const SCRIPT = String.raw`
         back.searchParams.set("redirect_status", "succeeded");
         window.location.assign(back.toString());
         return new Promise(() => {});
+      },
+      async confirmSetup({ elements, clientSecret, confirmParams, redirect }) {
+        const secret = clientSecret || elements.clientSecret;
+        if (!secret) throw new Error("confirmSetup needs a client secret (given, or the elements')");
+        if (redirect !== "if_required") throw new Error("The stand-in confirms a SetupIntent only with redirect: if_required");
+        if (!elements.cardNumber()) return { error: { type: "validation_error", message: "Your card number is incomplete." } };
+        const answer = await api(key, account, "POST", "/v1/setup_intents/" + intentOf(secret) + "/confirm", {
+          client_secret: secret,
+          payment_method: testCard(elements.cardNumber()),
+          ...(confirmParams && confirmParams.return_url ? { return_url: confirmParams.return_url } : {}),
+        });
+        calls.confirmedSetups.push({ setupIntent: intentOf(secret), succeeded: !answer.error });
+        return answer.error ? { error: answer.error } : { setupIntent: answer };
       },
       async retrievePaymentIntent(clientSecret) {
         const answer = await api(key, account, "GET", "/v1/payment_intents/" + intentOf(clientSecret), { client_secret: clientSecret });
