@@ -24,6 +24,7 @@ import type { DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
+import { currencyOfStripe } from "./charge-currency.ts";
 import { paymentPurchases, paymentRefunds, type PaymentPurchaseRow, type PaymentRefundRow } from "../schema.ts";
 
 /** The transaction that records a Stripe event as applied, and whose project it is. */
@@ -79,8 +80,9 @@ async function refundedPurchase(ctx: StripeRefundContext, refund: Stripe.Refund)
 export async function recordStripeRefund(ctx: StripeRefundContext, refund: Stripe.Refund): Promise<void> {
   const { services, tx, tenancy } = ctx;
   if (refund.status && NOT_REFUNDED.includes(refund.status)) return;
-  // Prices are charged in US dollars; a refund in another currency is not one of ours.
-  if (refund.currency.toLowerCase() !== "usd" || refund.amount <= 0) return;
+  // A refund in a currency no price can be in is not one of ours; its amount is in that currency's minor units.
+  const currency = currencyOfStripe(refund.currency);
+  if (!currency || refund.amount <= 0) return;
   const purchase = await refundedPurchase(ctx, refund);
   if (!purchase) {
     services.logger.info({ projectId: tenancy.projectId, refundId: refund.id }, "Stripe refund of no purchase of this project: ignored");
@@ -94,7 +96,8 @@ export async function recordStripeRefund(ctx: StripeRefundContext, refund: Strip
     customerType: purchase.customerType,
     customerId: purchase.customerId,
     entries: [],
-    amountUsdCents: refund.amount,
+    amountMinorUnits: refund.amount,
+    currency,
     origin: "stripe",
     stripeRefundId: refund.id,
     createdAt: services.clock.date(),
