@@ -25,6 +25,7 @@ import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import { currencyOfStripe } from "./charge-currency.ts";
+import { chargedCurrency } from "./transactions.ts";
 import { paymentPurchases, paymentRefunds, type PaymentPurchaseRow, type PaymentRefundRow } from "../schema.ts";
 
 /** The transaction that records a Stripe event as applied, and whose project it is. */
@@ -80,12 +81,15 @@ async function refundedPurchase(ctx: StripeRefundContext, refund: Stripe.Refund)
 export async function recordStripeRefund(ctx: StripeRefundContext, refund: Stripe.Refund): Promise<void> {
   const { services, tx, tenancy } = ctx;
   if (refund.status && NOT_REFUNDED.includes(refund.status)) return;
-  // A refund in a currency no price can be in is not one of ours; its amount is in that currency's minor units.
+  // Its amount is in minor units of its currency, which must be the one the purchase was charged in.
   const currency = currencyOfStripe(refund.currency);
   if (!currency || refund.amount <= 0) return;
   const purchase = await refundedPurchase(ctx, refund);
-  if (!purchase) {
-    services.logger.info({ projectId: tenancy.projectId, refundId: refund.id }, "Stripe refund of no purchase of this project: ignored");
+  if (!purchase || chargedCurrency(purchase) !== currency) {
+    services.logger.info(
+      { projectId: tenancy.projectId, refundId: refund.id },
+      "Stripe refund of no purchase of this project, or not in its currency: ignored",
+    );
     return;
   }
   // Under the purchase's lock, which the endpoint's recording takes too.
