@@ -8,6 +8,7 @@
 export { TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES } from "@latchkey/shared/constants";
 /** The OAuth providers a project can enable. */
 export { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/shared/constants";
+export { CURRENCIES, type Currency } from "@latchkey/shared/constants";
 export { StackClientApp, type StackClientAppOptions, type GetUserOptions, type RedirectToOptions } from "./apps/client-app.ts";
 export {
   StackServerApp,
@@ -78,7 +79,7 @@ export type {
   CustomerInvoicesListOptions,
   CustomerPaymentMethodSetupIntent,
 } from "./models/billing.ts";
-export type { PurchaseCardSettings, PurchaseCodeInfo } from "./apps/purchase-codes.ts";
+export type { PurchaseCardSettings, PurchaseCodeInfo, PurchaseSessionOptions } from "./apps/purchase-codes.ts";
 export type { StripeCardForm } from "./models/stripe-card-form.ts";
 export { ServerUser } from "./models/server-user.ts";
 export type { ServerOnlyUserFields } from "./models/server-user-fields.ts";

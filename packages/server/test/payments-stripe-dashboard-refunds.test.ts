@@ -75,7 +75,7 @@ describe("a refund made in Stripe's dashboard", () => {
     await delivered(refundCreatedEvent(made, accountId)); // another event about it, under another id
 
     expect(await refundsOf(project)).toMatchObject([
-      { purchaseId, origin: "stripe", stripeRefundId: made.id, amountUsdCents: 5000, entries: [], customerId: user.userId },
+      { purchaseId, origin: "stripe", stripeRefundId: made.id, amountMinorUnits: 5000, entries: [], customerId: user.userId },
     ]);
     expect(await owns(project, user.userId)).toBe(1);
     expect(await kit.quantity(project, user.userId, "seats")).toBe(2);
@@ -90,7 +90,7 @@ describe("a refund made in Stripe's dashboard", () => {
     await delivered(refundCreatedEvent(second, accountId));
     // The charge's later event carries both refunds: only the second is new, and it is recorded already.
     await delivered(chargeRefundedEvent(intent, [first, second], accountId));
-    expect((await refundsOf(project)).map((r) => [r.origin, r.amountUsdCents])).toEqual([
+    expect((await refundsOf(project)).map((r) => [r.origin, r.amountMinorUnits])).toEqual([
       ["stripe", 1000],
       ["stripe", 1550],
     ]);
@@ -103,7 +103,7 @@ describe("a refund made in Stripe's dashboard", () => {
       refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: "24.50" }],
     });
     expect(res.status, res.text).toBe(200);
-    expect((await refundsOf(project)).map((r) => [r.origin, r.amountUsdCents])).toEqual([
+    expect((await refundsOf(project)).map((r) => [r.origin, r.amountMinorUnits])).toEqual([
       ["stripe", 1000],
       ["stripe", 1550],
       ["api", 2450],
@@ -162,7 +162,7 @@ describe("the echo of a refund made through the endpoint", () => {
 
     await delivered(refundCreatedEvent(ours, accountId));
     await delivered(chargeRefundedEvent(intent, [ours], accountId));
-    expect(await refundsOf(project)).toMatchObject([{ origin: "api", stripeRefundId: ours.id, amountUsdCents: 5000 }]);
+    expect(await refundsOf(project)).toMatchObject([{ origin: "api", stripeRefundId: ours.id, amountMinorUnits: 5000 }]);
     expect((await refundsOf(project))[0]!.entries).toEqual([{ entryIndex: 0, quantity: 1, amountUsdCents: 5000 }]);
     const listed = await transactions(project);
     expect(listed.filter((t) => t.type === "refund")).toHaveLength(1);
@@ -179,7 +179,7 @@ describe("the echo of a refund made through the endpoint", () => {
       echoed = made;
       await delivered(refundCreatedEvent(made, accountId));
       // Recorded from the event first, as money only: the purchase is still owned until the endpoint records.
-      expect(await refundsOf(project)).toMatchObject([{ origin: "stripe", stripeRefundId: made.id, amountUsdCents: 2000 }]);
+      expect(await refundsOf(project)).toMatchObject([{ origin: "stripe", stripeRefundId: made.id, amountMinorUnits: 2000 }]);
       expect(await owns(project, user.userId)).toBe(1);
     };
     const res = await refund(project, {
@@ -190,7 +190,7 @@ describe("the echo of a refund made through the endpoint", () => {
     expect(res.status, res.text).toBe(200);
     expect(echoed).toBeDefined();
     const rows = await refundsOf(project);
-    expect(rows).toMatchObject([{ purchaseId, origin: "api", stripeRefundId: echoed!.id, amountUsdCents: 2000 }]);
+    expect(rows).toMatchObject([{ purchaseId, origin: "api", stripeRefundId: echoed!.id, amountMinorUnits: 2000 }]);
     expect(rows[0]!.entries).toEqual([{ entryIndex: 0, quantity: 1, amountUsdCents: 2000 }]);
     expect(await owns(project, user.userId)).toBe(0);
 
@@ -218,7 +218,7 @@ describe("the echo of a refund made through the endpoint", () => {
       refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: "12.50" }],
     });
     expect(res.status, res.text).toBe(200);
-    expect(await refundsOf(project)).toMatchObject([{ purchaseId: purchase!.id, origin: "api", amountUsdCents: 1250 }]);
+    expect(await refundsOf(project)).toMatchObject([{ purchaseId: purchase!.id, origin: "api", amountMinorUnits: 1250 }]);
   });
 });
 
@@ -252,7 +252,7 @@ describe("refund events of nothing of the project", () => {
 
     // The refund itself, told properly, is recorded.
     await delivered(refundCreatedEvent(base, accountId));
-    expect(await refundsOf(project)).toMatchObject([{ purchaseId, stripeRefundId: base.id, amountUsdCents: 100 }]);
+    expect(await refundsOf(project)).toMatchObject([{ purchaseId, stripeRefundId: base.id, amountMinorUnits: 100 }]);
   });
 
   it("a refund event with a bad signature is refused", async () => {

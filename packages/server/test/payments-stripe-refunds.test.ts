@@ -64,7 +64,7 @@ describe("refunding a Stripe payment", () => {
         metadata: { latchkey_project_id: project.id, latchkey_purchase_id: purchaseId },
       },
     ]);
-    expect(await refundsOf(project)).toMatchObject([{ purchaseId, amountUsdCents: 2000 }]);
+    expect(await refundsOf(project)).toMatchObject([{ purchaseId, amountMinorUnits: 2000 }]);
     expect(await ownedCount(project, user)).toBe(0);
 
     // Asked again: refused before Stripe is called.
@@ -98,7 +98,7 @@ describe("refunding a Stripe payment", () => {
       expect(stripe.refunds.length).toBe(before + 1);
       const recorded = (await refundsOf(project)).filter((r) => r.purchaseId === purchaseId);
       expect(recorded).toHaveLength(1);
-      expect(recorded[0]!.amountUsdCents).toBe(stripe.refunds.at(-1)!.amount);
+      expect(recorded[0]!.amountMinorUnits).toBe(stripe.refunds.at(-1)!.amount);
     }
   });
 

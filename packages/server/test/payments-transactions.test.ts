@@ -442,7 +442,7 @@ describe("refunds", () => {
       refund_entries: [{ entry_index: 0, quantity: 1, amount_usd: "0" }],
     });
     expect(revoked.status, revoked.text).toBe(200);
-    expect((await refundsOf(p))[0]).toMatchObject({ purchaseId: paidId, amountUsdCents: 0 });
+    expect((await refundsOf(p))[0]).toMatchObject({ purchaseId: paidId, amountMinorUnits: 0 });
   });
 
   it("refuse unknown purchases (also of the other kind or another project), and test-mode ones", async () => {

@@ -46,6 +46,7 @@ const CATALOGUE = {
     prices: { once: { USD: "50" } },
     includedItems: { credits: { quantity: 25, expires: "never" } },
   },
+  "payments.products.bento": { displayName: "Bento", prices: { once: { EUR: "8", JPY: "1200" } } },
 };
 
 let stripe: StripeStandIn;
@@ -170,6 +171,28 @@ test("a buyer pays by card, lands on the return page, and gets the product once 
   returned.searchParams.set("payment_intent_client_secret", "pi_madeup_secret_nothing");
   await page.goto(returned.toString());
   await expectHeading(page, "Payment failed");
+});
+
+test("a price in euros and yen: the card form charges the currency the buyer chose, in its minor units", async () => {
+  const user = await buyer();
+  const page = await dashboard.openPage();
+  await routeStripe(page, stripe);
+  await page.goto(await user.createCheckoutUrl({ productId: "bento" }));
+  await expectHeading(page, "Bento");
+  await cardFormReady(page);
+  // No USD amount: the price's first currency until the buyer picks another.
+  const currency = page.getByLabel("Currency");
+  expect(await currency.inputValue()).toBe("EUR");
+  expect((await stripeJsCalls(page)).elementsOptions.at(-1)).toMatchObject({ mode: "payment", currency: "eur", amount: 800 });
+  await currency.selectOption("JPY");
+  await cardFormReady(page);
+  expect((await stripeJsCalls(page)).elementsOptions.at(-1)).toMatchObject({ mode: "payment", currency: "jpy", amount: 1200 });
+  await page.getByLabel("Card number").fill(CARD);
+  await payButton(page).click();
+  await page.waitForURL((u) => u.pathname === "/purchase/return", { timeout: 15_000 });
+  await expectHeading(page, "Payment succeeded");
+  const intents = [...stripe.paymentIntents.values()].filter((i) => i.json.metadata.latchkey_customer_id === user.id);
+  expect(intents.map((i) => [i.json.currency, i.json.amount])).toEqual([["jpy", 1200]]);
 });
 
 test("a declined card says so on the purchase page, and another card pays the same purchase", async () => {

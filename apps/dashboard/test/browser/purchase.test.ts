@@ -141,6 +141,30 @@ test("a choice of prices, a quantity of a stackable product, a trial, and the pl
   expect(await page.getByLabel("Quantity").count()).toBe(0);
 });
 
+test("a price in several currencies offers a choice of currency, and the purchase is made in the chosen one", async () => {
+  const { user } = await endUser();
+  const page = await dashboard.openPage();
+  await page.goto(await user.createCheckoutUrl({ productId: "packs" }));
+  await expectHeading(page, "Credit pack");
+  const currency = page.getByLabel("Currency");
+  const prices = page.getByRole("group", { name: "Choose a price" });
+  // A price in one currency offers no choice.
+  await prices.getByRole("radio", { name: "$20.00" }).check();
+  expect(await currency.count()).toBe(0);
+  // One in dollars and euros does: dollars until the buyer picks euros.
+  await prices.getByRole("radio", { name: "$5.00 or €4.50" }).check();
+  expect(await currency.inputValue()).toBe("USD");
+  expect(await currency.locator("option").allTextContents()).toEqual(["USD", "EUR"]);
+  await currency.selectOption("EUR");
+  await screenshot(page, "purchase-page-currency");
+
+  const sent = page.waitForRequest((request) => request.url().endsWith("/internal/payments/test-mode-purchase-session"));
+  await buyButton(page).click();
+  await expectHeading(page, "Purchase complete");
+  expect((await sent).postDataJSON()).toMatchObject({ price_id: "small", currency: "EUR" });
+  expect((await user.listProducts()).map((p) => p.id)).toEqual(["packs"]);
+});
+
 test("outside test mode, without a Stripe account that may charge, the page offers no purchase", async () => {
   const live = await ownerWithProject(dashboard.url);
   await live.project.updateConfig(CATALOGUE);

@@ -32,6 +32,11 @@ export interface RefundTransactionOptions {
   id: string;
   /** Per product grant entry of that transaction: the quantity taken back and the dollars given back (`"12.50"`). */
   refundEntries: { entryIndex: number; quantity: number; amountUsd: string }[];
+  /**
+   * Give back everything the purchase charged, in the currency it was charged in (each `amountUsd` then "0"):
+   * the only way to give money back for a purchase charged in another currency than USD.
+   */
+  fullRefund?: boolean;
 }
 
 export class AdminTransactions {
@@ -66,6 +71,7 @@ export class AdminTransactions {
           quantity: entry.quantity,
           amount_usd: entry.amountUsd,
         })),
+        ...(options.fullRefund === undefined ? {} : { full_refund: options.fullRefund }),
       },
     });
   }

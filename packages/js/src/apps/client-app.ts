@@ -40,6 +40,7 @@ import {
   startCardPurchase,
   type PurchaseCardSettings,
   type PurchaseCodeInfo,
+  type PurchaseSessionOptions,
 } from "./purchase-codes.ts";
 import { itemCustomerOf, type GetItemOptions, type Item } from "../models/item.ts";
 import type { CancelSubscriptionOptions, CustomerProductsList, CustomerProductsRequestOptions } from "../models/product.ts";
@@ -344,7 +345,7 @@ export class StackClientApp extends ClientAppSignIn {
   }
 
   /** The purchase page's Buy in test mode: the code's customer gets the product without paying. */
-  _completeTestModePurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<void> {
+  _completeTestModePurchase(options: PurchaseSessionOptions): Promise<void> {
     return completeTestModePurchase(this.api, options);
   }
 
@@ -354,7 +355,7 @@ export class StackClientApp extends ClientAppSignIn {
   }
 
   /** The purchase page's Pay: the client secret Stripe.js confirms; the code is used up. */
-  _startCardPurchase(options: { fullCode: string; priceId: string; quantity?: number }): Promise<string> {
+  _startCardPurchase(options: PurchaseSessionOptions): Promise<string> {
     return startCardPurchase(this.api, options);
   }
 

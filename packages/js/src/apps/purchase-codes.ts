@@ -7,7 +7,7 @@
  * dashboard's), so the project's name is read with that project's id.
  */
 import type { ProductJson } from "@latchkey/shared/api/index";
-import type { CustomerType } from "@latchkey/shared/constants";
+import type { Currency, CustomerType } from "@latchkey/shared/constants";
 import { ApiClient } from "../interface/api-client.ts";
 import { stripeCardFormFromJson, type StripeCardForm } from "../models/stripe-card-form.ts";
 
@@ -68,18 +68,25 @@ async function projectName(api: ApiClient, projectId: string): Promise<string | 
 }
 
 /** Takes the code's product at `priceId` without paying (test mode); the code is used up. */
-export async function completeTestModePurchase(
-  api: ApiClient,
-  options: { fullCode: string; priceId: string; quantity?: number },
-): Promise<void> {
-  await api.call("POST /internal/payments/test-mode-purchase-session", {
-    accessType: "client",
-    body: {
-      full_code: options.fullCode,
-      price_id: options.priceId,
-      ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
-    },
-  });
+export async function completeTestModePurchase(api: ApiClient, options: PurchaseSessionOptions): Promise<void> {
+  await api.call("POST /internal/payments/test-mode-purchase-session", { accessType: "client", body: purchaseSessionBody(options) });
+}
+
+/** What the purchase page buys a code's product with; `currency` is one of the price's (the server's default without it). */
+export interface PurchaseSessionOptions {
+  fullCode: string;
+  priceId: string;
+  quantity?: number;
+  currency?: Currency;
+}
+
+function purchaseSessionBody(options: PurchaseSessionOptions) {
+  return {
+    full_code: options.fullCode,
+    price_id: options.priceId,
+    ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
+    ...(options.currency === undefined ? {} : { currency: options.currency }),
+  };
 }
 
 /** How the purchase page loads Stripe.js for a code (used or not, until it expires). */
@@ -97,17 +104,7 @@ export async function readPurchaseCardSettings(api: ApiClient, fullCode: string,
 }
 
 /** Starts paying for the code at `priceId`: the client secret Stripe.js confirms the card payment with. The code is used up. */
-export async function startCardPurchase(
-  api: ApiClient,
-  options: { fullCode: string; priceId: string; quantity?: number },
-): Promise<string> {
-  const json = await api.call("POST /payments/purchases/purchase-session", {
-    accessType: "client",
-    body: {
-      full_code: options.fullCode,
-      price_id: options.priceId,
-      ...(options.quantity === undefined ? {} : { quantity: options.quantity }),
-    },
-  });
+export async function startCardPurchase(api: ApiClient, options: PurchaseSessionOptions): Promise<string> {
+  const json = await api.call("POST /payments/purchases/purchase-session", { accessType: "client", body: purchaseSessionBody(options) });
   return json.client_secret;
 }

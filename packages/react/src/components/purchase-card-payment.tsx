@@ -9,7 +9,7 @@
  * (stripe-js.ts), with the publishable key and account the server names for
  * the code (card-settings).
  */
-import type { PurchaseCardSettings, PurchaseCodeInfo } from "@latchkey/js";
+import { CURRENCIES, type Currency, type PurchaseCardSettings, type PurchaseCodeInfo } from "@latchkey/js";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { useEffect, useRef, useState } from "react";
 import { useStackApp } from "../provider.tsx";
@@ -21,14 +21,15 @@ type Price = PurchaseCodeInfo["product"]["prices"][string];
 /** The return page's path on this origin; Stripe adds `payment_intent_client_secret` (and more) to it. */
 export const PURCHASE_RETURN_PATH = "/purchase/return";
 
-/** The one currency purchases are charged in (the server charges a price's USD amount). */
-const CHARGE_CURRENCY = "usd";
-
 export interface CardPaymentProps {
   fullCode: string;
   returnUrl: string | undefined;
   price: Price;
   priceId: string;
+  /** The currency the payment is in: one of the price's. */
+  currency: Currency;
+  /** The buyer could choose the currency: the server is told which (otherwise it charges its default, the same). */
+  askCurrency: boolean;
   quantity: number;
   /** The customer already owns the product: Pay stays disabled. */
   disabled: boolean;
@@ -54,20 +55,25 @@ function useStripeSettings(fullCode: string, returnUrl: string | undefined) {
 export function CardPayment(props: CardPaymentProps) {
   const { settings, error } = useStripeSettings(props.fullCode, props.returnUrl);
   const stripe = useStripeJs(settings);
-  const usd = props.price.USD;
+  const amount = props.price[props.currency];
   if (error) return <Alert>{error}</Alert>;
   if (!settings) return <p className="lk-muted">Loading the card form…</p>;
-  if (!stripe || usd === undefined) {
+  if (!stripe || amount === undefined) {
     return (
       <p className="lk-muted" role="note">
         Card payment is not set up for this project: this purchase cannot be completed here.
       </p>
     );
   }
-  const amount = Math.round(Number(usd) * 100) * props.quantity;
-  const options = { mode: props.price.interval ? ("subscription" as const) : ("payment" as const), currency: CHARGE_CURRENCY, amount };
+  // Stripe takes minor units (cents; yen have none) and lower-case currency codes.
+  const options = {
+    mode: props.price.interval ? ("subscription" as const) : ("payment" as const),
+    currency: props.currency.toLowerCase(),
+    amount: Math.round(Number(amount) * 10 ** CURRENCIES[props.currency]) * props.quantity,
+  };
   return (
-    <Elements stripe={stripe} options={options}>
+    // A new currency is a new payment: the form starts again with it.
+    <Elements key={props.currency} stripe={stripe} options={options}>
       <PayForm {...props} stripeAccountId={settings.stripeAccountId} />
     </Elements>
   );
@@ -77,6 +83,8 @@ function PayForm({
   fullCode,
   returnUrl,
   priceId,
+  currency,
+  askCurrency,
   quantity,
   disabled,
   stripeAccountId,
@@ -91,7 +99,7 @@ function PayForm({
     if (!stripe || !elements) return;
     const checked = await elements.submit();
     if (checked.error) return checked.error.message ?? "Check the card details.";
-    clientSecret.current ??= await app._startCardPurchase({ fullCode, priceId, quantity });
+    clientSecret.current ??= await app._startCardPurchase({ fullCode, priceId, quantity, ...(askCurrency ? { currency } : {}) });
     const confirmed = await stripe.confirmPayment({
       elements,
       clientSecret: clientSecret.current,

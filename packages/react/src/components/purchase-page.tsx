@@ -4,8 +4,9 @@
  * so the page works for a visitor signed in nowhere. In payments test mode
  * Buy takes the product without paying; otherwise the buyer pays by card
  * (purchase-card-payment.tsx) once the project's Stripe account may charge.
+ * A price with amounts in several currencies lets the buyer choose which.
  */
-import { KnownErrors, type PurchaseCodeInfo } from "@latchkey/js";
+import { CURRENCIES, KnownErrors, type Currency, type PurchaseCodeInfo } from "@latchkey/js";
 import { useCallback, useEffect, useId, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Card, errorText, useAction } from "./parts.tsx";
@@ -22,7 +23,17 @@ export interface PurchasePageProps {
 type Price = PurchaseCodeInfo["product"]["prices"][string];
 type Interval = NonNullable<Price["interval"]>;
 
-const CURRENCY_CODES = ["USD", "EUR", "GBP", "INR", "AUD", "CAD", "JPY"] as const;
+const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
+
+/** The currencies a price can be paid in, in the catalogue's order. */
+function currenciesOf(price: Price | undefined): Currency[] {
+  return price ? CURRENCY_CODES.filter((code) => price[code] !== undefined) : [];
+}
+
+/** What the server charges without a choice: USD when the price has it, else its first currency. */
+function defaultCurrency(currencies: Currency[]): Currency | undefined {
+  return currencies.includes("USD") ? "USD" : currencies[0];
+}
 
 export function PurchasePage({ fullCode, returnUrl, fullPage = true }: PurchasePageProps) {
   const app = useStackApp();
@@ -59,11 +70,18 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
   const priceIds = Object.keys(info.product.prices);
   const [priceId, setPriceId] = useState<string | null>(priceIds[0] ?? null);
   const [quantity, setQuantity] = useState(1);
+  const [chosenCurrency, setChosenCurrency] = useState<Currency | null>(null);
   const [bought, setBought] = useState(false);
   const name = useId();
+  const price = priceId === null ? undefined : info.product.prices[priceId];
+  const currencies = currenciesOf(price);
+  // A choice the newly selected price has no amount in falls back to that price's default.
+  const currency = chosenCurrency !== null && currencies.includes(chosenCurrency) ? chosenCurrency : defaultCurrency(currencies);
+  // The currency is only sent when the buyer could choose one.
+  const asked = currencies.length > 1 ? currency : undefined;
   const buy = useAction(async () => {
     if (priceId === null) return;
-    await app._completeTestModePurchase({ fullCode, priceId, quantity });
+    await app._completeTestModePurchase({ fullCode, priceId, quantity, ...(asked ? { currency: asked } : {}) });
     setBought(true);
   });
   const brand = <PurchaseBrand info={info} />;
@@ -97,7 +115,6 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
       </Card>
     );
   }
-  const price = priceId === null ? undefined : info.product.prices[priceId];
   return (
     <Card title={info.product.displayName} header={brand}>
       {priceIds.length === 0 ? <p className="lk-muted">This product has no price to buy it at.</p> : null}
@@ -114,6 +131,18 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
             </label>
           ))}
         </fieldset>
+      ) : null}
+      {currencies.length > 1 ? (
+        <label className="lk-field">
+          Currency
+          <select className="lk-input" value={currency} onChange={(event) => setChosenCurrency(event.target.value as Currency)}>
+            {currencies.map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </label>
       ) : null}
       {info.product.stackable ? (
         <label className="lk-field">
@@ -150,12 +179,14 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
             </button>
           </div>
         </>
-      ) : price && priceId !== null ? (
+      ) : price && priceId !== null && currency ? (
         <CardPayment
           fullCode={fullCode}
           returnUrl={returnUrl}
           price={price}
           priceId={priceId}
+          currency={currency}
+          askCurrency={asked !== undefined}
           quantity={quantity}
           disabled={info.alreadyBoughtNonStackable}
         />

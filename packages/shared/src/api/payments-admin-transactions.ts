@@ -104,6 +104,11 @@ export const refundTransactionBody = z.strictObject({
       amount_usd: z.string(),
     }),
   ),
+  /**
+   * Gives back everything the purchase charged, in the currency it was charged in (any currency); each entry's
+   * `amount_usd` must then be "0". Without it, money goes back only as `amount_usd`, for purchases charged in USD.
+   */
+  full_refund: z.boolean().optional(),
 });
 export type RefundTransactionBody = z.infer<typeof refundTransactionBody>;
 

@@ -14,11 +14,24 @@
  */
 import { z } from "zod";
 import { CUSTOMER_TYPES } from "../constants.ts";
-import { currencyAmountsShape, paymentIntervalSchema } from "../money.ts";
+import { CURRENCY_CODES, currencyAmountsShape, paymentIntervalSchema } from "../money.ts";
 import { KnownErrors } from "../known-errors/index.ts";
 import { customerParams } from "./payments-items.ts";
 import { jsonSchema } from "./json.ts";
 import { defineEndpoint } from "./endpoint.ts";
+
+/**
+ * What the purchase page pays (or, in test mode, takes) a code's product with: the price, how many, and for a
+ * price with amounts in several currencies the one the buyer chose (it must be one of the price's). Without
+ * one, a price with a USD amount is charged in USD, any other in its first currency.
+ */
+export const purchaseSessionBody = z.strictObject({
+  full_code: z.string(),
+  price_id: z.string(),
+  quantity: z.number().int().min(1).default(1),
+  currency: z.enum(CURRENCY_CODES).optional(),
+});
+export type PurchaseSessionBody = z.infer<typeof purchaseSessionBody>;
 
 export const INCLUDED_ITEM_EXPIRIES = ["never", "when-purchase-expires", "when-repeated"] as const;
 
@@ -286,7 +299,7 @@ export const paymentsProductsEndpoints = {
     summary: "Start paying for a purchase code with Stripe: the client secret the purchase page confirms",
     tags: ["Payments"],
     access: "public",
-    body: z.strictObject({ full_code: z.string(), price_id: z.string(), quantity: z.number().int().min(1).default(1) }),
+    body: purchaseSessionBody,
     response: z.strictObject({ client_secret: z.string() }),
     errors: [
       KnownErrors.VerificationCodeNotFound,
@@ -302,7 +315,7 @@ export const paymentsProductsEndpoints = {
     summary: "Take the product of a purchase code without paying (test mode)",
     tags: ["Payments"],
     access: "public",
-    body: z.strictObject({ full_code: z.string(), price_id: z.string(), quantity: z.number().int().min(1).default(1) }),
+    body: purchaseSessionBody,
     response: z.strictObject({ success: z.literal(true) }),
     errors: [
       KnownErrors.VerificationCodeNotFound,

@@ -231,6 +231,18 @@ function amountOf(transaction: Transaction): string | null {
   return amounts.length > 0 ? amounts.join(", ") : null;
 }
 
+/**
+ * What a refund gives back: everything paid. A purchase paid in USD names it in dollars; one paid in another
+ * currency (the only one its net amount lists) can only be refunded in full.
+ */
+function refundOf(transaction: Transaction): { amount: string; currency: string; fullRefund: boolean } {
+  const money = transaction.entries.find((e) => e.type === "money_transfer");
+  const currency = money ? (Object.keys(money.net_amount)[0] ?? "USD") : "USD";
+  const paid = money?.charged_amount[currency];
+  const amount = paid && !paid.startsWith("-") ? paid : "0";
+  return { amount, currency, fullRefund: currency !== "USD" && amount !== "0" };
+}
+
 function RefundButton({
   app,
   transaction,
@@ -242,8 +254,7 @@ function RefundButton({
   grant: Extract<TransactionEntry, { type: "product_grant" }>;
   onRefunded: () => void;
 }) {
-  const paidUsd = transaction.entries.find((e) => e.type === "money_transfer")?.charged_amount.USD;
-  const amountUsd = paidUsd && !paidUsd.startsWith("-") ? paidUsd : "0";
+  const refund = refundOf(transaction);
   return (
     <ConfirmButton
       label="Refund"
@@ -255,7 +266,14 @@ function RefundButton({
         await app.refundTransaction({
           type: grant.subscription_id ? "subscription" : "one-time-purchase",
           id: transaction.id,
-          refundEntries: [{ entryIndex: transaction.entries.indexOf(grant), quantity: grant.quantity, amountUsd }],
+          refundEntries: [
+            {
+              entryIndex: transaction.entries.indexOf(grant),
+              quantity: grant.quantity,
+              amountUsd: refund.fullRefund ? "0" : refund.amount,
+            },
+          ],
+          ...(refund.fullRefund ? { fullRefund: true } : {}),
         });
         onRefunded();
       }}
@@ -263,7 +281,10 @@ function RefundButton({
       <p>
         The customer loses {grant.product.display_name} (× {grant.quantity}) now, and with it the included items that last only while it is
         owned.
-        {amountUsd !== "0" ? ` ${amountUsd} USD goes back to them.` : " It was not paid for, so no money goes back."} This cannot be undone.
+        {refund.amount !== "0"
+          ? ` ${refund.amount} ${refund.currency} goes back to them.`
+          : " It was not paid for, so no money goes back."}{" "}
+        This cannot be undone.
       </p>
     </ConfirmButton>
   );

@@ -1,3 +1,4 @@
+import type { Currency } from "@latchkey/shared";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { ProductSnapshot } from "./domain/product-snapshot.ts";
 import { tenancyColumns } from "../../db/schema/projects.ts";
@@ -99,6 +100,8 @@ export const paymentStripeCheckouts = pgTable(
     quantity: integer("quantity").notNull(),
     /** The purchase code paid for; null for a subscription a switch made (subscription-switch.ts), which had none. */
     purchaseCodeId: uuid("purchase_code_id"),
+    /** The currency Stripe charges it in; null for sessions made before it was recorded, which charged USD. */
+    currency: text("currency").$type<Currency>(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.branchId, t.stripeId] })],

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { Currency } from "@latchkey/shared";
 import { tenancyColumns } from "../../db/schema/projects.ts";
 import type { ProductSnapshot } from "./domain/product-snapshot.ts";
 
@@ -79,6 +80,11 @@ export const paymentPurchases = pgTable(
     source: text("source", { enum: ["api_grant", "test_mode", "stripe"] }).notNull(),
     /** A Stripe purchase's subscription or payment intent id: however many events tell of it, it is one purchase. */
     stripeId: text("stripe_id"),
+    /**
+     * The currency its price was paid in (through Stripe) or taken in (test mode). Null for a grant, and for
+     * purchases made before the currency was recorded, which were all charged in USD.
+     */
+    currency: text("currency").$type<Currency>(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [
@@ -121,8 +127,10 @@ export const paymentRefunds = pgTable(
     customerType: text("customer_type", { enum: ["user", "team", "custom"] }).notNull(),
     customerId: text("customer_id").notNull(),
     entries: jsonb("entries").$type<RefundedEntry[]>().notNull(),
-    /** The total given back, in cents (0: only revoked). */
-    amountUsdCents: bigint("amount_usd_cents", { mode: "number" }).notNull(),
+    /** The total given back, in minor units of `currency` (cents; yen have none) (0: only revoked). */
+    amountMinorUnits: bigint("amount_minor_units", { mode: "number" }).notNull(),
+    /** The currency the money went back in: the one the purchase was charged in. */
+    currency: text("currency").$type<Currency>().notNull().default("USD"),
     origin: text("origin", { enum: ["api", "stripe"] })
       .notNull()
       .default("api"),

@@ -6,7 +6,7 @@
  * integration's; outside test mode a project needs a payment account
  * (a Stripe account: stripe-account.ts) before a URL is made at all.
  */
-import { KnownErrors, StatusError, type RenderedConfig } from "@latchkey/shared";
+import { KnownErrors, StatusError, type Currency, type RenderedConfig } from "@latchkey/shared";
 import type { Caller } from "../../../domain/caller.ts";
 import type { ProjectRow } from "../../../domain/projects/projects.ts";
 import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
@@ -15,7 +15,8 @@ import type { Services } from "../../../services.ts";
 import { ensureClientCanAccessCustomer, ensureCustomerExists, type Customer } from "./customers.ts";
 import { stripeAccountOf } from "./stripe-account.ts";
 import { isTestMode, paymentsNow, TEST_MODE_OFF_MESSAGE } from "./payments-clock.ts";
-import { productOf, productView, type ProductChoice } from "./product-snapshot.ts";
+import { chargeCurrency, priceCurrencies } from "./charge-currency.ts";
+import { priceOf, productOf, productView, type ProductChoice } from "./product-snapshot.ts";
 import { grantProductIn, purchaseContext } from "./purchases.ts";
 import { createPurchaseCode, findPurchaseCode, scopeOfCode, takePurchaseCode } from "./purchase-codes.ts";
 
@@ -105,7 +106,13 @@ export async function validatePurchaseCode(services: Services, fullCode: string,
  * and the product granted in one transaction, so a failed grant leaves the
  * code usable and two purchases with one code make one grant.
  */
-export async function testModePurchase(services: Services, fullCode: string, priceId: string, quantity: number): Promise<void> {
+export async function testModePurchase(
+  services: Services,
+  fullCode: string,
+  priceId: string,
+  quantity: number,
+  askedCurrency: Currency | undefined,
+): Promise<void> {
   const { scope, project } = await projectOfCode(services, fullCode);
   const config = project.rendered;
   // An unknown code is 404 whatever the project's settings.
@@ -115,6 +122,10 @@ export async function testModePurchase(services: Services, fullCode: string, pri
   await services.events.transaction(services.db, async (tx) => {
     const code = await takePurchaseCode(tx, scope, fullCode, await paymentsNow(services, tx, scope, config));
     await ensureCustomerExists(services, scope, code.customer);
+    // A currency the price lacks is refused before anything is granted (the code is then left unused).
+    const price = priceOf(code.product, priceId);
+    const priced = price && (askedCurrency !== undefined || priceCurrencies(price.price).length > 0);
+    const currency = priced ? chargeCurrency(price.price, askedCurrency) : undefined;
     await grantProductIn(services, tx, scope, config, {
       customer: code.customer,
       product: code.product,
@@ -123,6 +134,7 @@ export async function testModePurchase(services: Services, fullCode: string, pri
       quantity,
       source: "test_mode",
       testMode: true,
+      currency,
     });
   });
 }

@@ -19,8 +19,8 @@ import { accountApi, stripeCall } from "./stripe-reach.ts";
 
 export interface PurchasePaymentRefund {
   purchase: PaymentPurchaseRow;
-  /** How much to give back, in US cents (more than zero). */
-  amountUsdCents: number;
+  /** How much to give back, in minor units of the currency the purchase was charged in (more than zero). */
+  amountMinorUnits: number;
 }
 
 export const NO_PAYMENT_TO_REFUND_MESSAGE = "This purchase was granted, not paid for: there is no payment to refund.";
@@ -47,7 +47,7 @@ export async function refundPurchasePayment(services: Services, scope: Tenancy, 
     reach.api.refundPayment(
       {
         paid: purchase.kind === "subscription" ? { subscription: stripeId } : { paymentIntent: stripeId },
-        amount: refund.amountUsdCents,
+        amount: refund.amountMinorUnits,
         metadata: { latchkey_project_id: scope.projectId, latchkey_purchase_id: purchase.id },
         idempotencyKey: `latchkey-refund-${scope.projectId}-${scope.branchId}-${purchase.id}`,
       },

@@ -12,7 +12,7 @@
  * so of two concurrent grants of a product that is not stackable exactly one
  * succeeds; it records `payments.product_granted` in its transaction.
  */
-import { KnownErrors, StatusError, type OwnedProductJson, type RenderedConfig } from "@latchkey/shared";
+import { KnownErrors, StatusError, type Currency, type OwnedProductJson, type RenderedConfig } from "@latchkey/shared";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
@@ -85,6 +85,8 @@ export interface GrantRequest {
   quantity: number;
   source: PurchaseSource;
   testMode: boolean;
+  /** The currency its price was paid (or, in test mode, taken) in; none for a grant. */
+  currency?: Currency;
   /**
    * A purchase Stripe was paid for: it is granted whatever the customer owns by now (the money is taken;
    * a refusal would only make Stripe deliver the event again), with Stripe's id and period.
@@ -180,6 +182,7 @@ export async function grantProductIn(
       testMode: grant.testMode,
       source: grant.source,
       stripeId: grant.stripe?.id ?? null,
+      currency: grant.currency ?? null,
       createdAt: now,
     })
     .returning({ id: paymentPurchases.id });

@@ -6,7 +6,9 @@
  * test-mode subscription has no invoice: 404; a test-mode one-time purchase
  * is not refundable), then the entries against the purchase's transaction
  * (domain/transactions.ts `purchaseEntries`) and the total against what it
- * charged, then the money (domain/purchase-payment-refunds.ts).
+ * charged, then the money (domain/purchase-payment-refunds.ts). Amounts are
+ * named in US dollars, so only a purchase charged in USD can be refunded in
+ * part; a full refund gives back what was charged, in its currency.
  *
  * A refund ends the purchase at once (what it includes stops with it, as
  * for any ended purchase) and is recorded once per purchase
@@ -17,7 +19,7 @@
  * Stripe's refund id; found already recorded from the event, it becomes
  * this refund (what it revokes, and the purchase's end).
  */
-import { KnownErrors, type RefundTransactionBody, type RenderedConfig } from "@latchkey/shared";
+import { KnownErrors, type Currency, type RefundTransactionBody, type RenderedConfig } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/connect.ts";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
@@ -28,10 +30,11 @@ import { toMinorUnits } from "./money.ts";
 import { paymentsNow } from "./payments-clock.ts";
 import { refundPurchasePayment } from "./purchase-payment-refunds.ts";
 import { recordedStripeRefund } from "./stripe-refunds.ts";
-import { chargedAmounts, purchaseEntries } from "./transactions.ts";
+import { chargedCurrency, chargedMoney, purchaseEntries } from "./transactions.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MONEY_FORMAT_MESSAGE = "Money amount must be in the format of <number> or <number>.<number>";
+const FULL_REFUND_WITH_AMOUNTS_MESSAGE = "A full refund gives back the whole charged amount; refund entries' amounts must be 0.";
 
 export async function refundPurchase(
   services: Services,
@@ -53,7 +56,7 @@ export async function refundPurchase(
 
   // Checked first; the money goes back at the provider outside any transaction (a slow provider must not hold
   // the database: on PGlite every other query would wait), then the refund is recorded under the row's lock.
-  const { purchase, amountUsdCents } = await services.db.transaction(async (tx) => {
+  const { purchase, money } = await services.db.transaction(async (tx) => {
     if (!UUID.test(body.id)) throw notFound();
     const [found] = await tx
       .select()
@@ -70,18 +73,22 @@ export async function refundPurchase(
       requested,
     );
     const total = requested.reduce((sum, entry) => sum + entry.amountUsdCents, 0);
-    if (total > 0) {
-      const charged = chargedAmounts(found).USD;
-      if (charged === undefined) throw new KnownErrors.SchemaError("Refund amounts can only be specified for USD-priced purchases.");
-      if (total > charged) throw new KnownErrors.SchemaError("Refund amount cannot exceed the charged amount.");
+    const charged = chargedMoney(found);
+    if (body.full_refund) {
+      if (total > 0) throw new KnownErrors.SchemaError(FULL_REFUND_WITH_AMOUNTS_MESSAGE);
+      return { purchase: found, money: { currency: charged?.currency ?? chargedCurrency(found), units: charged?.units ?? 0 } };
     }
-    return { purchase: found, amountUsdCents: total };
+    if (total > 0) {
+      if (charged?.currency !== "USD") throw new KnownErrors.SchemaError("Refund amounts can only be specified for USD-priced purchases.");
+      if (total > charged.units) throw new KnownErrors.SchemaError("Refund amount cannot exceed the charged amount.");
+    }
+    return { purchase: found, money: { currency: "USD" as Currency, units: total } };
   });
 
   // One idempotency key per purchase: two refunds of it racing here are one refund at the provider.
   let stripeRefundId: string | null = null;
-  if (amountUsdCents > 0) {
-    stripeRefundId = await refundPurchasePayment(services, scope, { purchase, amountUsdCents });
+  if (money.units > 0) {
+    stripeRefundId = await refundPurchasePayment(services, scope, { purchase, amountMinorUnits: money.units });
     if (stripeRefundId === null) throw alreadyRefunded();
   }
 
@@ -99,7 +106,7 @@ export async function refundPurchase(
     if (fromEvent) {
       await tx
         .update(paymentRefunds)
-        .set({ origin: "api", entries: requested, amountUsdCents })
+        .set({ origin: "api", entries: requested, amountMinorUnits: money.units, currency: money.currency })
         .where(and(inTenancy(paymentRefunds, scope), eq(paymentRefunds.id, fromEvent.id)));
     } else {
       await tx.insert(paymentRefunds).values({
@@ -108,7 +115,8 @@ export async function refundPurchase(
         customerType: purchase.customerType,
         customerId: purchase.customerId,
         entries: requested,
-        amountUsdCents,
+        amountMinorUnits: money.units,
+        currency: money.currency,
         origin: "api",
         stripeRefundId,
         createdAt: now,

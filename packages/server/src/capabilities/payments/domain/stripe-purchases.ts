@@ -15,7 +15,7 @@
  * delivered twice at once) is one purchase. Later subscription events keep
  * its period, cancel_at_period_end and end as Stripe reports them.
  */
-import { StatusError } from "@latchkey/shared";
+import { StatusError, type Currency } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import type { Tenancy } from "../../../db/tenancy.ts";
 import { inTenancy } from "../../../db/tenancy.ts";
@@ -31,14 +31,22 @@ import { ensurePurchasesAllowed, PAYMENTS_NOT_SET_UP_MESSAGE, projectOfCode } fr
 import { customerPurchases, grantProductIn, isOwnedAt, lockCustomer, purchaseRefusal } from "./purchases.ts";
 import { findPurchaseCode, takePurchaseCode } from "./purchase-codes.ts";
 import { stripeAccountOf } from "./stripe-account.ts";
-import { accountApi, minorUnits, stripeCall, stripeCustomerOf, stripeInterval } from "./stripe-reach.ts";
+import { chargeCurrency, stripeCurrency, unitAmountIn } from "./charge-currency.ts";
+import { accountApi, stripeCall, stripeCustomerOf, stripeInterval } from "./stripe-reach.ts";
 
 /**
  * POST /payments/purchases/purchase-session: the client secret the purchase page pays with. Checks in the
  * order of a test-mode purchase: the code (404), blocked purchases, the Stripe account, the customer, then
- * §5.2's price, quantity and ownership checks.
+ * the price (and the currency asked for), quantity and ownership checks. The session charges in the
+ * price's currency (charge-currency.ts), which the purchase then records.
  */
-export async function stripePurchaseSession(services: Services, fullCode: string, priceId: string, quantity: number): Promise<string> {
+export async function stripePurchaseSession(
+  services: Services,
+  fullCode: string,
+  priceId: string,
+  quantity: number,
+  askedCurrency: Currency | undefined,
+): Promise<string> {
   const { scope, project } = await projectOfCode(services, fullCode);
   const config = project.rendered;
   const code = await findPurchaseCode(services, scope, fullCode, await paymentsNow(services, services.db, scope, config));
@@ -48,11 +56,12 @@ export async function stripePurchaseSession(services: Services, fullCode: string
   await ensureCustomerExists(services, scope, code.customer);
   const price = priceOf(code.product, priceId);
   if (!price) throw new StatusError(400, "Price not found on product associated with this purchase code");
+  const currency = chargeCurrency(price.price, askedCurrency);
   if (quantity !== 1 && !code.product.stackable) throw new StatusError(400, "This product is not stackable; quantity must be 1");
   const now = await paymentsNow(services, services.db, scope, config);
   const owned = (await customerPurchases(services.db, scope, code.customer)).filter((p) => isOwnedAt(p, now));
   purchaseRefusal(config, { customer: code.customer, product: code.product, productId: code.productId ?? undefined }, owned);
-  const unitAmount = minorUnits(price.price.USD);
+  const unitAmount = unitAmountIn(price.price, currency);
 
   const reach = await accountApi(services, account);
   const stripeCustomer = await stripeCustomerOf(services, scope, account, code.customer, reach);
@@ -74,7 +83,7 @@ export async function stripePurchaseSession(services: Services, fullCode: string
       ? reach.api.createSubscription(
           {
             customer: stripeCustomer,
-            currency: "usd",
+            currency: stripeCurrency(currency),
             unitAmount,
             quantity,
             interval: stripeInterval(interval),
@@ -84,7 +93,7 @@ export async function stripePurchaseSession(services: Services, fullCode: string
           reach.onAccount,
         )
       : reach.api.createPaymentIntent(
-          { customer: stripeCustomer, currency: "usd", amount: unitAmount * quantity, metadata },
+          { customer: stripeCustomer, currency: stripeCurrency(currency), amount: unitAmount * quantity, metadata },
           reach.onAccount,
         ),
   );
@@ -102,6 +111,7 @@ export async function stripePurchaseSession(services: Services, fullCode: string
       priceId: price.id,
       quantity,
       purchaseCodeId: taken.id,
+      currency,
       createdAt: services.clock.date(),
     });
   });
@@ -175,6 +185,7 @@ export async function applyStripePurchaseReport(ctx: StripePurchaseContext, stri
     quantity: checkout.quantity,
     source: "stripe",
     testMode: false,
+    currency: checkout.currency ?? "USD",
     stripe: {
       id: stripeId,
       period: report.period ?? null,

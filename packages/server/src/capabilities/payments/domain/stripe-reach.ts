@@ -1,7 +1,7 @@
 /**
  * Reaching a project's Stripe account: through the platform (its connected
  * account) or with the project's own key; the customer's Stripe customer on
- * it; and how amounts and intervals are written for Stripe. Shared by the
+ * it; and how intervals are written for Stripe (amounts: charge-currency.ts). Shared by the
  * purchase page's sessions (stripe-purchases.ts) and subscription switches
  * (subscription-switch.ts).
  */
@@ -103,13 +103,6 @@ export async function stripeCustomerOf(
     })
     .onConflictDoNothing();
   return (await knownStripeCustomer(services, tenancy, account, customer))!;
-}
-
-/** Minor units of a decimal amount ("9.99" → 999). */
-export function minorUnits(amount: string | undefined): number {
-  const value = amount === undefined ? Number.NaN : Math.round(Number(amount) * 100);
-  if (!Number.isFinite(value) || value < 0) throw new StatusError(400, "This price has no USD amount to charge");
-  return value;
 }
 
 export function stripeInterval([count, unit]: PaymentInterval) {

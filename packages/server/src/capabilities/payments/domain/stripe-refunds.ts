@@ -30,6 +30,8 @@ import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { Services } from "../../../services.ts";
 import type { PaymentStripeAccountRow } from "../account-schema.ts";
+import { currencyOfStripe } from "./charge-currency.ts";
+import { chargedCurrency } from "./transactions.ts";
 import { paymentPurchases, paymentRefunds, type PaymentPurchaseRow, type PaymentRefundRow } from "../schema.ts";
 import { keepPaidIntent, subscriptionPaidBy } from "./invoices.ts";
 import { accountApi } from "./stripe-reach.ts";
@@ -72,8 +74,8 @@ const named = (refund: Stripe.Refund, tenancy: Tenancy): string | undefined =>
 /** Whether a refund may have given money back for a purchase (the others record nothing, and need no look-up). */
 const givesMoneyBack = (refund: Stripe.Refund) =>
   !(refund.status && NOT_REFUNDED.includes(refund.status)) &&
-  // Prices are charged in US dollars; a refund in another currency is not one of ours.
-  refund.currency.toLowerCase() === "usd" &&
+  // A currency no price can be in is not one of ours.
+  currencyOfStripe(refund.currency) !== null &&
   refund.amount > 0;
 
 async function lockedPurchase(ctx: StripeRefundContext, match: SQL | undefined): Promise<PaymentPurchaseRow | undefined> {
@@ -115,9 +117,14 @@ async function refundedPurchase(ctx: StripeRefundContext, refund: Stripe.Refund)
 export async function recordStripeRefund(ctx: StripeRefundContext, refund: Stripe.Refund): Promise<void> {
   const { services, tx, tenancy } = ctx;
   if (!givesMoneyBack(refund)) return;
+  // Its amount is in minor units of its currency, which must be the one the purchase was charged in.
+  const currency = currencyOfStripe(refund.currency)!;
   const purchase = await refundedPurchase(ctx, refund);
-  if (!purchase) {
-    services.logger.info({ projectId: tenancy.projectId, refundId: refund.id }, "Stripe refund of no purchase of this project: ignored");
+  if (!purchase || chargedCurrency(purchase) !== currency) {
+    services.logger.info(
+      { projectId: tenancy.projectId, refundId: refund.id },
+      "Stripe refund of no purchase of this project, or not in its currency: ignored",
+    );
     return;
   }
   // Under the purchase's lock, which the endpoint's recording takes too.
@@ -128,7 +135,8 @@ export async function recordStripeRefund(ctx: StripeRefundContext, refund: Strip
     customerType: purchase.customerType,
     customerId: purchase.customerId,
     entries: [],
-    amountUsdCents: refund.amount,
+    amountMinorUnits: refund.amount,
+    currency,
     origin: "stripe",
     stripeRefundId: refund.id,
     createdAt: services.clock.date(),

@@ -9,9 +9,10 @@
  * new one starts now, keeping the Stripe subscription's id and period, so
  * the old product's items stop and the new product's start from the switch
  * (never retroactively). Stripe's later events about the subscription find
- * the new purchase by that id.
+ * the new purchase by that id. A subscription stays in the currency it is
+ * charged in: a target price without an amount in it is refused.
  */
-import { KnownErrors, StatusError, type RenderedConfig, type SwitchSubscriptionBody } from "@latchkey/shared";
+import { KnownErrors, StatusError, type Currency, type RenderedConfig, type SwitchSubscriptionBody } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
 import { StripeCardDeclined, type StripeSubscriptionState } from "../../../integrations/stripe/api.ts";
@@ -24,7 +25,8 @@ import { hasIntervalPrice, type ProductSnapshot } from "./product-snapshot.ts";
 import { PAYMENTS_NOT_SET_UP_MESSAGE } from "./purchase-flow.ts";
 import { customerPurchases, grantProductIn, isOwnedAt, lockCustomer } from "./purchases.ts";
 import { stripeAccountOf } from "./stripe-account.ts";
-import { accountApi, knownStripeCustomer, minorUnits, stripeCall, stripeInterval } from "./stripe-reach.ts";
+import { chargeCurrency, stripeCurrency, unitAmountIn } from "./charge-currency.ts";
+import { accountApi, knownStripeCustomer, stripeCall, stripeInterval } from "./stripe-reach.ts";
 
 const CANNOT_SWITCH = "This subscription cannot be switched.";
 const NO_TARGET_PRICE = "Price not found for target product.";
@@ -51,14 +53,23 @@ function checkProducts(
   return { from, to };
 }
 
-/** The target's renewing price: the one named, else its first. */
-function targetPrice(to: ProductSnapshot, priceId: string | undefined) {
+/**
+ * The target's renewing price (the one named, else its first) and the currency it is charged in: the running
+ * subscription's (the target must have an amount in it), or from a free plan the price's own (charge-currency.ts).
+ */
+function targetPrice(to: ProductSnapshot, priceId: string | undefined, current: PaymentPurchaseRow | null) {
   const renewing = to.prices === "include-by-default" ? [] : Object.entries(to.prices).filter(([, price]) => price.interval);
   if (renewing.length === 0) throw new StatusError(400, NO_TARGET_PRICE);
   const [id, price] = (priceId === undefined ? renewing[0] : renewing.find(([candidate]) => candidate === priceId)) ?? [];
   if (!id || !price?.interval) throw new StatusError(400, NO_TARGET_PRICE);
-  if (price.USD === undefined) throw new StatusError(400, "Target price must include a USD amount.");
-  return { id, price, interval: price.interval };
+  const currency = current ? (current.currency ?? "USD") : chargeCurrency(price, undefined);
+  if (price[currency] === undefined) throw new StatusError(400, missingCurrencyMessage(currency));
+  return { id, price, interval: price.interval, currency };
+}
+
+function missingCurrencyMessage(currency: Currency): string {
+  if (currency === "USD") return "Target price must include a USD amount.";
+  return `Target price must include an amount in ${currency}, the currency this subscription is charged in.`;
 }
 
 /** The customer's running Stripe subscription to `productId` (the newest), or null. */
@@ -81,7 +92,7 @@ export async function switchSubscription(
   const fromFree = from.prices === "include-by-default";
   const current = fromFree ? null : runningSubscription(owned, body.from_product_id);
   if (!fromFree && (!current || current.source !== "stripe" || !current.stripeId)) throw new StatusError(400, CANNOT_SWITCH);
-  const price = targetPrice(to, body.price_id);
+  const price = targetPrice(to, body.price_id, current);
   const quantity = body.quantity ?? current?.quantity ?? 1;
   if (body.quantity !== undefined && quantity !== 1 && !to.stackable)
     throw new StatusError(400, "This product is not stackable; quantity must be 1");
@@ -96,8 +107,8 @@ export async function switchSubscription(
   if (!stripeCustomer || !card) throw new KnownErrors.DefaultPaymentMethodRequired(customer.type, customer.id);
 
   const request = {
-    currency: "usd",
-    unitAmount: minorUnits(price.price.USD),
+    currency: stripeCurrency(price.currency),
+    unitAmount: unitAmountIn(price.price, price.currency),
     quantity,
     interval: stripeInterval(price.interval),
     productName: to.displayName ?? body.to_product_id,
@@ -129,6 +140,7 @@ export async function switchSubscription(
     to,
     toProductId: body.to_product_id,
     priceId: price.id,
+    currency: price.currency,
     quantity,
     current,
     state,
@@ -140,6 +152,7 @@ interface SwitchRecord {
   to: ProductSnapshot;
   toProductId: string;
   priceId: string;
+  currency: Currency;
   quantity: number;
   /** The purchase switched from; null from an include-by-default product. */
   current: PaymentPurchaseRow | null;
@@ -148,7 +161,7 @@ interface SwitchRecord {
 
 /** The old purchase ends now and the new one, on the same Stripe subscription, starts now. */
 async function recordSwitch(services: Services, scope: Tenancy, config: RenderedConfig, record: SwitchRecord): Promise<void> {
-  const { customer, to, toProductId, priceId, quantity, current, state } = record;
+  const { customer, to, toProductId, priceId, currency, quantity, current, state } = record;
   await services.events.transaction(services.db, async (tx) => {
     await lockCustomer(tx, scope, customer);
     if (current) {
@@ -159,7 +172,7 @@ async function recordSwitch(services: Services, scope: Tenancy, config: Rendered
         .where(and(inTenancy(paymentPurchases, scope), eq(paymentPurchases.id, current.id)));
     }
     // What was sold on this subscription is now the new product: a later event granting it grants this.
-    const checkout = { productId: toProductId, product: to, priceId, quantity };
+    const checkout = { productId: toProductId, product: to, priceId, quantity, currency };
     await tx
       .insert(paymentStripeCheckouts)
       .values({
@@ -184,6 +197,7 @@ async function recordSwitch(services: Services, scope: Tenancy, config: Rendered
       quantity,
       source: "stripe",
       testMode: false,
+      currency,
       // A subscription cancelled at its period's end stays so after the switch (Stripe keeps the flag).
       stripe: {
         id: state.id,

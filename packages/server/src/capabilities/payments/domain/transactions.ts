@@ -200,17 +200,41 @@ function itemChangeTransaction(row: PaymentItemChangeRow): TransactionJson {
   };
 }
 
-/** What the purchase charged per currency (its price × quantity), nonzero amounts only; nothing for one not paid for. */
-export function chargedAmounts(purchase: PaymentPurchaseRow): Partial<Record<Currency, number>> {
+/**
+ * What a purchase's price lists per currency (price × quantity), nonzero amounts only; nothing for one without a
+ * price. A purchase charged in USD (or before currencies were recorded) shows these, as it always has.
+ */
+function listedAmounts(purchase: PaymentPurchaseRow): Partial<Record<Currency, number>> {
   const price = priceOf(purchase.product, purchase.priceId ?? undefined);
-  const charged: Partial<Record<Currency, number>> = {};
-  if (!price) return charged;
+  const listed: Partial<Record<Currency, number>> = {};
+  if (!price) return listed;
   for (const currency of Object.keys(CURRENCIES) as Currency[]) {
     const amount = price.price[currency];
     const units = typeof amount === "string" ? toMinorUnits(amount, currency) : null;
-    if (units) charged[currency] = units * purchase.quantity;
+    if (units) listed[currency] = units * purchase.quantity;
   }
-  return charged;
+  return listed;
+}
+
+/** The currency a purchase was charged in: the one recorded; before currencies were recorded, every charge was in USD. */
+export function chargedCurrency(purchase: PaymentPurchaseRow): Currency {
+  return purchase.currency ?? "USD";
+}
+
+/** What the purchase charged (its price × quantity) in the currency it was charged in, in minor units; null when its price has no amount in it. */
+export function chargedMoney(purchase: PaymentPurchaseRow): { currency: Currency; units: number } | null {
+  const currency = chargedCurrency(purchase);
+  const units = listedAmounts(purchase)[currency];
+  return units === undefined ? null : { currency, units };
+}
+
+/** The money entry's amounts: what was charged in its currency; a USD charge also lists the price's other currencies. */
+function chargedAmounts(purchase: PaymentPurchaseRow): { charged: Record<string, string>; net: Record<string, string> } | null {
+  const currency = chargedCurrency(purchase);
+  const listed = Object.entries(listedAmounts(purchase)).filter(([code]) => currency === "USD" || code === currency);
+  if (listed.length === 0) return null;
+  const charged = Object.fromEntries(listed.map(([code, units]) => [code, fromMinorUnits(units, code as Currency)]));
+  return { charged, net: { [currency]: charged[currency] ?? "0" } };
 }
 
 /** A purchase's transaction entries: its product grant, then (if it was paid) the money. Refunds index into these. */
@@ -230,18 +254,14 @@ export function purchaseEntries(purchase: PaymentPurchaseRow): TransactionEntryJ
   ];
   // Only a purchase paid through Stripe moved money; a grant or a test-mode purchase did not.
   if (purchase.source === "stripe") {
-    const charged = Object.entries(chargedAmounts(purchase)).map(([currency, units]) => [
-      currency,
-      fromMinorUnits(units, currency as Currency),
-    ]);
-    if (charged.length > 0) {
-      const chargedAmount = Object.fromEntries(charged) as Record<string, string>;
+    const amounts = chargedAmounts(purchase);
+    if (amounts) {
       entries.push({
         type: "money_transfer",
         ...UNADJUSTED,
         ...customer,
-        charged_amount: chargedAmount,
-        net_amount: { USD: chargedAmount.USD ?? "0" },
+        charged_amount: amounts.charged,
+        net_amount: amounts.net,
       });
     }
   }
@@ -295,15 +315,15 @@ function refundTransaction(refund: PaymentRefundRow): TransactionJson {
       adjusted_entry_index: entry.entryIndex,
       quantity: entry.quantity,
     }));
-  if (refund.amountUsdCents > 0) {
-    const back = fromMinorUnits(-refund.amountUsdCents, "USD");
+  if (refund.amountMinorUnits > 0) {
+    const back = { [refund.currency]: fromMinorUnits(-refund.amountMinorUnits, refund.currency) };
     entries.push({
       type: "money_transfer",
       ...UNADJUSTED,
       customer_type: refund.customerType,
       customer_id: refund.customerId,
-      charged_amount: { USD: back },
-      net_amount: { USD: back },
+      charged_amount: back,
+      net_amount: back,
     });
   }
   return {
