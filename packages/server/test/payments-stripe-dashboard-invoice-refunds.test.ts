@@ -6,13 +6,12 @@
  * subscription's purchase, as money only; a payment neither we nor Stripe tie
  * to an invoice of ours is acknowledged and ignored.
  */
-import { transactionsPageJson } from "@latchkey/shared";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { paymentStripeInvoices } from "../src/capabilities/payments/billing-schema.ts";
-import { paymentRefunds } from "../src/capabilities/payments/schema.ts";
 import { signUpUser, type Project } from "./fixtures.ts";
 import type { TestServer } from "./harness.ts";
+import { listedMoneyRefund, refundKit } from "./payments-refund-kit.ts";
 import { stripePurchaseKit, withStripeStandIn } from "./payments-stripe-kit.ts";
 import { stripeInvoice } from "./stripe-stand-in-billing.ts";
 import { chargeRefundedEvent, refundCreatedEvent, stripeEvent, type StandInObject, type StripeStandIn } from "./stripe-stand-in.ts";
@@ -35,6 +34,7 @@ let stripe: StripeStandIn;
 let server: TestServer;
 withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 const kit = stripePurchaseKit({ server: () => server, stripe: () => stripe, payments: PAYMENTS, webhookSecret: WEBHOOK_SECRET });
+const { refundsOf, owns, transactions } = refundKit(() => server);
 
 const nowSeconds = () => Math.floor(server.clock.now() / 1000);
 
@@ -76,10 +76,6 @@ async function delivered(event: Record<string, unknown>): Promise<void> {
   expect(res.body).toEqual({ received: true });
 }
 
-const refundsOf = async (project: Project) =>
-  (await server.instance.services.db.select().from(paymentRefunds).where(eq(paymentRefunds.projectId, project.id))).sort(
-    (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
-  );
 const keptIntent = async (project: Project, invoiceId: string) => {
   const i = paymentStripeInvoices;
   const [row] = await server.instance.services.db
@@ -90,14 +86,6 @@ const keptIntent = async (project: Project, invoiceId: string) => {
 };
 /** How many times the server asked Stripe which invoice a payment paid. */
 const lookups = () => stripe.received.filter((r) => r.path === "/v1/invoice_payments" && r.form["payment[payment_intent]"]).length;
-const owns = async (project: Project, userId: string) =>
-  ((await server.request(`/payments/products/user/${userId}`, { as: project.server })).body.items as unknown[]).length;
-
-async function transactions(project: Project, query: Record<string, string> = {}) {
-  const res = await server.request("/internal/payments/transactions", { as: project.admin, query });
-  expect(res.status, res.text).toBe(200);
-  return transactionsPageJson.parse(res.body).transactions;
-}
 
 describe("a subscription invoice refunded in Stripe's dashboard", () => {
   it("the first invoice: recorded once against the subscription, asking Stripe once; the product stays", async () => {
@@ -211,25 +199,7 @@ describe("a subscription invoice refunded in Stripe's dashboard", () => {
 
     const listed = await transactions(project);
     expect(listed.map((t) => t.type)).toEqual(["refund", "purchase"]);
-    expect(listed[0]).toEqual({
-      id: row!.id,
-      type: "refund",
-      created_at_millis: row!.createdAt.getTime(),
-      effective_at_millis: row!.createdAt.getTime(),
-      test_mode: false,
-      entries: [
-        {
-          type: "money_transfer",
-          adjusted_transaction_id: null,
-          adjusted_entry_index: null,
-          customer_type: "user",
-          customer_id: user.userId,
-          charged_amount: { USD: "-12.5" },
-          net_amount: { USD: "-12.5" },
-        },
-      ],
-      adjusted_by: [],
-    });
+    expect(listed[0]).toEqual(listedMoneyRefund(row!, user.userId, { USD: "-12.5" }));
     expect(listed[1]).toMatchObject({ id: purchaseId, adjusted_by: [] });
     expect((await transactions(project, { type: "refund" })).map((t) => t.id)).toEqual([row!.id]);
   });

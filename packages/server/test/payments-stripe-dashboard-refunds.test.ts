@@ -7,12 +7,10 @@
  * the endpoint recorded it or before; a refund of no purchase of the project
  * is acknowledged and ignored.
  */
-import { transactionsPageJson } from "@latchkey/shared";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { paymentRefunds } from "../src/capabilities/payments/schema.ts";
 import { signUpUser, type Project } from "./fixtures.ts";
 import type { TestServer } from "./harness.ts";
+import { listedMoneyRefund, refundKit } from "./payments-refund-kit.ts";
 import { stripePurchaseKit, withStripeStandIn } from "./payments-stripe-kit.ts";
 import { chargeRefundedEvent, refundCreatedEvent, stripeEvent, type StandInRefund, type StripeStandIn } from "./stripe-stand-in.ts";
 
@@ -30,6 +28,7 @@ let stripe: StripeStandIn;
 let server: TestServer;
 withStripeStandIn(WEBHOOK_SECRET, (started) => ({ stripe, server } = started));
 const kit = stripePurchaseKit({ server: () => server, stripe: () => stripe, payments: PAYMENTS, webhookSecret: WEBHOOK_SECRET });
+const { refundsOf, owns, transactions } = refundKit(() => server);
 
 /** A user who paid for Lifetime; answers the user, the purchase's id and the payment intent. */
 async function lifetimeBuyer(project: Project, accountId: string) {
@@ -41,25 +40,13 @@ async function lifetimeBuyer(project: Project, accountId: string) {
   return { user, purchaseId: purchase!.id, intent };
 }
 
-const refundsOf = async (project: Project) =>
-  (await server.instance.services.db.select().from(paymentRefunds).where(eq(paymentRefunds.projectId, project.id))).sort(
-    (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
-  );
 const refund = (project: Project, body: Record<string, unknown>) =>
   server.request("/internal/payments/transactions/refund", { method: "POST", as: project.admin, body });
-const owns = async (project: Project, userId: string) =>
-  ((await server.request(`/payments/products/user/${userId}`, { as: project.server })).body.items as unknown[]).length;
 
 async function delivered(event: Record<string, unknown>): Promise<void> {
   const res = await kit.deliver(event);
   expect(res.status, res.text).toBe(200);
   expect(res.body).toEqual({ received: true });
-}
-
-async function transactions(project: Project, query: Record<string, string> = {}) {
-  const res = await server.request("/internal/payments/transactions", { as: project.admin, query });
-  expect(res.status, res.text).toBe(200);
-  return transactionsPageJson.parse(res.body).transactions;
 }
 
 describe("a refund made in Stripe's dashboard", () => {
@@ -121,25 +108,7 @@ describe("a refund made in Stripe's dashboard", () => {
 
     const listed = await transactions(project);
     expect(listed.map((t) => t.type)).toEqual(["refund", "purchase"]);
-    expect(listed[0]).toEqual({
-      id: row!.id,
-      type: "refund",
-      created_at_millis: row!.createdAt.getTime(),
-      effective_at_millis: row!.createdAt.getTime(),
-      test_mode: false,
-      entries: [
-        {
-          type: "money_transfer",
-          adjusted_transaction_id: null,
-          adjusted_entry_index: null,
-          customer_type: "user",
-          customer_id: user.userId,
-          charged_amount: { USD: "-12.34" },
-          net_amount: { USD: "-12.34" },
-        },
-      ],
-      adjusted_by: [],
-    });
+    expect(listed[0]).toEqual(listedMoneyRefund(row!, user.userId, { USD: "-12.34" }));
     expect(listed[1]).toMatchObject({ id: purchaseId, adjusted_by: [] });
     expect((await transactions(project, { type: "refund" })).map((t) => t.id)).toEqual([row!.id]);
   });
