@@ -195,6 +195,30 @@ test("a price in euros and yen: the card form charges the currency the buyer cho
   expect(intents.map((i) => [i.json.currency, i.json.amount])).toEqual([["jpy", 1200]]);
 });
 
+test("once a payment is started, its currency stays: a declined card is retried in it", async () => {
+  const user = await buyer();
+  const page = await dashboard.openPage();
+  await routeStripe(page, stripe);
+  await page.goto(await user.createCheckoutUrl({ productId: "bento" }));
+  await cardFormReady(page);
+  const currency = page.getByLabel("Currency");
+  expect(await currency.isDisabled()).toBe(false);
+  expect(await page.getByRole("note", { name: "Payment started" }).count()).toBe(0);
+
+  await page.getByLabel("Card number").fill(DECLINED_CARD);
+  await payButton(page).click();
+  await expect.poll(() => page.getByRole("alert").textContent()).toContain("Your card was declined.");
+  expect(await currency.isDisabled()).toBe(true);
+  expect(await page.getByRole("note", { name: "Payment started" }).textContent()).toContain("start again from the app");
+
+  await page.getByLabel("Card number").fill(CARD);
+  await payButton(page).click();
+  await page.waitForURL((u) => u.pathname === "/purchase/return", { timeout: 15_000 });
+  await expectHeading(page, "Payment succeeded");
+  const intents = [...stripe.paymentIntents.values()].filter((i) => i.json.metadata.latchkey_customer_id === user.id);
+  expect(intents.map((i) => [i.json.currency, i.json.amount])).toEqual([["eur", 800]]);
+});
+
 test("a declined card says so on the purchase page, and another card pays the same purchase", async () => {
   const user = await buyer();
   const page = await dashboard.openPage();

@@ -33,6 +33,11 @@ export interface CardPaymentProps {
   quantity: number;
   /** The customer already owns the product: Pay stays disabled. */
   disabled: boolean;
+  /**
+   * The payment now exists at this price, currency and quantity (making it used the code up): the page keeps
+   * them from here on, since another would need a payment this code can no longer make.
+   */
+  onStarted: () => void;
 }
 
 /** What the server says of taking a card for the code (Stripe.js is loaded from it: stripe-js.ts). */
@@ -87,6 +92,7 @@ function PayForm({
   askCurrency,
   quantity,
   disabled,
+  onStarted,
   stripeAccountId,
 }: CardPaymentProps & { stripeAccountId: string | null }) {
   const app = useStackApp();
@@ -99,7 +105,10 @@ function PayForm({
     if (!stripe || !elements) return;
     const checked = await elements.submit();
     if (checked.error) return checked.error.message ?? "Check the card details.";
-    clientSecret.current ??= await app._startCardPurchase({ fullCode, priceId, quantity, ...(askCurrency ? { currency } : {}) });
+    if (clientSecret.current === null) {
+      clientSecret.current = await app._startCardPurchase({ fullCode, priceId, quantity, ...(askCurrency ? { currency } : {}) });
+      onStarted();
+    }
     const confirmed = await stripe.confirmPayment({
       elements,
       clientSecret: clientSecret.current,

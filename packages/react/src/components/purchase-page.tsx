@@ -72,6 +72,8 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
   const [quantity, setQuantity] = useState(1);
   const [chosenCurrency, setChosenCurrency] = useState<Currency | null>(null);
   const [bought, setBought] = useState(false);
+  // Once a card payment exists for the code, its price, currency and quantity are the ones it charges.
+  const [paymentStarted, setPaymentStarted] = useState(false);
   const name = useId();
   const price = priceId === null ? undefined : info.product.prices[priceId];
   const currencies = currenciesOf(price);
@@ -126,7 +128,14 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
           <legend>Choose a price</legend>
           {priceIds.map((id) => (
             <label key={id} className="lk-list-item">
-              <input type="radio" name={name} value={id} checked={priceId === id} onChange={() => setPriceId(id)} />
+              <input
+                type="radio"
+                name={name}
+                value={id}
+                checked={priceId === id}
+                disabled={paymentStarted}
+                onChange={() => setPriceId(id)}
+              />
               <span>{priceText(info.product.prices[id]!, info.product.freeTrial)}</span>
             </label>
           ))}
@@ -135,7 +144,12 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
       {currencies.length > 1 ? (
         <label className="lk-field">
           Currency
-          <select className="lk-input" value={currency} onChange={(event) => setChosenCurrency(event.target.value as Currency)}>
+          <select
+            className="lk-input"
+            value={currency}
+            disabled={paymentStarted}
+            onChange={(event) => setChosenCurrency(event.target.value as Currency)}
+          >
             {currencies.map((code) => (
               <option key={code} value={code}>
                 {code}
@@ -153,6 +167,7 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
             min={1}
             step={1}
             value={quantity}
+            disabled={paymentStarted}
             onChange={(event) => setQuantity(Math.max(1, Math.floor(Number(event.target.value)) || 1))}
           />
         </label>
@@ -189,7 +204,13 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
           askCurrency={asked !== undefined}
           quantity={quantity}
           disabled={info.alreadyBoughtNonStackable}
+          onStarted={() => setPaymentStarted(true)}
         />
+      ) : null}
+      {paymentStarted && (priceIds.length > 1 || currencies.length > 1 || info.product.stackable) ? (
+        <p className="lk-muted" role="note" aria-label="Payment started">
+          This payment was started at the price, currency and quantity above; to change them, start again from the app.
+        </p>
       ) : null}
     </Card>
   );
