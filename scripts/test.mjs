@@ -66,11 +66,12 @@ try {
 
 const dir = mkdtempSync(join(tmpdir(), "latchkey-test-"));
 const report = join(dir, "report.json");
+const vitestStarted = Date.now();
 const status = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...vitestArgs]);
 try {
-  const { numPassedTests, numFailedTests, numPendingTests, testResults, startTime } = JSON.parse(readFileSync(report, "utf8"));
+  const { numPassedTests, numFailedTests, numPendingTests, testResults } = JSON.parse(readFileSync(report, "utf8"));
   printSlowest(testResults);
-  printStart(testResults, startTime);
+  printStart(testResults, vitestStarted);
   console.log(`\n${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
 } catch {
   // No report: vitest failed before running; its own output says why.
@@ -92,14 +93,14 @@ function printSlowest(results, count = 15) {
 }
 
 /**
- * How long vitest ran before its first test: its global set-ups (the database templates and whatever build the
- * checks above did not leave current), during which no file runs. A file's own times count from its first test,
- * so its server's start and stop (its hooks) are in neither figure.
+ * How long after vitest was started its first test began: its own start, the global set-ups (the database
+ * templates, and whatever build the checks above did not leave current) and the first file's set-up, while no
+ * test runs. A file's own times count from its first test, so its hooks (its server's start and stop) are in
+ * neither figure.
  */
-function printStart(results, runStart) {
+function printStart(results, started) {
   const firstTest = Math.min(...results.map((r) => r.startTime));
-  if (Number.isFinite(firstTest) && runStart)
-    console.log(`First test ${Math.round((firstTest - runStart) / 1000)} s after vitest started.`);
+  if (Number.isFinite(firstTest)) console.log(`First test ${Math.round((firstTest - started) / 1000)} s after vitest was started.`);
 }
 
 /** Runs the checks, `width` at a time; answers the failure messages of those that failed, in the checks' order. */
