@@ -9,6 +9,7 @@ export { TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES } from "@latchkey/s
 /** The OAuth providers a project can enable. */
 export { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/shared/constants";
 export { CURRENCIES, type Currency } from "@latchkey/shared/constants";
+export { defaultChargeCurrency, priceCurrencies } from "@latchkey/shared/money";
 export { StackClientApp, type StackClientAppOptions, type GetUserOptions, type RedirectToOptions } from "./apps/client-app.ts";
 export {
   StackServerApp,

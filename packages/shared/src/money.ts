@@ -9,6 +9,20 @@ import { CURRENCIES, type Currency } from "./constants.ts";
 
 export const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
 
+/** The currencies a price has an amount in, in the catalogue's order of currencies. */
+export function priceCurrencies(price: Partial<Record<Currency, unknown>>): Currency[] {
+  return CURRENCY_CODES.filter((currency) => typeof price[currency] === "string");
+}
+
+/**
+ * The currency a price is charged in when the buyer names none: USD when it has a USD amount (as every price was
+ * charged before other currencies could be), else its first currency. The server charges it; the purchase page
+ * shows it first.
+ */
+export function defaultChargeCurrency(currencies: readonly Currency[]): Currency | undefined {
+  return currencies.includes("USD") ? "USD" : currencies[0];
+}
+
 /** `[count, unit]`: a subscription's period, a free trial, how often included items are granted again. */
 export const PAYMENT_INTERVAL_UNITS = ["day", "week", "month", "year"] as const;
 export const paymentIntervalSchema = z.tuple([z.number().int().min(0), z.enum(PAYMENT_INTERVAL_UNITS)]);

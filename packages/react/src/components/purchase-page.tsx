@@ -6,7 +6,7 @@
  * (purchase-card-payment.tsx) once the project's Stripe account may charge.
  * A price with amounts in several currencies lets the buyer choose which.
  */
-import { CURRENCIES, KnownErrors, type Currency, type PurchaseCodeInfo } from "@latchkey/js";
+import { defaultChargeCurrency, KnownErrors, priceCurrencies, type Currency, type PurchaseCodeInfo } from "@latchkey/js";
 import { useCallback, useEffect, useId, useState } from "react";
 import { useStackApp } from "../provider.tsx";
 import { Alert, Card, errorText, useAction } from "./parts.tsx";
@@ -22,18 +22,6 @@ export interface PurchasePageProps {
 
 type Price = PurchaseCodeInfo["product"]["prices"][string];
 type Interval = NonNullable<Price["interval"]>;
-
-const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
-
-/** The currencies a price can be paid in, in the catalogue's order. */
-function currenciesOf(price: Price | undefined): Currency[] {
-  return price ? CURRENCY_CODES.filter((code) => price[code] !== undefined) : [];
-}
-
-/** What the server charges without a choice: USD when the price has it, else its first currency. */
-function defaultCurrency(currencies: Currency[]): Currency | undefined {
-  return currencies.includes("USD") ? "USD" : currencies[0];
-}
 
 export function PurchasePage({ fullCode, returnUrl, fullPage = true }: PurchasePageProps) {
   const app = useStackApp();
@@ -76,9 +64,9 @@ function PurchaseForm({ info, fullCode, returnUrl }: { info: PurchaseCodeInfo; f
   const [paymentStarted, setPaymentStarted] = useState(false);
   const name = useId();
   const price = priceId === null ? undefined : info.product.prices[priceId];
-  const currencies = currenciesOf(price);
+  const currencies = price ? priceCurrencies(price) : [];
   // A choice the newly selected price has no amount in falls back to that price's default.
-  const currency = chosenCurrency !== null && currencies.includes(chosenCurrency) ? chosenCurrency : defaultCurrency(currencies);
+  const currency = chosenCurrency !== null && currencies.includes(chosenCurrency) ? chosenCurrency : defaultChargeCurrency(currencies);
   // The currency is only sent when the buyer could choose one.
   const asked = currencies.length > 1 ? currency : undefined;
   const buy = useAction(async () => {
@@ -230,7 +218,7 @@ function PurchaseBrand({ info }: { info: PurchaseCodeInfo }) {
 
 /** "$10.00 per month, or €9.00 per month · 7-day free trial" */
 function priceText(price: Price, productTrial: Interval | null | undefined): string {
-  const amounts = CURRENCY_CODES.filter((code) => price[code] !== undefined).map((code) => money(price[code]!, code));
+  const amounts = priceCurrencies(price).map((code) => money(price[code]!, code));
   const each = price.interval ? ` ${intervalText(price.interval)}` : "";
   const trial = price.free_trial ?? productTrial ?? null;
   const text = amounts.length ? amounts.map((amount) => `${amount}${each}`).join(" or ") : "Free";

@@ -6,14 +6,9 @@
  * currency. Amounts go to Stripe in the currency's minor units (cents; yen
  * have none).
  */
-import { CURRENCY_CODES, KnownErrors, StatusError, type Currency } from "@latchkey/shared";
+import { CURRENCY_CODES, defaultChargeCurrency, KnownErrors, priceCurrencies, StatusError, type Currency } from "@latchkey/shared";
 import { toMinorUnits } from "./money.ts";
 import type { ProductPrice } from "./product-snapshot.ts";
-
-/** The currencies the price has an amount in, in the catalogue's order of currencies. */
-export function priceCurrencies(price: ProductPrice): Currency[] {
-  return CURRENCY_CODES.filter((currency) => typeof price[currency] === "string");
-}
 
 /** The currency to charge the price in: the one asked for (a schema error when the price has none in it), else the default. */
 export function chargeCurrency(price: ProductPrice, asked: Currency | undefined): Currency {
@@ -24,10 +19,9 @@ export function chargeCurrency(price: ProductPrice, asked: Currency | undefined)
     }
     return asked;
   }
-  if (offered.includes("USD")) return "USD";
-  const first = offered[0];
-  if (!first) throw new StatusError(400, "This price has no amount to charge");
-  return first;
+  const charged = defaultChargeCurrency(offered);
+  if (!charged) throw new StatusError(400, "This price has no amount to charge");
+  return charged;
 }
 
 /** The price's amount in `currency`, in minor units; a 400 when it has none. */

@@ -6,7 +6,7 @@
  * integration's; outside test mode a project needs a payment account
  * (a Stripe account: stripe-account.ts) before a URL is made at all.
  */
-import { KnownErrors, StatusError, type Currency, type RenderedConfig } from "@latchkey/shared";
+import { KnownErrors, priceCurrencies, StatusError, type Currency, type RenderedConfig } from "@latchkey/shared";
 import type { Caller } from "../../../domain/caller.ts";
 import type { ProjectRow } from "../../../domain/projects/projects.ts";
 import { assertTrustedUrl } from "../../../domain/projects/trusted-urls.ts";
@@ -15,7 +15,7 @@ import type { Services } from "../../../services.ts";
 import { ensureClientCanAccessCustomer, ensureCustomerExists, type Customer } from "./customers.ts";
 import { stripeAccountOf } from "./stripe-account.ts";
 import { isTestMode, paymentsNow, TEST_MODE_OFF_MESSAGE } from "./payments-clock.ts";
-import { chargeCurrency, priceCurrencies } from "./charge-currency.ts";
+import { chargeCurrency } from "./charge-currency.ts";
 import { priceOf, productOf, productView, type ProductChoice } from "./product-snapshot.ts";
 import { grantProductIn, purchaseContext } from "./purchases.ts";
 import { createPurchaseCode, findPurchaseCode, scopeOfCode, takePurchaseCode } from "./purchase-codes.ts";
