@@ -9,7 +9,7 @@ import { INTERNAL_PROJECT_ID } from "@latchkey/shared";
 import { pino, type Logger } from "pino";
 import { createApp } from "./app.ts";
 import { loadRoutes } from "./route-table.ts";
-import { capabilityHousekeeping, capabilityJobs, capabilitySubscriptions } from "./capabilities/index.ts";
+import { capabilityHousekeeping, capabilityJobFeeders, capabilityJobs, capabilitySubscriptions } from "./capabilities/index.ts";
 import type { ServerConfig } from "./config.ts";
 import { connectDatabase, type Database, type DatabaseTarget } from "./db/connect.ts";
 import { migrate } from "./db/migrate.ts";
@@ -95,7 +95,8 @@ export async function startInstance(
   const sessionActivity = new SessionActivity(db);
   const apiKeyUsage = new ApiKeyUsage(db);
   const projects = new ProjectStore(db, caches, bus, config.serverSecret);
-  // Every kind registers with the runner before it starts (e-mail: EmailQueue's constructor).
+  // Every kind and feeder registers with the runner before it starts (e-mail: EmailQueue's constructor; the
+  // capabilities' once the services exist, below).
   const jobs = new JobRunner(db, clock, logger);
   const emails = new EmailQueue(
     db,
@@ -109,7 +110,6 @@ export async function startInstance(
     metrics,
   );
   emails.start();
-  await jobs.start(database, { holdsDataDirLock: options.holdsDataDirLock });
   const events = new Events(logger);
   bus.subscribeTo(events);
   // Jobs enqueued by a commit wake the runners by notification (jobs/store.ts); mail is not kept waiting for it.
@@ -161,7 +161,9 @@ export async function startInstance(
   };
   for (const subscription of capabilitySubscriptions()) {
     const of = (recorded: readonly DomainEvent[]) => recorded.filter((event) => subscription.types.includes(event.type));
+    const outboxPending = subscription.outboxPending;
     events.subscribe({
+      outboxPending: outboxPending && ((event) => (subscription.types.includes(event.type) ? outboxPending(event) : null)),
       beforeCommit: async (tx, recorded) => {
         const wanted = of(recorded);
         if (wanted.length > 0) await subscription.beforeCommit?.(services, tx, wanted);
@@ -173,9 +175,13 @@ export async function startInstance(
     });
   }
   for (const job of capabilityJobs()) jobs.register(job(services));
+  for (const feeder of capabilityJobFeeders()) jobs.addFeeder(feeder(services));
+  app = createApp(services, await routes);
+  // Last: a job run at once (a workflow's) may call the API.
+  await jobs.start(database, { holdsDataDirLock: options.holdsDataDirLock });
   return {
     services,
-    app: (app = createApp(services, await routes)),
+    app,
     close: async () => {
       // Graceful: no new claims, and the handlers running now end before the database closes.
       await jobs.close();

@@ -208,6 +208,24 @@ describe("housekeeping", () => {
     await roundAt(createdAt.getTime() + OUTBOX_EVENTS_KEPT_MILLIS + 60_000);
     expect(await written()).toEqual([]);
   });
+
+  it("keeps an old event still pending for the webhook fan-out, however old", async () => {
+    // A server of its own whose runner is stopped: no fan-out takes the row while housekeeping looks at it.
+    const own = await createTestServer();
+    try {
+      const { db, housekeeping, jobs } = own.instance.services;
+      await jobs.close();
+      const [row] = await db
+        .insert(outboxEvents)
+        .values({ projectId: "a-project", branchId: DEFAULT_BRANCH_ID, type: "team.deleted", payload: { id: "waiting" }, pending: true })
+        .returning();
+      await own.clock.ahead(row!.createdAt.getTime() + OUTBOX_EVENTS_KEPT_MILLIS + 60_000 - own.clock.now(), () => housekeeping.run());
+      const kept = await db.select().from(outboxEvents).where(eq(outboxEvents.id, row!.id));
+      expect(kept.map((e) => e.pending)).toEqual([true]);
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 // PGlite is one connection: a read waits for an open transaction to end, so there is no race to lose there.

@@ -23,6 +23,7 @@ declare module "../src/jobs/kinds.ts" {
     "test.replicas": { n: number };
     "test.stop": { n: number };
     "test.keep": { n: number };
+    "test.fed": { n: number };
   }
 }
 
@@ -234,6 +235,78 @@ describe("one replica", () => {
     const round = await server.clock.ahead(FINISHED_JOBS_KEPT_MILLIS + MINUTE, () => housekeeping.run());
     expect(round).toMatchObject({ finishedJobs: expect.any(Number) });
     expect(await left()).toEqual([waiting]);
+  });
+});
+
+describe("feeders", () => {
+  it("run before the claims of a flush, whose jobs then run in the same flush; kickSoon feeds without one", async () => {
+    const own = await createTestServer();
+    const runs = recorder();
+    own.instance.services.jobs.register({
+      kind: "test.fed",
+      retry: WEBHOOK_LIKE,
+      leaseMillis: MINUTE,
+      handler: async (job) => runs.record(job),
+    });
+    /** Work left for the feeder, as committed changes leave pending outbox rows. */
+    const waiting: number[] = [];
+    let feeds = 0;
+    let fed: () => void = () => {};
+    own.instance.services.jobs.addFeeder({
+      name: "test.feeder",
+      feed: async () => {
+        feeds += 1;
+        const taken = waiting.splice(0);
+        for (const n of taken) await enqueue(own, "test.fed", { n });
+        fed();
+        return taken.length;
+      },
+    });
+    waiting.push(1, 2);
+    expect(await own.instance.services.jobs.flush()).toBe(2);
+    expect(runs.calls.map((job) => (job.payload as { n: number }).n).sort()).toEqual([1, 2]);
+
+    const feeding = new Promise<void>((resolve) => (fed = resolve));
+    waiting.push(3);
+    const before = feeds;
+    own.instance.services.jobs.kickSoon();
+    own.instance.services.jobs.kickSoon();
+    await feeding;
+    await runs.reached(3);
+    expect(feeds).toBeGreaterThan(before);
+    expect(waiting).toEqual([]);
+    await own.close();
+  });
+
+  it("a failing feeder leaves its work and stops no job", async () => {
+    const own = await createTestServer();
+    const runs = recorder();
+    own.instance.services.jobs.register({
+      kind: "test.fed",
+      retry: WEBHOOK_LIKE,
+      leaseMillis: MINUTE,
+      handler: async (job) => runs.record(job),
+    });
+    let failing = true;
+    const waiting = [7];
+    own.instance.services.jobs.addFeeder({
+      name: "test.feeder",
+      feed: async () => {
+        if (failing) throw new Error("the feeder's database is away");
+        const taken = waiting.splice(0);
+        for (const n of taken) await enqueue(own, "test.fed", { n });
+        return taken.length;
+      },
+    });
+    const sixId = await enqueue(own, "test.fed", { n: 6 });
+    await own.instance.services.jobs.flush();
+    expect(await jobRow(own, sixId)).toMatchObject({ status: "done" });
+    expect(runs.calls.map((job) => (job.payload as { n: number }).n)).toEqual([6]);
+    expect(waiting).toEqual([7]);
+    failing = false;
+    await own.instance.services.jobs.flush();
+    expect(runs.calls.map((job) => (job.payload as { n: number }).n)).toEqual([6, 7]);
+    await own.close();
   });
 });
 

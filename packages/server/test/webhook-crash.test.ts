@@ -7,7 +7,7 @@
  * out the dead one's claim at start (jobs/runner.ts); on PostgreSQL it waits out the claim (the delivery job's
  * lease, 75 s of real time), as a replica taking over a lost one's job does: slow by design.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -20,7 +20,8 @@ import { webhookId } from "../src/capabilities/webhooks/domain/ids.ts";
 import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.ts";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../src/capabilities/webhooks/schema.ts";
 import { connectDatabase, type Database } from "../src/db/connect.ts";
-import { jobs } from "../src/db/schema/index.ts";
+import { jobs, outboxEvents } from "../src/db/schema/index.ts";
+import { startWebhookReceiver } from "./webhook-receiver.ts";
 import { freePort, migratedDataDir, PROCESS_TIMEOUT, signUpToInternal, startProcess, tempDir } from "./process-fixtures.ts";
 
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
@@ -192,6 +193,75 @@ it(
       expect(attempts.map((a) => [a.messageId, a.status, a.responseStatusCode])).toEqual([[userCreated[0]!.id, 0, 204]]);
       const deliveries = await after.db.select().from(jobs).where(eq(jobs.kind, "webhook.deliver"));
       expect(deliveries.map((j) => [j.status, j.attempts])).toEqual([["done", 2]]);
+    } finally {
+      await after.close();
+    }
+  },
+  2 * PROCESS_TIMEOUT,
+);
+
+it(
+  "an event left pending by a process that stopped before its fan-out is sent by the next start",
+  async () => {
+    const dataDir = join(dir.path, "data-pending");
+    migratedDataDir(dataDir);
+    let url: string | null = null;
+    if (onPostgres) {
+      const database = await postgresDatabase();
+      cleanups.push(database.drop);
+      url = database.url;
+    }
+    const receiver = await startWebhookReceiver();
+    cleanups.push(receiver.close);
+    const port = await freePort();
+    const env = {
+      PORT: String(port),
+      LATCHKEY_API_URL: `http://127.0.0.1:${port}`,
+      LATCHKEY_DATA_DIR: dataDir,
+      STACK_SERVER_SECRET: randomBytes(32).toString("hex"),
+      LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+      ...(url && { DATABASE_URL: url }),
+    };
+    const first = startProcess(env);
+    await first.waitFor(SERVING);
+    expect(await first.stop()).toBe(0);
+
+    // What a change committed just before its process was killed leaves: its event, pending, and no message yet.
+    const secret = newEndpointSecret();
+    const invitation = { id: randomUUID(), team_id: randomUUID() };
+    const setup = await openDatabase({ dataDir, url });
+    try {
+      await setup.db.insert(webhookEndpoints).values({
+        id: webhookId("ep", Date.now()),
+        projectId: "internal",
+        url: receiver.url,
+        secretSealed: sealEndpointSecret(env.STACK_SERVER_SECRET, secret),
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      await setup.db
+        .insert(outboxEvents)
+        .values({ projectId: "internal", branchId: "main", type: "team_invitation.created", payload: invitation, pending: true });
+    } finally {
+      await setup.close();
+    }
+
+    const next = startProcess(env);
+    try {
+      await next.waitFor(SERVING);
+      const delivered = await receiver.request(1);
+      const plain = Object.fromEntries(Object.entries(delivered.headers).map(([k, v]) => [k, String(v)]));
+      expect(new Webhook(secret).verify(delivered.body, plain)).toEqual({ type: "team_invitation.created", data: invitation });
+    } finally {
+      expect(await next.stop()).toBe(0);
+    }
+    const after = await openDatabase({ dataDir, url });
+    try {
+      const events = await after.db.select().from(outboxEvents).where(eq(outboxEvents.type, "team_invitation.created"));
+      expect(events.map((e) => e.pending)).toEqual([false]);
+      const messages = await after.db.select().from(webhookMessages).where(eq(webhookMessages.projectId, "internal"));
+      expect(messages.map((m) => m.eventType)).toEqual(["team_invitation.created"]);
+      expect(receiver.received).toHaveLength(1);
     } finally {
       await after.close();
     }

@@ -18,7 +18,7 @@ import {
 import { WEBHOOK_DISABLE_AFTER_MILLIS, WEBHOOK_RETRY_POLICY } from "../src/capabilities/webhooks/domain/deliver.ts";
 import { deleteOldWebhookMessages, WEBHOOK_MESSAGES_KEPT_MILLIS } from "../src/capabilities/webhooks/domain/retention.ts";
 import { webhookAttempts, webhookEndpoints, webhookMessages, type WebhookEndpointRow } from "../src/capabilities/webhooks/schema.ts";
-import { jobs, sentEmails } from "../src/db/schema/index.ts";
+import { jobs, outboxEvents, sentEmails } from "../src/db/schema/index.ts";
 import { record } from "../src/events/transaction.ts";
 import type { Services } from "../src/services.ts";
 import { serverWithProject, uniqueEmail, type Project } from "./fixtures.ts";
@@ -128,6 +128,7 @@ describe("a change's message", () => {
     await freshEndpoint();
     const signUp = { primary_email: uniqueEmail(), primary_email_auth_enabled: true };
     expect((await server.request("/users", { method: "POST", as: project.server, body: signUp })).status).toBe(201);
+    await flush();
     const again = await server.request("/users", { method: "POST", as: project.server, body: signUp });
     const messagesBefore = await services().db.select().from(webhookMessages).where(eq(webhookMessages.projectId, project.id));
     expect(again.status).toBe(409);
@@ -145,6 +146,23 @@ describe("a change's message", () => {
     await flush();
     expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(["team.created"]);
     expect(JSON.parse(receiver.received[0]!.body).data).toMatchObject({ id: team.body.id, display_name: "Filtered" });
+  });
+
+  it("waits in the outbox only where an endpoint takes it: a project without endpoints leaves nothing pending", async () => {
+    await freshEndpoint();
+    const pendingOf = async (id: string) =>
+      (await services().db.select({ pending: outboxEvents.pending, payload: outboxEvents.payload }).from(outboxEvents)).filter(
+        (row) => (row.payload as { id?: string }).id === id,
+      );
+    const user = await createUser();
+    await flush();
+    expect((await pendingOf(user.id)).map((row) => row.pending)).toEqual([false]);
+    // Without an endpoint (none enabled counts as none), the same write leaves its event settled at once.
+    await services().db.update(webhookEndpoints).set({ disabled: true }).where(eq(webhookEndpoints.projectId, project.id));
+    const unsent = await createUser();
+    expect((await pendingOf(unsent.id)).map((row) => row.pending)).toEqual([false]);
+    await flush();
+    expect(receiver.received.map((r) => JSON.parse(r.body).data.id)).toEqual([user.id]);
   });
 });
 

@@ -11,11 +11,12 @@
  * Its wire schemas stay in @latchkey/shared, where the SDK finds them too.
  */
 import type { EndpointDefinition } from "@latchkey/shared";
+import type { SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { DomainEvent, DomainEventType } from "../events/domain-events.ts";
 import type { HousekeepingTask } from "../domain/housekeeping/housekeeping.ts";
 import type { EventTx } from "../events/transaction.ts";
-import type { AnyJobKindDefinition } from "../jobs/kinds.ts";
+import type { AnyJobKindDefinition, JobFeeder } from "../jobs/kinds.ts";
 import type { Services } from "../services.ts";
 
 export type { HousekeepingTask };
@@ -30,6 +31,11 @@ export interface EventSubscription {
    * list. What it writes commits with the change or not at all; failing fails the write.
    */
   beforeCommit?(services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
+  /**
+   * Whether an event of `types` stays pending in the outbox for work after the commit (a job feeder's): a SQL
+   * condition its insert evaluates (events/transaction.ts, Subscriber.outboxPending).
+   */
+  outboxPending?(event: DomainEvent): SQL | null;
 }
 
 export interface Capability {
@@ -45,6 +51,8 @@ export interface Capability {
   housekeeping: readonly HousekeepingTask[];
   /** The kinds of job it runs (jobs/kinds.ts), registered with the runner once the services exist. */
   jobs: readonly ((services: Services) => AnyJobKindDefinition)[];
+  /** What turns its pending outbox events into jobs after the commit (jobs/kinds.ts: JobFeeder). */
+  jobFeeders?: readonly ((services: Services) => JobFeeder)[];
 }
 
 /** A capability's registration (its capability.ts); listed in capabilities/index.ts. */

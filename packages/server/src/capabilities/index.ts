@@ -33,3 +33,7 @@ export function capabilitySubscriptions(): EventSubscription[] {
 export function capabilityJobs(): Capability["jobs"][number][] {
   return capabilities.flatMap((capability) => capability.jobs);
 }
+
+export function capabilityJobFeeders(): NonNullable<Capability["jobFeeders"]>[number][] {
+  return capabilities.flatMap((capability) => capability.jobFeeders ?? []);
+}

@@ -2,7 +2,7 @@
  * What domain code records when it changes something (events/record.ts), in
  * the transaction of the change. The names and payloads of webhook events
  * follow the published webhook payloads; `user.created|updated` and `team.created|updated`
- * carry the id only: the server user or team is rendered before the change commits (capabilities/webhooks).
+ * carry the id only: the server user or team is rendered by the webhook fan-out (capabilities/webhooks).
  * The other events (e-mail queued, a contact channel or an OAuth account
  * changed, permission definitions rewritten, project settings) are for this
  * server's own consumers: the caches and the job runner, which subscribe

@@ -1,6 +1,6 @@
 /**
  * A read made once per transaction and key, shared by the rest of the transaction: a change that records several
- * events of one project reads that project's subscribers (webhook endpoints, workflows) once, and reads them in
+ * events of one project reads that project's subscribers (its workflows) once, and reads them in
  * the transaction, so what it sees is what the change commits against.
  */
 import type { EventTx } from "./transaction.ts";

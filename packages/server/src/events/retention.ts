@@ -1,8 +1,8 @@
 /**
- * Outbox rows are kept for consumers that read them after the commit (the
- * webhooks of a later issue read on from the last id they took) and deleted
- * by housekeeping once older than OUTBOX_EVENTS_KEPT_MILLIS: this process's
- * own subscribers got them in memory at the commit.
+ * Outbox rows are kept for operators and for work that reads them after the
+ * commit, and deleted by housekeeping once older than OUTBOX_EVENTS_KEPT_MILLIS
+ * (this process's own subscribers got them in memory at the commit). A row
+ * still pending (the webhook fan-out has not taken it) is kept, however old.
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/connect.ts";
@@ -22,7 +22,7 @@ export async function deleteOldOutboxEvents(db: Db, now: Date): Promise<number> 
       db,
       sql`
       delete from ${outboxEvents} where ${outboxEvents.id} in (
-        select ${outboxEvents.id} from ${outboxEvents} where ${outboxEvents.createdAt} < ${cutoff.toISOString()}::timestamptz limit ${BATCH}
+        select ${outboxEvents.id} from ${outboxEvents} where ${outboxEvents.createdAt} < ${cutoff.toISOString()}::timestamptz and not ${outboxEvents.pending} limit ${BATCH}
       ) returning 1 as one`,
     );
     deleted += rows.length;

@@ -8,8 +8,12 @@
  * handed each committed transaction's events after the commit; a rollback
  * hands nothing. A read on this replica that raced the write may have cached
  * what it read before the commit; the caches drop it when the events arrive
- * (cache/caches.ts), so nothing stale outlives the write.
+ * (cache/caches.ts), so nothing stale outlives the write. Work that may wait
+ * for after the commit yet must survive a crash marks the event pending in
+ * its own insert (Subscriber.outboxPending) and takes it from the outbox
+ * later (the webhook fan-out).
  */
+import { sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Logger } from "pino";
 import type { Db, Tx } from "../db/connect.ts";
@@ -22,13 +26,18 @@ export type EventTx = Tx & { readonly [recording]: true };
 
 export interface Subscriber {
   /**
+   * Whether an event stays pending in the outbox for work after the commit (outbox_events.pending): a condition
+   * the event's own insert evaluates, so asking costs no statement. Null: not for this subscriber.
+   */
+  outboxPending?(event: DomainEvent): SQL | null;
+  /**
    * In the transaction, as `record` writes events (each call's, in order): for what must happen exactly when
    * the change commits. Failing fails the write.
    */
   recorded?(tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
   /**
    * In the transaction, after its last write and before its commit: all its events, in the order recorded. For
-   * what must describe the change as it commits (the webhook payloads). Failing fails the write.
+   * what must describe the change as it commits (workflow runs). Failing fails the write.
    */
   beforeCommit?(tx: EventTx, events: readonly DomainEvent[]): Promise<void>;
   /** After the commit: the transaction's events, in the order recorded. */
@@ -100,9 +109,22 @@ export async function record(tx: EventTx, ...events: DomainEvent[]): Promise<voi
   const open = recorded.get(tx);
   if (!open) throw new Error("record() takes a transaction opened by Events.transaction");
   if (events.length === 0) return;
-  await tx
-    .insert(outboxEvents)
-    .values(events.map((event) => ({ projectId: event.projectId, branchId: event.branchId, type: event.type, payload: event.data })));
+  await tx.insert(outboxEvents).values(
+    events.map((event) => ({
+      projectId: event.projectId,
+      branchId: event.branchId,
+      type: event.type,
+      payload: event.data,
+      pending: pendingCondition(open.subscribers, event),
+    })),
+  );
   for (const subscriber of open.subscribers) await subscriber.recorded?.(tx, events);
   open.events.push(...events);
+}
+
+/** What the subscribers ask of the event's `pending` column: false when none waits on it, else any of their conditions. */
+function pendingCondition(subscribers: readonly Subscriber[], event: DomainEvent): SQL | false {
+  const conditions = subscribers.flatMap((subscriber) => subscriber.outboxPending?.(event) ?? []);
+  if (conditions.length === 0) return false;
+  return conditions.length === 1 ? conditions[0]! : sql`(${sql.join(conditions, sql` or `)})`;
 }

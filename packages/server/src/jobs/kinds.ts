@@ -74,3 +74,12 @@ export class FinalJobError extends Error {
     this.name = "FinalJobError";
   }
 }
+
+/**
+ * Work that becomes jobs after a commit rather than in it (the webhook fan-out): the runner runs each feeder
+ * before it claims, so the jobs it makes are run in the same wake. `feed` resolves with how much it took.
+ */
+export interface JobFeeder {
+  name: string;
+  feed(): Promise<number>;
+}

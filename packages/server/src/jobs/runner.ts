@@ -6,6 +6,9 @@
  * and the job is claimed again; its outcome is recorded only while the claim is held (store.ts), so each job
  * ends once. A handler's side effects may repeat only when a lease expired under it (a handler outliving its
  * lease, a replica lost mid-run).
+ *
+ * Feeders (JobFeeder) turn committed work into jobs after the commit: they run before the claims of a wake that
+ * asked for them (kickSoon, a timer, an explicit flush, the start), not of every notification.
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
@@ -16,6 +19,7 @@ import {
   retryDelayMillis,
   type AnyJobKindDefinition,
   type JobContext,
+  type JobFeeder,
   type JobKind,
   type JobKindDefinition,
 } from "./kinds.ts";
@@ -25,6 +29,8 @@ import { JOBS_CHANNEL, claimNextJob, expireAllClaims, finishJob, nextJobWakeUp, 
 const MAX_SLEEP_MILLIS = 5000;
 /** The shortest: a job due now that another replica is claiming is not asked for in a tight loop. */
 const MIN_SLEEP_MILLIS = 50;
+/** How long kickSoon waits: commits in a burst share one wake, and a feeder takes their work in one batch. */
+export const FEED_DELAY_MILLIS = 250;
 
 export interface JobRunnerOptions {
   /** Jobs run at once by this process. */
@@ -33,8 +39,12 @@ export interface JobRunnerOptions {
 
 export class JobRunner {
   readonly #kinds = new Map<string, JobKindDefinition>();
+  readonly #feeders: JobFeeder[] = [];
   readonly #concurrency: number;
   #timer: NodeJS.Timeout | null = null;
+  #soon: NodeJS.Timeout | null = null;
+  /** The next round runs the feeders. */
+  #feedWanted = false;
   #running: Promise<number> | null = null;
   /** The look for the next wake-up, awaited by close (the database closes next). */
   #looking: Promise<void> = Promise.resolve();
@@ -58,6 +68,21 @@ export class JobRunner {
     this.#kinds.set(definition.kind, definition as unknown as JobKindDefinition);
   }
 
+  /** Adds a feeder, run before the claims of the wakes that ask for it. */
+  addFeeder(feeder: JobFeeder): void {
+    this.#feeders.push(feeder);
+  }
+
+  /** Feeds and runs what is due within FEED_DELAY_MILLIS: after a commit that left work for a feeder. */
+  kickSoon(): void {
+    if (this.#closed || this.#soon) return;
+    this.#soon = setTimeout(() => {
+      this.#soon = null;
+      this.#feedWanted = true;
+      this.kick();
+    }, FEED_DELAY_MILLIS).unref();
+  }
+
   /**
    * Listens for enqueued jobs and runs what is due, until closed. `holdsDataDirLock`: this process holds the PGlite
    * data directory's lock (process/data-dir-lock.ts), so no other process can use the database.
@@ -77,17 +102,24 @@ export class JobRunner {
       () => this.kick(),
       () => this.kick(),
     );
+    // Work a stopped process left to the feeders is taken now.
+    this.#feedWanted = true;
     this.kick();
   }
 
   /** Runs what is due now, in the background (e.g. right after a commit that enqueued a job). */
   kick(): void {
     if (this.#closed) return;
-    void this.flush().catch((error: unknown) => this.logger.error({ err: error }, "job run failed"));
+    void this.#wake().catch((error: unknown) => this.logger.error({ err: error }, "job run failed"));
   }
 
-  /** Runs every job due now; resolves with how many attempts this run made. */
-  async flush(): Promise<number> {
+  /** Feeds, then runs every job due now; resolves with how many attempts this run made. */
+  flush(): Promise<number> {
+    this.#feedWanted = true;
+    return this.#wake();
+  }
+
+  async #wake(): Promise<number> {
     if (this.#closed) return 0;
     if (this.#running) {
       // One run at a time per process: ask the current one to go round again.
@@ -107,14 +139,17 @@ export class JobRunner {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#soon) clearTimeout(this.#soon);
     this.#timer = null;
+    this.#soon = null;
     await this.#running?.catch(() => 0);
     await this.#looking;
   }
 
   private async drain(): Promise<number> {
     let handled = 0;
-    const leases = new Map([...this.#kinds.values()].map((kind) => [kind.kind, kind.leaseMillis]));
+    // Read each round: a kind registered while a run goes on (at start, before the capabilities' kinds) is claimed in its next round.
+    let leases = new Map<string, number>();
     const worker = async () => {
       // One job per claim: a claim never waits behind other jobs, so its lease covers only its own run.
       while (!this.#closed) {
@@ -126,9 +161,24 @@ export class JobRunner {
     };
     do {
       this.#again = false;
-      await Promise.all(Array.from({ length: this.#concurrency }, worker));
-    } while (this.#again && !this.#closed);
+      leases = new Map([...this.#kinds.values()].map((kind) => [kind.kind, kind.leaseMillis]));
+      const feeding = this.#feedWanted;
+      this.#feedWanted = false;
+      await Promise.all([feeding ? this.#feed() : null, ...Array.from({ length: this.#concurrency }, worker)]);
+    } while ((this.#again || this.#feedWanted) && !this.#closed);
     return handled;
+  }
+
+  /** Runs each feeder once; what one fed is claimed in another round. */
+  async #feed(): Promise<void> {
+    for (const feeder of this.#feeders) {
+      try {
+        if ((await feeder.feed()) > 0) this.#again = true;
+      } catch (error) {
+        // Its work stays where it was (a feeder takes it in its own transaction) for the next wake.
+        this.logger.error({ err: error, feeder: feeder.name }, "a job feeder failed");
+      }
+    }
   }
 
   private async run(job: JobRow): Promise<void> {
@@ -162,6 +212,12 @@ export class JobRunner {
     }
   }
 
+  /** A timer's wake feeds too: work left by a replica that stopped before its feeders ran is found within MAX_SLEEP_MILLIS. */
+  #timerWake(): void {
+    this.#feedWanted = true;
+    this.kick();
+  }
+
   /** Sleeps until the next job is due or claim expires (or MAX_SLEEP_MILLIS), by the injected clock's time. */
   #schedule(): void {
     if (!this.#started || this.#closed) return;
@@ -173,12 +229,12 @@ export class JobRunner {
         const wait =
           due === null ? MAX_SLEEP_MILLIS : Math.min(MAX_SLEEP_MILLIS, Math.max(MIN_SLEEP_MILLIS, due.getTime() - this.clock.now()));
         if (this.#timer) clearTimeout(this.#timer);
-        this.#timer = setTimeout(() => this.kick(), wait).unref();
+        this.#timer = setTimeout(() => this.#timerWake(), wait).unref();
       })
       .catch((error: unknown) => {
         if (this.#closed) return;
         this.logger.error({ err: error }, "finding the next job failed");
-        this.#timer = setTimeout(() => this.kick(), MAX_SLEEP_MILLIS).unref();
+        this.#timer = setTimeout(() => this.#timerWake(), MAX_SLEEP_MILLIS).unref();
       });
   }
 }

@@ -44,8 +44,8 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * One event sent to a project's endpoints, written in the transaction of the change it reports (domain/messages.ts),
- * with the payload as it was at that commit.
+ * One event sent to a project's endpoints: written by the fan-out from the outbox once the change it reports
+ * committed (domain/fan-out.ts), or by the Svix-compatible API with its caller's payload.
  */
 export const webhookMessages = pgTable(
   "webhook_messages",

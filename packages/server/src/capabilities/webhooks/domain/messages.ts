@@ -1,59 +1,29 @@
 /**
- * Webhook messages are written in the transaction of the change they report (capability.ts subscribes this to
- * the events as they are recorded): a message exists exactly when its change committed, with the payload as it
- * was then, and one delivery job per endpoint that wants it. A rollback leaves neither; a crash after the
- * commit leaves both, for the job runner to deliver after the restart. A project with no endpoints gets no
- * messages: there is nobody to send them to.
+ * A webhook message and its delivery jobs, one per endpoint that wants its type, written in one transaction:
+ * by the fan-out for the server's own events (fan-out.ts), by the Svix-compatible API for a caller's own
+ * message. A project with no endpoints gets no messages: there is nobody to send them to.
  */
-import { and, eq } from "drizzle-orm";
+import { and, inArray } from "drizzle-orm";
 import { DEFAULT_BRANCH_ID, type Json } from "@latchkey/shared";
-import { oncePerTransaction } from "../../../events/once-per-transaction.ts";
 import type { EventTx } from "../../../events/transaction.ts";
 import type { DomainEvent } from "../../../events/domain-events.ts";
-import { findUser } from "../../../domain/users/record.ts";
+import { teams, type TeamRow } from "../../../db/schema/index.ts";
+import { inTenancy, type Tenancy } from "../../../db/tenancy.ts";
+import { toUserRecord, userRecordQuery, type UserRecord } from "../../../domain/users/record.ts";
+import { users } from "../../../db/schema/index.ts";
 import { serverUserView } from "../../../domain/users/views.ts";
-import { findTeam } from "../../../domain/teams/cached.ts";
 import { serverTeamView } from "../../../domain/teams/views.ts";
 import { enqueueJobs } from "../../../jobs/store.ts";
 import type { Services } from "../../../services.ts";
-import { webhookEndpoints, webhookMessages, type WebhookEndpointRow, type WebhookMessageRow } from "../schema.ts";
+import { webhookMessages, type WebhookEndpointRow, type WebhookMessageRow } from "../schema.ts";
 import { webhookId } from "./ids.ts";
-
-/** The endpoints a project has, read once per transaction that records webhook events for it. */
-const endpointsOnce = oncePerTransaction<WebhookEndpointRow[]>();
-
-function projectEndpoints(tx: EventTx, projectId: string): Promise<WebhookEndpointRow[]> {
-  return endpointsOnce(tx, projectId, async () =>
-    tx
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.disabled, false))),
-  );
-}
 
 /** Whether an endpoint takes messages of `type` (no filter: every type). */
 export function wantsType(endpoint: Pick<WebhookEndpointRow, "filterTypes">, type: string): boolean {
   return endpoint.filterTypes === null || endpoint.filterTypes.length === 0 || endpoint.filterTypes.includes(type);
 }
 
-/**
- * In the change's transaction: a message per webhook event, and a delivery job per endpoint that wants it — all
- * of the change's messages in one insert, and their jobs in another, since this runs inside every change of a
- * project with endpoints (a sign-up records several events).
- */
-export async function recordWebhookMessages(services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<void> {
-  const messages: NewMessage[] = [];
-  for (const event of events) {
-    const endpoints = await projectEndpoints(tx, event.projectId);
-    if (endpoints.length === 0) continue;
-    const data = await webhookEventData(services, tx, event);
-    if (data === null) continue;
-    messages.push({ projectId: event.projectId, eventType: event.type, payload: { type: event.type, data }, endpoints });
-  }
-  await createMessages(services, tx, messages);
-}
-
-interface NewMessage {
+export interface NewMessage {
   projectId: string;
   eventType: string;
   payload: Json;
@@ -78,7 +48,7 @@ export async function createMessage(
   return (await createMessages(services, tx, [{ projectId, eventType, payload, endpoints, eventId }]))[0]!;
 }
 
-async function createMessages(services: Services, tx: EventTx, messages: readonly NewMessage[]): Promise<WebhookMessageRow[]> {
+export async function createMessages(services: Services, tx: EventTx, messages: readonly NewMessage[]): Promise<WebhookMessageRow[]> {
   if (messages.length === 0) return [];
   const now = services.clock.date();
   const values = messages.map((message) => ({
@@ -107,22 +77,72 @@ async function createMessages(services: Services, tx: EventTx, messages: readonl
 }
 
 /**
- * What a webhook event's `data` holds: users and teams as the server API shows them, at this commit; the rest
- * as recorded. Null for events that are not sent as webhooks (the server's own bookkeeping), or whose subject
- * is already gone in this transaction. Workflows get the same (capabilities/workflows/domain/runs.ts).
+ * What a webhook event's `data` holds: users and teams as the server API shows them when it is read; the rest as
+ * recorded. Null for events that are not sent as webhooks (the server's own bookkeeping), or whose subject is
+ * gone by then. Workflows get the same (capabilities/workflows/domain/runs.ts).
  */
 export async function webhookEventData(services: Services, tx: EventTx, event: DomainEvent): Promise<Json | null> {
-  const scope = { projectId: event.projectId, branchId: event.branchId ?? DEFAULT_BRANCH_ID };
+  return (await webhookEventsData(services, tx, [event]))[0]!;
+}
+
+/** The `data` of each event, in order: the users and teams they name read in one query per tenancy. */
+export async function webhookEventsData(services: Services, tx: EventTx, events: readonly DomainEvent[]): Promise<(Json | null)[]> {
+  const subjects = await readSubjects(tx, events);
+  const data: (Json | null)[] = [];
+  for (const event of events) data.push(await eventData(services, subjects, event));
+  return data;
+}
+
+interface Subjects {
+  users: Map<string, UserRecord>;
+  teams: Map<string, TeamRow>;
+}
+
+function tenancyOfEvent(event: DomainEvent): Tenancy {
+  return { projectId: event.projectId, branchId: event.branchId ?? DEFAULT_BRANCH_ID };
+}
+
+async function readSubjects(tx: EventTx, events: readonly DomainEvent[]): Promise<Subjects> {
+  const wanted = new Map<string, { scope: Tenancy; users: string[]; teams: string[] }>();
+  const want = (event: DomainEvent, kind: "users" | "teams", id: string) => {
+    const scope = tenancyOfEvent(event);
+    const key = `${scope.projectId}:${scope.branchId}`;
+    let entry = wanted.get(key);
+    if (!entry) wanted.set(key, (entry = { scope, users: [], teams: [] }));
+    entry[kind].push(id);
+  };
+  for (const event of events) {
+    if (event.type === "user.created" || event.type === "user.updated") want(event, "users", event.data.id);
+    if (event.type === "team.created" || event.type === "team.updated") want(event, "teams", event.data.id);
+  }
+  const subjects: Subjects = { users: new Map(), teams: new Map() };
+  for (const { scope, users: userIds, teams: teamIds } of wanted.values()) {
+    if (userIds.length > 0) {
+      const rows = await userRecordQuery(tx).where(and(inTenancy(users, scope), inArray(users.id, [...new Set(userIds)])));
+      for (const row of rows) subjects.users.set(row.user.id, toUserRecord(row));
+    }
+    if (teamIds.length > 0) {
+      const rows = await tx
+        .select()
+        .from(teams)
+        .where(and(inTenancy(teams, scope), inArray(teams.id, [...new Set(teamIds)])));
+      for (const row of rows) subjects.teams.set(row.id, row);
+    }
+  }
+  return subjects;
+}
+
+async function eventData(services: Services, subjects: Subjects, event: DomainEvent): Promise<Json | null> {
   switch (event.type) {
     case "user.created":
     case "user.updated": {
       const project = await services.projects.get(event.projectId);
-      const user = project && (await findUser(tx, scope.projectId, scope.branchId, event.data.id));
+      const user = subjects.users.get(event.data.id);
       return project && user ? (serverUserView(user, project.config) as unknown as Json) : null;
     }
     case "team.created":
     case "team.updated": {
-      const team = await findTeam(tx, scope, event.data.id);
+      const team = subjects.teams.get(event.data.id);
       return team ? (serverTeamView(team) as unknown as Json) : null;
     }
     case "user.deleted":

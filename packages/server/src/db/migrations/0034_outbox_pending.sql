@@ -1,0 +1,2 @@
+ALTER TABLE "outbox_events" ADD COLUMN "pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "outbox_events_pending_idx" ON "outbox_events" USING btree ("id") WHERE "outbox_events"."pending";
