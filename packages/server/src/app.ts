@@ -13,7 +13,7 @@ import { InvalidInput } from "./lib/invalid-input.ts";
 import { routeHandler } from "./http/pipeline.ts";
 import { ResponseSchemaMismatch } from "./http/response-check.ts";
 import { StaticMemoRouter } from "./http/router.ts";
-import { emptyResponse, textResponse } from "./http/response.ts";
+import { emptyResponse, strictTransportSecurity, textResponse, withStrictTransportSecurity } from "./http/response.ts";
 import type { RouteDefinition } from "./http/route.ts";
 import { openApiRoutes } from "./http/openapi-route.ts";
 import { SdkPackages } from "./http/sdk-packages.ts";
@@ -126,6 +126,9 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
   }
   // Every request, answered by whichever handler, is logged and counted (http/access-log.ts).
   app.fetch = observeRequests(app.fetch, services.logger, services.metrics, services.config.accessLog);
+  // Browsers that reached the server over https keep to it (http/response.ts).
+  const transportSecurity = strictTransportSecurity(services.config.apiUrl);
+  if (transportSecurity !== null) app.fetch = withStrictTransportSecurity(app.fetch, transportSecurity);
   return app;
 }
 

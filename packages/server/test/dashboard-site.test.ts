@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createApp } from "../src/app.ts";
 import { SEED_KEYS, createTestServer, type TestServer } from "./harness.ts";
 
 let server: TestServer;
@@ -134,6 +135,38 @@ describe("files", () => {
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(await res.text()).toContain("latchkey-publishable-client-key");
+  });
+});
+
+describe("security headers", () => {
+  test("images may be this server's, data: URLs or any https address, never plain http", async () => {
+    for (const path of ["/", "/projects/6a1b/users/42", "/purchase/abc_def"]) {
+      const policy = (await get(path)).headers.get("content-security-policy")!;
+      const images = policy.split("; ").find((directive) => directive.startsWith("img-src "));
+      expect(images, path).toBe("img-src 'self' data: https:");
+    }
+  });
+
+  test("pages and files carry Strict-Transport-Security when the public address is https, and only then", async () => {
+    const { services } = server.instance;
+    const https = createApp({ ...services, config: { ...services.config, apiUrl: "https://auth.example.com" } }, []);
+    const html = { headers: { accept: "text/html" } };
+    for (const [path, status] of [
+      ["/", 200],
+      ["/purchase/abc_def", 200],
+      ["/assets/app-abc123.js", 200],
+      ["/favicon.svg", 200],
+      ["/no/such/page", 404],
+    ] as const) {
+      const secure = await https.request(`http://localhost${path}`, html);
+      expect(secure.status, path).toBe(status);
+      expect(secure.headers.get("strict-transport-security"), path).toBe("max-age=63072000; includeSubDomains");
+      expect(secure.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(secure.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+      const plain = await server.instance.app.request(`http://localhost${path}`, html);
+      expect(plain.headers.get("strict-transport-security"), path).toBeNull();
+      expect(plain.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
   });
 });
 

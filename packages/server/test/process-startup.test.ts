@@ -117,7 +117,12 @@ describe("a start that cannot go on", () => {
         ],
         [
           { STACK_SERVER_SECRET: SECRET },
-          "LATCHKEY_API_URL is required in production (NODE_ENV=production): set it to this server's public address, e.g. https://auth.example.com.",
+          "LATCHKEY_API_URL is required in production (NODE_ENV=production): set it to this server's public address, e.g. https://auth.example.com, the same on every replica.",
+        ],
+        // A replica of a shared database, started without its public address, would issue tokens the others refuse.
+        [
+          { DATABASE_URL: "postgres://127.0.0.1:1/x", STACK_SERVER_SECRET: SECRET },
+          "LATCHKEY_API_URL is required in production (DATABASE_URL is set): set it to this server's public address, e.g. https://auth.example.com, the same on every replica.",
         ],
       ];
       for (const [env, sentence] of cases) {

@@ -24,7 +24,7 @@ export function apiUrlFromEnv(env: NodeJS.ProcessEnv, production: boolean, port:
   if (!name) {
     if (production) {
       throw new StartupError(
-        `LATCHKEY_API_URL is required in production (${productionReason(env)}): set it to this server's public address, e.g. https://auth.example.com.`,
+        `LATCHKEY_API_URL is required in production (${productionReason(env)}): set it to this server's public address, e.g. https://auth.example.com, the same on every replica.`,
       );
     }
     return `http://localhost:${port}`;

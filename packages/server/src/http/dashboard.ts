@@ -9,6 +9,7 @@
 import { DASHBOARD_ROUTE_ROOTS } from "@latchkey/shared";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
+import { currentStrictTransportSecurity, STRICT_TRANSPORT_SECURITY_HEADER } from "./response.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -32,15 +33,18 @@ const STRIPE_JS = "https://js.stripe.com https://*.js.stripe.com";
 
 /**
  * The page may run only its own scripts and talk only to this server; inline styles are allowed
- * because React's style props and the components' injected stylesheet use them. E-mail previews
- * are sandboxed iframes (srcdoc), which inherit this policy: their images may come from anywhere.
+ * because React's style props and the components' injected stylesheet use them. Images: this
+ * server's own (stored profile images and logos, which it serves at its address), `data:` URLs, and
+ * any https address (pictures from OAuth providers, logos and images set through the server API);
+ * never plain http, which an https page could only show as mixed content and a network could
+ * change on the way. E-mail previews are sandboxed iframes (srcdoc), which inherit this policy.
  */
 function contentSecurityPolicy(stripe: boolean): string {
   return [
     "default-src 'self'",
     `script-src 'self'${stripe ? ` ${STRIPE_JS}` : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https: http:",
+    "img-src 'self' data: https:",
     `connect-src 'self'${stripe ? " https://api.stripe.com" : ""}`,
     `frame-src 'self' about: data:${stripe ? ` ${STRIPE_JS} https://hooks.stripe.com` : ""}`,
     "frame-ancestors 'none'",
@@ -49,15 +53,30 @@ function contentSecurityPolicy(stripe: boolean): string {
   ].join("; ");
 }
 
-function pageHeaders(stripe: boolean) {
-  return {
+/** Built once: the pages' policies never change. */
+const PAGE_POLICY = contentSecurityPolicy(false);
+const PURCHASE_PAGE_POLICY = contentSecurityPolicy(true);
+
+/**
+ * The page may name its origin to the sites it links to (never its path, which names projects and users);
+ * unlike the API's answers, which name nothing (http/response.ts).
+ */
+function pageHeaders(stripe: boolean): Record<string, string> {
+  return withTransportSecurity({
     "content-type": CONTENT_TYPES[".html"]!,
     "cache-control": "no-cache",
-    "content-security-policy": contentSecurityPolicy(stripe),
+    "content-security-policy": stripe ? PURCHASE_PAGE_POLICY : PAGE_POLICY,
     "x-content-type-options": "nosniff",
     "referrer-policy": "strict-origin-when-cross-origin",
     "x-frame-options": "DENY",
-  };
+  });
+}
+
+/** The server's Strict-Transport-Security, on the dashboard's answers too (they are not built by http/response.ts). */
+function withTransportSecurity(headers: Record<string, string>): Record<string, string> {
+  const value = currentStrictTransportSecurity();
+  if (value !== null) headers[STRICT_TRANSPORT_SECURITY_HEADER] = value;
+  return headers;
 }
 
 export class DashboardSite {
@@ -96,13 +115,14 @@ export class DashboardSite {
     if (file) {
       const body = method === "HEAD" ? null : readFileSync(file);
       return new Response(body, {
-        headers: {
+        headers: withTransportSecurity({
           "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
           // Vite names built assets by their content hash: a changed file is a new name.
           "cache-control": path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
           "x-content-type-options": "nosniff",
+          "referrer-policy": "strict-origin-when-cross-origin",
           "x-frame-options": "DENY",
-        },
+        }),
       });
     }
     // A missing hashed asset is a stale page asking for an old build: a 404 lets it fail visibly instead of parsing HTML as code.

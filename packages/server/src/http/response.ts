@@ -1,10 +1,11 @@
 /**
  * Every response is built here with all of its headers at once: the request
- * id, `cache-control`, and CORS. Adding headers afterwards (in middleware)
- * would force the Node adapter off its fast path and cost more than the
- * whole route.
+ * id, `cache-control`, CORS and the security headers. Adding headers
+ * afterwards (in middleware) would force the Node adapter off its fast path
+ * and cost more than the whole route.
  */
 import { randomUUID } from "node:crypto";
+import { isPromise } from "../lib/maybe-async.ts";
 
 const EXPOSED = "x-stack-known-error, x-stack-request-id";
 
@@ -46,6 +47,66 @@ export function answerWithId<A, E, R>(id: string, fetch: (request: A, env: E) =>
   }
 }
 
+/**
+ * The security headers of every answer (written out in responseHeaders' literals too). `nosniff`: a browser
+ * keeps to the declared type, so a JSON error echoing a value, or a stored image, is never run as a script or
+ * page. `no-referrer`: the API's addresses carry codes, states and tokens in their queries, and its redirects
+ * lead to OAuth providers and apps; no answer of the API needs to tell anyone where it was reached from.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+export const STRICT_TRANSPORT_SECURITY_HEADER = "strict-transport-security";
+/** Two years, this host and the hosts under it; never preloaded, which an operator must choose for the domain. */
+const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+
+/**
+ * The Strict-Transport-Security value of a server reached at `apiUrl` (ServerConfig.apiUrl), or null: only an
+ * https public address asks browsers to keep to https (a development server on http://localhost must not).
+ */
+export function strictTransportSecurity(apiUrl: string): string | null {
+  return apiUrl.startsWith("https://") ? STRICT_TRANSPORT_SECURITY : null;
+}
+
+/** The Strict-Transport-Security value of the instance whose synchronous part is running (withStrictTransportSecurity), else null. */
+let transportSecurity: string | null = null;
+
+/** For headers built without responseHeaders (the dashboard's files): the answering instance's Strict-Transport-Security. */
+export function currentStrictTransportSecurity(): string | null {
+  return transportSecurity;
+}
+
+/**
+ * `fetch`, answering with Strict-Transport-Security `value` (from strictTransportSecurity). Several
+ * instances may share a process (the tests), each with its own public address, so the value belongs to the
+ * instance, not the module: it is set while the instance's synchronous part runs, where responseHeaders
+ * writes it into the literal it builds anyway, and an answer built after the handler first waited has it set
+ * when it resolves (such an answer is no longer on the adapter's fast path). Only an https instance is
+ * wrapped: the others pay nothing.
+ */
+export function withStrictTransportSecurity<A, E>(
+  fetch: (request: A, env?: E) => Response | Promise<Response>,
+  value: string,
+): (request: A, env?: E) => Response | Promise<Response> {
+  const secured = (answer: Response): Response => {
+    if (!answer.headers.has(STRICT_TRANSPORT_SECURITY_HEADER)) answer.headers.set(STRICT_TRANSPORT_SECURITY_HEADER, value);
+    return answer;
+  };
+  return (request, env) => {
+    const outer = transportSecurity;
+    transportSecurity = value;
+    let response: Response | Promise<Response>;
+    try {
+      response = fetch(request, env);
+    } finally {
+      transportSecurity = outer;
+    }
+    return isPromise(response) ? response.then(secured) : response;
+  };
+}
+
 // Plain literals, no spreads: properties after a spread are defined one
 // runtime call at a time, which made this the costliest line of a request.
 export function responseHeaders(contentType: string | null, extra?: Record<string, string>): Record<string, string> {
@@ -56,6 +117,8 @@ export function responseHeaders(contentType: string | null, extra?: Record<strin
           "x-stack-request-id": nextRequestId(),
           "access-control-allow-origin": "*",
           "access-control-expose-headers": EXPOSED,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
         }
       : {
           "content-type": contentType,
@@ -63,7 +126,10 @@ export function responseHeaders(contentType: string | null, extra?: Record<strin
           "x-stack-request-id": nextRequestId(),
           "access-control-allow-origin": "*",
           "access-control-expose-headers": EXPOSED,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
         };
+  if (transportSecurity !== null) headers[STRICT_TRANSPORT_SECURITY_HEADER] = transportSecurity;
   return extra === undefined ? headers : Object.assign(headers, extra);
 }
 

@@ -72,7 +72,6 @@ export class SdkPackages {
         ...headers,
         "content-length": String(prepared.body.byteLength),
         "content-disposition": `attachment; filename="${name}"`,
-        "x-content-type-options": "nosniff",
       }),
     });
   }

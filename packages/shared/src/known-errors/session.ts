@@ -3,10 +3,19 @@ import { defineKnownError, defineKnownErrorFamily } from "./base.ts";
 /** The access token cannot be used: the client marks it expired and retries. */
 export const InvalidAccessToken = defineKnownErrorFamily("InvalidAccessToken");
 
+/**
+ * `issuers`: given when the token is this server's own, but issued under another public address (a replica
+ * with another LATCHKEY_API_URL): the expected and the received issuer's base address. The code stays the
+ * same, so clients refresh and retry as for any token they cannot use.
+ */
 export const UnparsableAccessToken = defineKnownError(
   "UNPARSABLE_ACCESS_TOKEN",
   401,
-  () => ({ message: "The access token is not a valid token." }),
+  (issuers?: { expected: string; received: string }) => ({
+    message: issuers
+      ? `The access token was issued for another API URL: ${issuers.received}, not this server's ${issuers.expected}. Every replica must share one LATCHKEY_API_URL; refresh the token and try again.`
+      : "The access token is not a valid token.",
+  }),
   InvalidAccessToken,
 );
 

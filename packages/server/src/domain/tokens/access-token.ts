@@ -189,15 +189,22 @@ export class AccessTokens {
       );
     }
     const projectId = claims.project_id;
-    if (
-      typeof projectId !== "string" ||
-      typeof claims.sub !== "string" ||
-      claims.aud !== `${projectId}${AUDIENCE_SUFFIX[entry.kind]}` ||
-      claims.iss !== `${this.apiUrl}/api/v1/${ISSUER_PATH[entry.kind]}/${projectId}`
-    ) {
+    if (typeof projectId !== "string" || typeof claims.sub !== "string" || claims.aud !== `${projectId}${AUDIENCE_SUFFIX[entry.kind]}`) {
       throw new KnownErrors.UnparsableAccessToken();
     }
+    const issuerPath = `/api/v1/${ISSUER_PATH[entry.kind]}/${projectId}`;
+    if (claims.iss !== this.apiUrl + issuerPath) throw new KnownErrors.UnparsableAccessToken(this.otherIssuer(claims.iss, issuerPath));
     return claims;
+  }
+
+  /**
+   * The issuer's address, when a token signed with this server's keys names another one: a replica with another
+   * LATCHKEY_API_URL issued it. Said as such, since "not a valid token" would hide a misconfigured deployment.
+   */
+  private otherIssuer(issuer: unknown, issuerPath: string): { expected: string; received: string } | undefined {
+    if (typeof issuer !== "string" || !issuer.endsWith(issuerPath)) return undefined;
+    const received = issuer.slice(0, -issuerPath.length);
+    return /^https?:\/\/[^\s]+$/.test(received) ? { expected: this.apiUrl, received } : undefined;
   }
 }
 

@@ -6,6 +6,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { nameRoute } from "../../../http/access-log.ts";
+import { SECURITY_HEADERS } from "../../../http/response.ts";
 import type { Services } from "../../../services.ts";
 import { projectOfSvixToken } from "../domain/svix-token.ts";
 
@@ -72,6 +73,14 @@ export function listQuery(c: Context) {
   return result.data;
 }
 
+/** Hono's answer with the headers every answer of the server carries (http/response.ts). */
+function answered(response: Response): Response {
+  // Called from the dashboard's pages, wherever they are served from, as the API is.
+  response.headers.set("access-control-allow-origin", "*");
+  for (const name in SECURITY_HEADERS) response.headers.set(name, SECURITY_HEADERS[name]!);
+  return response;
+}
+
 export type SvixMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Handler = (c: Context, projectId: string) => Promise<Response>;
 /** Serves `handler` at `method` and `/api/v1<path>`, for the project of the request's token. */
@@ -120,9 +129,7 @@ export function svixRouter(services: Services): { api: Hono; route: SvixRoute; r
         if (!(error instanceof SvixError)) throw error;
         response = c.json(error.body, error.status);
       }
-      // Called from the dashboard's pages, wherever they are served from, as the API is.
-      response.headers.set("access-control-allow-origin", "*");
-      return response;
+      return answered(response);
     });
   };
 
@@ -134,8 +141,7 @@ export function svixRouter(services: Services): { api: Hono; route: SvixRoute; r
       api.on("ALL", withTrailingSlash(pattern), (c) => {
         const response = c.json({ code: "method_not_allowed", detail: "Method not allowed" }, 405);
         response.headers.set("allow", methods.join(", "));
-        response.headers.set("access-control-allow-origin", "*");
-        return response;
+        return answered(response);
       });
     }
   }

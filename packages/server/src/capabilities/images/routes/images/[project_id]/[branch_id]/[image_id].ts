@@ -5,9 +5,9 @@ import { findImage } from "../../../../domain/host.ts";
 
 /**
  * The address is the content's hash, so what it answers never changes: it may
- * be cached for good. `nosniff` keeps a browser to the stored type.
+ * be cached for good. (`nosniff`, on every answer, keeps a browser to the stored type.)
  */
-const IMAGE_HEADERS = { "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" };
+const IMAGE_HEADERS = { "cache-control": "public, max-age=31536000, immutable" };
 
 export default [
   defineRoute(imagesEndpoints.getImage, async ({ params, services }) => {
