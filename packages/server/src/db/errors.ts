@@ -23,3 +23,41 @@ export function violatedConstraint(error: unknown): string | undefined {
     typeof e.constraint_name === "string" ? e.constraint_name : typeof e.constraint === "string" ? e.constraint : undefined,
   );
 }
+
+/**
+ * PostgreSQL's codes for a lost or refused connection: class 08 (connection
+ * exception), 53300 (no connection slot left) and 57P01-57P03 (the server
+ * shut down, crashed, or is starting).
+ */
+const LOST_CONNECTION_SQLSTATE = /^(08...|53300|57P0[123])$/;
+/** postgres.js's own codes for a connection it lost or could not open, and the socket's. */
+const LOST_CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * Whether the database could not be reached or dropped the connection a
+ * query ran on: the statement did not complete, and the same statement on
+ * a fresh connection may well succeed. (PGlite runs in this process and
+ * never loses its connection.)
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return (
+    fromCauses(error, (e) => {
+      const code = e.code;
+      if (typeof code !== "string") return undefined;
+      return LOST_CONNECTION_CODES.has(code) || LOST_CONNECTION_SQLSTATE.test(code) ? true : undefined;
+    }) === true
+  );
+}
