@@ -106,7 +106,7 @@ describe.runIf(onPostgres)("PostgreSQL terminating the server's connections", ()
     const existing = await signUpUser(server, project);
     const signedUp: string[] = [];
     let terminated = 0;
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 3; round++) {
       const signUps = Array.from({ length: 4 }, () =>
         server.request("/auth/password/sign-up", {
           method: "POST",

@@ -1,7 +1,8 @@
 /**
  * Dependencies failing under a request: an OAuth provider that refuses
  * connections or never answers, a provider's callback that fails the
- * protocol's checks, an SMTP server that drops the connection in the middle
+ * protocol's checks, a provider gone when a connected account's token is
+ * asked for, an SMTP server that drops the connection in the middle
  * of a message. None of them may become a 500: the answer is the catalogue's
  * error or a 503 with Retry-After, and nothing accepted is lost.
  * (PostgreSQL dropping its connections: faults-postgres.test.ts.)
@@ -13,10 +14,12 @@ import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sentEmails } from "../src/db/schema/index.ts";
+import { oauthAccounts, sentEmails } from "../src/db/schema/index.ts";
+import { openProviderToken } from "../src/domain/auth/oauth/provider-tokens.ts";
 import { insertQueuedEmail, retryDelaySeconds } from "../src/domain/emails/queue.ts";
 import { INVALID_CALLBACK_MESSAGE } from "../src/domain/auth/oauth/providers.ts";
-import { createProject, uniqueEmail, type Project } from "./fixtures.ts";
+import { createProject, jwtPayload, uniqueEmail, type Project } from "./fixtures.ts";
+import { expireAccessTokens, tokensOf } from "./provider-token-fixtures.ts";
 import { createTestServer, freePort, type TestServer } from "./harness.ts";
 import {
   authorizeQuery,
@@ -25,6 +28,7 @@ import {
   createOAuthProject,
   newPkce,
   providerCallbackUrl,
+  signInWithProvider,
   startOAuthTestbed,
   startSignIn,
   type OAuthTestbed,
@@ -136,6 +140,46 @@ describe("a provider's callback that fails the protocol's checks", () => {
     const res = await started.browser.go(callback.toString());
     expect(res.status).toBe(400);
     expect(await res.text()).toBe(INVALID_CALLBACK_MESSAGE);
+  });
+});
+
+describe("connected accounts while the provider is down", () => {
+  let testbed: OAuthTestbed;
+  let project: Project;
+
+  beforeAll(async () => {
+    testbed = await startOAuthTestbed();
+    project = await createOAuthProject(testbed.server);
+  });
+  afterAll(() => testbed?.close());
+
+  it("hands out a stored access token it cannot check, and answers 503 with Retry-After when it must refresh", async () => {
+    const signedIn = await signInWithProvider(testbed, project, uniqueEmail("connected"));
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const userId = jwtPayload(signedIn.body.access_token).sub as string;
+    const db = testbed.server.instance.services.db;
+    const [account] = await db.select().from(oauthAccounts).where(eq(oauthAccounts.userId, userId));
+    const [stored] = await tokensOf(testbed.server, account!.id, "access");
+    const ask = () =>
+      testbed.server.request("/connected-accounts/me/github/access-token", {
+        method: "POST",
+        as: { ...project.client, accessToken: signedIn.body.access_token },
+        body: {},
+      });
+
+    await testbed.provider.close();
+    // As on a server that has not met the provider since it started: discovery is asked again (the answers
+    // are kept per provider and time limit), and the provider refuses the connection.
+    testbed.server.config.oauthProviderTimeoutMillis += 1;
+
+    const cached = await ask();
+    expect(cached.status, cached.text).toBe(201);
+    expect(cached.body.access_token).toBe(openProviderToken(testbed.server.config.serverSecret, stored!.tokenSealed));
+
+    await expireAccessTokens(testbed.server, account!.id);
+    const refresh = await ask();
+    expect(refresh.status, refresh.text).toBe(503);
+    expect(refresh.headers.get("retry-after")).toMatch(/^[1-9][0-9]*$/);
   });
 });
 
