@@ -7,7 +7,8 @@ import { Hono, type Context } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { STACK_REQUEST_HEADERS } from "./http/headers.ts";
-import { knownErrorResponse } from "./http/errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, knownErrorResponse, retryAfter } from "./http/errors.ts";
+import { isDatabaseUnavailable } from "./db/errors.ts";
 import { schemaError } from "./http/schema-errors.ts";
 import { InvalidInput } from "./lib/invalid-input.ts";
 import { routeHandler } from "./http/pipeline.ts";
@@ -75,9 +76,14 @@ export function createApp(services: Services, apiRoutes: RouteDefinition[]) {
     if (error instanceof RateLimitedError) {
       return textResponse(429, error.message, { "retry-after": String(error.retryAfterSeconds) });
     }
-    if (error instanceof StatusError) return textResponse(error.status, error.message);
+    if (error instanceof StatusError) return textResponse(error.status, error.message, retryAfter(error.status));
     // Only raised in test mode (ServerConfig.checkResponses): say what drifted.
     if (error instanceof ResponseSchemaMismatch) return textResponse(500, error.message);
+    if (isDatabaseUnavailable(error)) {
+      // Not the caller's fault, and likely over in a moment (a restart, a failover): say when to come back.
+      services.logger.warn({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "database unavailable");
+      return textResponse(503, DATABASE_UNAVAILABLE_MESSAGE, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) });
+    }
     // Never echo internals to the caller; the log has the stack.
     services.logger.error({ err: error, method: c.req.method, path: new URL(c.req.url).pathname }, "unhandled error");
     return textResponse(500, "Internal server error. The error was logged; please try again or report it.");

@@ -9,7 +9,7 @@ import { apiUrlFromEnv, portFromEnv, type AddressConfig } from "./config/address
 import { aiChatFromEnv } from "./config/ai-chat.ts";
 import { databaseFromEnv, pgliteSharedBuffersFromEnv, type DatabaseConfig } from "./config/database.ts";
 import { sharedSmtpFromEnv, type MailConfig } from "./config/mail.ts";
-import { appleJwksUrlFromEnv, sharedOAuthFromEnv, type OAuthConfig } from "./config/oauth.ts";
+import { appleJwksUrlFromEnv, OAUTH_PROVIDER_TIMEOUT_MILLIS, sharedOAuthFromEnv, type OAuthConfig } from "./config/oauth.ts";
 import { productionFromEnv } from "./config/production.ts";
 import { stripeFromEnv } from "./config/stripe.ts";
 import { dataVaultSecretsFromEnv, seedInternalKeysFromEnv, serverSecretFromEnv, type SecretsConfig } from "./config/secrets.ts";
@@ -102,6 +102,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
     passkeyTestChallenge: passkeyTestChallengeFromEnv(env),
     ...sharedOAuthFromEnv(env),
     appleJwksUrl: appleJwksUrlFromEnv(env),
+    oauthProviderTimeoutMillis: OAUTH_PROVIDER_TIMEOUT_MILLIS,
     dashboardDir: env.LATCHKEY_DASHBOARD_DIR ? resolve(env.LATCHKEY_DASHBOARD_DIR) : null,
     sdkDir: env.LATCHKEY_SDK_DIR ? resolve(env.LATCHKEY_SDK_DIR) : null,
     trustedProxies: trustedProxiesFromEnv(env),

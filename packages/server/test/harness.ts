@@ -118,6 +118,7 @@ export async function createTestServer(
     sharedOAuthCredentials: {},
     oauthMockUrl: null,
     appleJwksUrl: "https://appleid.apple.com/auth/keys",
+    oauthProviderTimeoutMillis: 6000,
     dashboardDir: null,
     sdkDir: null,
     trustedProxies: { proxies: [], header: "x-forwarded-for" },

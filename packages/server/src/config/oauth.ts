@@ -19,12 +19,19 @@ export interface OAuthConfig {
    * (LATCHKEY_APPLE_JWKS_URL): Apple's own, unless tests or an egress proxy stand in for it.
    */
   appleJwksUrl: string;
+  /**
+   * How long each request to an OAuth provider (discovery, token, user info) may take before the
+   * provider counts as unavailable. Fixed for operators; tests shorten it rather than wait.
+   */
+  oauthProviderTimeoutMillis: number;
 }
 
 /** `mock`: the provider is the development OpenID provider at ServerConfig.oauthMockUrl. */
 export type SharedOAuthCredentials = { kind: "real"; clientId: string; clientSecret: string } | { kind: "mock" };
 
 const APPLE_JWKS_URL = "https://appleid.apple.com/auth/keys";
+/** Long enough for a slow provider, short enough that the browser is not left waiting on one that hangs. */
+export const OAUTH_PROVIDER_TIMEOUT_MILLIS = 6000;
 
 /**
  * Misconfigured shared credentials stop the server at start, with the

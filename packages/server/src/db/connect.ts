@@ -69,15 +69,29 @@ export function openPGlite({
   });
 }
 
+const CONNECT_TIMEOUT_SECONDS = 10;
+
 export async function connectDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
     const maxConnections = target.max ?? 20;
     const client = postgres(target.url, {
       max: maxConnections,
       onnotice: () => {},
+      // A server that does not answer fails the request (503) in seconds rather than holding it for postgres.js's 30.
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
       // Timestamps come back as Date; bigint counts as numbers are enough here.
       types: { bigint: postgres.BigInt },
     });
+    // postgres.js reads the array types on every new connection, and a connection dropped while it reads
+    // them (a restart, pg_terminate_backend) rejects a promise nothing can handle, which ends the process.
+    // The types are the database's, the same on every connection: read on the first, then never again.
+    try {
+      await client`select 1`;
+    } catch (error) {
+      await client.end({ timeout: 0 }).catch(() => {});
+      throw error;
+    }
+    client.options.fetch_types = false;
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     return {
       db,

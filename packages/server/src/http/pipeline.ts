@@ -12,6 +12,7 @@ import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
 import { inspect } from "node:util";
 import { z } from "zod";
+import { isDatabaseUnavailable } from "../db/errors.ts";
 import { isPromise, run, settle, type MaybePromise, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { authenticate, type RequestAuth } from "./auth.ts";
@@ -36,11 +37,48 @@ export function routeHandler(route: RouteDefinition, services: Services, pattern
     nameRoute(pattern);
     try {
       const response = run(handle(route, services, c, check));
-      return isPromise(response) ? response.catch(rethrowAsError) : response;
+      if (!isPromise(response)) return response;
+      return c.req.method === "GET" ? settleRetryingRead(response, route, services, c, check, pattern) : response.catch(rethrowAsError);
     } catch (error) {
       return rethrowAsError(error);
     }
   };
+}
+
+async function settleRetryingRead(
+  first: Promise<Response>,
+  route: RouteDefinition,
+  services: Services,
+  c: Context,
+  check: boolean,
+  pattern: string,
+): Promise<Response> {
+  try {
+    return await first;
+  } catch (error) {
+    if (!isRetriableRead(c, error)) rethrowAsError(error);
+    services.logger.warn({ err: error, method: "GET", path: pattern }, "database connection lost; the read is retried");
+  }
+  try {
+    return await run(handle(route, services, c, check));
+  } catch (error) {
+    rethrowAsError(error);
+  }
+}
+
+/**
+ * A read whose database connection died under it is run once more, on a
+ * fresh connection from the pool, so a restart or failover of PostgreSQL
+ * does not fail every read in flight. Only bodiless GETs: a write is never
+ * run twice, and a body cannot be read twice.
+ */
+function isRetriableRead(c: Context, error: unknown): boolean {
+  return hasNoBody(c) && isDatabaseUnavailable(error);
+}
+
+function hasNoBody(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming ? !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0) : c.req.raw.body === null;
 }
 
 /** Hono only hands Error instances to onError; anything else thrown would escape as an unlogged failure. */
@@ -60,9 +98,7 @@ function* handle(route: RouteDefinition, services: Services, c: Context, check: 
   // On a socket, HTTP/1.1 announces any body with content-length or
   // transfer-encoding; without them, skip building a body stream (asking
   // the adapter's request for its body would build a whole web Request).
-  const noBody = incoming
-    ? !incoming.headers["transfer-encoding"] && !Number(incoming.headers["content-length"] ?? 0)
-    : request.body === null;
+  const noBody = hasNoBody(c);
   const preRead = preReadBody(incoming);
   const rawBody = noBody
     ? undefined

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { isPromise } from "../lib/maybe-async.ts";
 
-const EXPOSED = "x-stack-known-error, x-stack-request-id";
+const EXPOSED = "x-stack-known-error, x-stack-request-id, retry-after";
 
 /** The request id every response carries. */
 export const REQUEST_ID_HEADER = "x-stack-request-id";

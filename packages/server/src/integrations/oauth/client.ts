@@ -21,6 +21,13 @@ import type { Clock } from "../../lib/clock.ts";
 /** The provider's own OAuth app (ours or the project's), or the development provider at `mockUrl`. */
 export type ProviderConnection = { kind: "app"; settings: OAuthAppSettings } | { kind: "mock"; mockUrl: string };
 
+/**
+ * The provider sent the browser back with an answer that fails the protocol's
+ * checks (an issuer missing or not the provider's, a state repeated): nothing
+ * was asked of the provider, and asking again would not help.
+ */
+export class InvalidProviderCallback extends Error {}
+
 export interface ProviderTokenSet {
   accessToken: string;
   refreshToken: string | null;
@@ -32,8 +39,6 @@ export interface ProviderSignIn {
   tokens: ProviderTokenSet;
 }
 
-/** Seconds a provider has to answer each request. */
-const PROVIDER_TIMEOUT_SECONDS = 6;
 /** When neither the token response nor the provider says how long an access token lives. */
 const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -48,13 +53,27 @@ export class OAuthProviderClient {
     private readonly clock: Clock,
   ) {}
 
-  static async connect(id: OAuthProviderId, connection: ProviderConnection, clock: Clock): Promise<OAuthProviderClient> {
+  /** `timeoutMillis`: how long each request to the provider may take (discovery included) before it counts as unavailable. */
+  static async connect(
+    id: OAuthProviderId,
+    connection: ProviderConnection,
+    clock: Clock,
+    timeoutMillis: number,
+  ): Promise<OAuthProviderClient> {
+    // openid-client counts in seconds; fractions are kept.
+    const timeoutSeconds = timeoutMillis / 1000;
     if (connection.kind === "mock") {
       const settings = { clientId: id, clientSecret: MOCK_CLIENT_SECRET };
-      return new OAuthProviderClient(id, null, settings, await discoverMock(connection.mockUrl, id), clock);
+      return new OAuthProviderClient(id, null, settings, await discoverMock(connection.mockUrl, id, timeoutSeconds), clock);
     }
     const definition = OAUTH_PROVIDERS[id];
-    return new OAuthProviderClient(id, definition, connection.settings, staticConfiguration(definition, connection.settings), clock);
+    return new OAuthProviderClient(
+      id,
+      definition,
+      connection.settings,
+      staticConfiguration(definition, connection.settings, timeoutSeconds),
+      clock,
+    );
   }
 
   /** What every sign-in asks for; a project's extra scopes come on top. */
@@ -87,10 +106,15 @@ export class OAuthProviderClient {
    * openid-client's errors (see providerFailureKind).
    */
   async signIn(callbackUrl: URL, checks: { state: string; codeVerifier: string }): Promise<ProviderSignIn> {
-    const tokens = await oidc.authorizationCodeGrant(this.configuration, callbackUrl, {
-      expectedState: checks.state,
-      ...(this.definition?.pkce !== false ? { pkceCodeVerifier: checks.codeVerifier } : {}),
-    });
+    let tokens;
+    try {
+      tokens = await oidc.authorizationCodeGrant(this.configuration, callbackUrl, {
+        expectedState: checks.state,
+        ...(this.definition?.pkce !== false ? { pkceCodeVerifier: checks.codeVerifier } : {}),
+      });
+    } catch (error) {
+      throw isCallbackRefused(error) ? new InvalidProviderCallback("The callback's parameters fail the checks", { cause: error }) : error;
+    }
     const claims = tokens.claims() as Record<string, unknown> | undefined;
     const profile = this.definition
       ? await this.definition.userInfo({ api: this.api(tokens.access_token), idTokenClaims: claims, settings: this.settings })
@@ -165,6 +189,16 @@ export class OAuthProviderClient {
   }
 }
 
+/**
+ * openid-client checked the callback's own parameters before any request and
+ * refused them: its processing error then carries those parameters.
+ */
+function isCallbackRefused(error: unknown): boolean {
+  if (!(error instanceof oidc.ClientError) || error.code !== "OAUTH_INVALID_RESPONSE") return false;
+  const details = (error.cause as { cause?: unknown } | undefined)?.cause;
+  return typeof details === "object" && details !== null && (details as { parameters?: unknown }).parameters instanceof URLSearchParams;
+}
+
 /** The provider refused the access token itself (401), as opposed to failing. */
 function isUnauthorized(error: unknown): boolean {
   if (error instanceof oidc.WWWAuthenticateChallengeError || error instanceof oidc.ResponseBodyError) return error.status === 401;
@@ -172,9 +206,11 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 /** How a provider failure should be answered; null: an unexpected failure (500). */
-export type ProviderFailureKind = "access_denied" | "invalid_grant" | "invalid_client" | "invalid_scope" | "unavailable";
+export type ProviderFailureKind =
+  "access_denied" | "invalid_grant" | "invalid_client" | "invalid_scope" | "invalid_callback" | "unavailable";
 
 export function providerFailureKind(error: unknown): ProviderFailureKind | null {
+  if (error instanceof InvalidProviderCallback) return "invalid_callback";
   if (error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError) {
     if (error instanceof oidc.ResponseBodyError && (error.status >= 500 || error.status === 429)) return "unavailable";
     switch (error.error) {
@@ -209,7 +245,7 @@ export function providerFailureKind(error: unknown): ProviderFailureKind | null 
   return null;
 }
 
-function staticConfiguration(definition: OAuthProviderDefinition, settings: OAuthAppSettings): oidc.Configuration {
+function staticConfiguration(definition: OAuthProviderDefinition, settings: OAuthAppSettings, timeoutSeconds: number): oidc.Configuration {
   const endpoints = definition.endpoints(settings);
   const configuration = new oidc.Configuration(
     {
@@ -224,7 +260,7 @@ function staticConfiguration(definition: OAuthProviderDefinition, settings: OAut
       ? oidc.ClientSecretPost(settings.clientSecret)
       : oidc.ClientSecretBasic(settings.clientSecret),
   );
-  configuration.timeout = PROVIDER_TIMEOUT_SECONDS;
+  configuration.timeout = timeoutSeconds;
   const fix = tokenAnswerFix(definition);
   if (fix) {
     configuration[oidc.customFetch] = async (url, options) => {
@@ -240,19 +276,19 @@ function staticConfiguration(definition: OAuthProviderDefinition, settings: OAut
 /** Discovery answers, kept per provider URL and client: every sign-in needs them, and they do not change. */
 const discovered = new Map<string, Promise<oidc.Configuration>>();
 
-function discoverMock(mockUrl: string, clientId: string): Promise<oidc.Configuration> {
-  const key = `${mockUrl} ${clientId}`;
+function discoverMock(mockUrl: string, clientId: string, timeoutSeconds: number): Promise<oidc.Configuration> {
+  const key = `${mockUrl} ${clientId} ${timeoutSeconds}`;
   let configuration = discovered.get(key);
   if (!configuration) {
     const url = new URL(mockUrl);
     configuration = oidc
       .discovery(url, clientId, { client_secret: MOCK_CLIENT_SECRET }, oidc.ClientSecretBasic(MOCK_CLIENT_SECRET), {
-        timeout: PROVIDER_TIMEOUT_SECONDS,
+        timeout: timeoutSeconds,
         // The development provider runs on plain HTTP on the developer's machine.
         ...(url.protocol === "http:" ? { execute: [oidc.allowInsecureRequests] } : {}),
       })
       .then((config) => {
-        config.timeout = PROVIDER_TIMEOUT_SECONDS;
+        config.timeout = timeoutSeconds;
         return config;
       });
     discovered.set(key, configuration);

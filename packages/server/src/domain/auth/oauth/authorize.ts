@@ -13,7 +13,7 @@ import { checkBotChallenge } from "../../bot-challenge/verify.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
 import { OAUTH_FLOW_LIFETIME_MILLIS, saveFlow } from "./flows.ts";
 import { authenticateOAuthClient } from "./oauth-client.ts";
-import { connectProvider, enabledProvider, providerCallbackUrl, requestedScopes } from "./providers.ts";
+import { connectProvider, enabledProvider, providerCallbackUrl, providerFailure, requestedScopes } from "./providers.ts";
 
 export type AuthorizeQuery = z.output<typeof oauthAuthorizeQuery>;
 
@@ -59,14 +59,20 @@ export async function authorizeWithProvider(
   // Also checked earlier than the official product, which refuses it at the callback.
   if (query.scope !== LEGACY_SCOPE) throw new KnownErrors.InvalidScope(query.scope);
 
-  const client = await connectProvider(provider, services.clock);
   const inner = newFlowSecrets();
-  const location = await client.authorizationUrl({
-    redirectUri: providerCallbackUrl(services.config, provider.id),
-    state: inner.state,
-    codeVerifier: inner.codeVerifier,
-    scopes: requestedScopes(client.baseScopes, providerScope),
-  });
+  let location: URL;
+  try {
+    // The development provider is found by discovery: this is where it is first asked.
+    const client = await connectProvider(provider, services.clock);
+    location = await client.authorizationUrl({
+      redirectUri: providerCallbackUrl(services.config, provider.id),
+      state: inner.state,
+      codeVerifier: inner.codeVerifier,
+      scopes: requestedScopes(client.baseScopes, providerScope),
+    });
+  } catch (error) {
+    throw providerFailure(error);
+  }
   await saveFlow(services.db, services.config.serverSecret, {
     projectId: project.id,
     branchId,

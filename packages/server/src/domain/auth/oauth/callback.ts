@@ -7,7 +7,7 @@
  * browser goes on to the app's redirect_uri with it.
  */
 import { KnownError, KnownErrors, StatusError } from "@latchkey/shared";
-import { providerFailureKind, type ProviderSignIn } from "../../../integrations/oauth/client.ts";
+import type { ProviderSignIn } from "../../../integrations/oauth/client.ts";
 import type { Services } from "../../../services.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
 import { signInOrLinkWithProvider } from "./accounts.ts";
@@ -15,7 +15,14 @@ import { issueAuthorizationCode } from "./authorization-code.ts";
 import { errorRedirectLocation } from "./error-redirect.ts";
 import { OAUTH_INNER_COOKIE_PREFIX, takeFlow, type OAuthFlow } from "./flows.ts";
 import { checkClientKey } from "./oauth-client.ts";
-import { connectProvider, enabledProvider, providerCallbackUrl, requestedScopes, type EnabledProvider } from "./providers.ts";
+import {
+  connectProvider,
+  enabledProvider,
+  providerCallbackUrl,
+  providerFailure,
+  requestedScopes,
+  type EnabledProvider,
+} from "./providers.ts";
 import type { ProjectRow } from "../../projects/project-row.ts";
 
 export const INVALID_STATE_MESSAGE = "Invalid OAuth state. Please try signing in again.";
@@ -117,30 +124,5 @@ async function providerSignIn(
     return { ...signIn, scopes: requestedScopes(client.baseScopes, flow.data.provider_scope) };
   } catch (error) {
     throw providerFailure(error);
-  }
-}
-
-/** What the user is told when the provider refused or failed; anything unforeseen stays a server error. */
-function providerFailure(error: unknown): unknown {
-  switch (providerFailureKind(error)) {
-    case "access_denied":
-      return new KnownErrors.OAuthProviderAccessDenied();
-    case "invalid_grant":
-      // Also a code used twice, or sent to another provider's callback.
-      return new StatusError(400, "Inner OAuth callback failed due to invalid grant. Please try again.");
-    case "invalid_client":
-      return new StatusError(
-        400,
-        "Invalid client credentials for this OAuth provider. Please ensure the provider's client id and secret in the Latchkey dashboard are correct.",
-      );
-    case "invalid_scope":
-      return new StatusError(
-        400,
-        "The OAuth provider does not allow the requested scopes. Please ensure the extra scopes are allowed for this provider's app.",
-      );
-    case "unavailable":
-      return new KnownErrors.OAuthProviderTemporarilyUnavailable();
-    case null:
-      return error;
   }
 }

@@ -138,10 +138,22 @@ async function cachedAccessToken(
 ): Promise<string | null> {
   for (const row of (await tokensOf(db, t, accountIds, "access", now)).filter((found) => covers(found, required))) {
     const token = openProviderToken(serverSecret, row.tokenSealed);
-    if (client === null || (await (await client()).accessTokenAccepted(token))) return token;
+    if (client === null || (await accepted(client, token))) return token;
     await markInvalid(db, t, row.id);
   }
   return null;
+}
+
+/** As accessTokenAccepted: a provider that cannot be asked (not even discovered) says nothing against the token. */
+async function accepted(client: () => Promise<OAuthProviderClient>, token: string): Promise<boolean> {
+  let connected: OAuthProviderClient;
+  try {
+    connected = await client();
+  } catch (error) {
+    if (providerFailureKind(error) === "unavailable") return true;
+    throw error;
+  }
+  return connected.accessTokenAccepted(token);
 }
 
 function markInvalid(db: DbOrTx, t: Tenancy, tokenId: string) {
@@ -166,7 +178,13 @@ async function refreshAccessToken(
   const candidates = (await tokensOf(tx, t, accountIds, "refresh", clock.date())).filter((row) => covers(row, required));
   // None with the scopes, or the provider already refused those that had them: the user must connect again.
   if (candidates.length === 0) return { error: new KnownErrors.OAuthConnectionDoesNotHaveRequiredScope() };
-  const client = await connectProvider(provider, clock);
+  let client: OAuthProviderClient;
+  try {
+    client = await connectProvider(provider, clock);
+  } catch (error) {
+    if (providerFailureKind(error) === "unavailable") return { error: providerUnavailable() };
+    throw error;
+  }
   for (const row of candidates) {
     const refreshToken = openProviderToken(serverSecret, row.tokenSealed);
     let tokens;
@@ -179,8 +197,7 @@ async function refreshAccessToken(
         await markInvalid(tx, t, row.id);
         continue;
       }
-      if (kind === "unavailable")
-        return { error: new StatusError(503, "The OAuth provider is temporarily unavailable. Please try again.") };
+      if (kind === "unavailable") return { error: providerUnavailable() };
       if (kind === "invalid_client") {
         return {
           error: new StatusError(
@@ -206,4 +223,8 @@ async function refreshAccessToken(
     return { token: tokens.accessToken };
   }
   return { error: new KnownErrors.OAuthConnectionDoesNotHaveRequiredScope() };
+}
+
+function providerUnavailable(): StatusError {
+  return new StatusError(503, "The OAuth provider is temporarily unavailable. Please try again.");
 }

@@ -4,9 +4,9 @@
  * `shared` (the operator's app, credentials from the environment; or the
  * development provider when those are `MOCK`).
  */
-import { KnownErrors, type OAuthProviderId } from "@latchkey/shared";
+import { KnownErrors, StatusError, type OAuthProviderId } from "@latchkey/shared";
 import type { ServerConfig } from "../../../config.ts";
-import { OAuthProviderClient, type ProviderConnection } from "../../../integrations/oauth/client.ts";
+import { OAuthProviderClient, providerFailureKind, type ProviderConnection } from "../../../integrations/oauth/client.ts";
 import { isUsableOAuthProvider, type OAuthProviderConfig, type ProjectConfig } from "../../projects/config.ts";
 import { openClientSecret } from "../../projects/oauth-secrets.ts";
 import type { Clock } from "../../../lib/clock.ts";
@@ -17,6 +17,8 @@ export interface EnabledProvider {
   entry: OAuthProviderConfig;
   shared: boolean;
   connection: ProviderConnection;
+  /** How long each request to the provider may take (ServerConfig.oauthProviderTimeoutMillis). */
+  timeoutMillis: number;
 }
 
 /** The project's provider `providerId`, ready to connect; OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED when it cannot be used. */
@@ -43,6 +45,7 @@ export function enabledProvider(
           microsoftTenantId: entry.microsoft_tenant_id,
         },
       },
+      timeoutMillis: config.oauthProviderTimeoutMillis,
     };
   }
   const credentials = config.sharedOAuthCredentials[entry.id]!;
@@ -50,11 +53,11 @@ export function enabledProvider(
     credentials.kind === "mock"
       ? { kind: "mock", mockUrl: config.oauthMockUrl! }
       : { kind: "app", settings: { clientId: credentials.clientId, clientSecret: credentials.clientSecret } };
-  return { id: entry.id, entry, shared: true, connection };
+  return { id: entry.id, entry, shared: true, connection, timeoutMillis: config.oauthProviderTimeoutMillis };
 }
 
 export function connectProvider(provider: EnabledProvider, clock: Clock): Promise<OAuthProviderClient> {
-  return OAuthProviderClient.connect(provider.id, provider.connection, clock);
+  return OAuthProviderClient.connect(provider.id, provider.connection, clock, provider.timeoutMillis);
 }
 
 /** Our callback, which the provider sends the browser back to (registered with the provider's app). */
@@ -66,4 +69,33 @@ export function providerCallbackUrl(config: Pick<ServerConfig, "apiUrl">, provid
 export function requestedScopes(baseScopes: readonly string[], providerScope: string | null): string[] {
   const extra = (providerScope ?? "").split(/\s+/).filter(Boolean);
   return [...new Set([...baseScopes, ...extra])];
+}
+
+export const INVALID_CALLBACK_MESSAGE = "The OAuth provider's answer could not be verified. Please try signing in again.";
+
+/** What the user is told when the provider refused or failed; anything unforeseen stays a server error. */
+export function providerFailure(error: unknown): unknown {
+  switch (providerFailureKind(error)) {
+    case "access_denied":
+      return new KnownErrors.OAuthProviderAccessDenied();
+    case "invalid_grant":
+      // Also a code used twice, or sent to another provider's callback.
+      return new StatusError(400, "Inner OAuth callback failed due to invalid grant. Please try again.");
+    case "invalid_client":
+      return new StatusError(
+        400,
+        "Invalid client credentials for this OAuth provider. Please ensure the provider's client id and secret in the Latchkey dashboard are correct.",
+      );
+    case "invalid_scope":
+      return new StatusError(
+        400,
+        "The OAuth provider does not allow the requested scopes. Please ensure the extra scopes are allowed for this provider's app.",
+      );
+    case "invalid_callback":
+      return new StatusError(400, INVALID_CALLBACK_MESSAGE);
+    case "unavailable":
+      return new KnownErrors.OAuthProviderTemporarilyUnavailable();
+    case null:
+      return error;
+  }
 }
