@@ -238,16 +238,22 @@ describe("one replica", () => {
   });
 });
 
+/** A server of its own whose runner runs `test.fed` jobs, recorded. */
+async function serverRunningFedJobs() {
+  const own = await createTestServer();
+  const runs = recorder();
+  own.instance.services.jobs.register({
+    kind: "test.fed",
+    retry: WEBHOOK_LIKE,
+    leaseMillis: MINUTE,
+    handler: async (job) => runs.record(job),
+  });
+  return { own, runs };
+}
+
 describe("feeders", () => {
   it("run before the claims of a flush, whose jobs then run in the same flush; kickSoon feeds without one", async () => {
-    const own = await createTestServer();
-    const runs = recorder();
-    own.instance.services.jobs.register({
-      kind: "test.fed",
-      retry: WEBHOOK_LIKE,
-      leaseMillis: MINUTE,
-      handler: async (job) => runs.record(job),
-    });
+    const { own, runs } = await serverRunningFedJobs();
     /** Work left for the feeder, as committed changes leave pending outbox rows. */
     const waiting: number[] = [];
     let feeds = 0;
@@ -279,14 +285,7 @@ describe("feeders", () => {
   });
 
   it("a failing feeder leaves its work and stops no job", async () => {
-    const own = await createTestServer();
-    const runs = recorder();
-    own.instance.services.jobs.register({
-      kind: "test.fed",
-      retry: WEBHOOK_LIKE,
-      leaseMillis: MINUTE,
-      handler: async (job) => runs.record(job),
-    });
+    const { own, runs } = await serverRunningFedJobs();
     let failing = true;
     const waiting = [7];
     own.instance.services.jobs.addFeeder({

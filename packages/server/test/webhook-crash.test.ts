@@ -108,17 +108,20 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+/** A migrated data directory of its own, and on PostgreSQL a database of its own (dropped at the end). */
+async function freshDatabase(name: string): Promise<{ dataDir: string; url: string | null }> {
+  const dataDir = join(dir.path, name);
+  migratedDataDir(dataDir);
+  if (!onPostgres) return { dataDir, url: null };
+  const database = await postgresDatabase();
+  cleanups.push(database.drop);
+  return { dataDir, url: database.url };
+}
+
 it(
   "a message committed before a kill -9 is delivered after the restart, answered once, with one attempt logged",
   async () => {
-    const dataDir = join(dir.path, "data");
-    migratedDataDir(dataDir);
-    let url: string | null = null;
-    if (onPostgres) {
-      const database = await postgresDatabase();
-      cleanups.push(database.drop);
-      url = database.url;
-    }
+    const { dataDir, url } = await freshDatabase("data");
     const receiver = await startHoldingReceiver();
     cleanups.push(receiver.close);
     const port = await freePort();
@@ -203,14 +206,7 @@ it(
 it(
   "an event left pending by a process that stopped before its fan-out is sent by the next start",
   async () => {
-    const dataDir = join(dir.path, "data-pending");
-    migratedDataDir(dataDir);
-    let url: string | null = null;
-    if (onPostgres) {
-      const database = await postgresDatabase();
-      cleanups.push(database.drop);
-      url = database.url;
-    }
+    const { dataDir, url } = await freshDatabase("data-pending");
     const receiver = await startWebhookReceiver();
     cleanups.push(receiver.close);
     const port = await freePort();
