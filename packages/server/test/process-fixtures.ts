@@ -42,11 +42,15 @@ export function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export function startProcess(env: NodeJS.ProcessEnv, command = "start"): ServerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, command], {
+/**
+ * `entry` another script than main.ts (with stdin a pipe the test writes to):
+ * ./server-racer.ts runs main.ts when told.
+ */
+export function startProcess(env: NodeJS.ProcessEnv, command = "start", entry?: string): ServerProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", entry ?? MAIN, command], {
     cwd: ROOT,
     env: { ...baseEnv(), HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [entry ? "pipe" : "ignore", "pipe", "pipe"],
   });
   let all = "";
   let out = "";
