@@ -2,12 +2,16 @@
  * The embedded database makes each commit durable unless
  * LATCHKEY_PGLITE_FSYNC=off: PostgreSQL's fsync is on, and its syncs reach the
  * host's disk (PGlite's own file system would drop them), seen as fsync
- * system calls of the process under strace.
+ * system calls of the process under strace. A new data directory copied from
+ * the built server's template is written without syncs; PostgreSQL syncs the
+ * whole directory when it starts on it (the template was dumped from a running
+ * database, so the start is a crash recovery), before any commit is answered.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
 import { openDatabase } from "../src/process/open-database.ts";
 import { baseEnv, migratedDataDir, PROCESS_TIMEOUT, tempDir } from "./process-fixtures.ts";
@@ -64,38 +68,46 @@ describe.skipIf(process.env.LATCHKEY_TEST_DB !== "pglite")("the embedded databas
     PROCESS_TIMEOUT,
   );
 
+  /** The fsync system calls of a process opening the database in a new directory (a copy of `template` if given), and the paths they synced. */
+  const tracedSyncs = (name: string, fsync: "on" | "off", commits: number, template?: string): string[] => {
+    const dataDir = join(dir.path, name);
+    if (!template) migratedDataDir(dataDir);
+    const trace = join(dir.path, `strace-${name}`);
+    const child = spawnSync(
+      "strace",
+      [
+        ...["-f", "-y", "-e", "trace=fsync,fdatasync", "-o", trace],
+        ...[process.execPath, "--import", "tsx", "packages/server/test/pglite-fsync-child.ts", String(commits)],
+        ...(template ? [template] : []),
+      ],
+      { env: { ...baseEnv(), LATCHKEY_DATA_DIR: dataDir, LATCHKEY_PGLITE_FSYNC: fsync }, encoding: "utf8" },
+    );
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const synced = [...readFileSync(trace, "utf8").matchAll(/\b(?:fsync|fdatasync)\(\d+<([^>]*)>\)\s+= 0/g)];
+    return synced.map((m) => m[1]!.replace(`${dataDir}`, "$DATA"));
+  };
+
   it.skipIf(!canTrace)(
     "syncs the disk at every commit with fsync on, and never with it off",
     () => {
       const commits = 20;
-      const syncs = (fsync: "on" | "off") => {
-        const dataDir = join(dir.path, `traced-${fsync}`);
-        migratedDataDir(dataDir);
-        const trace = join(dir.path, `strace-${fsync}`);
-        const child = spawnSync(
-          "strace",
-          [
-            "-f",
-            "-e",
-            "trace=fsync,fdatasync",
-            "-o",
-            trace,
-            process.execPath,
-            "--import",
-            "tsx",
-            "packages/server/test/pglite-fsync-child.ts",
-            String(commits),
-          ],
-          { env: { ...baseEnv(), LATCHKEY_DATA_DIR: dataDir, LATCHKEY_PGLITE_FSYNC: fsync }, encoding: "utf8" },
-        );
-        expect(child.stderr).toBe("");
-        expect(child.status).toBe(0);
-        return readFileSync(trace, "utf8")
-          .split("\n")
-          .filter((line) => /\b(fsync|fdatasync)\(\d+\)\s+= 0/.test(line)).length;
-      };
-      expect(syncs("on")).toBeGreaterThanOrEqual(commits);
-      expect(syncs("off")).toBe(0);
+      const walSyncs = (fsync: "on" | "off") =>
+        tracedSyncs(`traced-${fsync}`, fsync, commits).filter((path) => path.startsWith("$DATA/pg_wal/"));
+      expect(walSyncs("on").length).toBeGreaterThanOrEqual(commits);
+      expect(walSyncs("off")).toEqual([]);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it.skipIf(!canTrace || !inject("pgliteTemplate"))(
+    "a new directory's copy of the template is synced at the start, directories and PG_VERSION too; not with fsync off",
+    () => {
+      const template = join(dir.path, "template.tar.gz");
+      writeFileSync(template, gzipSync(readFileSync(inject("pgliteTemplate")!)));
+      const synced = tracedSyncs("seeded-on", "on", 0, template);
+      expect(synced).toEqual(expect.arrayContaining(["$DATA", "$DATA/global", "$DATA/global/pg_control", "$DATA/PG_VERSION"]));
+      expect(tracedSyncs("seeded-off", "off", 0, template)).toEqual([]);
     },
     PROCESS_TIMEOUT,
   );
