@@ -12,23 +12,16 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, inject, it } from "vitest";
 import { sealEndpointSecret } from "../src/capabilities/webhooks/domain/endpoint-secrets.ts";
 import { webhookId } from "../src/capabilities/webhooks/domain/ids.ts";
 import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.ts";
 import { webhookAttempts, webhookEndpoints, webhookMessages } from "../src/capabilities/webhooks/schema.ts";
 import { connectDatabase, type Database } from "../src/db/connect.ts";
 import { jobs } from "../src/db/schema/index.ts";
-import {
-  freePort,
-  migratedDataDir,
-  postgresDatabase,
-  PROCESS_TIMEOUT,
-  signUpToInternal,
-  startProcess,
-  tempDir,
-} from "./process-fixtures.ts";
+import { freePort, migratedDataDir, PROCESS_TIMEOUT, signUpToInternal, startProcess, tempDir } from "./process-fixtures.ts";
 
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
 /** With DATABASE_URL the process is in production mode: a log line instead of the development banner. */
@@ -91,6 +84,23 @@ async function openDatabase(target: { dataDir: string; url: string | null }): Pr
     : connectDatabase({ kind: "pglite", dataDir: target.dataDir });
 }
 
+/** On PostgreSQL, a database of its own made from the run's migrated template; dropped at the end. */
+async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const name = `latchkey_crash_${randomBytes(6).toString("hex")}`;
+  const template = inject("postgresTemplate");
+  await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
 const dir = tempDir("latchkey-webhook-crash-");
 const cleanups: (() => Promise<void> | void)[] = [() => dir.remove()];
 afterAll(async () => {
@@ -104,7 +114,7 @@ it(
     migratedDataDir(dataDir);
     let url: string | null = null;
     if (onPostgres) {
-      const database = await postgresDatabase("latchkey_crash");
+      const database = await postgresDatabase();
       cleanups.push(database.drop);
       url = database.url;
     }
