@@ -124,7 +124,7 @@ function takeLock(where: Pick<EnvConfig, "databaseUrl" | "dataDir">, port: numbe
   undo.push(() => taken.release());
 }
 
-async function openedDatabase(where: Pick<EnvConfig, "databaseUrl" | "dataDir">): Promise<Database> {
+async function openedDatabase(where: Parameters<typeof openDatabase>[0]): Promise<Database> {
   const database = await openDatabase(where);
   undo.push(() => database.close());
   return database;

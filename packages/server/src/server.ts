@@ -67,7 +67,12 @@ export async function startInstance(
       options.target ??
         (config.databaseUrl
           ? { kind: "postgres", url: config.databaseUrl }
-          : { kind: "pglite", dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers ?? undefined }),
+          : {
+              kind: "pglite",
+              dataDir: config.dataDir,
+              sharedBuffers: config.pgliteSharedBuffers ?? undefined,
+              fsync: config.pgliteFsync,
+            }),
     ));
   const applied = await migrate(database);
   if (applied.length > 0) logger.info({ applied }, "applied migrations");

@@ -103,6 +103,7 @@ export async function createTestServer(
     databaseUrl: null,
     dataDir: "",
     pgliteSharedBuffers: null,
+    pgliteFsync: false,
     serverSecret: options.replicaOf?.config.serverSecret ?? randomBytes(32).toString("hex"),
     accessTokenExpirationMillis: 10 * 60 * 1000,
     seedInternalKeys: SEED_KEYS,

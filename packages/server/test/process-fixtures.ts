@@ -5,11 +5,13 @@
  * on a free port and a temporary data directory.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import postgres from "postgres";
 import { expect, inject } from "vitest";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -42,11 +44,15 @@ export function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export function startProcess(env: NodeJS.ProcessEnv, command = "start"): ServerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, command], {
+/**
+ * `entry` another script than main.ts (with stdin a pipe the test writes to):
+ * ./server-racer.ts runs main.ts when told.
+ */
+export function startProcess(env: NodeJS.ProcessEnv, command = "start", entry?: string): ServerProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", entry ?? MAIN, command], {
     cwd: ROOT,
     env: { ...baseEnv(), HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [entry ? "pipe" : "ignore", "pipe", "pipe"],
   });
   let all = "";
   let out = "";
@@ -123,6 +129,23 @@ export function migratedDataDir(dataDir: string): void {
   if (!template) return;
   const untar = spawnSync("tar", ["-xf", template, "-C", dataDir]);
   if (untar.status !== 0) throw new Error(`could not unpack ${template}: ${untar.stderr}`);
+}
+
+/** On PostgreSQL (TEST_DATABASE_URL), a database of its own made from the run's migrated template; dropped by `drop()`. */
+export async function postgresDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const template = inject("postgresTemplate");
+  await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
 
 /** A password sign-up to the internal project of the process at `apiUrl`; fails the test unless it succeeds. */

@@ -8,11 +8,30 @@ export interface DatabaseConfig {
   dataDir: string;
   /** PGlite's shared_buffers (LATCHKEY_PGLITE_SHARED_BUFFERS, e.g. "64MB"); null: db/connect.ts's embedded default. */
   pgliteSharedBuffers: string | null;
+  /** Whether PGlite makes each commit durable on disk (LATCHKEY_PGLITE_FSYNC, on unless "off"). */
+  pgliteFsync: boolean;
 }
 
 /** Where the data is: all that `latchkey migrate` reads. */
-export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<DatabaseConfig, "databaseUrl" | "dataDir"> {
-  return { databaseUrl: env.DATABASE_URL || null, dataDir: resolve(env.LATCHKEY_DATA_DIR ?? ".latchkey/data") };
+export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<DatabaseConfig, "databaseUrl" | "dataDir" | "pgliteFsync"> {
+  return {
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir: resolve(env.LATCHKEY_DATA_DIR ?? ".latchkey/data"),
+    pgliteFsync: pgliteFsyncFromEnv(env),
+  };
+}
+
+/**
+ * LATCHKEY_PGLITE_FSYNC: "on" (the default) waits for the disk at each commit,
+ * so an acknowledged write survives a power loss or an operating system crash;
+ * "off" skips that wait, and a crash of the machine can lose the last writes
+ * or leave the data directory unreadable (a killed process loses nothing either way).
+ */
+export function pgliteFsyncFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const value = env.LATCHKEY_PGLITE_FSYNC?.trim();
+  if (!value || value === "on") return true;
+  if (value === "off") return false;
+  throw new StartupError(`LATCHKEY_PGLITE_FSYNC must be on or off (got ${JSON.stringify(value)}).`);
 }
 
 /** PostgreSQL's own floor for shared_buffers (16 pages of 8kB). */

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { mkdirSync } from "node:fs";
 import postgres from "postgres";
+import { durableStartParams, SyncingNodeFS } from "./pglite-fsync.ts";
 import { seedFromTemplate } from "./pglite-template.ts";
 import * as schema from "./schema/index.ts";
 
@@ -40,7 +41,8 @@ export interface Database {
 export type RawRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
 
 export type DatabaseTarget =
-  { kind: "postgres"; url: string; max?: number } | { kind: "pglite"; dataDir?: string; pglite?: PGlite; sharedBuffers?: string };
+  | { kind: "postgres"; url: string; max?: number }
+  | { kind: "pglite"; dataDir?: string; pglite?: PGlite; sharedBuffers?: string; fsync?: boolean };
 
 /**
  * PostgreSQL's page cache inside PGlite (shared_buffers). PGlite keeps
@@ -57,14 +59,21 @@ export const PGLITE_SHARED_BUFFERS_DEFAULT = "16MB";
  * Opens an embedded database with the extensions the migrations create
  * (pg_trgm, for the users search): every PGlite that runs or reads the
  * schema must be opened through here, or its indexes cannot be used.
+ * `fsync` (a data directory only) makes every commit durable before it is
+ * acknowledged (pglite-fsync.ts); without it PGlite never syncs its files,
+ * which is enough for memory and for surviving a killed process, not a power loss.
  */
 export function openPGlite({
   sharedBuffers = PGLITE_SHARED_BUFFERS_DEFAULT,
+  fsync = false,
   ...options
-}: Omit<PGliteOptions, "extensions" | "startParams"> & { sharedBuffers?: string } = {}): Promise<PGlite> {
+}: Omit<PGliteOptions, "extensions" | "startParams" | "fs"> & { sharedBuffers?: string; fsync?: boolean } = {}): Promise<PGlite> {
+  if (fsync && !options.dataDir) throw new Error("fsync needs a data directory: a database in memory has nothing to sync.");
+  const defaults = fsync ? durableStartParams(PGlite.defaultStartParams) : PGlite.defaultStartParams;
   return PGlite.create({
     ...options,
-    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`],
+    ...(fsync && options.dataDir ? { fs: new SyncingNodeFS(options.dataDir) } : {}),
+    startParams: [...defaults, "-c", `shared_buffers=${sharedBuffers}`],
     extensions: { pg_trgm },
   });
 }
@@ -109,7 +118,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Database>
     mkdirSync(target.dataDir, { recursive: true });
     await seedFromTemplate(target.dataDir);
   }
-  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir, sharedBuffers: target.sharedBuffers }));
+  const client = target.pglite ?? (await openPGlite({ dataDir: target.dataDir, sharedBuffers: target.sharedBuffers, fsync: target.fsync }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

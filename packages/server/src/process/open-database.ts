@@ -7,8 +7,10 @@ import type { EnvConfig } from "../config.ts";
 import { connectDatabase, type Database } from "../db/connect.ts";
 import { StartupError } from "./startup-error.ts";
 
-export async function openDatabase(config: Pick<EnvConfig, "databaseUrl" | "dataDir">): Promise<Database> {
-  if (!config.databaseUrl) return openEmbedded(config.dataDir);
+type Where = Pick<EnvConfig, "databaseUrl" | "dataDir" | "pgliteFsync"> & Partial<Pick<EnvConfig, "pgliteSharedBuffers">>;
+
+export async function openDatabase(config: Where): Promise<Database> {
+  if (!config.databaseUrl) return openEmbedded(config);
   const target = describeUrl(config.databaseUrl);
   let database: Database | null = null;
   try {
@@ -21,9 +23,9 @@ export async function openDatabase(config: Pick<EnvConfig, "databaseUrl" | "data
   }
 }
 
-async function openEmbedded(dataDir: string): Promise<Database> {
+async function openEmbedded({ dataDir, pgliteSharedBuffers, pgliteFsync }: Where): Promise<Database> {
   try {
-    return await connectDatabase({ kind: "pglite", dataDir });
+    return await connectDatabase({ kind: "pglite", dataDir, sharedBuffers: pgliteSharedBuffers ?? undefined, fsync: pgliteFsync });
   } catch (error) {
     throw new StartupError(
       `The embedded database in ${dataDir} (LATCHKEY_DATA_DIR) could not be opened (${error instanceof Error ? error.message : String(error)}): restore it from a backup, or point LATCHKEY_DATA_DIR at another directory.`,
