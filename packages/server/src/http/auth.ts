@@ -106,7 +106,7 @@ export function* authenticate(services: Services, headers: HeaderReader): Steps<
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
   const user = claims ? yield* settle(findUserCached(services, project.id, branchId, claims.sub)) : null;
-  // 9: the token's session, which may have ended before the token expires. Asked of every request with a
+  // 8b: the token's session, which may have ended before the token expires. Asked of every request with a
   // token, so without even a generator when cached. A deleted user's token simply finds no user (above).
   if (user) {
     let live = isSessionLive(services, claims!);
