@@ -7,10 +7,11 @@
  * a token, so it is answered from the cache at once, without a promise or an
  * allocation; ended sessions are cached too (caches.ts `liveSessions`).
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { ENDED_SESSION, type SessionLiveness } from "../../cache/caches.ts";
 import { preparedPerDatabase } from "../../db/prepared.ts";
 import { sessions } from "../../db/schema/index.ts";
+import { preparedInTenancy } from "../../db/tenancy.ts";
 import type { MaybePromise } from "../../lib/maybe-async.ts";
 import type { Services } from "../../services.ts";
 import type { AccessTokenClaims } from "../tokens/access-token.ts";
@@ -21,7 +22,7 @@ const sessionById = preparedPerDatabase((db) =>
   db
     .select({ projectId: sessions.projectId, branchId: sessions.branchId, userId: sessions.userId, expiresAt: sessions.expiresAt })
     .from(sessions)
-    .where(eq(sessions.id, sql.placeholder("id")))
+    .where(and(eq(sessions.id, sql.placeholder("id")), preparedInTenancy(sessions)))
     .limit(1)
     .prepare("session_liveness"),
 );
@@ -43,7 +44,7 @@ async function loadLiveness(services: Services, claims: AccessTokenClaims): Prom
     id,
     async () => {
       caches.sessionLivenessReads++;
-      const [row] = await sessionById(services.db).execute({ id });
+      const [row] = await sessionById(services.db).execute({ id, projectId: claims.project_id, branchId: claims.branch_id });
       if (!row) return null;
       const expiresAtMillis = row.expiresAt === null ? null : row.expiresAt.getTime();
       return { ended: false, projectId: row.projectId, branchId: row.branchId, userId: row.userId, expiresAtMillis } as const;
