@@ -501,6 +501,39 @@ describe("step 8: the branch", () => {
   });
 });
 
+describe("step 8b: the token's session", () => {
+  /** A user whose session was signed out: its access token has not expired. */
+  async function signedOutUser(): Promise<EndUser> {
+    const user = await signUpUser(server, projectA);
+    const out = await server.request("/auth/sessions/current", { method: "DELETE", as: user.as });
+    expect(out.status, out.text).toBe(200);
+    return user;
+  }
+
+  it("a signed-out session's token → ACCESS_TOKEN_EXPIRED with the session's details, no expiry", async () => {
+    const user = await signedOutUser();
+    expectError(await server.request("/users/me", { as: user.as }), "ACCESS_TOKEN_EXPIRED", 401, {
+      expired_at_millis: null,
+      project_id: projectA.id,
+      user_id: user.userId,
+      refresh_token_id: decodeJwt(user.accessToken).refresh_token_id,
+    });
+  });
+
+  it("a wrong key (7) and an unknown branch (8) beat it", async () => {
+    const user = await signedOutUser();
+    const wrongKey = await call("/users/me", { ...withWrongKey("client", projectA.id), "x-stack-access-token": user.accessToken });
+    expectError(wrongKey, "INVALID_PUBLISHABLE_CLIENT_KEY", 401, { project_id: projectA.id });
+    const branch = await call("/users/me", { ...authHeaders(user.as), "x-stack-branch-id": "dev" });
+    expectError(branch, "BRANCH_DOES_NOT_EXIST", 400, { branch_id: "dev" });
+  });
+
+  it("it beats the endpoint's access types (9)", async () => {
+    const user = await signedOutUser();
+    expectKnownError(await server.request("/users", { as: user.as }), "ACCESS_TOKEN_EXPIRED", 401);
+  });
+});
+
 describe("step 9: the endpoint's access types", () => {
   it("client on GET /users → INSUFFICIENT_ACCESS_TYPE", async () => {
     const res = await server.request("/users", { as: projectA.client });

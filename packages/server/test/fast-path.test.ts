@@ -90,6 +90,20 @@ describe("synchronous answers from cached data", () => {
     expect(answer.known).toBe("CURRENT_PROJECT_NOT_FOUND");
   });
 
+  it("a signed-out session's token is refused at once, once its end is known", async () => {
+    const signedOut = await signUpUser(server, project);
+    expect((await bodyOf(fetchRaw("/users/me", authHeaders(signedOut.as)))).status).toBe(200);
+    const out = await server.request("/auth/sessions/current", { method: "DELETE", as: signedOut.as });
+    expect(out.status).toBe(200);
+    await synchronousOnceCached(
+      () => fetchRaw("/users/me", authHeaders(signedOut.as)),
+      (answer) => {
+        expect(answer.status).toBe(401);
+        expect(answer.known).toBe("ACCESS_TOKEN_EXPIRED");
+      },
+    );
+  });
+
   it("a deleted user's cached token finds no user, whichever path answers", async () => {
     const doomed = await signUpUser(server, project);
     expect((await bodyOf(fetchRaw("/users/me", authHeaders(doomed.as)))).status).toBe(200);

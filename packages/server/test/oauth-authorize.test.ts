@@ -222,6 +222,13 @@ describe("refusals, in the order the checks run", () => {
     expectPlainError(res, 403, /^The access token is not valid for this project$/);
   });
 
+  it("a signed-out session's token links nothing: ACCESS_TOKEN_EXPIRED", async () => {
+    const user = await signUpUser(testbed.server, project);
+    const out = await testbed.server.request("/auth/sessions/current", { method: "DELETE", as: user.as });
+    expect(out.status, out.text).toBe(200);
+    expectKnownError(await authorize(project, "github", { type: "link", token: user.accessToken }), "ACCESS_TOKEN_EXPIRED", 401);
+  });
+
   it("extra scopes with shared keys: OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", async () => {
     const res = await authorize(project, "github", { provider_scope: "repo" });
     expectKnownError(res, "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400);

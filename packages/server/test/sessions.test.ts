@@ -130,13 +130,19 @@ describe("DELETE /auth/sessions/{id}", () => {
     );
   });
 
-  it("DELETE /auth/sessions/current signs out; twice → REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", async () => {
+  it("DELETE /auth/sessions/current signs out; twice → the token is refused, the refresh token not found", async () => {
     const user = await signUpUser(server, project);
     const res = await server.request("/auth/sessions/current", { method: "DELETE", as: user.as });
     expect(res.body).toEqual({ success: true });
     expectKnownError(await refreshWith(server, project, user.refreshToken), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+    // The signed-out session's access token is refused as an expired one, on which clients refresh (and fail).
+    expectKnownError(await server.request("/auth/sessions/current", { method: "DELETE", as: user.as }), "ACCESS_TOKEN_EXPIRED", 401);
     expectKnownError(
-      await server.request("/auth/sessions/current", { method: "DELETE", as: user.as }),
+      await server.request("/auth/sessions/current", {
+        method: "DELETE",
+        as: project.client,
+        headers: { "x-stack-refresh-token": user.refreshToken },
+      }),
       "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
       401,
     );

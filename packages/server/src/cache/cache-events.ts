@@ -16,6 +16,7 @@ export type CacheEvent =
   | { t: "project-grants"; user: string }
   /** A project's permission definitions changed. */
   | { t: "permission-definitions"; id: string }
+  /** A session ended (it was deleted: signed out or revoked). */
   | { t: "session"; id: string }
   /** A user or team API key changed (revoked, described). */
   | { t: "api-key"; id: string }

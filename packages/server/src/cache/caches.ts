@@ -1,8 +1,8 @@
 /**
  * The per-process caches of hot reads: projects, valid project keys, users,
  * teams, owner-team memberships, live sessions, permissions and user and team API keys. Only positive results are kept
- * (a miss always asks the database), entries are bounded in number, and a
- * TTL bounds staleness should an invalidation ever be missed.
+ * (a miss always asks the database), but for sessions found ended, which can never come back; entries are bounded in
+ * number, and a TTL bounds staleness should an invalidation ever be missed.
  */
 import type { PermissionGraph } from "../domain/permissions/graph.ts";
 import type { UserRecord } from "../domain/users/record.ts";
@@ -22,6 +22,16 @@ export interface CachedSession extends Tenancy {
   userId: string;
   expiresAt: Date | null;
 }
+
+/**
+ * Whether the session an access token names still stands: its owners and expiry while it does, or
+ * ENDED_SESSION once it was found gone (signed out, revoked, its user or project deleted).
+ */
+export type SessionLiveness =
+  { ended: false; projectId: string; branchId: string; userId: string; expiresAtMillis: number | null } | { ended: true };
+
+/** One shared object for every ended session: remembering one costs no allocation. */
+export const ENDED_SESSION: SessionLiveness = Object.freeze({ ended: true });
 
 export interface CachedGrants {
   projectId: string;
@@ -82,6 +92,16 @@ export class Caches {
     user: (session) => session.userId,
     session: (session) => session.id,
   });
+  /**
+   * session id → whether the session stands, asked by every request with an access token. Ended sessions are
+   * remembered too, so a flood of requests with a revoked session's token reads the database once.
+   */
+  readonly liveSessions = lru<SessionLiveness, "project" | "user">(100_000, {
+    project: (session) => (session.ended ? null : session.projectId),
+    user: (session) => (session.ended ? null : session.userId),
+  });
+  /** How many times `liveSessions` had to ask the database (a miss). */
+  sessionLivenessReads = 0;
   /** `${projectId}:${branchId}` → the project's permission definitions. */
   readonly permissionGraphs = lru<PermissionGraph, "project">(10_000, { project: (_, key) => prefixesOf(key) });
   /** `${teamId}:${userId}` → the permissions granted directly to that member (members only). */
@@ -136,6 +156,39 @@ export class Caches {
     return missing.length === 0 ? found : this.loadManyMissing(cache, found, missing, loader);
   }
 
+  /**
+   * `load` for a value whose absence is final (an ended session never comes back): absence is cached as
+   * `absent`, even when an invalidation happened while loading, since no write can undo it. Concurrent misses
+   * of one key share one load, so a burst of requests for something absent reads it once.
+   */
+  loadFinal<V extends object>(cache: Entries<V>, key: string, loader: () => Promise<V | null>, absent: V): MaybePromise<V> {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    let loads = this.finalLoads.get(cache) as Map<string, Promise<V>> | undefined;
+    if (loads === undefined) this.finalLoads.set(cache, (loads = new Map()));
+    let loading = loads.get(key);
+    if (loading === undefined) {
+      const inFlight = loads;
+      loading = this.loadFinalMissing(cache, key, loader, absent).finally(() => inFlight.delete(key));
+      loads.set(key, loading);
+    }
+    return loading;
+  }
+
+  /** The loads `loadFinal` has under way, by cache and key. */
+  private readonly finalLoads = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+  private async loadFinalMissing<V extends object>(cache: Entries<V>, key: string, loader: () => Promise<V | null>, absent: V): Promise<V> {
+    const generation = this.bus.generation;
+    const value = await loader();
+    if (value === null) {
+      cache.set(key, absent);
+      return absent;
+    }
+    if (this.bus.generation === generation) cache.set(key, value);
+    return value;
+  }
+
   private async loadManyMissing<V extends object>(
     cache: Entries<V>,
     found: Map<string, V | null>,
@@ -167,6 +220,8 @@ export class Caches {
         this.projectKeys.deleteOwnedBy("project", event.id);
         this.users.deleteOwnedBy("project", event.id);
         this.sessions.deleteOwnedBy("project", event.id);
+        // A deleted project's sessions go with it; they are found ended at their next use.
+        this.liveSessions.deleteOwnedBy("project", event.id);
         this.permissionGraphs.deleteOwnedBy("project", event.id);
         this.projectGrants.deleteOwnedBy("project", event.id);
         // Rewriting many grants at once (a permission renamed or deleted) announces the project.
@@ -192,6 +247,7 @@ export class Caches {
       case "user":
         this.users.delete(event.id);
         this.sessions.deleteOwnedBy("user", event.id);
+        this.liveSessions.deleteOwnedBy("user", event.id);
         this.memberships.deleteOwnedBy("user", event.id);
         // A deleted user's grants and teams go with their memberships (team-member events);
         // their other entries can no longer be reached: the user is not found first.
@@ -210,6 +266,8 @@ export class Caches {
         break;
       case "session":
         this.sessions.deleteOwnedBy("session", event.id);
+        // Known ended at once, without a read, where the session was in use; elsewhere the next use reads it.
+        if (this.liveSessions.has(event.id)) this.liveSessions.set(event.id, ENDED_SESSION);
         break;
       case "api-key":
         this.apiKeys.deleteOwnedBy("key", event.id);
@@ -220,6 +278,7 @@ export class Caches {
         this.users.clear();
         this.memberships.clear();
         this.sessions.clear();
+        this.liveSessions.clear();
         this.permissionGraphs.clear();
         this.teamGrants.clear();
         this.projectGrants.clear();

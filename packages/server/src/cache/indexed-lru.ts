@@ -58,6 +58,11 @@ export class IndexedLru<V extends object, I extends string = never> {
     return this.#lru.get(key);
   }
 
+  /** Whether `key` holds a live entry; unlike `get`, it leaves the entry's recency alone. */
+  has(key: string): boolean {
+    return this.#lru.has(key);
+  }
+
   set(key: string, value: V): void {
     this.#lru.set(key, value);
   }

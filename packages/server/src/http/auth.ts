@@ -6,12 +6,13 @@
 import { ACCESS_TYPES, DEFAULT_BRANCH_ID, INTERNAL_PROJECT_ID, KnownErrors, type AccessType } from "@latchkey/shared";
 import { checkWorkflowToken } from "../capabilities/workflows/domain/tokens.ts";
 import { checkProjectKey } from "../domain/api-keys/key-check.ts";
+import { isSessionLive } from "../domain/sessions/liveness.ts";
 import type { Caller } from "../domain/caller.ts";
 import { isTeamMember } from "../domain/teams/teams.ts";
 import type { AccessTokenClaims } from "../domain/tokens/access-token.ts";
 import { findUserCached } from "../domain/users/cached.ts";
 import { restrictedReason, type UserRecord } from "../domain/users/record.ts";
-import { settle, type Steps } from "../lib/maybe-async.ts";
+import { isPromise, settle, type Steps } from "../lib/maybe-async.ts";
 import type { Services } from "../services.ts";
 import { stackHeader, type HeaderReader } from "./headers.ts";
 import type { Tenancy } from "../db/tenancy.ts";
@@ -105,7 +106,22 @@ export function* authenticate(services: Services, headers: HeaderReader): Steps<
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
   const user = claims ? yield* settle(findUserCached(services, project.id, branchId, claims.sub)) : null;
+  // 8b: the token's session, which may have ended before the token expires. Asked of every request with a
+  // token, so without even a generator when cached. A deleted user's token simply finds no user (above).
+  if (user) {
+    let live = isSessionLive(services, claims!);
+    if (isPromise(live)) live = (yield live) as boolean;
+    if (!live) throw sessionEnded(claims!);
+  }
   return { type, project, branchId, user, sessionId: user ? claims!.refresh_token_id : null };
+}
+
+/**
+ * The error of a token whose session ended: the one of an expired token, on which clients refresh, and the
+ * refresh of an ended session fails, which signs them out.
+ */
+function sessionEnded(claims: AccessTokenClaims): Error {
+  return new KnownErrors.AccessTokenExpired(null, claims.project_id, claims.sub, claims.refresh_token_id);
 }
 
 /**
@@ -144,6 +160,10 @@ function* checkAdminToken(services: Services, token: string, project: ProjectRow
   if (!owner || !internalProject || restrictedReason(owner, internalProject.config.require_email_verification)) {
     throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   }
+  // Signing out of the dashboard ends its admin access too; refreshing is then refused, which signs it out.
+  let live = isSessionLive(services, claims);
+  if (isPromise(live)) live = (yield live) as boolean;
+  if (!live) throw new KnownErrors.AdminAccessTokenExpired(null);
 }
 
 /** The project and branch every query of the request is scoped to. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CacheBus } from "../../src/cache/bus.ts";
-import { Caches } from "../../src/cache/caches.ts";
+import { Caches, ENDED_SESSION } from "../../src/cache/caches.ts";
 import type { PermissionGraph } from "../../src/domain/permissions/graph.ts";
 import type { TeamRow } from "../../src/db/schema/index.ts";
 import type { ProjectRow } from "../../src/domain/projects/project-row.ts";
@@ -143,5 +143,76 @@ describe("cache events drop their owner's entries only", () => {
     expect(bus.generation).toBe(generation);
     bus.apply({ t: "all" });
     expect(Object.values(held()).flat()).toEqual([]);
+  });
+});
+
+describe("the liveness of sessions", () => {
+  const live = (projectId: string, userId: string) =>
+    ({ ended: false, projectId, branchId: "main", userId, expiresAtMillis: null }) as const;
+
+  function withLiveSessions() {
+    const bus = new CacheBus();
+    const caches = new Caches(bus);
+    caches.liveSessions.set("s1", live("p1", "u1"));
+    caches.liveSessions.set("s2", live("p2", "u2"));
+    const state = (id: string) => {
+      const entry = caches.liveSessions.get(id);
+      return entry === undefined ? "unknown" : entry.ended ? "ended" : "live";
+    };
+    return { bus, caches, state };
+  }
+
+  it("a session event marks a session known here ended, and leaves the others unknown", () => {
+    const { bus, caches, state } = withLiveSessions();
+    bus.apply({ t: "session", id: "s1" });
+    bus.apply({ t: "session", id: "never-seen" });
+    expect([state("s1"), state("s2"), state("never-seen")]).toEqual(["ended", "live", "unknown"]);
+    expect(caches.liveSessions.get("s1")).toBe(ENDED_SESSION);
+  });
+
+  it("user and project events forget their live sessions; all forgets everything", () => {
+    const { bus, state } = withLiveSessions();
+    bus.apply({ t: "user", id: "u1" });
+    expect([state("s1"), state("s2")]).toEqual(["unknown", "live"]);
+    bus.apply({ t: "project", id: "p2" });
+    expect(state("s2")).toBe("unknown");
+    const again = withLiveSessions();
+    again.bus.apply({ t: "session", id: "s1" });
+    again.bus.apply({ t: "all" });
+    expect([again.state("s1"), again.state("s2")]).toEqual(["unknown", "unknown"]);
+  });
+
+  it("loadFinal caches absence even across an invalidation, a value only without one, and shares concurrent loads", async () => {
+    const { bus, caches } = withLiveSessions();
+    let loads = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loader = async () => {
+      loads++;
+      await gate;
+      return null;
+    };
+    const first = caches.loadFinal(caches.liveSessions, "gone", loader, ENDED_SESSION);
+    const second = caches.loadFinal(caches.liveSessions, "gone", loader, ENDED_SESSION);
+    bus.apply({ t: "user", id: "someone" });
+    release();
+    expect(await first).toBe(ENDED_SESSION);
+    expect(await second).toBe(ENDED_SESSION);
+    expect(loads).toBe(1);
+    expect(caches.liveSessions.get("gone")).toBe(ENDED_SESSION);
+
+    const raced = caches.loadFinal(
+      caches.liveSessions,
+      "s3",
+      async () => {
+        bus.apply({ t: "session", id: "s1" });
+        return live("p1", "u3");
+      },
+      ENDED_SESSION,
+    );
+    expect(await raced).toEqual(live("p1", "u3"));
+    expect(caches.liveSessions.get("s3")).toBeUndefined();
+    expect(await caches.loadFinal(caches.liveSessions, "s3", async () => live("p1", "u3"), ENDED_SESSION)).toEqual(live("p1", "u3"));
+    expect(caches.liveSessions.get("s3")).toEqual(live("p1", "u3"));
   });
 });

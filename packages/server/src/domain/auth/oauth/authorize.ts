@@ -10,6 +10,7 @@ import { newFlowSecrets } from "../../../integrations/oauth/client.ts";
 import type { Services } from "../../../services.ts";
 import { botChallengeInput } from "../../bot-challenge/request-fields.ts";
 import { checkBotChallenge } from "../../bot-challenge/verify.ts";
+import { isSessionLive } from "../../sessions/liveness.ts";
 import { isTrustedUrl } from "../../projects/trusted-urls.ts";
 import { OAUTH_FLOW_LIFETIME_MILLIS, saveFlow } from "./flows.ts";
 import { authenticateOAuthClient } from "./oauth-client.ts";
@@ -47,6 +48,10 @@ export async function authorizeWithProvider(
     const claims = services.tokens.verify(query.token);
     if (claims.project_id !== project.id) throw new StatusError(403, "The access token is not valid for this project");
     if (claims.branch_id !== branchId) throw new StatusError(403, "The access token is not valid for this branch");
+    // A token outliving its signed-out session links nothing, as an expired one would not.
+    if (!(await isSessionLive(services, claims))) {
+      throw new KnownErrors.AccessTokenExpired(null, claims.project_id, claims.sub, claims.refresh_token_id);
+    }
     userId = claims.sub;
   }
   const providerScope = query.provider_scope?.trim() || null;
