@@ -322,6 +322,9 @@ describe("headers on every response", () => {
     "access-control-allow-origin",
     "access-control-expose-headers",
     "vary",
+    // The security headers every answer carries (security-headers.test.ts).
+    "x-content-type-options",
+    "referrer-policy",
   ]);
 
   it.each<[string, () => Promise<TestResponse>]>([
