@@ -111,17 +111,22 @@ describe("an OAuth provider that accepts connections and never answers", () => {
   });
 });
 
-describe("a provider's callback that fails the protocol's checks", () => {
-  let testbed: OAuthTestbed;
-  let project: Project;
-
+/** A testbed and project of the describe block's own (a block may close its provider). */
+function ownOAuthTestbed(): { testbed: OAuthTestbed; project: Project } {
+  const own = {} as { testbed: OAuthTestbed; project: Project };
   beforeAll(async () => {
-    testbed = await startOAuthTestbed();
-    project = await createOAuthProject(testbed.server);
+    own.testbed = await startOAuthTestbed();
+    own.project = await createOAuthProject(own.testbed.server);
   });
-  afterAll(() => testbed?.close());
+  afterAll(() => own.testbed?.close());
+  return own;
+}
+
+describe("a provider's callback that fails the protocol's checks", () => {
+  const own = ownOAuthTestbed();
 
   it("answers a callback without the issuer the provider promises with 400, not a server error", async () => {
+    const { testbed, project } = own;
     const started = await startSignIn(testbed, project);
     const callback = new URL(await providerCallbackUrl(testbed, started, uniqueEmail("no-iss")));
     expect(callback.searchParams.get("iss")).not.toBeNull();
@@ -133,6 +138,7 @@ describe("a provider's callback that fails the protocol's checks", () => {
   });
 
   it("answers a callback naming another issuer with 400", async () => {
+    const { testbed, project } = own;
     const started = await startSignIn(testbed, project);
     const callback = new URL(await providerCallbackUrl(testbed, started, uniqueEmail("other-iss")));
     callback.searchParams.set("iss", "https://issuer.example.com");
@@ -144,16 +150,10 @@ describe("a provider's callback that fails the protocol's checks", () => {
 });
 
 describe("connected accounts while the provider is down", () => {
-  let testbed: OAuthTestbed;
-  let project: Project;
-
-  beforeAll(async () => {
-    testbed = await startOAuthTestbed();
-    project = await createOAuthProject(testbed.server);
-  });
-  afterAll(() => testbed?.close());
+  const own = ownOAuthTestbed();
 
   it("hands out a stored access token it cannot check, and answers 503 with Retry-After when it must refresh", async () => {
+    const { testbed, project } = own;
     const signedIn = await signInWithProvider(testbed, project, uniqueEmail("connected"));
     expect(signedIn.status, signedIn.text).toBe(200);
     const userId = jwtPayload(signedIn.body.access_token).sub as string;

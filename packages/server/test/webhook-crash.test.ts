@@ -12,9 +12,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { sealEndpointSecret } from "../src/capabilities/webhooks/domain/endpoint-secrets.ts";
 import { webhookId } from "../src/capabilities/webhooks/domain/ids.ts";
 import { newEndpointSecret } from "../src/capabilities/webhooks/domain/signing.ts";
@@ -22,7 +21,15 @@ import { webhookAttempts, webhookEndpoints, webhookMessages } from "../src/capab
 import { connectDatabase, type Database } from "../src/db/connect.ts";
 import { jobs, outboxEvents } from "../src/db/schema/index.ts";
 import { startWebhookReceiver } from "./webhook-receiver.ts";
-import { freePort, migratedDataDir, PROCESS_TIMEOUT, signUpToInternal, startProcess, tempDir } from "./process-fixtures.ts";
+import {
+  freePort,
+  migratedDataDir,
+  postgresDatabase,
+  PROCESS_TIMEOUT,
+  signUpToInternal,
+  startProcess,
+  tempDir,
+} from "./process-fixtures.ts";
 
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
 /** With DATABASE_URL the process is in production mode: a log line instead of the development banner. */
@@ -85,35 +92,32 @@ async function openDatabase(target: { dataDir: string; url: string | null }): Pr
     : connectDatabase({ kind: "pglite", dataDir: target.dataDir });
 }
 
-/** On PostgreSQL, a database of its own made from the run's migrated template; dropped at the end. */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
-  const name = `latchkey_crash_${randomBytes(6).toString("hex")}`;
-  const template = inject("postgresTemplate");
-  await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
 const dir = tempDir("latchkey-webhook-crash-");
 const cleanups: (() => Promise<void> | void)[] = [() => dir.remove()];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+/** A server process's environment on a free port, with receivers on loopback allowed. */
+async function processEnv(dataDir: string, url: string | null, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  return {
+    PORT: String(port),
+    LATCHKEY_API_URL: `http://127.0.0.1:${port}`,
+    LATCHKEY_DATA_DIR: dataDir,
+    STACK_SERVER_SECRET: randomBytes(32).toString("hex"),
+    LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
+    ...(url && { DATABASE_URL: url }),
+    ...extra,
+  };
+}
+
 /** A migrated data directory of its own, and on PostgreSQL a database of its own (dropped at the end). */
 async function freshDatabase(name: string): Promise<{ dataDir: string; url: string | null }> {
   const dataDir = join(dir.path, name);
   migratedDataDir(dataDir);
   if (!onPostgres) return { dataDir, url: null };
-  const database = await postgresDatabase();
+  const database = await postgresDatabase("latchkey_crash");
   cleanups.push(database.drop);
   return { dataDir, url: database.url };
 }
@@ -124,19 +128,10 @@ it(
     const { dataDir, url } = await freshDatabase("data");
     const receiver = await startHoldingReceiver();
     cleanups.push(receiver.close);
-    const port = await freePort();
-    const apiUrl = `http://127.0.0.1:${port}`;
-    const serverSecret = randomBytes(32).toString("hex");
     const publishableClientKey = `pck_crash_${randomBytes(20).toString("hex")}`;
-    const env = {
-      PORT: String(port),
-      LATCHKEY_API_URL: apiUrl,
-      LATCHKEY_DATA_DIR: dataDir,
-      STACK_SERVER_SECRET: serverSecret,
-      STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: publishableClientKey,
-      LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
-      ...(url && { DATABASE_URL: url }),
-    };
+    const env = await processEnv(dataDir, url, { STACK_SEED_INTERNAL_PROJECT_PUBLISHABLE_CLIENT_KEY: publishableClientKey });
+    const apiUrl = env.LATCHKEY_API_URL;
+    const serverSecret = env.STACK_SERVER_SECRET;
 
     // A first start makes the internal project and its keys; the endpoint is written while it is stopped.
     const first = startProcess(env);
@@ -209,15 +204,7 @@ it(
     const { dataDir, url } = await freshDatabase("data-pending");
     const receiver = await startWebhookReceiver();
     cleanups.push(receiver.close);
-    const port = await freePort();
-    const env = {
-      PORT: String(port),
-      LATCHKEY_API_URL: `http://127.0.0.1:${port}`,
-      LATCHKEY_DATA_DIR: dataDir,
-      STACK_SERVER_SECRET: randomBytes(32).toString("hex"),
-      LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
-      ...(url && { DATABASE_URL: url }),
-    };
+    const env = await processEnv(dataDir, url);
     const first = startProcess(env);
     await first.waitFor(SERVING);
     expect(await first.stop()).toBe(0);
